@@ -1,0 +1,172 @@
+// gc/heap.h — the heap interface every collector plugs into.
+//
+// The heap knows words and object headers, nothing of Arc. A word is a 64-bit
+// value; it is a heap reference iff its low three bits are zero and it is not
+// zero (vm/value.h builds the rest of the tagging scheme on that rule). Every
+// heap object starts with a GcHeader. The VM tells the heap, once at start, how
+// to size, trace and finalize each kind of object (KindInfo), and enumerates its
+// roots through RootSource. Nothing here includes a vm/ header.
+//
+// Rules the heap relies on (DESIGN invariants 2 and 3):
+//  1. allocate() never collects. A collection starts only when the VM calls
+//     collect() at a safe point, after collection_wanted() said so.
+//  2. Every Word that lives across a safe point is reachable from a root: a
+//     RootSource, a Rooted<> handle, or a field of a reachable object.
+//  3. Every store of a Word into a heap object goes through write().
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gc {
+
+using Word = uint64_t;
+
+inline bool is_ref(Word w) { return (w & 7) == 0 && w != 0; }
+
+struct GcHeader {
+  uint8_t kind;    // the VM's object kind
+  uint8_t gcbits;  // owned by the collector (mark colour, age, forwarded)
+  uint16_t flags;  // owned by the VM (per-kind bits)
+  uint32_t hash;   // identity hash, assigned lazily by the VM; 0 = none yet
+};
+static_assert(sizeof(GcHeader) == 8);
+
+inline GcHeader* header_of(Word w) { return reinterpret_cast<GcHeader*>(w); }
+inline Word word_of(const GcHeader* h) { return reinterpret_cast<Word>(h); }
+
+// Visits every reference slot of an object or root set. A moving collector
+// may rewrite *slot.
+class Visitor {
+ public:
+  virtual ~Visitor() = default;
+  virtual void visit(Word* slot) = 0;
+  void visit_range(Word* begin, Word* end) {
+    for (Word* p = begin; p < end; ++p)
+      if (is_ref(*p)) visit(p);
+  }
+};
+
+struct KindInfo {
+  const char* name = nullptr;
+  size_t (*size)(const GcHeader*) = nullptr;       // total bytes of the object
+  void (*trace)(GcHeader*, Visitor&) = nullptr;    // null: holds no references
+  void (*finalize)(GcHeader*) = nullptr;           // null: nothing to release
+};
+
+constexpr int kMaxKinds = 32;
+
+// Something that owns roots: the VM (fiber stacks, globals), the compiler.
+class RootSource {
+ public:
+  virtual ~RootSource() = default;
+  virtual void trace_roots(Visitor& v) = 0;
+};
+
+struct GcStats {
+  uint64_t collections = 0;
+  uint64_t bytes_allocated = 0;  // since start
+  uint64_t objects_allocated = 0;
+  uint64_t bytes_live = 0;       // after the last collection
+  uint64_t peak_heap_bytes = 0;
+  double gc_ms = 0;
+  double max_pause_ms = 0;
+  std::vector<double> pauses_ms;  // every pause, for percentiles
+  uint64_t allocations_by_kind[kMaxKinds] = {};
+  double pause_percentile(double p) const;
+};
+
+class Heap {
+ public:
+  virtual ~Heap() = default;
+
+  void register_kind(uint8_t kind, const KindInfo& info) { kinds_[kind] = info; }
+  const KindInfo& kind_info(uint8_t kind) const { return kinds_[kind]; }
+  void add_root_source(RootSource* s) { root_sources_.push_back(s); }
+  void remove_root_source(RootSource* s);
+
+  // Rule 1: never collects. Returns zeroed memory with the header filled in.
+  virtual GcHeader* allocate(size_t bytes, uint8_t kind) = 0;
+
+  // Rule 3. Non-generational collectors need nothing more than the store.
+  void write(GcHeader* obj, Word* slot, Word value) {
+    *slot = value;
+    if (barrier_active_) barrier_slow(obj, slot, value);
+  }
+
+  bool collection_wanted() const { return wanted_ || stress_; }
+  virtual void collect() = 0;  // full collection; call only at a safe point
+
+  // Checks the collector's invariant over the whole heap; returns the problems.
+  virtual std::vector<std::string> verify() = 0;
+  virtual const char* name() const = 0;
+
+  void set_stress(bool on) { stress_ = on; }
+  bool stress() const { return stress_; }
+  const GcStats& stats() const { return stats_; }
+  GcStats& stats() { return stats_; }
+
+  // Scoped roots for C++ code (see Rooted<> below).
+  std::vector<Word*>& handle_slots() { return handles_; }
+
+ protected:
+  virtual void barrier_slow(GcHeader*, Word*, Word) {}
+  void trace_all_roots(Visitor& v);
+
+  KindInfo kinds_[kMaxKinds];
+  std::vector<RootSource*> root_sources_;
+  std::vector<Word*> handles_;
+  bool barrier_active_ = false;
+  bool wanted_ = false;
+  bool stress_ = false;
+  GcStats stats_;
+};
+
+// The collectors that exist, by name ("marksweep"). Null for an unknown name.
+Heap* make_heap(const std::string& name);
+std::vector<std::string> heap_names();
+
+// A C++ root, registered for the lifetime of the scope (LIFO, like
+// SpiderMonkey's Rooted). T is a Word-sized value type such as vm::Value.
+template <class T>
+class Rooted {
+ public:
+  Rooted(Heap& h, T v) : heap_(h), value_(v) {
+    static_assert(sizeof(T) == sizeof(Word));
+    heap_.handle_slots().push_back(reinterpret_cast<Word*>(&value_));
+  }
+  ~Rooted() { heap_.handle_slots().pop_back(); }
+  Rooted(const Rooted&) = delete;
+  Rooted& operator=(const Rooted&) = delete;
+  T get() const { return value_; }
+  operator T() const { return value_; }
+  Rooted& operator=(T v) {
+    value_ = v;
+    return *this;
+  }
+  T* address() { return &value_; }
+
+ private:
+  Heap& heap_;
+  T value_;
+};
+
+// A growable vector of roots (for the compiler's constants and work lists).
+template <class T>
+class RootedVector : public RootSource {
+ public:
+  explicit RootedVector(Heap& h) : heap_(h) { heap_.add_root_source(this); }
+  ~RootedVector() override { heap_.remove_root_source(this); }
+  RootedVector(const RootedVector&) = delete;
+  void trace_roots(Visitor& v) override {
+    v.visit_range(reinterpret_cast<Word*>(items.data()),
+                  reinterpret_cast<Word*>(items.data() + items.size()));
+  }
+  std::vector<T> items;
+
+ private:
+  Heap& heap_;
+};
+
+}  // namespace gc

@@ -1,0 +1,54 @@
+// vm/builtins.h — how builtins declare themselves: each area file
+// (vm/builtins/*.cpp) has one table of BuiltinDef, name, arity and a line of
+// doc beside the function, and one register function that hands the table to
+// the VM. Argument checkers raise the Arc error naming the builtin.
+#pragma once
+#include <string>
+
+#include "vm/object.h"
+
+namespace vm {
+
+struct BuiltinDef {
+  const char* name;
+  BuiltinFn fn;
+  int min_args;
+  int max_args;  // -1: any number
+  const char* doc;
+};
+
+class VM;
+void define_builtins(VM& vm, const BuiltinDef* defs, size_t n);
+template <size_t N>
+void define_builtins(VM& vm, const BuiltinDef (&defs)[N]) {
+  define_builtins(vm, defs, N);
+}
+
+// The areas; vm.cpp calls each once at start.
+void register_list_builtins(VM& vm);
+void register_number_builtins(VM& vm);
+void register_string_builtins(VM& vm);   // chars, strings, symbols
+void register_table_builtins(VM& vm);
+void register_type_builtins(VM& vm);     // type, annotate, rep, coerce
+void register_io_builtins(VM& vm);       // ports, read/write chars and bytes, printing
+void register_system_builtins(VM& vm);   // files, OS, time, rand, quit
+void register_control_builtins(VM& vm);  // err, on-err, protect, ccc, apply, gc, stats
+
+// Argument checkers: return the unboxed argument or raise
+// "NAME: expected WHAT, got X".
+int64_t arg_fixnum(const char* fn, Value v);
+int64_t arg_index(const char* fn, Value v);  // a non-negative fixnum
+uint32_t arg_char(const char* fn, Value v);
+Value arg_string(const char* fn, Value v);
+Value arg_symbol(const char* fn, Value v);
+Value arg_table(const char* fn, Value v);
+Value arg_cons(const char* fn, Value v);
+Value arg_list(const char* fn, Value v);
+Value arg_number(const char* fn, Value v);
+Value arg_integer(const char* fn, Value v);
+PortImpl* arg_input(const char* fn, Value v);
+PortImpl* arg_output(const char* fn, Value v);
+// A string or symbol as a UTF-8 path/command.
+std::string arg_text(const char* fn, Value v);
+
+}  // namespace vm

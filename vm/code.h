@@ -1,0 +1,64 @@
+// vm/code.h — code objects: the compiler's output and the interpreter's input.
+#pragma once
+#include <cstdint>
+
+#include "vm/object.h"
+
+namespace vm {
+
+enum class Op : uint8_t {
+#define OP(name, fmt, effect, doc) name,
+#include "vm/opcodes.def"
+#undef OP
+  Count
+};
+constexpr int kOpCount = int(Op::Count);
+
+struct OpInfo {
+  const char* name;
+  char format;  // see opcodes.def
+  int effect;
+  const char* doc;
+};
+extern const OpInfo kOps[kOpCount];
+
+using Insn = uint32_t;
+constexpr int kMaxOperand = (1 << 24) - 1;
+inline Insn encode(Op op, uint32_t a = 0) { return uint32_t(op) | (a << 8); }
+inline Insn encode_signed(Op op, int32_t a) { return uint32_t(op) | (uint32_t(a) << 8); }
+inline Op insn_op(Insn i) { return Op(i & 0xff); }
+inline uint32_t insn_a(Insn i) { return i >> 8; }
+inline int32_t insn_sa(Insn i) { return int32_t(i) >> 8; }
+
+// Frame layout (vm/interp.cpp): base[-1] the closure, base[0..nlocals) the
+// locals (arguments first), base[nlocals] the caller's pc offset,
+// base[nlocals+1] the caller's base offset, then the operand stack.
+constexpr int kFrameHeader = 2;
+
+struct Code {
+  GcHeader h;
+  Value insns;   // Blob of Insn
+  Value consts;  // Vector
+  Value lines;   // Blob of uint32 pairs (insn index, line), ascending
+  Value name;    // Symbol or nil
+  Value file;    // String or nil
+  uint16_t nreq, nopt;
+  uint8_t rest;          // has a rest parameter
+  uint8_t lenient;       // complex parameters: extra arguments are ignored
+  uint16_t pad;
+  uint32_t nlocals;
+  uint32_t maxstack;     // operand stack depth
+  uint32_t line;         // line of the fn form
+  uint32_t pad2;
+};
+
+inline Code* code_of(Value closure) { return closure.as<Closure>()->code.as<Code>(); }
+inline const Insn* code_insns(Code* c) { return reinterpret_cast<const Insn*>(c->insns.as<Blob>()->data); }
+inline uint32_t code_ninsns(Code* c) { return uint32_t(c->insns.as<Blob>()->size / sizeof(Insn)); }
+inline Value* code_consts(Code* c) { return c->consts.as<Vector>()->items; }
+// The source line of the instruction at index pc, 0 if unknown.
+uint32_t code_line_at(Code* c, uint32_t pc);
+
+Value make_closure(Value code, uint64_t nup);
+
+}  // namespace vm

@@ -1,0 +1,32 @@
+// vm/error.h — the one error path. C++ code raises an Arc error by throwing
+// ArcError, which carries an Exception object; the interpreter catches it at
+// the builtin (or compiler) boundary, adds the Arc backtrace and hands it to
+// the innermost on-err handler. No safe point lies between the throw and the
+// catch, so the Value inside needs no root.
+#pragma once
+#include <initializer_list>
+#include <string>
+
+#include "vm/value.h"
+
+namespace vm {
+
+struct ArcError {
+  Value exc;  // an Exception object
+};
+
+// Raises an error whose message is msg followed by each irritant in written
+// form, separated by spaces (as Arc's err does).
+[[noreturn]] void throw_error(const std::string& msg, std::initializer_list<Value> irritants = {});
+// Same, with irritants given as an Arc list.
+[[noreturn]] void throw_error_list(const std::string& msg, Value irritants);
+
+// "fn: expected WHAT, got X" — for a builtin's bad argument.
+[[noreturn]] void type_error(const char* fn, const char* expected, Value got);
+// "fn: expects N arguments, got M".
+[[noreturn]] void arity_error(const std::string& fn, int min, int max, int got);
+
+// The message of an Exception as a C++ string.
+std::string exception_message(Value exc);
+
+}  // namespace vm

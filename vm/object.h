@@ -1,0 +1,258 @@
+// vm/object.h — the heap object kinds, their layouts and their allocation.
+//
+// Each kind is one struct beginning with a gc::GcHeader. The kind's size,
+// trace and finalize functions live in object.cpp next to one another
+// (tracing beside each type); adding a kind means adding it to KINDS below,
+// a struct here and its three functions there.
+//
+// Every store of a Value into an object goes through set() (DESIGN invariant
+// 3); the one exception is initialising the fields of an object just
+// allocated, before any other store, which needs no barrier.
+#pragma once
+#include <gmp.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "vm/value.h"
+
+namespace vm {
+
+// X(kind, arc type name for `type`) — heap kinds first; their numbers are
+// stored in GcHeader::kind. Immediate kinds follow.
+#define ARC_KINDS(X)       \
+  X(Cons, "cons")          \
+  X(Symbol, "sym")         \
+  X(String, "string")      \
+  X(Blob, "blob")          \
+  X(Vector, "vector")      \
+  X(Flonum, "num")         \
+  X(Bignum, "int")         \
+  X(Ratnum, "num")         \
+  X(Table, "table")        \
+  X(Closure, "fn")         \
+  X(Code, "code")          \
+  X(Builtin, "fn")         \
+  X(Tagged, "tagged")      \
+  X(Port, "port")          \
+  X(Exception, "exception")\
+  X(Box, "box")            \
+  X(Continuation, "fn")    \
+  X(Fixnum, "int")         \
+  X(Char, "char")          \
+  X(Nil, "sym")            \
+  X(True, "sym")           \
+  X(Internal, "internal")
+
+enum class Kind : uint8_t {
+#define X(k, n) k,
+  ARC_KINDS(X)
+#undef X
+      Count
+};
+constexpr int kHeapKinds = int(Kind::Fixnum);
+constexpr int kKindCount = int(Kind::Count);
+const char* kind_name(Kind k);
+
+// ---- profile counters (vm/profile.cpp) ----
+struct Profile {
+  bool count_types = false;  // --stats turns this on
+  uint64_t type_counts[kKindCount] = {};
+};
+extern Profile g_profile;
+
+// The one type test. Everything that asks "what is this value" calls it.
+inline Kind TYPE(Value v) {
+  Kind k;
+  if (v.is_fixnum())
+    k = Kind::Fixnum;
+  else if (v.is_ref())
+    k = Kind(v.header()->kind);
+  else if (v.is_nil())
+    k = Kind::Nil;
+  else if (v.is_char())
+    k = Kind::Char;
+  else if (v == T)
+    k = Kind::True;
+  else
+    k = Kind::Internal;
+  if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(k)]++;
+  return k;
+}
+
+// ---- layouts ----
+using gc::GcHeader;
+
+struct Cons {
+  GcHeader h;
+  Value car, cdr;
+};
+// A cons made by the reader carries the source position of its form.
+struct SrcCons : Cons {
+  uint64_t pos;
+};
+constexpr uint16_t kConsHasPos = 1;
+
+struct Symbol {
+  GcHeader h;
+  Value name;   // String; never mutated
+  Value value;  // the global's value cell, UNBOUND if none
+};
+
+struct Blob {
+  GcHeader h;
+  uint64_t size;
+  alignas(8) uint8_t data[];
+};
+
+// Characters live in a Blob, one byte each while every character is below
+// 256, four bytes each (kStringWide) once a wider one is stored.
+struct String {
+  GcHeader h;
+  uint64_t len;
+  Value buf;  // Blob
+};
+constexpr uint16_t kStringWide = 1;
+
+struct Vector {
+  GcHeader h;
+  uint64_t len;
+  Value items[];
+};
+
+struct Flonum {
+  GcHeader h;
+  double d;
+};
+
+// An integer outside the fixnum range; limbs as GMP keeps them, size signed.
+struct Bignum {
+  GcHeader h;
+  int64_t size;
+  mp_limb_t limbs[];
+};
+
+// An exact rational in lowest terms; den > 1.
+struct Ratnum {
+  GcHeader h;
+  Value num, den;
+};
+
+// Open addressing; slots is a Vector of 2*capacity Values (key, value).
+struct Table {
+  GcHeader h;
+  uint64_t count;
+  uint64_t used;  // live plus tombstones
+  Value slots;
+};
+
+struct Closure {
+  GcHeader h;
+  Value code;
+  uint64_t nup;
+  Value up[];
+};
+
+struct Code;
+struct Box {
+  GcHeader h;
+  Value v;
+};
+
+class VM;
+// A builtin gets its arguments in place on the VM stack.
+using BuiltinFn = Value (*)(VM& vm, Value* args, int nargs);
+
+struct Builtin {
+  GcHeader h;
+  BuiltinFn fn;
+  Value name;  // Symbol
+  int32_t min_args, max_args;  // max -1: any number
+};
+
+struct Tagged {
+  GcHeader h;
+  Value tag, rep;
+};
+
+struct PortImpl;  // vm/port.h
+struct Port {
+  GcHeader h;
+  PortImpl* impl;
+};
+
+struct Exception {
+  GcHeader h;
+  Value message;    // String
+  Value irritants;  // list of the offending values
+  Value backtrace;  // list of strings, innermost first
+};
+
+// ---- allocation ----
+gc::Heap& heap();
+void set_heap(gc::Heap* h);
+
+template <class T>
+inline T* alloc(Kind k, size_t extra = 0) {
+  return reinterpret_cast<T*>(heap().allocate(sizeof(T) + extra, uint8_t(k)));
+}
+
+inline void set(GcHeader* obj, Value* slot, Value v) {
+  heap().write(obj, reinterpret_cast<Word*>(slot), v.word());
+}
+template <class T>
+inline void set(T* obj, Value* slot, Value v) {
+  set(&obj->h, slot, v);
+}
+
+// ---- predicates and accessors (through TYPE) ----
+inline bool is_cons(Value v) { return TYPE(v) == Kind::Cons; }
+inline bool is_list(Value v) { Kind k = TYPE(v); return k == Kind::Cons || k == Kind::Nil; }
+inline bool is_symbol(Value v) { Kind k = TYPE(v); return k == Kind::Symbol || k == Kind::Nil || k == Kind::True; }
+inline bool is_string(Value v) { return TYPE(v) == Kind::String; }
+inline bool is_table(Value v) { return TYPE(v) == Kind::Table; }
+inline bool is_fn(Value v) {
+  Kind k = TYPE(v);
+  return k == Kind::Closure || k == Kind::Builtin || k == Kind::Continuation;
+}
+inline bool is_number(Value v) {
+  Kind k = TYPE(v);
+  return k == Kind::Fixnum || k == Kind::Bignum || k == Kind::Flonum || k == Kind::Ratnum;
+}
+inline bool is_integer(Value v) { Kind k = TYPE(v); return k == Kind::Fixnum || k == Kind::Bignum; }
+inline bool is_tagged(Value v) { return TYPE(v) == Kind::Tagged; }
+
+inline Value car(Value c) { return c.as<Cons>()->car; }  // c must be a cons
+inline Value cdr(Value c) { return c.as<Cons>()->cdr; }
+
+Value cons(Value a, Value b);
+Value src_cons(Value a, Value b, uint64_t pos);
+Value list(std::initializer_list<Value> xs);
+// The source position of a form, 0 if it has none.
+uint64_t pos_of(Value form);
+
+Value make_box(Value v);
+Value make_flonum(double d);
+Value make_tagged(Value tag, Value rep);
+Value make_vector(uint64_t n, Value fill = NIL);
+Value make_blob(uint64_t size);
+Value make_exception(Value message, Value irritants, Value backtrace);
+Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args);
+
+// Identity hash kept in the header (stable under moving collectors).
+uint32_t identity_hash(Value v);
+
+// Source positions: file id (20 bits), line (28 bits), column (16 bits).
+uint64_t make_pos(uint32_t file, uint32_t line, uint32_t col);
+uint32_t pos_file(uint64_t p);
+uint32_t pos_line(uint64_t p);
+uint32_t pos_col(uint64_t p);
+uint32_t file_id(const std::string& name);
+const std::string& file_name(uint32_t id);
+std::string pos_string(uint64_t p);  // "file:line:col", "" for 0
+
+// Registers every kind's size/trace/finalize with the heap.
+void register_kinds(gc::Heap& h);
+
+}  // namespace vm

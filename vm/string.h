@@ -1,0 +1,30 @@
+// vm/string.h — Arc strings: mutable, fixed length, O(1) indexing by
+// character; UTF-8 only at the edges (reading source, ports, printing).
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "vm/object.h"
+
+namespace vm {
+
+Value make_string(uint64_t len, uint32_t fill = 0);
+Value make_string_utf8(std::string_view utf8);
+Value make_string_u32(std::u32string_view chars);
+
+inline uint64_t string_len(Value s) { return s.as<String>()->len; }
+uint32_t string_ref(Value s, uint64_t i);          // i < len, unchecked
+void string_set(Value s, uint64_t i, uint32_t c);   // widens the buffer if needed
+std::string string_utf8(Value s);
+std::u32string string_u32(Value s);
+bool string_equal(Value a, Value b);
+int string_compare(Value a, Value b);  // <0, 0, >0 by code point
+uint64_t string_hash(Value s);
+Value string_copy(Value s);
+
+// UTF-8 helpers shared by the reader and the ports.
+void utf8_append(std::string& out, uint32_t cp);
+// Decodes one code point at s[i], advancing i; invalid bytes decode as U+FFFD.
+uint32_t utf8_decode(std::string_view s, size_t& i);
+
+}  // namespace vm

@@ -1,0 +1,33 @@
+// vm/symbol.h — interned symbols. The symbols nil and t are the immediates
+// NIL and T; every other name maps to one Symbol object, kept forever (Arc
+// 3.1's uniq symbols are interned too). A symbol's global value lives in the
+// symbol itself, so a global reference in code is a reference to its symbol.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vm/object.h"
+
+namespace vm {
+
+Value intern(std::string_view utf8_name);
+// The symbol's name in UTF-8 ("nil" and "t" for the immediates).
+std::string symbol_name(Value sym);
+// Global value cell access; sym must be a Symbol object (not nil or t).
+inline Value global_value(Value sym) { return sym.as<Symbol>()->value; }
+void set_global(Value sym, Value v);
+// Every interned symbol (for completion and root tracing).
+const std::vector<Value>& all_symbols();
+void trace_symbols(gc::Visitor& v);
+
+// Frequently used symbols, interned once at start (vm/symbol.cpp).
+struct Syms {
+  Value quote, quasiquote, unquote, unquote_splicing, fn, if_, assign, o,
+      compose, complement, andf, no, get, mac, underscore, do_, sig, int_, num,
+      string, sym, cons, char_, table, fn_type, input, output, exception, append;
+};
+extern Syms S;
+void init_symbols();
+
+}  // namespace vm

@@ -1,0 +1,88 @@
+// vm/value.h — the representation of Arc values.
+//
+// A Value is one 64-bit word (DESIGN invariant 1):
+//
+//   ...............................1   fixnum: a 63-bit signed integer n, stored n<<1 | 1
+//   ............................000    heap reference (8-byte aligned, never 0)
+//   0000000000000000000000000000000    nil (the word 0: zeroed memory is nil)
+//   ........................CCCC 010   immediate: low byte 0x02 | (subtag << 3),
+//                                      a character keeps its code point in bits 8..31
+//
+// Immediates: nil, t, characters, and VM-internal markers (unbound, missing
+// argument, table tombstone) that never reach Arc code.
+//
+// Every type test goes through TYPE() (vm/type.h), which names one Kind for
+// any value and can count dispatches by kind.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "gc/heap.h"
+
+namespace vm {
+
+using gc::Word;
+
+class Value {
+ public:
+  constexpr Value() : w_(0) {}
+  static constexpr Value from_word(Word w) { return Value(w); }
+  constexpr Word word() const { return w_; }
+
+  // Fixnums.
+  static constexpr int64_t kFixMax = (int64_t(1) << 61) * 2 - 1;  // 2^62 - 1
+  static constexpr int64_t kFixMin = -kFixMax - 1;
+  static constexpr bool fits_fixnum(int64_t n) { return n >= kFixMin && n <= kFixMax; }
+  static constexpr Value fixnum(int64_t n) { return Value((Word(n) << 1) | 1); }
+  constexpr bool is_fixnum() const { return w_ & 1; }
+  constexpr int64_t as_fixnum() const { return int64_t(w_) >> 1; }
+
+  // Heap references.
+  constexpr bool is_ref() const { return (w_ & 7) == 0 && w_ != 0; }
+  gc::GcHeader* header() const { return gc::header_of(w_); }
+  template <class T>
+  T* as() const { return reinterpret_cast<T*>(w_); }
+  static Value ref(const void* p) { return Value(reinterpret_cast<Word>(p)); }
+
+  // Immediates.
+  static constexpr Word kImmTag = 0x02;
+  static constexpr Word imm(Word subtag) { return kImmTag | (subtag << 3); }
+  constexpr bool is_imm() const { return (w_ & 7) == kImmTag; }
+  constexpr bool is_char() const { return (w_ & 0xff) == imm(kSubChar); }
+  static constexpr Value character(uint32_t cp) { return Value((Word(cp) << 8) | imm(kSubChar)); }
+  constexpr uint32_t as_char() const { return uint32_t(w_ >> 8); }
+
+  constexpr bool is_nil() const { return w_ == 0; }
+  constexpr bool truthy() const { return w_ != 0; }
+  constexpr bool operator==(Value o) const { return w_ == o.w_; }
+  constexpr bool operator!=(Value o) const { return w_ != o.w_; }
+
+  static constexpr Word kSubChar = 0, kSubT = 1, kSubUnbound = 2, kSubMissing = 3,
+                        kSubTombstone = 4, kSubEmpty = 5;
+
+ private:
+  constexpr explicit Value(Word w) : w_(w) {}
+  Word w_;
+};
+static_assert(sizeof(Value) == 8);
+
+constexpr Value NIL = Value();
+constexpr Value T = Value::from_word(Value::imm(Value::kSubT));
+// A global that has never been assigned.
+constexpr Value UNBOUND = Value::from_word(Value::imm(Value::kSubUnbound));
+// An optional parameter whose argument was not passed.
+constexpr Value MISSING = Value::from_word(Value::imm(Value::kSubMissing));
+// Table slots: deleted, and never used.
+constexpr Value TOMBSTONE = Value::from_word(Value::imm(Value::kSubTombstone));
+constexpr Value EMPTY = Value::from_word(Value::imm(Value::kSubEmpty));
+
+static_assert(!NIL.is_ref() && !T.is_ref() && !Value::fixnum(0).is_ref());
+static_assert(Value::fixnum(-5).as_fixnum() == -5);
+static_assert(Value::fixnum(Value::kFixMax).as_fixnum() == Value::kFixMax);
+static_assert(Value::fixnum(Value::kFixMin).as_fixnum() == Value::kFixMin);
+static_assert(Value::character(0x1F600).as_char() == 0x1F600);
+static_assert(Value::character(65).is_char() && !T.is_char() && !NIL.is_char());
+
+inline Value boolean(bool b) { return b ? T : NIL; }
+
+}  // namespace vm
