@@ -97,6 +97,7 @@ class Heap {
 
   bool collection_wanted() const { return wanted_ || stress_; }
   virtual void collect() = 0;  // full collection; call only at a safe point
+  void request_collection() { wanted_ = true; }  // at the next safe point
 
   // Checks the collector's invariant over the whole heap; returns the problems.
   virtual std::vector<std::string> verify() = 0;

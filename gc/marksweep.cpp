@@ -123,10 +123,7 @@ class MarkSweepHeap final : public Heap {
   };
 
   void refill(size_t c, size_t bytes) {
-    void* mem = mmap(nullptr, kPageSize, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) throw std::bad_alloc();
-    Page* p = static_cast<Page*>(mem);
+    Page* p = static_cast<Page*>(map_aligned_page());
     p->cell_size = bytes;
     p->ncells = (kPageSize - Page::kHeaderBytes) / bytes;
     pages_.push_back(p);
@@ -137,6 +134,20 @@ class MarkSweepHeap final : public Heap {
       cell->next = free_[c];
       free_[c] = cell;
     }
+  }
+
+  // A page aligned to its size, so an address finds its page by masking.
+  static void* map_aligned_page() {
+    void* mem = mmap(nullptr, 2 * kPageSize, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) throw std::bad_alloc();
+    uintptr_t start = reinterpret_cast<uintptr_t>(mem);
+    uintptr_t aligned = (start + kPageSize - 1) & ~uintptr_t(kPageSize - 1);
+    if (aligned > start) munmap(mem, aligned - start);
+    uintptr_t end = start + 2 * kPageSize;
+    if (end > aligned + kPageSize)
+      munmap(reinterpret_cast<void*>(aligned + kPageSize), end - aligned - kPageSize);
+    return reinterpret_cast<void*>(aligned);
   }
 
   void mark() {

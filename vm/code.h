@@ -49,7 +49,7 @@ struct Code {
   uint32_t nlocals;
   uint32_t maxstack;     // operand stack depth
   uint32_t line;         // line of the fn form
-  uint32_t pad2;
+  uint32_t nup;          // captured variables (CLOSURE's capture words)
 };
 
 inline Code* code_of(Value closure) { return closure.as<Closure>()->code.as<Code>(); }

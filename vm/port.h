@@ -16,11 +16,12 @@ struct PortImpl {
   bool closed = false;
   std::string name;  // for printing: a path, "string", "stdin", ...
 
-  // Input side. -1 at end of input.
-  virtual int read_byte() = 0;
-  virtual int peek_byte() = 0;
-  int32_t read_char();   // decodes UTF-8; -1 at end
-  int32_t peek_char();
+  // Input side. -1 at end of input. read_byte/peek_byte serve the pushback
+  // (bytes peek_char looked at) before asking the subclass.
+  int read_byte() { return pb_n_ ? pb_[--pb_n_] : next_byte(); }
+  int peek_byte() { return pb_n_ ? pb_[pb_n_ - 1] : look_byte(); }
+  int32_t read_char();   // decodes UTF-8 (invalid bytes: U+FFFD); -1 at end
+  int32_t peek_char();   // the same without consuming
   // Output side.
   virtual void write_bytes(const char* p, size_t n) = 0;
   void write_str(const std::string& s) { write_bytes(s.data(), s.size()); }
@@ -31,6 +32,20 @@ struct PortImpl {
   virtual int fd() const { return -1; }
   // An output string port's contents so far; null for other ports.
   virtual std::string* contents() { return nullptr; }
+
+ protected:
+  // What a subclass implements for input: consume / look at the next byte of
+  // the underlying source, -1 at end. Output-only ports return -1.
+  virtual int next_byte() { return -1; }
+  virtual int look_byte() { return -1; }
+
+ private:
+  // Bytes given back by peek_char, last one first out; a UTF-8 sequence is
+  // at most 4 bytes.
+  uint8_t pb_[4] = {};
+  int pb_n_ = 0;
+  // Decodes one character, recording the bytes it consumed in seen[0..n).
+  int32_t decode(uint8_t seen[4], int& n);
 };
 
 Value make_port(PortImpl* impl);
@@ -45,5 +60,12 @@ PortImpl* make_input_string(const std::string& utf8);
 PortImpl* make_output_string();
 PortImpl* make_fd_input(int fd, const std::string& name, bool owns);
 PortImpl* make_fd_output(int fd, const std::string& name, bool owns);
+
+// Shell commands whose output feeds a port (pipe-from, system): starts
+// `/bin/sh -c cmd` with its stdout on out_fd (stdin and stderr inherited).
+// Returns the child's pid, or -1 with errno set.
+int spawn_shell(const std::string& cmd, int out_fd);
+// Waits for a child started by spawn_shell; its exit status or -1.
+int wait_child(int pid);
 
 }  // namespace vm

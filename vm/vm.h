@@ -24,6 +24,18 @@ struct Counters {
   bool count_ops = false;
 };
 
+// A first-class continuation (copying implementation): the frames of one
+// run level, copied out of the VM stack, and the dynamic state beside them.
+struct Continuation {
+  GcHeader h;
+  Value frames;     // Vector: the stack from the run's base to the capture
+  Value winds;      // the wind chain at capture
+  Value handlers;   // Vector of handler records of this level (as fixnums and winds)
+  uint64_t run_id;  // the run the frames belong to (0: any top-level run)
+  uint64_t run_base, base, sp, pc;  // offsets into the stack; pc into the code
+  int level;
+};
+
 // A handler record: where an error (or a run's exit) unwinds to.
 struct Handler {
   size_t base;    // frame base, as an offset into the stack
@@ -31,6 +43,13 @@ struct Handler {
   uint32_t pc;    // where to continue: the handler code in that frame
   Value winds;    // the wind chain when the handler was pushed
   int level;      // run level (nested interpreter entries)
+};
+
+// One entry of the C++ -> Arc call chain (VM::apply).
+struct RunRecord {
+  size_t fslot;     // offset of the called function's slot
+  uint64_t id;      // unique per run (0 for top-level runs)
+  Value entry_winds;
 };
 
 class VM final : public gc::RootSource {
@@ -64,6 +83,7 @@ class VM final : public gc::RootSource {
   // ---- dynamic state ----
   Value winds = NIL;  // list of (before . after), innermost first
   std::vector<Handler> handlers;
+  std::vector<RunRecord> runs;
 
   // ---- interruption (Ctrl-C) ----
   void request_interrupt() { interrupt_ = 1; }
@@ -71,6 +91,9 @@ class VM final : public gc::RootSource {
   // ---- safe point ----
   gc::Heap& heap() { return *heap_; }
   void collect_garbage();
+
+  // Captures the continuation of the running builtin's call (ccc).
+  Value capture_continuation();
 
   // The Arc backtrace of the running program, innermost first.
   Value backtrace(size_t limit = 40);
@@ -90,6 +113,10 @@ class VM final : public gc::RootSource {
   friend struct Interp;
   Value run(Value* fslot, int nargs);  // the interpreter loop
   [[noreturn]] void stack_overflow();
+  void check_stack(Value* top) {
+    if (top > stack_end_) stack_overflow();
+  }
+  Value safe_point_slow();  // collects and/or raises the pending interrupt
 
   gc::Heap* heap_;
   Value* stack_ = nullptr;     // reserved with mmap, grows as touched
@@ -101,6 +128,14 @@ class VM final : public gc::RootSource {
   // Set by tail_call_slots for the builtin that is running.
   Value* builtin_args_ = nullptr;
   int pending_nargs_ = -1;
+  uint32_t builtin_pc_ = 0;  // the caller's pc while a builtin runs
+  uint64_t next_run_id_ = 1;
+  bool top_level_run_ = false;  // the next run is a top-level form (REPL, load)
+ public:
+  // Marks the next apply() as a top-level form: continuations captured in it
+  // may be re-entered from later top-level forms (ARC.md 7.9).
+  void set_top_level_run() { top_level_run_ = true; }
+  Value interrupt_exc = NIL;  // the exception Ctrl-C raises; on-err does not catch it
 };
 
 }  // namespace vm

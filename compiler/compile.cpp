@@ -1,0 +1,700 @@
+// compiler/compile.cpp — see compile.h. The special forms each have one
+// function below (build_* for the tree, emit_* for the bytecode), starting
+// with a comment showing what they produce.
+#include "compiler/compile.h"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "compiler/expand.h"
+#include "vm/code.h"
+#include "vm/error.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+
+namespace compiler {
+
+using namespace vm;
+
+namespace {
+
+struct Lambda;
+
+struct Binding {
+  Value name;
+  Lambda* owner;
+  uint32_t slot;
+  bool captured = false;
+  bool assigned = false;
+  bool boxed() const { return captured && assigned; }
+};
+
+enum class NK { Const, Local, Global, SetLocal, InitLocal, SetGlobal, If, Fn, Call, Seq, Let, Catch,
+                Prim, OptArg };
+
+struct Node {
+  NK kind;
+  uint32_t line = 0;
+  Value value;              // Const: the datum; Global/SetGlobal: the symbol
+  Binding* b = nullptr;     // Local, SetLocal, InitLocal, OptArg
+  Lambda* fn = nullptr;     // Fn
+  Op prim = Op::NIL;        // Prim
+  std::vector<Node*> kids;  // operands, in evaluation order
+};
+
+struct Lambda {
+  Lambda* parent = nullptr;
+  Value name;
+  Value file;
+  uint32_t line = 0;
+  uint16_t nreq = 0, nopt = 0;
+  bool rest = false, lenient = false;
+  std::vector<Binding*> params;  // the first nreq+nopt+rest slots
+  std::vector<Node*> prologue;   // optional defaults and destructuring, in order
+  Node* body = nullptr;
+  std::vector<Binding*> captures;
+  uint32_t nlocals = 0;
+
+  uint32_t capture_index(Binding* b) {
+    auto it = std::find(captures.begin(), captures.end(), b);
+    if (it != captures.end()) return uint32_t(it - captures.begin());
+    captures.push_back(b);
+    return uint32_t(captures.size() - 1);
+  }
+};
+
+struct Scope {
+  Scope* parent;
+  Lambda* fn;
+  std::vector<Binding*> vars;
+};
+
+// The primitives with fast-path opcodes, by name and argument count.
+struct PrimOp {
+  const char* name;
+  int nargs;
+  Op op;
+};
+const PrimOp kPrims[] = {{"+", 2, Op::ADD}, {"-", 2, Op::SUB}, {"<", 2, Op::LT},
+                         {">", 2, Op::GT},  {"is", 2, Op::IS}, {"car", 1, Op::CAR},
+                         {"cdr", 1, Op::CDR}, {"cons", 2, Op::CONS}, {"no", 1, Op::NO}};
+
+class Builder {
+ public:
+  Builder(Value file) : file_(file) {}
+
+  Lambda* toplevel(Value form) {
+    Lambda* l = new_lambda(nullptr, 0);
+    Scope s{nullptr, l, {}};
+    l->body = build(form, &s, 0);
+    return l;
+  }
+
+ private:
+  template <class T>
+  T* make() {
+    auto p = std::make_unique<T>();
+    T* raw = p.get();
+    if constexpr (std::is_same_v<T, Node>) nodes_.push_back(std::move(p));
+    if constexpr (std::is_same_v<T, Binding>) bindings_.push_back(std::move(p));
+    if constexpr (std::is_same_v<T, Lambda>) lambdas_.push_back(std::move(p));
+    return raw;
+  }
+
+  Node* node(NK k, uint32_t line) {
+    Node* n = make<Node>();
+    n->kind = k;
+    n->line = line;
+    return n;
+  }
+
+  Lambda* new_lambda(Lambda* parent, uint32_t line) {
+    Lambda* l = make<Lambda>();
+    l->parent = parent;
+    l->file = file_;
+    l->line = line;
+    return l;
+  }
+
+  Binding* bind(Scope* s, Value name) {
+    Binding* b = make<Binding>();
+    b->name = name;
+    b->owner = s->fn;
+    b->slot = s->fn->nlocals++;
+    s->vars.push_back(b);
+    return b;
+  }
+
+  Binding* lookup(Scope* s, Value name) {
+    for (; s; s = s->parent)
+      for (auto it = s->vars.rbegin(); it != s->vars.rend(); ++it)
+        if ((*it)->name == name) return *it;
+    return nullptr;
+  }
+
+  // A reference from lambda `from` to b: every lambda between captures it.
+  void note_capture(Lambda* from, Binding* b) {
+    if (b->owner == from) return;
+    b->captured = true;
+    for (Lambda* l = from; l && l != b->owner; l = l->parent) l->capture_index(b);
+  }
+
+  uint32_t line_of(Value form, uint32_t dflt) {
+    uint64_t p = pos_of(form);
+    return p ? pos_line(p) : dflt;
+  }
+
+  [[noreturn]] void fail(const std::string& msg, Value form, uint32_t line) {
+    std::string at = file_.is_nil() ? "" : string_utf8(file_) + ":" + std::to_string(line) + ": ";
+    throw_error(at + msg, {form});
+  }
+
+  Node* build(Value x, Scope* s, uint32_t line) {
+    switch (TYPE(x)) {
+      case Kind::Symbol: return build_ref(x, s, line);
+      case Kind::Cons: return build_list(x, s, line_of(x, line));
+      case Kind::String: return build_string(x, line);
+      default: return constant(x, line);
+    }
+  }
+
+  Node* constant(Value v, uint32_t line) {
+    Node* n = node(NK::Const, line);
+    n->value = v;
+    return n;
+  }
+
+  // "abc" => (%strcopy "abc"): each evaluation gives a fresh string.
+  Node* build_string(Value s, uint32_t line) {
+    Node* n = node(NK::Call, line);
+    n->kids = {constant(global_value(intern("%strcopy")), line), constant(s, line)};
+    return n;
+  }
+
+  Node* build_ref(Value sym, Scope* s, uint32_t line) {
+    if (Binding* b = lookup(s, sym)) {
+      note_capture(s->fn, b);
+      Node* n = node(NK::Local, line);
+      n->b = b;
+      return n;
+    }
+    Node* n = node(NK::Global, line);
+    n->value = sym;
+    return n;
+  }
+
+  Node* build_list(Value x, Scope* s, uint32_t line) {
+    Value head = car(x);
+    if (head == S.quote) return constant(car(cdr(x)), line);
+    if (head == S.if_) return build_if(cdr(x), s, line);
+    if (head == S.fn) return build_fn(x, s, line, NIL);
+    if (head == S.assign) return build_assign(cdr(x), s, line);
+    if (head == intern("%catch")) return build_catch(x, s, line);
+    return build_call(x, s, line);
+  }
+
+  // (if) => nil; (if a) => a; (if c1 e1 c2 e2 ... else)
+  Node* build_if(Value args, Scope* s, uint32_t line) {
+    if (args.is_nil()) return constant(NIL, line);
+    if (cdr(args).is_nil()) return build(car(args), s, line);
+    Node* n = node(NK::If, line);
+    n->kids.push_back(build(car(args), s, line));
+    n->kids.push_back(build(car(cdr(args)), s, line));
+    Value rest = cdr(cdr(args));
+    n->kids.push_back(rest.is_nil() ? constant(NIL, line) : build_if(rest, s, line));
+    return n;
+  }
+
+  // (assign v1 e1 v2 e2 ...): lexical if bound, else global.
+  Node* build_assign(Value args, Scope* s, uint32_t line) {
+    Node* seq = node(NK::Seq, line);
+    for (Value p = args; is_cons(p); p = cdr(cdr(p))) {
+      Value target = car(p);
+      Value expr = is_cons(cdr(p)) ? car(cdr(p)) : NIL;
+      Node* v = is_fn_form(expr) ? build_fn(expr, s, line_of(expr, line), target)
+                                 : build(expr, s, line);
+      Node* n;
+      if (Binding* b = lookup(s, target)) {
+        b->assigned = true;
+        note_capture(s->fn, b);
+        n = node(NK::SetLocal, line);
+        n->b = b;
+      } else {
+        n = node(NK::SetGlobal, line);
+        n->value = target;
+      }
+      n->kids.push_back(v);
+      seq->kids.push_back(n);
+    }
+    if (seq->kids.empty()) return constant(NIL, line);
+    return seq->kids.size() == 1 ? seq->kids[0] : seq;
+  }
+
+  static bool is_fn_form(Value x) { return is_cons(x) && car(x) == S.fn; }
+
+  // (%catch body handler): body with a handler pushed; an error calls
+  // (handler exception).
+  Node* build_catch(Value x, Scope* s, uint32_t line) {
+    Value args = cdr(x);
+    if (!is_cons(args) || !is_cons(cdr(args))) fail("%catch: bad form", x, line);
+    Node* n = node(NK::Catch, line);
+    n->kids = {build(car(args), s, line), build(car(cdr(args)), s, line)};
+    return n;
+  }
+
+  Node* build_call(Value x, Scope* s, uint32_t line) {
+    Value head = car(x);
+    int nargs = 0;
+    for (Value p = cdr(x); is_cons(p); p = cdr(p)) ++nargs;
+    // ((fn (a b) body) x y) binds a and b in this frame: let, do, with...
+    if (is_fn_form(head) && simple_params(car(cdr(head)), nargs)) return build_let(x, s, line);
+    if (TYPE(head) == Kind::Symbol && !lookup(s, head)) {
+      for (const PrimOp& p : kPrims)
+        if (p.nargs == nargs && symbol_name(head) == p.name) {
+          Node* n = node(NK::Prim, line);
+          n->prim = p.op;
+          n->value = head;
+          for (Value q = cdr(x); is_cons(q); q = cdr(q)) n->kids.push_back(build(car(q), s, line));
+          return n;
+        }
+    }
+    Node* n = node(NK::Call, line);
+    for (Value p = x; is_cons(p); p = cdr(p)) n->kids.push_back(build(car(p), s, line));
+    return n;
+  }
+
+  static bool simple_params(Value params, int nargs) {
+    int n = 0;
+    for (Value p = params; is_cons(p); p = cdr(p), ++n)
+      if (TYPE(car(p)) != Kind::Symbol) return false;
+    Value tail = params;
+    while (is_cons(tail)) tail = cdr(tail);
+    return tail.is_nil() && n == nargs && !has_duplicates(params);
+  }
+
+  static bool has_duplicates(Value params) {
+    for (Value p = params; is_cons(p); p = cdr(p))
+      for (Value q = cdr(p); is_cons(q); q = cdr(q))
+        if (car(p) == car(q)) return true;
+    return false;
+  }
+
+  // ((fn (a b) body...) x y) => x y evaluated in the outer scope, stored in
+  // fresh slots of this frame, then body.
+  Node* build_let(Value x, Scope* s, uint32_t line) {
+    Value fnform = car(x);
+    Node* n = node(NK::Let, line);
+    std::vector<Node*> inits;
+    for (Value p = cdr(x); is_cons(p); p = cdr(p)) inits.push_back(build(car(p), s, line));
+    Scope inner{s, s->fn, {}};
+    size_t i = 0;
+    for (Value p = car(cdr(fnform)); is_cons(p); p = cdr(p), ++i) {
+      Node* init = node(NK::InitLocal, line);
+      init->b = bind(&inner, car(p));
+      if (inits[i]->kind == NK::Fn && inits[i]->fn->name.is_nil()) inits[i]->fn->name = car(p);
+      init->kids.push_back(inits[i]);
+      n->kids.push_back(init);
+    }
+    n->kids.push_back(build_body(cdr(cdr(fnform)), &inner, line));
+    return n;
+  }
+
+  Node* build_body(Value body, Scope* s, uint32_t line) {
+    if (body.is_nil()) return constant(NIL, line);
+    if (cdr(body).is_nil()) return build(car(body), s, line);
+    Node* seq = node(NK::Seq, line);
+    for (Value p = body; is_cons(p); p = cdr(p)) seq->kids.push_back(build(car(p), s, line));
+    return seq;
+  }
+
+  // (fn params body...) => a Lambda; params per ARC.md 3.5.
+  Node* build_fn(Value x, Scope* s, uint32_t line, Value name) {
+    Lambda* l = new_lambda(s->fn, line);
+    l->name = name;
+    Scope inner{s, l, {}};
+    build_params(car(cdr(x)), &inner, l, x, line);
+    l->body = build_body(cdr(cdr(x)), &inner, line);
+    Node* n = node(NK::Fn, line);
+    n->fn = l;
+    return n;
+  }
+
+  void check_name(Value v, Value form, uint32_t line, std::vector<Value>& seen) {
+    if (TYPE(v) != Kind::Symbol && v != T) fail("fn: bad parameter", v, line);
+    if (std::find(seen.begin(), seen.end(), v) != seen.end())
+      fail("fn: duplicate parameter name", v, line);
+    (void)form;
+    seen.push_back(v);
+  }
+
+  void build_params(Value params, Scope* s, Lambda* l, Value form, uint32_t line) {
+    std::vector<Value> seen;
+    if (params.is_nil()) return;
+    if (TYPE(params) == Kind::Symbol) {  // (fn args ...)
+      check_name(params, form, line, seen);
+      l->rest = true;
+      l->params.push_back(bind(s, params));
+      return;
+    }
+    if (!is_cons(params)) fail("fn: bad parameter list", params, line);
+    // Pass 1: the positional slots. Pass 2 (prologue) fills patterns and
+    // defaults left to right, each seeing the ones before.
+    struct Pending {
+      Binding* slot;
+      Value spec;  // a pattern, or (o var default), or nil for a plain name
+    };
+    std::vector<Pending> pend;
+    Value p = params;
+    for (; is_cons(p); p = cdr(p)) {
+      Value el = car(p);
+      if (is_cons(el) && car(el) == S.o) {
+        Value var = is_cons(cdr(el)) ? car(cdr(el)) : NIL;
+        check_name(var, form, line, seen);
+        l->lenient = true;
+        l->nopt++;
+        Binding* b = bind(s, var);
+        l->params.push_back(b);
+        pend.push_back({b, el});
+      } else if (is_cons(el)) {
+        l->lenient = true;
+        if (l->nopt) l->nopt++; else l->nreq++;
+        Binding* b = bind(s, gensym("%arg"));
+        l->params.push_back(b);
+        pend.push_back({b, el});
+      } else {
+        check_name(el, form, line, seen);
+        if (l->nopt) {  // a plain name after an optional: optional, default nil
+          l->nopt++;
+          Binding* b = bind(s, el);
+          l->params.push_back(b);
+          pend.push_back({b, list({S.o, el})});
+        } else {
+          l->nreq++;
+          l->params.push_back(bind(s, el));
+          pend.push_back({l->params.back(), NIL});
+        }
+      }
+    }
+    Binding* rest = nullptr;
+    if (!p.is_nil()) {
+      check_name(p, form, line, seen);
+      l->rest = true;
+      rest = bind(s, p);
+      l->params.push_back(rest);
+    }
+    for (const Pending& pd : pend) {
+      if (pd.spec.is_nil()) continue;
+      if (car(pd.spec) == S.o) {
+        Node* n = node(NK::OptArg, line);
+        n->b = pd.slot;
+        Value d = is_cons(cdr(cdr(pd.spec))) ? car(cdr(cdr(pd.spec))) : NIL;
+        n->kids.push_back(build(d, s, line));
+        l->prologue.push_back(n);
+      } else {
+        destructure(pd.spec, pd.slot, s, l, form, line, seen);
+      }
+    }
+  }
+
+  Node* call_internal(const char* name, Node* arg, uint32_t line) {
+    Node* n = node(NK::Call, line);
+    n->kids = {constant(global_value(intern(name)), line), arg};
+    return n;
+  }
+
+  Node* local_ref(Binding* b, Lambda* l, uint32_t line) {
+    note_capture(l, b);
+    Node* n = node(NK::Local, line);
+    n->b = b;
+    return n;
+  }
+
+  void init(Binding* b, Node* value, Lambda* l, uint32_t line) {
+    Node* n = node(NK::InitLocal, line);
+    n->b = b;
+    n->kids.push_back(value);
+    l->prologue.push_back(n);
+  }
+
+  // Binds the variables of pattern against the value in `from`: missing
+  // parts are nil (or the (o var default) default), extra parts ignored,
+  // a non-list atom is an error (%dcar/%dcdr raise it).
+  void destructure(Value pattern, Binding* from, Scope* s, Lambda* l, Value form, uint32_t line,
+                   std::vector<Value>& seen) {
+    Binding* cur = bind(s, gensym("%rest"));
+    init(cur, local_ref(from, l, line), l, line);
+    Value p = pattern;
+    for (; is_cons(p); p = cdr(p)) {
+      Value el = car(p);
+      if (is_cons(el) && car(el) == S.o) {
+        Value var = is_cons(cdr(el)) ? car(cdr(el)) : NIL;
+        check_name(var, form, line, seen);
+        Node* test = call_internal("%consp", local_ref(cur, l, line), line);
+        Node* iff = node(NK::If, line);
+        Value d = is_cons(cdr(cdr(el))) ? car(cdr(cdr(el))) : NIL;
+        iff->kids = {test, call_internal("%dcar", local_ref(cur, l, line), line), build(d, s, line)};
+        init(bind(s, var), iff, l, line);
+      } else if (is_cons(el)) {
+        Binding* sub = bind(s, gensym("%arg"));
+        init(sub, call_internal("%dcar", local_ref(cur, l, line), line), l, line);
+        destructure(el, sub, s, l, form, line, seen);
+      } else {
+        check_name(el, form, line, seen);
+        init(bind(s, el), call_internal("%dcar", local_ref(cur, l, line), line), l, line);
+      }
+      Node* step = node(NK::SetLocal, line);
+      step->b = cur;
+      step->kids.push_back(call_internal("%dcdr", local_ref(cur, l, line), line));
+      l->prologue.push_back(step);
+    }
+    if (!p.is_nil()) {
+      check_name(p, form, line, seen);
+      init(bind(s, p), local_ref(cur, l, line), l, line);
+    }
+  }
+
+  Value file_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::unique_ptr<Binding>> bindings_;
+  std::vector<std::unique_ptr<Lambda>> lambdas_;
+};
+
+// ---- code generation ----
+
+class Emitter {
+ public:
+  explicit Emitter(Lambda* l) : l_(l) {}
+
+  Value emit_lambda() {
+    // Required and rest parameters are final at entry; box them now.
+    size_t nfixed = l_->nreq + l_->nopt;
+    for (size_t i = 0; i < l_->params.size(); ++i)
+      if ((i < l_->nreq || i >= nfixed) && l_->params[i]->boxed()) emit(Op::MKBOX, l_->params[i]->slot);
+    for (Node* n : l_->prologue) {
+      emit_node(n, false);
+      if (n->kind != NK::OptArg) pop();
+    }
+    emit_node(l_->body, true);
+    emit(Op::RETURN);
+    return finish();
+  }
+
+ private:
+  void emit(Op op, uint32_t a = 0) {
+    if (a > uint32_t(kMaxOperand)) throw_error("compiler: operand too large (function too big)");
+    insns_.push_back(encode(op, a));
+    depth_ += kOps[int(op)].effect;
+    max_depth_ = std::max(max_depth_, depth_);
+  }
+  void emit_signed(Op op, int32_t a) {
+    insns_.push_back(encode_signed(op, a));
+    depth_ += kOps[int(op)].effect;
+    max_depth_ = std::max(max_depth_, depth_);
+  }
+  void pop() { emit(Op::POP); }
+  void mark_line(uint32_t line) {
+    if (line == 0 || line == last_line_) return;
+    last_line_ = line;
+    lines_.push_back(uint32_t(insns_.size()));
+    lines_.push_back(line);
+  }
+
+  uint32_t konst(Value v) {
+    for (size_t i = 0; i < consts_.size(); ++i)
+      if (consts_[i] == v) return uint32_t(i);
+    consts_.push_back(v);
+    return uint32_t(consts_.size() - 1);
+  }
+
+  // A forward jump: returns the index to patch.
+  size_t jump(Op op) {
+    emit_signed(op, 0);
+    return insns_.size() - 1;
+  }
+  void patch(size_t at) {
+    int32_t off = int32_t(insns_.size() - at - 1);
+    insns_[at] = encode_signed(insn_op(insns_[at]), off);
+  }
+
+  void emit_node(Node* n, bool tail) {
+    mark_line(n->line);
+    switch (n->kind) {
+      case NK::Const: return emit_const(n->value);
+      case NK::Local: return emit_local(n->b);
+      case NK::Global: return emit(Op::LOADG, konst(n->value));
+      case NK::SetLocal: return emit_set_local(n);
+      case NK::InitLocal: return emit_init_local(n);
+      case NK::SetGlobal:
+        emit_node(n->kids[0], false);
+        return emit(Op::STOREG, konst(n->value));
+      case NK::If: return emit_if(n, tail);
+      case NK::Fn: return emit_fn(n);
+      case NK::Call: return emit_call(n, tail);
+      case NK::Seq:
+        for (size_t i = 0; i < n->kids.size(); ++i) {
+          bool last = i + 1 == n->kids.size();
+          emit_node(n->kids[i], tail && last);
+          if (!last) pop();
+        }
+        return;
+      case NK::Let:
+        for (size_t i = 0; i + 1 < n->kids.size(); ++i) {
+          emit_node(n->kids[i], false);
+          pop();
+        }
+        return emit_node(n->kids.back(), tail);
+      case NK::Catch: return emit_catch(n);
+      case NK::Prim:
+        for (Node* k : n->kids) emit_node(k, false);
+        return emit(n->prim, konst(n->value));
+      case NK::OptArg: return emit_optarg(n);
+    }
+  }
+
+  void emit_const(Value v) {
+    if (v.is_nil()) return emit(Op::NIL);
+    if (v == T) return emit(Op::TRUE);
+    if (v.is_fixnum() && v.as_fixnum() >= -(1 << 23) && v.as_fixnum() < (1 << 23)) {
+      return emit_signed(Op::FIXNUM, int32_t(v.as_fixnum()));
+    }
+    emit(Op::CONST, konst(v));
+  }
+
+  void emit_local(Binding* b) {
+    if (b->owner == l_) return emit(b->boxed() ? Op::LOADB : Op::LOADL, b->slot);
+    emit(b->boxed() ? Op::LOADUB : Op::LOADU, l_->capture_index(b));
+  }
+
+  void emit_set_local(Node* n) {
+    emit_node(n->kids[0], false);
+    Binding* b = n->b;
+    if (b->owner == l_) return emit(b->boxed() ? Op::STOREB : Op::STOREL, b->slot);
+    emit(Op::STOREUB, l_->capture_index(b));
+  }
+
+  // A binding's first value: stored, then boxed if it must be.
+  void emit_init_local(Node* n) {
+    emit_node(n->kids[0], false);
+    emit(Op::STOREL, n->b->slot);
+    if (n->b->boxed()) emit(Op::MKBOX, n->b->slot);
+  }
+
+  // OPTARG skip, slot; <default>; STOREL slot; POP; skip: [MKBOX slot]
+  void emit_optarg(Node* n) {
+    size_t j = jump(Op::OPTARG);
+    insns_.push_back(n->b->slot);
+    emit_node(n->kids[0], false);
+    emit(Op::STOREL, n->b->slot);
+    pop();
+    int32_t off = int32_t(insns_.size() - j - 2);
+    insns_[j] = encode_signed(Op::OPTARG, off);
+    if (n->b->boxed()) emit(Op::MKBOX, n->b->slot);
+  }
+
+  // test; JUMPF else; then; JUMP end; else: else; end:
+  void emit_if(Node* n, bool tail) {
+    emit_node(n->kids[0], false);
+    size_t to_else = jump(Op::JUMPF);
+    int d = depth_;
+    emit_node(n->kids[1], tail);
+    size_t to_end = jump(Op::JUMP);
+    patch(to_else);
+    depth_ = d;
+    emit_node(n->kids[2], tail);
+    patch(to_end);
+  }
+
+  // CLOSURE k, then a word per capture: slot<<1, or upvalue<<1|1.
+  void emit_fn(Node* n) {
+    Lambda* child = n->fn;
+    Value code = Emitter(child).emit_lambda();
+    emit(Op::CLOSURE, konst(code));
+    for (Binding* b : child->captures) {
+      if (b->owner == l_)
+        insns_.push_back(b->slot << 1);
+      else
+        insns_.push_back(l_->capture_index(b) << 1 | 1);
+    }
+  }
+
+  // f args... CALL n | TAILCALL n
+  void emit_call(Node* n, bool tail) {
+    for (Node* k : n->kids) emit_node(k, false);
+    uint32_t nargs = uint32_t(n->kids.size() - 1);
+    emit(tail ? Op::TAILCALL : Op::CALL, nargs);
+    depth_ -= int(nargs);
+  }
+
+  // CATCH h; body; UNCATCH; JUMP end; h: handler; SWAP; CALL 1; end:
+  void emit_catch(Node* n) {
+    size_t to_handler = jump(Op::CATCH);
+    int d = depth_;
+    emit_node(n->kids[0], false);
+    emit(Op::UNCATCH);
+    size_t to_end = jump(Op::JUMP);
+    patch(to_handler);
+    depth_ = d + 1;  // the exception
+    emit_node(n->kids[1], false);
+    emit(Op::SWAP);
+    emit(Op::CALL, 1);
+    depth_ -= 1;
+    patch(to_end);
+  }
+
+  Value finish() {
+    Value insns = make_blob(insns_.size() * sizeof(Insn));
+    std::memcpy(insns.as<Blob>()->data, insns_.data(), insns_.size() * sizeof(Insn));
+    Value consts = make_vector(consts_.size());
+    for (size_t i = 0; i < consts_.size(); ++i) consts.as<Vector>()->items[i] = consts_[i];
+    Value lines = make_blob(lines_.size() * sizeof(uint32_t));
+    std::memcpy(lines.as<Blob>()->data, lines_.data(), lines_.size() * sizeof(uint32_t));
+    Code* c = alloc<Code>(Kind::Code);
+    c->insns = insns;
+    c->consts = consts;
+    c->lines = lines;
+    c->name = l_->name;
+    c->file = l_->file;
+    c->nreq = l_->nreq;
+    c->nopt = l_->nopt;
+    c->rest = l_->rest;
+    c->lenient = l_->lenient;
+    c->nlocals = l_->nlocals;
+    c->maxstack = uint32_t(max_depth_ + 4);
+    c->line = l_->line;
+    c->nup = uint32_t(l_->captures.size());
+    return Value::ref(c);
+  }
+
+  Lambda* l_;
+  std::vector<Insn> insns_;
+  std::vector<Value> consts_;
+  std::vector<uint32_t> lines_;
+  uint32_t last_line_ = 0;
+  int depth_ = 0, max_depth_ = 0;
+};
+
+}  // namespace
+
+Value compile_toplevel(VM& vm, Value form, const std::string& file) {
+  gc::Rooted<Value> expanded(vm.heap(), Expander(vm).expand(form));
+  // From here on no Arc code runs, so nothing collects.
+  std::string f = file;
+  if (f.empty() && pos_of(form)) f = file_name(pos_file(pos_of(form)));
+  Value fname = f.empty() ? NIL : make_string_utf8(f);
+  Builder b(fname);
+  Lambda* top = b.toplevel(expanded);
+  top->line = pos_of(form) ? pos_line(pos_of(form)) : 0;
+  Value code = Emitter(top).emit_lambda();
+  return make_closure(code, 0);
+}
+
+Value eval_toplevel(VM& vm, Value form, const std::string& file) {
+  Value fn = compile_toplevel(vm, form, file);
+  vm.set_top_level_run();
+  return vm.apply(fn, nullptr, 0);
+}
+
+}  // namespace compiler

@@ -1,0 +1,28 @@
+// compiler/compile.h — core forms to code objects.
+//
+// Two passes over an expanded form. The first builds a small tree (Node),
+// resolving each variable to its Binding and noting which bindings inner
+// functions capture and which are assigned. The second emits bytecode: flat
+// closures copy captured variables; a binding both captured and assigned
+// lives in a box. No Arc code runs during either pass, so nothing collects
+// and the tree may hold raw Values.
+#pragma once
+#include <string>
+
+#include "vm/vm.h"
+
+namespace compiler {
+
+using vm::Value;
+
+// Expands and compiles one top-level form into a closure of no arguments.
+// file names the source for backtraces ("" for none).
+Value compile_toplevel(vm::VM& vm, Value form, const std::string& file);
+
+// Compiles, then runs a top-level form: what the REPL and load do.
+Value eval_toplevel(vm::VM& vm, Value form, const std::string& file = "");
+
+// The disassembly of a closure's code (and of the functions it contains).
+std::string disassemble(Value fn);
+
+}  // namespace compiler

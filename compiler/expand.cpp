@@ -1,0 +1,436 @@
+// compiler/expand.cpp — from Arc forms to core forms (ARC.md 2.10, 3.1-3.3,
+// 3.9, 3.11). Expansion needs no knowledge of scope: lexical variables do not
+// shadow macros, special forms are recognised by name, and ssyntax is pure
+// text. The compiler then sees only core forms.
+//
+// Rooting: a macro call runs Arc code, and so may collect. Everything the
+// expander keeps across a call of expand() lives in a Rooted handle or a
+// RootedVector.
+#include "compiler/expand.h"
+
+#include "compiler/reader.h"
+#include "vm/error.h"
+#include "vm/number.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+
+namespace compiler {
+
+using gc::Rooted;
+using gc::RootedVector;
+using namespace vm;
+
+namespace {
+
+constexpr int kMaxDepth = 10000;
+
+Value internal(const char* name) { return global_value(intern(name)); }
+
+Value sym(const char* name) { return intern(name); }
+
+// A list whose first cons carries pos (so errors can name the form).
+Value with_pos(Value lst, uint64_t pos) {
+  if (pos == 0 || !is_cons(lst) || pos_of(lst) != 0) return lst;
+  return src_cons(car(lst), cdr(lst), pos);
+}
+
+[[noreturn]] void bad(const std::string& msg, uint64_t pos, Value form) {
+  throw_error(where(pos) + msg, {form});
+}
+
+bool is_proper(Value l) {
+  while (is_cons(l)) l = cdr(l);
+  return l.is_nil();
+}
+
+// Reads one ssyntax piece as a datum: a number if it reads as one, else a
+// symbol (which may hold lower-priority ssyntax, expanded later).
+Value piece(const std::string& text) {
+  if (auto n = parse_number(text)) return *n;
+  return intern(text);
+}
+
+Value expand_compose(const std::string& name) {
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char c : name) {
+    if (c == ':') {
+      if (!cur.empty()) parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) parts.push_back(cur);
+  std::vector<Value> items;
+  for (const std::string& p : parts) {
+    if (p[0] == '~')
+      items.push_back(p.size() == 1 ? S.no : list({S.complement, piece(p.substr(1))}));
+    else
+      items.push_back(piece(p));
+  }
+  if (items.size() == 1) return items[0];
+  if (items.empty()) throw_error("Bad ssyntax", {intern(name)});
+  Value r = NIL;
+  for (size_t i = items.size(); i-- > 0;) r = cons(items[i], r);
+  return cons(S.compose, r);
+}
+
+Value expand_index(const std::string& name) {
+  // Tokens alternate: head, (separator, token)*.
+  size_t i = 0;
+  Value head;
+  if (name[0] == '.' || name[0] == '!') {
+    head = S.get;
+  } else {
+    size_t j = name.find_first_of(".!");
+    head = piece(name.substr(0, j));
+    i = j;
+  }
+  while (i < name.size()) {
+    char sep = name[i++];
+    size_t j = name.find_first_of(".!", i);
+    if (j == std::string::npos) j = name.size();
+    std::string tok = name.substr(i, j - i);
+    if (tok.empty()) throw_error("Bad ssyntax", {intern(name)});
+    Value x = piece(tok);
+    head = sep == '.' ? list({head, x}) : list({head, list({S.quote, x})});
+    i = j;
+  }
+  return head;
+}
+
+Value expand_and(const std::string& name) {
+  std::vector<Value> items;
+  size_t i = 0;
+  while (i <= name.size()) {
+    size_t j = name.find('&', i);
+    if (j == std::string::npos) j = name.size();
+    std::string tok = name.substr(i, j - i);
+    if (tok.empty()) throw_error("Bad ssyntax", {intern(name)});
+    items.push_back(piece(tok));
+    i = j + 1;
+  }
+  Value r = NIL;
+  for (size_t k = items.size(); k-- > 0;) r = cons(items[k], r);
+  return cons(S.andf, r);
+}
+
+bool is_tagged_mac(Value v) {
+  return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == S.mac;
+}
+
+}  // namespace
+
+std::string where(uint64_t pos) {
+  if (pos == 0) return "";
+  return file_name(pos_file(pos)) + ":" + std::to_string(pos_line(pos)) + ": ";
+}
+
+Value gensym(const char* prefix) {
+  static uint64_t counter = 0;
+  return intern(std::string(prefix) + std::to_string(++counter));
+}
+
+bool has_ssyntax(Value s) {
+  if (TYPE(s) != Kind::Symbol) return false;
+  std::string n = symbol_name(s);
+  return n.find_first_of(":~&.!") != std::string::npos;
+}
+
+Value ssexpand(Value s) {
+  if (!has_ssyntax(s)) return s;
+  std::string n = symbol_name(s);
+  if (n.find_first_of(":~") != std::string::npos) return expand_compose(n);
+  if (n.find_first_of(".!") != std::string::npos) return expand_index(n);
+  return expand_and(n);
+}
+
+Value macro_of(Value head) {
+  if (TYPE(head) != Kind::Symbol) return NIL;
+  Value v = global_value(head);
+  return is_tagged_mac(v) ? v : NIL;
+}
+
+Value macex1(VM& vm, Value form) {
+  if (!is_cons(form)) return form;
+  Value m = macro_of(car(form));
+  if (m.is_nil()) return form;
+  std::vector<Value> args;
+  for (Value p = cdr(form); is_cons(p); p = cdr(p)) args.push_back(p.is_ref() ? car(p) : NIL);
+  return vm.apply(m.as<Tagged>()->rep, args.data(), int(args.size()));
+}
+
+Value macex(VM& vm, Value form) {
+  Rooted<Value> f(vm.heap(), form);
+  for (;;) {
+    Value next = macex1(vm, f);
+    if (next == f.get()) return next;
+    f = next;
+  }
+}
+
+// `x at nesting depth d, as code that builds it (ARC.md 3.3). The builders
+// are the primitives themselves, as constants, so rebinding `cons` or `list`
+// cannot change what a quasiquote means.
+Value quasiquote(Value x, int depth) {
+  if (!is_cons(x)) {
+    if (TYPE(x) == Kind::Symbol || x.is_nil()) return list({S.quote, x});
+    return x;  // self-evaluating
+  }
+  Value head = car(x);
+  if (head == S.unquote && is_cons(cdr(x))) {
+    if (depth == 1) return car(cdr(x));
+    return list({internal("%list"), list({S.quote, S.unquote}), quasiquote(car(cdr(x)), depth - 1)});
+  }
+  if (head == S.quasiquote && is_cons(cdr(x)))
+    return list({internal("%list"), list({S.quote, S.quasiquote}), quasiquote(car(cdr(x)), depth + 1)});
+  // A list: segments to append. Each element is a one-element list, or a
+  // spliced expression; a dotted tail (including `(a . ,b)`) ends it.
+  std::vector<Value> segs;
+  Value p = x;
+  for (; is_cons(p); p = cdr(p)) {
+    Value el = car(p);
+    if (el == S.unquote && is_cons(cdr(p)) && cdr(cdr(p)).is_nil()) break;  // (a . ,b)
+    if (is_cons(el) && car(el) == S.unquote_splicing && depth == 1)
+      segs.push_back(car(cdr(el)));
+    else
+      segs.push_back(list({internal("%list"), quasiquote(el, depth)}));
+  }
+  Value tail = p.is_nil() ? NIL : quasiquote(p, depth);
+  Value r = NIL;
+  for (size_t i = segs.size(); i-- > 0;) r = cons(segs[i], r);
+  if (!tail.is_nil()) {
+    Value t = cons(tail, NIL);
+    if (r.is_nil()) return tail;
+    Value q = r;
+    while (!cdr(q).is_nil()) q = cdr(q);
+    set(q.as<Cons>(), &q.as<Cons>()->cdr, t);
+  }
+  if (r.is_nil()) return NIL;
+  return cons(internal("%append"), r);
+}
+
+Value Expander::expand(Value form) {
+  Kind k = TYPE(form);
+  if (k == Kind::Symbol) {
+    if (!has_ssyntax(form)) return form;
+    return expand(ssexpand(form));
+  }
+  if (k == Kind::String && vm_.atstrings) return atstring(form);
+  if (k != Kind::Cons) return form;
+  if (++depth_ > kMaxDepth) {
+    depth_ = 0;
+    throw_error(where(pos_of(form)) + "form nested too deeply to compile");
+  }
+  struct Guard {
+    int& d;
+    ~Guard() {
+      if (d > 0) --d;
+    }
+  } guard{depth_};
+  return expand_list(form, pos_of(form));
+}
+
+Value Expander::expand_list(Value form, uint64_t pos) {
+  Rooted<Value> f(vm_.heap(), form);
+  Value head = car(form);
+  if (!is_proper(form)) bad("improper form:", pos, form);
+  if (has_ssyntax(head)) {
+    Value h = ssexpand(head);
+    return expand(with_pos(cons(h, cdr(f)), pos));
+  }
+  if (head == S.quote) {
+    if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil()) bad("quote takes one argument:", pos, form);
+    return form;
+  }
+  if (head == S.quasiquote) {
+    if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
+      bad("quasiquote takes one argument:", pos, form);
+    return expand(with_pos(quasiquote(car(cdr(form)), 1), pos));
+  }
+  if (head == S.fn) return expand_fn(form, pos);
+  if (head == S.assign) return expand_assign(form, pos);
+  if (head == S.if_ || head == intern("%catch")) return expand_elements(form, pos, true);
+  if (is_cons(head)) {
+    bool done = false;
+    Value r = rewrite_operator(head, cdr(form), pos, done);
+    if (done) return expand(with_pos(r, pos));
+  }
+  Value m = macro_of(head);
+  if (m.truthy()) {
+    Value r = macex1(vm_, f);
+    return expand(with_pos(r, pos));
+  }
+  return expand_elements(form, pos, false);
+}
+
+// Expands the elements of a form: all of a call's, or the operands of if
+// and %catch (keep_head).
+Value Expander::expand_elements(Value forms, uint64_t pos, bool keep_head) {
+  RootedVector<Value> items(vm_.heap());
+  Rooted<Value> rest(vm_.heap(), forms);
+  if (keep_head) {
+    items.items.push_back(car(forms));
+    rest = cdr(forms);
+  }
+  for (; is_cons(rest.get()); rest = cdr(rest)) items.items.push_back(expand(car(rest)));
+  Value r = NIL;
+  for (size_t i = items.items.size(); i-- > 1;) r = cons(items.items[i], r);
+  return src_cons(items.items[0], r, pos);
+}
+
+Value Expander::expand_fn(Value form, uint64_t pos) {
+  if (!is_cons(cdr(form))) bad("fn needs a parameter list:", pos, form);
+  Rooted<Value> f(vm_.heap(), form);
+  Rooted<Value> params(vm_.heap(), expand_params(car(cdr(form))));
+  RootedVector<Value> body(vm_.heap());
+  for (Rooted<Value> p(vm_.heap(), cdr(cdr(f))); is_cons(p.get()); p = cdr(p))
+    body.items.push_back(expand(car(p)));
+  Value r = NIL;
+  for (size_t i = body.items.size(); i-- > 0;) r = cons(body.items[i], r);
+  return src_cons(S.fn, cons(params, r), pos);
+}
+
+// Parameter lists keep their shape; only the defaults of (o var default)
+// are code, and they are expanded.
+Value Expander::expand_params(Value params) {
+  if (!is_cons(params)) return params;
+  Rooted<Value> p(vm_.heap(), params);
+  RootedVector<Value> items(vm_.heap());
+  for (; is_cons(p.get()); p = cdr(p)) {
+    Value el = car(p);
+    if (is_cons(el) && car(el) == S.o) {
+      Rooted<Value> spec(vm_.heap(), el);
+      Value dflt = is_cons(cdr(el)) && is_cons(cdr(cdr(el))) ? car(cdr(cdr(el))) : NIL;
+      Value e = expand(dflt);
+      Value var = is_cons(cdr(spec)) ? car(cdr(spec)) : NIL;
+      items.items.push_back(list({S.o, var, e}));
+    } else if (is_cons(el)) {
+      items.items.push_back(expand_params(el));
+    } else {
+      items.items.push_back(el);
+    }
+  }
+  Value r = p.get();  // the dotted tail, or nil
+  for (size_t i = items.items.size(); i-- > 0;) r = cons(items.items[i], r);
+  return r;
+}
+
+Value Expander::expand_assign(Value form, uint64_t pos) {
+  Rooted<Value> p(vm_.heap(), cdr(form));
+  RootedVector<Value> items(vm_.heap());
+  for (; is_cons(p.get()); p = cdr(cdr(p))) {
+    Value target = car(p);
+    if (is_cons(target) && macro_of(car(target)).truthy()) target = macex(vm_, target);
+    if (TYPE(target) != Kind::Symbol && !target.is_nil() && target != T)
+      bad("assign: the target must be a symbol, got", pos, target);
+    if (target.is_nil()) throw_error(where(pos) + "Can't rebind nil");
+    if (target == T) throw_error(where(pos) + "Can't rebind t");
+    if (has_ssyntax(target)) bad("assign: the target must be a plain symbol, got", pos, target);
+    items.items.push_back(target);
+    if (!is_cons(cdr(p))) {
+      items.items.push_back(NIL);
+      break;
+    }
+    items.items.push_back(expand(car(cdr(p))));
+  }
+  Value r = NIL;
+  for (size_t i = items.items.size(); i-- > 0;) r = cons(items.items[i], r);
+  return src_cons(S.assign, r, pos);
+}
+
+// ((compose f g) x) => (f (g x)); ((complement f) x) => (no (f x));
+// ((andf f g) x) => ((fn (t) (if (f t) (g t))) x). ARC.md 2.10.
+Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
+  Value op = car(head);
+  Value fns = cdr(head);
+  if (op == S.compose) {
+    done = true;
+    if (fns.is_nil()) return is_cons(args) ? car(args) : NIL;
+    std::vector<Value> fv;
+    for (Value p = fns; is_cons(p); p = cdr(p)) fv.push_back(car(p));
+    Value r = cons(fv.back(), args);
+    for (size_t i = fv.size() - 1; i-- > 0;) r = list({fv[i], r});
+    return r;
+  }
+  if (op == S.complement && is_cons(fns)) {
+    done = true;
+    return list({S.no, cons(car(fns), args)});
+  }
+  if (op == S.andf) {
+    done = true;
+    std::vector<Value> temps, argv;
+    for (Value p = args; is_cons(p); p = cdr(p)) {
+      temps.push_back(gensym("%andf"));
+      argv.push_back(car(p));
+    }
+    Value tl = NIL;
+    for (size_t i = temps.size(); i-- > 0;) tl = cons(temps[i], tl);
+    std::vector<Value> fv;
+    for (Value p = fns; is_cons(p); p = cdr(p)) fv.push_back(car(p));
+    Value body = T;
+    for (size_t i = fv.size(); i-- > 0;) {
+      Value call = cons(fv[i], tl);
+      body = i + 1 == fv.size() ? call : list({S.if_, call, body});
+    }
+    Value al = NIL;
+    for (size_t i = argv.size(); i-- > 0;) al = cons(argv[i], al);
+    return cons(list({S.fn, tl, body}), al);
+  }
+  return NIL;
+}
+
+// "a @x b @(f y) @@" => (+ "a " x " b " (f y) " @"), ARC.md 3.11.
+Value Expander::atstring(Value s) {
+  std::u32string text = string_u32(s);
+  if (text.find(U'@') == std::u32string::npos) return s;
+  std::vector<Value> parts;
+  std::u32string lit;
+  bool interpolated = false;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != U'@') {
+      lit += text[i++];
+      continue;
+    }
+    if (i + 1 < text.size() && text[i + 1] == U'@') {
+      lit += U'@';
+      i += 2;
+      continue;
+    }
+    // Read one form right after the @ from the rest of the string.
+    std::u32string rest32 = text.substr(i + 1);
+    std::string rest;
+    for (char32_t c : rest32) utf8_append(rest, c);
+    Reader r(rest, "string");
+    Value form;
+    if (!r.read(form)) break;
+    // Map the reader's position (in UTF-8 bytes of rest) back to characters:
+    // re-read the consumed prefix length by counting columns is fragile, so
+    // count characters of rest consumed by reading up to (line, col).
+    size_t consumed = 0;
+    uint32_t line = 1, col = 1;
+    while (consumed < rest32.size() && (line < r.line() || col < r.col())) {
+      if (rest32[consumed] == U'\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+      ++consumed;
+    }
+    if (!lit.empty()) parts.push_back(make_string_u32(lit));
+    lit.clear();
+    parts.push_back(form);
+    interpolated = true;
+    i += 1 + consumed;
+  }
+  if (!lit.empty()) parts.push_back(make_string_u32(lit));
+  if (!interpolated) return parts.empty() ? make_string(0) : parts[0];
+  Value r = NIL;
+  for (size_t i = parts.size(); i-- > 0;) r = cons(parts[i], r);
+  r = cons(make_string(0), r);  // a string first: + concatenates
+  return expand(cons(internal("%concat"), r));
+}
+
+}  // namespace compiler

@@ -1,0 +1,51 @@
+// compiler/expand.h — macro expansion, ssyntax and quasiquote: Arc forms to
+// core forms. A core form is a literal, a symbol without ssyntax, or a list
+// headed by quote, if, fn, assign, %catch, or anything else (a call). Macros
+// run on the VM (vm::VM::apply), so every Value the expander holds across an
+// expansion is rooted.
+#pragma once
+#include <string>
+
+#include "vm/vm.h"
+
+namespace compiler {
+
+using vm::Value;
+
+class Expander {
+ public:
+  explicit Expander(vm::VM& vm) : vm_(vm) {}
+  Value expand(Value form);
+
+ private:
+  Value expand_list(Value form, uint64_t pos);
+  Value expand_elements(Value forms, uint64_t pos, bool keep_head);
+  Value expand_fn(Value form, uint64_t pos);
+  Value expand_params(Value params);
+  Value expand_assign(Value form, uint64_t pos);
+  Value rewrite_operator(Value head, Value args, uint64_t pos, bool& done);
+  Value atstring(Value s);
+
+  vm::VM& vm_;
+  int depth_ = 0;
+};
+
+// The global macro named by head, or nil.
+Value macro_of(Value head);
+// (macex1 form) / (macex form): expand the outermost macro call once / fully.
+Value macex1(vm::VM& vm, Value form);
+Value macex(vm::VM& vm, Value form);
+
+bool has_ssyntax(Value sym);
+// One step of ssyntax expansion (ARC.md 2.10); non-ssyntax values unchanged.
+Value ssexpand(Value sym);
+// Expands a quasiquoted template at the given nesting depth into code.
+Value quasiquote(Value x, int depth);
+
+// A fresh symbol for the compiler's own temporaries.
+Value gensym(const char* prefix);
+
+// "file:line: " for messages about a form, "" when it has no position.
+std::string where(uint64_t pos);
+
+}  // namespace compiler

@@ -1,0 +1,91 @@
+// compiler/reader.h — the reader: Arc source text to Arc values (ARC.md 2).
+//
+// Every list the reader builds is made of SrcConses carrying the position of
+// its opening parenthesis (a quote-family wrapper carries the position of its
+// quote character), so the compiler can name file:line:col in its messages.
+// Malformed input raises an Arc error (vm::ArcError) whose message names the
+// offending position as "file:line:col".
+//
+// The reader never recurses on the machine stack: nesting is kept on an
+// explicit stack, so any depth of parentheses reads without crashing. It
+// allocates while reading but holds no Values between read() calls
+// (allocation never collects, gc/heap.h rule 1), so callers need root only
+// the forms they keep.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "vm/value.h"
+
+namespace vm {
+struct PortImpl;
+}
+
+namespace compiler {
+
+class FormBuilder;
+
+class Reader {
+ public:
+  // Reads UTF-8 text; positions name `file`.
+  Reader(std::string text, std::string file);
+  // Reads characters from an input port; positions name the port.
+  explicit Reader(vm::PortImpl* port);
+
+  // Reads the next form into out. Returns false at end of input (nothing but
+  // whitespace and comments left). Throws vm::ArcError on malformed input.
+  bool read(vm::Value& out);
+
+  // After read() threw: true when the error was the input ending inside an
+  // unfinished form, i.e. more text could have completed it.
+  bool error_at_eof() const { return eof_error_; }
+
+  // Where the next character is (lines and columns count from 1).
+  uint32_t line() const { return line_; }
+  uint32_t col() const { return col_; }
+  const std::string& file() const { return file_; }
+
+ private:
+  friend class FormBuilder;  // builds lists from the tokens read here
+
+  // Character source: UTF-8 text or a port; -1 at end of input.
+  int32_t peek();
+  int32_t next();
+
+  [[noreturn]] void fail(const std::string& what, uint32_t line, uint32_t col,
+                         bool at_eof = false);
+  std::string where(uint32_t line, uint32_t col) const;
+  uint64_t pos(uint32_t line, uint32_t col) const;
+
+  void skip_atmosphere();
+  void skip_block_comment(uint32_t line, uint32_t col);
+  vm::Value read_string(uint32_t line, uint32_t col);
+  void read_escape(std::u32string& out, uint32_t line, uint32_t col);
+  uint32_t read_digits(int base, int max, int& count);
+  uint32_t checked_code_point(uint32_t cp, uint32_t line, uint32_t col);
+  vm::Value read_char_literal(uint32_t line, uint32_t col);
+  vm::Value read_char_name(int32_t first, uint32_t line, uint32_t col);
+  bool read_token(std::string& text, uint32_t line, uint32_t col);
+  void read_bar_quoted(std::string& text, uint32_t line, uint32_t col);
+  vm::Value atom(const std::string& text, bool quoted, uint32_t line, uint32_t col);
+  vm::Value hash_atom(const std::string& text, uint32_t line, uint32_t col);
+
+  std::string text_;
+  size_t index_ = 0;
+  vm::PortImpl* port_ = nullptr;
+  std::string file_;
+  uint32_t file_id_ = 0;
+  uint32_t line_ = 1, col_ = 1;
+  bool eof_error_ = false;
+};
+
+// Every form in text, as an Arc list (in order).
+vm::Value read_all(const std::string& text, const std::string& file);
+
+// For the REPL's multi-line input: true when text holds no unfinished form
+// (complete forms, or only whitespace and comments). Text with an error other
+// than running out of input (say an unbalanced ')') counts as complete, so
+// the REPL reads it and reports the error.
+bool form_complete(const std::string& text);
+
+}  // namespace compiler

@@ -1,0 +1,167 @@
+// repl/main.cpp — the arcana command: the REPL, the script runner, -e.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "compiler/runtime.h"
+#include "repl/repl.h"
+#include "vm/error.h"
+#include "vm/port.h"
+#include "vm/print.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+
+#ifdef ARCANA_HAVE_PROFILER
+#include <gperftools/profiler.h>
+#endif
+
+namespace {
+
+const char* kUsage =
+    "usage: arcana [options] [FILE [ARGS...]]\n"
+    "  (no FILE)            start the REPL\n"
+    "  FILE [ARGS...]       run a script; ARGS are in the global argv\n"
+    "  -e EXPR              evaluate EXPR, print its value, exit\n"
+    "  --gc=NAME            collector: marksweep (also from ARCANA_GC)\n"
+    "  --gc-stress          collect at every safe point (slow; for testing)\n"
+    "  --stats              print counters at exit: type dispatches, opcodes, GC\n"
+    "  --cpu-profile=FILE   write a gperftools CPU profile (read with google-pprof)\n"
+    "  --stack-limit=MB     VM stack size (default 512); deeper recursion is an error\n"
+    "  --help, --version\n";
+
+struct Args {
+  compiler::RuntimeOptions rt;
+  bool stats = false;
+  std::string profile;
+  std::vector<std::string> exprs;
+  std::string file;
+  std::vector<std::string> argv;
+};
+
+bool starts(const char* a, const char* p) { return std::strncmp(a, p, std::strlen(p)) == 0; }
+
+int parse_args(int argc, char** argv, Args& args) {
+  if (const char* g = std::getenv("ARCANA_GC")) args.rt.gc = g;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const char* a = argv[i];
+    if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h")) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (!std::strcmp(a, "--version")) {
+      std::printf("arcana %s\n", ARCANA_VERSION);
+      return 0;
+    } else if (!std::strcmp(a, "-e")) {
+      if (++i >= argc) {
+        std::fputs("arcana: -e needs an expression\n", stderr);
+        return 2;
+      }
+      args.exprs.push_back(argv[i]);
+    } else if (starts(a, "--gc=")) {
+      args.rt.gc = a + 5;
+    } else if (!std::strcmp(a, "--gc-stress")) {
+      args.rt.gc_stress = true;
+    } else if (!std::strcmp(a, "--stats")) {
+      args.stats = true;
+    } else if (starts(a, "--cpu-profile=")) {
+      args.profile = a + 14;
+    } else if (starts(a, "--stack-limit=")) {
+      long mb = std::atol(a + 14);
+      if (mb < 1) {
+        std::fputs("arcana: --stack-limit needs a size in MiB\n", stderr);
+        return 2;
+      }
+      args.rt.stack_limit_bytes = size_t(mb) << 20;
+    } else if (!std::strcmp(a, "--")) {
+      ++i;
+      break;
+    } else if (a[0] == '-' && a[1]) {
+      std::fprintf(stderr, "arcana: unknown option %s\n%s", a, kUsage);
+      return 2;
+    } else {
+      break;
+    }
+  }
+  if (i < argc) {
+    args.file = argv[i++];
+    for (; i < argc; ++i) args.argv.push_back(argv[i]);
+  }
+  auto names = gc::heap_names();
+  bool known = false;
+  for (auto& n : names) known |= n == args.rt.gc;
+  if (!known) {
+    std::string all;
+    for (auto& n : names) all += (all.empty() ? "" : ", ") + n;
+    std::fprintf(stderr, "arcana: unknown collector '%s' (known: %s)\n", args.rt.gc.c_str(),
+                 all.c_str());
+    return 2;
+  }
+  return -1;
+}
+
+void set_argv(vm::VM& vm, const std::vector<std::string>& argv) {
+  vm::Value lst = vm::NIL;
+  for (size_t i = argv.size(); i-- > 0;) lst = vm::cons(vm::make_string_utf8(argv[i]), lst);
+  vm.define("argv", lst);
+}
+
+void flush_ports(vm::VM& vm) {
+  vm::port_impl(vm.out_port)->flush();
+  vm::port_impl(vm.err_port)->flush();
+}
+
+int run(Args& args) {
+  compiler::Runtime rt(args.rt);
+  vm::VM& vm = rt.vm();
+  if (args.stats) {
+    vm::g_profile.count_types = true;
+    vm.counters.count_ops = true;
+  }
+  set_argv(vm, args.argv);
+  int status = 0;
+  try {
+    if (!args.exprs.empty()) {
+      for (const std::string& e : args.exprs) {
+        vm::Value v = rt.eval_string(e, "-e");
+        std::string out = vm::write_string(v) + "\n";
+        vm::port_impl(vm.out_port)->write_str(out);
+      }
+    } else if (!args.file.empty()) {
+      rt.load_file(args.file);
+    } else {
+      status = repl::run_repl(rt);
+    }
+  } catch (vm::ArcError& e) {
+    flush_ports(vm);
+    std::fputs(compiler::Runtime::describe_error(e.exc).c_str(), stderr);
+    status = 1;
+  }
+  flush_ports(vm);
+  if (args.stats) repl::print_stats(rt, stderr);
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  int r = parse_args(argc, argv, args);
+  if (r >= 0) return r;
+#ifdef ARCANA_HAVE_PROFILER
+  if (!args.profile.empty()) ProfilerStart(args.profile.c_str());
+#else
+  if (!args.profile.empty()) std::fputs("arcana: built without gperftools\n", stderr);
+#endif
+  int status;
+  try {
+    status = run(args);
+  } catch (std::exception& e) {
+    std::fprintf(stderr, "arcana: %s\n", e.what());
+    status = 2;
+  }
+#ifdef ARCANA_HAVE_PROFILER
+  if (!args.profile.empty()) ProfilerStop();
+#endif
+  return status;
+}

@@ -1,0 +1,389 @@
+// tests/unit/test_data.cpp — symbols, strings, tables, printing, type and
+// coerce: the data layer below the interpreter, tested without a VM.
+#include <catch2/catch.hpp>
+
+#include "gc/heap.h"
+#include "vm/code.h"
+#include "vm/coerce.h"
+#include "vm/compare.h"
+#include "vm/error.h"
+#include "vm/number.h"
+#include "vm/object.h"
+#include "vm/port.h"
+#include "vm/print.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+#include "vm/table.h"
+
+using namespace vm;
+
+namespace {
+
+void setup() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  set_heap(gc::make_heap("marksweep"));
+  register_kinds(heap());
+  init_symbols();
+}
+
+Value str(const char* s) { return make_string_utf8(s); }
+Value fix(int64_t n) { return Value::fixnum(n); }
+Value sym(const char* s) { return intern(s); }
+
+// The message of the Arc error f raises ("" if none).
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const ArcError& e) {
+    return exception_message(e.exc);
+  }
+  return "";
+}
+
+Value make_named_closure(Value name) {
+  Code* c = alloc<Code>(Kind::Code);
+  c->name = name;
+  return make_closure(Value::ref(c), 0);
+}
+
+Value make_test_builtin(const char* name) {
+  Builtin* b = alloc<Builtin>(Kind::Builtin);
+  b->name = intern(name);
+  return Value::ref(b);
+}
+
+}  // namespace
+
+TEST_CASE("intern returns one symbol per name; nil and t are immediates", "[data][symbol]") {
+  setup();
+  Value a = sym("foo");
+  CHECK(a == sym("foo"));
+  CHECK(a != sym("bar"));
+  CHECK(TYPE(a) == Kind::Symbol);
+  CHECK(sym("nil") == NIL);
+  CHECK(sym("t") == T);
+  CHECK(symbol_name(a) == "foo");
+  CHECK(symbol_name(NIL) == "nil");
+  CHECK(symbol_name(T) == "t");
+  CHECK(global_value(sym("never-assigned")) == UNBOUND);
+  set_global(a, fix(3));
+  CHECK(global_value(sym("foo")) == fix(3));
+  CHECK(S.quote == sym("quote"));
+  CHECK(S.unquote_splicing == sym("unquote-splicing"));
+  CHECK(S.fn_type == sym("fn"));
+}
+
+TEST_CASE("UTF-8 round trip keeps wide characters", "[data][string]") {
+  setup();
+  Value s = str("héllo 😀");
+  CHECK(string_len(s) == 7);
+  CHECK(string_ref(s, 1) == 0xE9);
+  CHECK(string_ref(s, 6) == 0x1F600);
+  CHECK(string_utf8(s) == "héllo 😀");
+  CHECK(string_u32(s) == U"héllo 😀");
+}
+
+TEST_CASE("utf8_decode replaces invalid bytes and stops at the end", "[data][string]") {
+  std::string bad = "a\xff\xc3";  // stray byte, truncated sequence
+  size_t i = 0;
+  CHECK(utf8_decode(bad, i) == 'a');
+  CHECK(utf8_decode(bad, i) == 0xFFFD);
+  CHECK(utf8_decode(bad, i) == 0xFFFD);
+  CHECK(i == 3);
+  std::string overlong = "\xc0\xaf";
+  i = 0;
+  CHECK(utf8_decode(overlong, i) == 0xFFFD);
+}
+
+TEST_CASE("string_set widens a narrow string", "[data][string]") {
+  setup();
+  Value s = make_string(3, 'a');
+  CHECK_FALSE(s.header()->flags & kStringWide);
+  string_set(s, 1, 0xE9);  // still fits a byte
+  CHECK_FALSE(s.header()->flags & kStringWide);
+  string_set(s, 2, 0x3BB);  // λ
+  CHECK(s.header()->flags & kStringWide);
+  CHECK(string_utf8(s) == "aéλ");
+  CHECK(string_equal(s, str("aéλ")));
+  Value copy = string_copy(s);
+  string_set(copy, 0, 'z');
+  CHECK(string_utf8(s) == "aéλ");
+  CHECK(string_hash(str("aé")) == string_hash(make_string_u32(U"aé")));
+}
+
+TEST_CASE("string_compare orders by code point", "[data][string]") {
+  setup();
+  CHECK(string_compare(str("B"), str("a")) < 0);
+  CHECK(string_compare(str("ab"), str("abc")) < 0);
+  CHECK(string_compare(str("abc"), str("abc")) == 0);
+  CHECK(string_compare(str("😀"), str("é")) > 0);
+}
+
+TEST_CASE("tables: put, get, delete, grow; string keys by content", "[data][table]") {
+  setup();
+  Value t = make_table();
+  table_put(t, str("k"), fix(1));
+  CHECK(table_get(t, str("k")) == fix(1));
+  CHECK(table_count(t) == 1);
+  table_put(t, str("k"), fix(2));
+  CHECK(table_count(t) == 1);
+  CHECK(table_get(t, str("k")) == fix(2));
+  CHECK(table_get(t, str("absent"), fix(-1)) == fix(-1));
+  table_put(t, str("k"), NIL);  // nil deletes
+  CHECK(table_count(t) == 0);
+  CHECK(table_get(t, str("k")) == NIL);
+  for (int i = 0; i < 1000; ++i) table_put(t, str(std::to_string(i).c_str()), fix(i));
+  CHECK(table_count(t) == 1000);
+  for (int i = 0; i < 1000; i += 2) table_put(t, str(std::to_string(i).c_str()), NIL);
+  CHECK(table_count(t) == 500);
+  for (int i = 0; i < 1000; ++i)
+    CHECK(table_get(t, str(std::to_string(i).c_str())) == (i % 2 ? fix(i) : NIL));
+}
+
+TEST_CASE("tables: list keys, 1 vs 1.0, symbols and identity keys", "[data][table]") {
+  setup();
+  Value t = make_table();
+  table_put(t, list({fix(1), str("a"), list({fix(2)})}), sym("x"));
+  CHECK(table_get(t, list({fix(1), str("a"), list({fix(2)})})) == sym("x"));
+  CHECK(table_get(t, list({fix(1), str("a")})) == NIL);
+  table_put(t, fix(1), sym("exact"));
+  table_put(t, make_flonum(1.0), sym("inexact"));
+  CHECK(table_count(t) == 3);
+  CHECK(table_get(t, fix(1)) == sym("exact"));
+  CHECK(table_get(t, make_flonum(1.0)) == sym("inexact"));
+  Value inner = make_table();
+  table_put(t, inner, fix(9));
+  CHECK(table_get(t, inner) == fix(9));
+  CHECK(table_get(t, make_table()) == NIL);
+  table_put(t, NIL, fix(0));  // nil is a fine key
+  CHECK(table_get(t, NIL) == fix(0));
+}
+
+TEST_CASE("arc_equal on a long list does not overflow the stack", "[data][table]") {
+  setup();
+  Value a = NIL, b = NIL;
+  for (int i = 0; i < 1000000; ++i) {
+    a = cons(fix(i), a);
+    b = cons(fix(i), b);
+  }
+  CHECK(arc_equal(a, b));
+  CHECK(equal_hash(a) == equal_hash(b));
+  Value deep_a = NIL, deep_b = NIL;  // nested through the car
+  for (int i = 0; i < 1000000; ++i) {
+    deep_a = cons(deep_a, NIL);
+    deep_b = cons(deep_b, NIL);
+  }
+  CHECK(arc_equal(deep_a, deep_b));
+  CHECK_FALSE(arc_equal(a, cons(fix(0), a)));
+}
+
+TEST_CASE("arc_is: strings by content, conses by identity, numbers by exactness", "[data][is]") {
+  setup();
+  CHECK(arc_is(str("ab"), str("ab")));
+  CHECK_FALSE(arc_is(str("ab"), str("abc")));
+  CHECK_FALSE(arc_is(list({fix(1)}), list({fix(1)})));
+  CHECK_FALSE(arc_is(sym("a"), str("a")));
+  CHECK(arc_is(fix(1), fix(1)));
+  CHECK_FALSE(arc_is(fix(1), make_flonum(1.0)));
+  CHECK(arc_is(make_flonum(2.0), make_flonum(2.0)));
+  CHECK(arc_is(Value::character('a'), Value::character('a')));
+}
+
+TEST_CASE("printing atoms", "[data][print]") {
+  setup();
+  CHECK(write_string(NIL) == "nil");
+  CHECK(write_string(T) == "t");
+  CHECK(write_string(fix(-42)) == "-42");
+  CHECK(write_string(make_flonum(1.5)) == "1.5");
+  CHECK(write_string(sym("foo")) == "foo");
+  CHECK(write_string(str("a\"b\\c\nd\te\r\x01")) == "\"a\\\"b\\\\c\\nd\\te\\r\\u0001\"");
+  CHECK(disp_string(str("a\"b\n")) == "a\"b\n");
+  CHECK(write_string(str("héllo 😀")) == "\"héllo 😀\"");
+}
+
+TEST_CASE("printing characters", "[data][print]") {
+  setup();
+  auto w = [](uint32_t c) { return write_string(Value::character(c)); };
+  CHECK(w('a') == "#\\a");
+  CHECK(w(' ') == "#\\space");
+  CHECK(w('\n') == "#\\newline");
+  CHECK(w('\t') == "#\\tab");
+  CHECK(w('\r') == "#\\return");
+  CHECK(w(0) == "#\\nul");
+  CHECK(w(8) == "#\\backspace");
+  CHECK(w(127) == "#\\rubout");
+  CHECK(w(12) == "#\\page");
+  CHECK(w(11) == "#\\vtab");
+  CHECK(w(1) == "#\\u0001");
+  CHECK(w(0x3BB) == "#\\λ");
+  CHECK(disp_string(Value::character(0x3BB)) == "λ");
+  CHECK(disp_string(Value::character(' ')) == " ");
+}
+
+TEST_CASE("printing symbols that need bars", "[data][print]") {
+  setup();
+  CHECK(write_string(sym("a b")) == "|a b|");
+  CHECK(disp_string(sym("a b")) == "a b");
+  CHECK(write_string(sym("")) == "||");
+  CHECK(write_string(sym("a(b")) == "|a(b|");
+  CHECK(write_string(sym("a;b")) == "|a;b|");
+  CHECK(write_string(sym("12")) == "|12|");
+  CHECK(write_string(sym("a.b")) == "a.b");
+  CHECK(write_string(sym("+")) == "+");
+}
+
+TEST_CASE("printing lists", "[data][print]") {
+  setup();
+  CHECK(write_string(list({fix(1), fix(2), fix(3)})) == "(1 2 3)");
+  CHECK(write_string(cons(fix(1), fix(2))) == "(1 . 2)");
+  CHECK(write_string(cons(fix(1), cons(fix(2), fix(3)))) == "(1 2 . 3)");
+  CHECK(write_string(list({NIL})) == "(nil)");
+  CHECK(write_string(list({S.quote, sym("x")})) == "(quote x)");
+  CHECK(write_string(list({str("a"), Value::character('b')})) == "(\"a\" #\\b)");
+  CHECK(disp_string(list({str("a"), Value::character('b')})) == "(a b)");
+  CHECK(write_string(list({list({fix(1)}), list({})})) == "((1) nil)");
+}
+
+TEST_CASE("printing long, deep and cyclic lists never crashes", "[data][print]") {
+  setup();
+  Value l = NIL;
+  for (int i = 0; i < 200000; ++i) l = cons(fix(1), l);
+  CHECK(write_string(l).size() == 400001);
+  Value deep = NIL;
+  for (int i = 0; i < 100000; ++i) deep = cons(deep, NIL);
+  std::string d = write_string(deep);
+  CHECK(d.find("...") != std::string::npos);
+  Value cyc = list({fix(1), fix(2), fix(3)});
+  cdr(cdr(cyc)).as<Cons>()->cdr = cyc;  // (1 2 3 1 2 3 ...)
+  std::string c = write_string(cyc);
+  CHECK(c.substr(0, 6) == "(1 2 3");
+  CHECK(c.find("...)") != std::string::npos);
+  Value self = list({fix(1), fix(2)});
+  self.as<Cons>()->car = self;  // car cycle
+  CHECK(write_string(self) == "(... 2)");
+}
+
+TEST_CASE("printing tables and tagged objects", "[data][print]") {
+  setup();
+  Value t = make_table();
+  table_put(t, sym("a"), fix(1));
+  CHECK(write_string(t) == "#hash((a . 1))");
+  table_put(t, sym("a"), list({fix(1), fix(2)}));
+  CHECK(write_string(t) == "#hash((a . (1 2 . nil)))");
+  CHECK(write_string(make_table()) == "#hash()");
+  table_put(t, sym("b"), str("x"));
+  std::string two = write_string(t);
+  CHECK((two == "#hash((a . (1 2 . nil)) (b . \"x\"))" ||
+         two == "#hash((b . \"x\") (a . (1 2 . nil)))"));
+  CHECK(write_string(make_tagged(sym("point"), list({fix(1), fix(2)}))) ==
+        "#(tagged point (1 2))");
+  Value self = make_table();
+  table_put(self, fix(1), self);
+  CHECK(write_string(self) == "#hash((1 . ...))");
+}
+
+TEST_CASE("printing procedures, ports, exceptions and internal kinds", "[data][print]") {
+  setup();
+  CHECK(write_string(make_named_closure(NIL)) == "#<procedure>");
+  CHECK(write_string(make_named_closure(sym("foo"))) == "#<procedure: foo>");
+  CHECK(write_string(make_test_builtin("car")) == "#<procedure:car>");
+  Value mac = make_tagged(S.mac, make_named_closure(sym("m")));
+  CHECK(write_string(mac) == "#(tagged mac #<procedure: m>)");
+  PortImpl* in = make_input_string("");
+  in->name = "stdin";
+  CHECK(write_string(make_port(in)) == "#<input-port:stdin>");
+  PortImpl* out = make_output_string();
+  out->name = "string";
+  CHECK(write_string(make_port(out)) == "#<output-port:string>");
+  CHECK(write_string(make_exception(str("boom"), NIL, NIL)) == "#<exception: boom>");
+  CHECK(write_string(make_box(NIL)) == "#<box>");
+  CHECK(write_string(make_vector(2)) == "#<vector>");
+  CHECK(write_string(make_blob(2)) == "#<blob>");
+  CHECK(write_string(UNBOUND) == "#<unbound>");
+}
+
+TEST_CASE("type names every Arc type", "[data][type]") {
+  setup();
+  CHECK(arc_type(NIL) == S.sym);
+  CHECK(arc_type(T) == S.sym);
+  CHECK(arc_type(sym("a")) == S.sym);
+  CHECK(arc_type(list({fix(1)})) == S.cons);
+  CHECK(arc_type(fix(1)) == S.int_);
+  CHECK(arc_type(make_flonum(2.0)) == S.num);
+  CHECK(arc_type(Value::character('a')) == S.char_);
+  CHECK(arc_type(str("")) == S.string);
+  CHECK(arc_type(make_table()) == S.table);
+  CHECK(arc_type(make_named_closure(NIL)) == S.fn_type);
+  CHECK(arc_type(make_tagged(S.mac, NIL)) == S.mac);
+  CHECK(arc_type(make_exception(str("x"), NIL, NIL)) == S.exception);
+  CHECK(error_of([] { arc_type(make_box(NIL)); }).find("unknown type") != std::string::npos);
+}
+
+TEST_CASE("coerce: chars and numbers", "[data][coerce]") {
+  setup();
+  Value a = Value::character('a');
+  CHECK(coerce(a, S.int_, MISSING) == fix(97));
+  CHECK(write_string(coerce(a, S.string, MISSING)) == "\"a\"");
+  CHECK(coerce(a, S.sym, MISSING) == sym("a"));
+  CHECK(coerce(fix(97), S.char_, MISSING) == a);
+  CHECK(write_string(coerce(fix(255), S.string, fix(16))) == "\"ff\"");
+  CHECK(write_string(coerce(fix(-12), S.string, MISSING)) == "\"-12\"");
+  CHECK(coerce(fix(5), S.num, MISSING) == fix(5));
+  CHECK(coerce(make_flonum(2.5), S.int_, MISSING) == fix(2));
+  CHECK(coerce(make_flonum(3.5), S.int_, MISSING) == fix(4));
+  CHECK(coerce(make_flonum(97.2), S.char_, MISSING) == a);
+  CHECK(write_string(coerce(make_flonum(2.5), S.string, MISSING)) == "\"2.5\"");
+  CHECK(error_of([] { coerce(fix(1), S.sym, MISSING); }) == "Can't coerce 1 sym");
+  CHECK(error_of([] { coerce(Value::character('a'), S.num, MISSING); }) == "Can't coerce #\\a num");
+}
+
+TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
+  setup();
+  CHECK(coerce(str("nil"), S.sym, MISSING) == NIL);
+  CHECK(write_string(coerce(str("a b"), S.sym, MISSING)) == "|a b|");
+  CHECK(write_string(coerce(str("abc"), S.cons, MISSING)) == "(#\\a #\\b #\\c)");
+  CHECK(coerce(str(""), S.cons, MISSING) == NIL);
+  CHECK(coerce(str("12"), S.num, MISSING) == fix(12));
+  CHECK(coerce(str("ff"), S.int_, fix(16)) == fix(255));
+  CHECK(coerce(str("1.5"), S.int_, MISSING) == fix(2));
+  CHECK(error_of([] { coerce(str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" num");
+  Value mixed = list({fix(1), str("a"), Value::character('b'), sym("sym"), NIL,
+                      list({str("x"), fix(2)})});
+  CHECK(disp_string(coerce(mixed, S.string, MISSING)) == "1absymx2");
+  CHECK(disp_string(coerce(NIL, S.string, MISSING)) == "");
+  CHECK(disp_string(coerce(sym("foo"), S.string, MISSING)) == "foo");
+  CHECK(coerce(NIL, S.sym, MISSING) == NIL);
+  Value s = str("same");
+  CHECK(coerce(s, S.string, MISSING) == s);
+  Value t = make_table();
+  CHECK(coerce(t, S.cons, MISSING) == t);  // 3.1: unknown source type unchanged
+  CHECK(error_of([] { coerce(make_tagged(sym("x"), fix(1)), S.string, MISSING); })
+            .find("Can't coerce annotated object") == 0);
+  CHECK(error_of([] { coerce(sym("a"), S.cons, MISSING); }) == "Can't coerce a cons");
+  CHECK(error_of([] { coerce(NIL, S.cons, MISSING); }) == "Can't coerce nil cons");
+}
+
+TEST_CASE("coerce_to_string is what + on strings uses", "[data][coerce]") {
+  setup();
+  CHECK(disp_string(coerce_to_string(NIL)) == "");
+  CHECK(disp_string(coerce_to_string(fix(42))) == "42");
+  CHECK(disp_string(coerce_to_string(Value::character(0x1F600))) == "😀");
+  CHECK(disp_string(coerce_to_string(list({sym("a"), fix(1)}))) == "a1");
+  CHECK(error_of([] { coerce_to_string(make_table()); }).find("Can't coerce") == 0);
+  CHECK(error_of([] { coerce_to_string(cons(fix(1), fix(2))); }).find("Can't coerce") == 0);
+}
+
+TEST_CASE("compare_values orders numbers, strings, symbols, chars", "[data][compare]") {
+  setup();
+  CHECK(compare_values("<", fix(1), fix(2)) < 0);
+  CHECK(compare_values("<", str("B"), str("a")) < 0);
+  CHECK(compare_values("<", sym("b"), sym("a")) > 0);
+  CHECK(compare_values("<", NIL, sym("a")) > 0);
+  CHECK(compare_values("<", Value::character('a'), Value::character('a')) == 0);
+  CHECK(error_of([] { compare_values("<", sym("a"), str("b")); }) ==
+        "<: can't compare a and \"b\"");
+  CHECK(error_of([] { compare_values(">", fix(1), sym("a")); }) == ">: can't compare 1 and a");
+}

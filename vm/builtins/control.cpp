@@ -1,0 +1,114 @@
+// vm/builtins/control.cpp — errors, continuations, apply, dynamic wind, the
+// collector (ARC.md 4.13). on-err, protect and call-w/stdout are written in
+// Arc over these (stdlib/prelude.arc).
+#include "vm/builtins.h"
+#include "vm/error.h"
+#include "vm/print.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+#include "vm/table.h"
+#include "vm/vm.h"
+
+namespace vm {
+namespace {
+
+// (err msg . args): msg displayed, then each arg written, space-separated.
+Value bi_err(VM&, Value* a, int n) {
+  Value irritants = NIL;
+  for (int i = n; i-- > 1;) irritants = cons(a[i], irritants);
+  throw_error_list(disp_string(a[0]), irritants);
+}
+
+Value bi_details(VM&, Value* a, int) {
+  if (TYPE(a[0]) != Kind::Exception) type_error("details", "an exception", a[0]);
+  return string_copy(a[0].as<Exception>()->message);
+}
+
+Value bi_ccc(VM& vm, Value* a, int) {
+  Value f = a[0];
+  Value k = vm.capture_continuation();
+  Value* s = vm.tail_call_slots(1);
+  s[-1] = f;
+  s[0] = k;
+  return vm.tail_call_marker();
+}
+
+// (apply f a1 ... an lst): f called with a1..an and lst's elements.
+Value bi_apply(VM& vm, Value* a, int n) {
+  Value f = a[0];
+  if (n == 1) {
+    vm.tail_call_slots(0)[-1] = f;
+    return vm.tail_call_marker();
+  }
+  Value lst = a[n - 1];
+  int64_t len = 0;
+  for (Value p = lst; is_cons(p); p = cdr(p)) ++len;
+  Value tail = lst;
+  for (int64_t i = 0; i < len; ++i) tail = cdr(tail);
+  if (!tail.is_nil()) type_error("apply", "a proper list as the last argument", lst);
+  int total = n - 2 + int(len);
+  Value* s = vm.tail_call_slots(total);
+  // s aliases a: shift a1..an left by one, then append the list.
+  s[-1] = f;
+  for (int i = 1; i < n - 1; ++i) s[i - 1] = a[i];
+  int j = n - 2;
+  for (Value p = lst; is_cons(p); p = cdr(p)) s[j++] = car(p);
+  return vm.tail_call_marker();
+}
+
+Value bi_push_wind(VM& vm, Value* a, int) {
+  vm.winds = cons(cons(a[0], a[1]), vm.winds);
+  return NIL;
+}
+
+Value bi_pop_wind(VM& vm, Value*, int) {
+  if (is_cons(vm.winds)) vm.winds = cdr(vm.winds);
+  return NIL;
+}
+
+// Single-threaded until the threads issue: calling the thunk is atomic.
+Value bi_atomic_invoke(VM& vm, Value* a, int) {
+  vm.tail_call_slots(0)[-1] = a[0];
+  return vm.tail_call_marker();
+}
+
+// Collection happens at the next safe point (a builtin never collects).
+Value bi_gc(VM& vm, Value*, int) {
+  vm.heap().request_collection();
+  return NIL;
+}
+
+// The heap verifier, for tests: the list of problems found (nil: none).
+Value bi_verify_heap(VM& vm, Value*, int) {
+  Value r = NIL;
+  for (const std::string& p : vm.heap().verify()) r = cons(make_string_utf8(p), r);
+  return r;
+}
+
+Value bi_bound(VM&, Value* a, int) {
+  Value s = arg_symbol("bound", a[0]);
+  if (s == NIL || s == T) return T;
+  return boolean(global_value(s) != UNBOUND);
+}
+
+const BuiltinDef kDefs[] = {
+    {"err", bi_err, 1, -1, "raise an error: msg, then the other args written"},
+    {"details", bi_details, 1, 1, "the message string of an exception"},
+    {"ccc", bi_ccc, 1, 1, "call f with the current continuation"},
+    {"apply", bi_apply, 1, -1, "(apply f a1 ... lst): call f with a1... and lst's elements"},
+    {"%push-wind", bi_push_wind, 2, 2, "enter a dynamic-wind extent (before after)"},
+    {"%pop-wind", bi_pop_wind, 0, 0, "leave the innermost dynamic-wind extent"},
+    {"atomic-invoke", bi_atomic_invoke, 1, 1, "call thunk holding the global lock"},
+    {"gc", bi_gc, 0, 0, "force a full collection"},
+    {"%verify-heap", bi_verify_heap, 0, 0, "run the heap verifier; list of problems"},
+    {"bound", bi_bound, 1, 1, "t if the global variable sym has a value"},
+};
+
+}  // namespace
+
+void register_control_builtins(VM& vm) {
+  define_builtins(vm, kDefs);
+  vm.define("sig", make_table());
+}
+
+}  // namespace vm

@@ -1,0 +1,207 @@
+// vm/builtins/io.cpp — the port builtins of ARC.md 4.8: the current ports,
+// opening files and strings, reading and writing characters and bytes,
+// write/disp, close, flushout and pipe-from.
+//
+// call-w/stdout and call-w/stdin are written in Arc (they need dynamic-wind)
+// on top of %set-stdout and %set-stdin here; sread/readline live with the
+// reader.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "vm/builtins.h"
+#include "vm/error.h"
+#include "vm/port.h"
+#include "vm/print.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+#include "vm/vm.h"
+
+namespace vm {
+
+namespace {
+
+// The optional port argument at index i, or the given default.
+Value port_arg(Value* args, int nargs, int i, Value dflt) {
+  return nargs > i ? args[i] : dflt;
+}
+
+// An interactive read from stdin first shows what was written (a prompt).
+PortImpl* input_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
+  PortImpl* in = arg_input(fn, port_arg(args, nargs, i, vm.in_port));
+  if (in->fd() == 0 && is_output_port(vm.out_port) && !port_impl(vm.out_port)->closed)
+    port_impl(vm.out_port)->flush();
+  return in;
+}
+
+PortImpl* output_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
+  return arg_output(fn, port_arg(args, nargs, i, vm.out_port));
+}
+
+// ---- the current ports ----
+
+Value bi_stdin(VM& vm, Value*, int) { return vm.in_port; }
+Value bi_stdout(VM& vm, Value*, int) { return vm.out_port; }
+Value bi_stderr(VM& vm, Value*, int) { return vm.err_port; }
+
+Value bi_set_stdout(VM& vm, Value* args, int) {
+  if (!is_output_port(args[0])) type_error("%set-stdout", "an output port", args[0]);
+  Value old = vm.out_port;
+  vm.out_port = args[0];
+  return old;
+}
+
+Value bi_set_stdin(VM& vm, Value* args, int) {
+  if (!is_input_port(args[0])) type_error("%set-stdin", "an input port", args[0]);
+  Value old = vm.in_port;
+  vm.in_port = args[0];
+  return old;
+}
+
+// ---- opening ----
+
+Value bi_infile(VM&, Value* args, int) {
+  return make_port(open_input_file(arg_text("infile", args[0])));
+}
+
+// Only the symbol `append` appends; anything else truncates (as Arc 3.1).
+Value bi_outfile(VM&, Value* args, int nargs) {
+  std::string path = arg_text("outfile", args[0]);
+  bool append = nargs > 1 && TYPE(args[1]) == Kind::Symbol && symbol_name(args[1]) == "append";
+  return make_port(open_output_file(path, append));
+}
+
+Value bi_instring(VM&, Value* args, int) {
+  return make_port(make_input_string(string_utf8(arg_string("instring", args[0]))));
+}
+
+// The optional argument is a port name in Racket; it is accepted and ignored.
+Value bi_outstring(VM&, Value*, int) { return make_port(make_output_string()); }
+
+// Works on a closed string port too: its contents stay readable.
+Value bi_inside(VM&, Value* args, int) {
+  std::string* s = is_output_port(args[0]) ? port_impl(args[0])->contents() : nullptr;
+  if (!s) type_error("inside", "an output string port", args[0]);
+  return make_string_utf8(*s);
+}
+
+// ---- characters and bytes ----
+
+Value bi_readc(VM& vm, Value* args, int nargs) {
+  int32_t c = input_arg(vm, "readc", args, nargs, 0)->read_char();
+  return c < 0 ? NIL : Value::character(uint32_t(c));
+}
+
+Value bi_readb(VM& vm, Value* args, int nargs) {
+  int b = input_arg(vm, "readb", args, nargs, 0)->read_byte();
+  return b < 0 ? NIL : Value::fixnum(b);
+}
+
+Value bi_peekc(VM& vm, Value* args, int nargs) {
+  int32_t c = input_arg(vm, "peekc", args, nargs, 0)->peek_char();
+  return c < 0 ? NIL : Value::character(uint32_t(c));
+}
+
+Value bi_writec(VM& vm, Value* args, int nargs) {
+  uint32_t c = arg_char("writec", args[0]);
+  output_arg(vm, "writec", args, nargs, 1)->write_char(c);
+  return args[0];
+}
+
+Value bi_writeb(VM& vm, Value* args, int nargs) {
+  int64_t b = arg_index("writeb", args[0]);
+  if (b > 255) type_error("writeb", "a byte (0 to 255)", args[0]);
+  char byte = char(b);
+  output_arg(vm, "writeb", args, nargs, 1)->write_bytes(&byte, 1);
+  return args[0];
+}
+
+// ---- printing ----
+
+Value print_to(VM& vm, const char* fn, Value* args, int nargs, bool write) {
+  if (nargs == 0) return NIL;
+  PortImpl* out = output_arg(vm, fn, args, nargs, 1);
+  std::string text;
+  print_value(text, args[0], write);
+  out->write_str(text);
+  if (!vm.explicit_flush) out->flush();
+  return NIL;
+}
+
+Value bi_write(VM& vm, Value* args, int nargs) { return print_to(vm, "write", args, nargs, true); }
+Value bi_disp(VM& vm, Value* args, int nargs) { return print_to(vm, "disp", args, nargs, false); }
+
+// ---- closing and flushing ----
+
+// Closing twice is harmless; closing a non-port is an error. Sockets, when
+// they exist, are closed by the networking area's close hook.
+Value bi_close(VM&, Value* args, int nargs) {
+  for (int i = 0; i < nargs; ++i)
+    if (TYPE(args[i]) != Kind::Port) type_error("close", "a port", args[i]);
+  for (int i = 0; i < nargs; ++i) {
+    PortImpl* p = port_impl(args[i]);
+    if (p && !p->closed) p->close();
+  }
+  return NIL;
+}
+
+Value bi_flushout(VM& vm, Value* args, int nargs) {
+  output_arg(vm, "flushout", args, nargs, 0)->flush();
+  return T;
+}
+
+// ---- pipe-from ----
+
+// The command's whole output goes to an unlinked temporary file first (as
+// Arc 3.1 does), so the port reads a finished file, never a live process.
+Value bi_pipe_from(VM& vm, Value* args, int) {
+  std::string cmd = arg_text("pipe-from", args[0]);
+  const char* dir = getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/arcana-pipe-XXXXXX";
+  int fd = mkostemp(path.data(), O_CLOEXEC);
+  if (fd < 0) throw_error(std::string("pipe-from: cannot create a temporary file: ") + strerror(errno));
+  unlink(path.c_str());
+  if (is_output_port(vm.err_port) && !port_impl(vm.err_port)->closed) port_impl(vm.err_port)->flush();
+  int pid = spawn_shell(cmd, fd);
+  if (pid < 0) {
+    int err = errno;
+    ::close(fd);
+    throw_error(std::string("pipe-from: cannot run the shell: ") + strerror(err), {args[0]});
+  }
+  wait_child(pid);
+  lseek(fd, 0, SEEK_SET);
+  return make_port(make_fd_input(fd, "pipe-from", true));
+}
+
+const BuiltinDef kIoBuiltins[] = {
+    {"stdin", bi_stdin, 0, 0, "the current input port"},
+    {"stdout", bi_stdout, 0, 0, "the current output port"},
+    {"stderr", bi_stderr, 0, 0, "the current error port"},
+    {"%set-stdout", bi_set_stdout, 1, 1, "make port the current output port; returns the old one"},
+    {"%set-stdin", bi_set_stdin, 1, 1, "make port the current input port; returns the old one"},
+    {"infile", bi_infile, 1, 1, "open a file for reading"},
+    {"outfile", bi_outfile, 1, 2, "open a file for writing; mode 'append appends"},
+    {"instring", bi_instring, 1, 1, "an input port reading the characters of a string"},
+    {"outstring", bi_outstring, 0, 1, "an output port accumulating a string"},
+    {"inside", bi_inside, 1, 1, "the string accumulated by an outstring port"},
+    {"readc", bi_readc, 0, 1, "next character, or nil at end of input"},
+    {"readb", bi_readb, 0, 1, "next byte 0-255, or nil at end of input"},
+    {"peekc", bi_peekc, 0, 1, "next character without consuming it, or nil"},
+    {"writec", bi_writec, 1, 2, "write a character; returns it"},
+    {"writeb", bi_writeb, 1, 2, "write a byte 0-255; returns it"},
+    {"write", bi_write, 0, 2, "print x re-readably; returns nil"},
+    {"disp", bi_disp, 0, 2, "print x for humans; returns nil"},
+    {"close", bi_close, 0, -1, "close each port; returns nil"},
+    {"force-close", bi_close, 0, -1, "close each port at once; returns nil"},
+    {"flushout", bi_flushout, 0, 1, "flush the current output port; returns t"},
+    {"pipe-from", bi_pipe_from, 1, 1, "an input port on the output of a shell command"},
+};
+
+}  // namespace
+
+void register_io_builtins(VM& vm) { define_builtins(vm, kIoBuiltins); }
+
+}  // namespace vm

@@ -1,0 +1,109 @@
+// vm/builtins/list.cpp — pairs, lists, equality and ordering (ARC.md 4.1, 4.2).
+#include "vm/builtins.h"
+#include "vm/compare.h"
+#include "vm/error.h"
+#include "vm/string.h"
+#include "vm/table.h"
+#include "vm/vm.h"
+
+namespace vm {
+namespace {
+
+Value bi_cons(VM&, Value* a, int) { return cons(a[0], a[1]); }
+
+Value bi_car(VM&, Value* a, int) {
+  Value x = a[0];
+  if (is_cons(x)) return car(x);
+  if (x.is_nil()) return NIL;
+  throw_error("Can't take car of", {x});
+}
+
+Value bi_cdr(VM&, Value* a, int) {
+  Value x = a[0];
+  if (is_cons(x)) return cdr(x);
+  if (x.is_nil()) return NIL;
+  throw_error("Can't take cdr of", {x});
+}
+
+Value bi_scar(VM&, Value* a, int) {
+  Value x = a[0];
+  if (is_cons(x)) {
+    set(x.as<Cons>(), &x.as<Cons>()->car, a[1]);
+  } else if (is_string(x) && string_len(x) > 0) {
+    string_set(x, 0, arg_char("scar", a[1]));
+  } else {
+    type_error("scar", "a cons", x);
+  }
+  return a[1];
+}
+
+Value bi_scdr(VM&, Value* a, int) {
+  Value x = arg_cons("scdr", a[0]);
+  set(x.as<Cons>(), &x.as<Cons>()->cdr, a[1]);
+  return a[1];
+}
+
+Value bi_is(VM&, Value* a, int n) {
+  for (int i = 0; i + 1 < n; ++i)
+    if (!arc_is(a[i], a[i + 1])) return NIL;
+  return T;
+}
+
+Value bi_lt(VM&, Value* a, int n) {
+  for (int i = 0; i + 1 < n; ++i)
+    if (!(compare_values("<", a[i], a[i + 1]) < 0)) return NIL;
+  return T;
+}
+
+Value bi_gt(VM&, Value* a, int n) {
+  for (int i = 0; i + 1 < n; ++i)
+    if (!(compare_values(">", a[i], a[i + 1]) > 0)) return NIL;
+  return T;
+}
+
+Value bi_no(VM&, Value* a, int) { return boolean(a[0].is_nil()); }
+
+// (sref obj value key), ARC.md 3.8.
+Value bi_sref(VM&, Value* a, int) {
+  Value obj = a[0], val = a[1], key = a[2];
+  switch (TYPE(obj)) {
+    case Kind::Table:
+      table_put(obj, key, val);
+      return val;
+    case Kind::String: {
+      int64_t i = arg_index("sref", key);
+      if (uint64_t(i) >= string_len(obj)) throw_error("sref: string index out of range:", {key});
+      string_set(obj, uint64_t(i), arg_char("sref", val));
+      return val;
+    }
+    case Kind::Cons: {
+      int64_t i = arg_index("sref", key);
+      Value p = obj;
+      for (int64_t j = 0; j < i && is_cons(p); ++j) p = cdr(p);
+      if (!is_cons(p)) throw_error("sref: list index out of range:", {key});
+      set(p.as<Cons>(), &p.as<Cons>()->car, val);
+      return val;
+    }
+    default:
+      throw_error("Can't set reference", {obj, val, key});
+  }
+}
+
+const BuiltinDef kDefs[] = {
+    {"cons", bi_cons, 2, 2, "a new pair"},
+    {"car", bi_car, 1, 1, "first element of a list; nil for nil"},
+    {"cdr", bi_cdr, 1, 1, "rest of a list; nil for nil"},
+    {"scar", bi_scar, 2, 2, "set the car of a cons (or char 0 of a string)"},
+    {"scdr", bi_scdr, 2, 2, "set the cdr of a cons"},
+    {"is", bi_is, 0, -1, "identity; numbers by value and exactness, strings by content"},
+    {"<", bi_lt, 0, -1, "strictly increasing: numbers, strings, symbols, chars"},
+    {">", bi_gt, 0, -1, "strictly decreasing"},
+    {"no", bi_no, 1, 1, "t if x is nil"},
+    {"sref", bi_sref, 3, 3, "(sref obj value key): store into a table, string or list"},
+};
+
+}  // namespace
+
+void register_list_builtins(VM& vm) { define_builtins(vm, kDefs); }
+
+}  // namespace vm

@@ -1,0 +1,192 @@
+// vm/builtins/number.cpp — the arithmetic builtins of ARC.md 4.3: + - * /
+// mod expt sqrt trunc exact rand and the float functions. The tower itself is
+// vm/number.cpp; this file checks arguments and folds over them.
+//
+// `+` is also Arc's string and list concatenation, decided by its first
+// argument alone (ARC.md 7.3 item 15). No builtin here reaches a safe point,
+// so the Values they hold need no rooting (gc/heap.h rule 1).
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <string>
+
+#include "vm/builtins.h"
+#include "vm/coerce.h"
+#include "vm/error.h"
+#include "vm/number.h"
+#include "vm/string.h"
+
+namespace vm {
+
+namespace {
+
+// ---- + as concatenation ----
+
+Value concat_strings(Value* args, int nargs) {
+  std::u32string out;
+  for (int i = 0; i < nargs; ++i) append_as_string(out, args[i]);
+  return make_string_u32(out);
+}
+
+// A fresh copy of every list, as Arc 3.1 makes one. Only the last list may
+// end in a dotted tail, which is kept.
+Value append_lists(Value* args, int nargs) {
+  Value head = NIL;
+  Cons* tail = nullptr;
+  for (int i = 0; i < nargs; ++i) {
+    Value p = args[i];
+    if (!is_list(p)) type_error("+", "a list", p);
+    for (; is_cons(p); p = cdr(p)) {
+      Value c = cons(car(p), NIL);
+      if (tail) set(tail, &tail->cdr, c); else head = c;
+      tail = c.as<Cons>();
+    }
+    if (!p.is_nil() && i < nargs - 1) type_error("+", "a proper list", args[i]);
+    if (!p.is_nil()) {
+      if (tail) set(tail, &tail->cdr, p); else head = p;
+    }
+  }
+  return head;
+}
+
+// ---- arithmetic ----
+
+Value add(VM&, Value* args, int nargs) {
+  if (nargs == 0) return Value::fixnum(0);
+  Kind k = TYPE(args[0]);
+  if (k == Kind::String || k == Kind::Char) return concat_strings(args, nargs);
+  if (k == Kind::Cons || k == Kind::Nil) return append_lists(args, nargs);
+  Value acc = arg_number("+", args[0]);
+  for (int i = 1; i < nargs; ++i) acc = num_add(acc, args[i]);
+  return acc;
+}
+
+Value sub(VM&, Value* args, int nargs) {
+  if (nargs == 1) return num_neg(args[0]);
+  Value acc = args[0];
+  for (int i = 1; i < nargs; ++i) acc = num_sub(acc, args[i]);
+  return acc;
+}
+
+Value mul(VM&, Value* args, int nargs) {
+  if (nargs == 0) return Value::fixnum(1);
+  Value acc = arg_number("*", args[0]);
+  for (int i = 1; i < nargs; ++i) acc = num_mul(acc, args[i]);
+  return acc;
+}
+
+Value divide(VM&, Value* args, int nargs) {
+  if (nargs == 1) return num_div(Value::fixnum(1), args[0]);
+  Value acc = args[0];
+  for (int i = 1; i < nargs; ++i) acc = num_div(acc, args[i]);
+  return acc;
+}
+
+Value mod(VM&, Value* args, int) { return num_mod(args[0], args[1]); }
+Value expt(VM&, Value* args, int) { return num_expt(args[0], args[1]); }
+Value sqrt_(VM&, Value* args, int) { return num_sqrt(args[0]); }
+Value trunc_(VM&, Value* args, int) { return num_trunc(args[0]); }
+Value exact(VM&, Value* args, int) { return boolean(is_integer(args[0])); }
+
+// ---- rand ----
+
+std::mt19937_64& rng() {
+  static std::mt19937_64 g{std::random_device{}()};
+  return g;
+}
+
+// Bignum bounds draw from GMP's generator, seeded once from ours.
+Value rand_big(Value n) {
+  static gmp_randstate_t state;
+  static bool seeded = false;
+  if (!seeded) {
+    gmp_randinit_default(state);
+    gmp_randseed_ui(state, static_cast<unsigned long>(rng()()));
+    seeded = true;
+  }
+  mpz_t bound, r;
+  mpz_inits(bound, r, nullptr);
+  integer_to_mpz(n, bound);
+  mpz_urandomm(r, state, bound);
+  Value v = make_integer(r);
+  mpz_clears(bound, r, nullptr);
+  return v;
+}
+
+Value rand_(VM&, Value* args, int nargs) {
+  if (nargs == 0) return make_flonum(double(rng()() >> 11) * 0x1p-53);  // 53 random bits
+  Value n = args[0];
+  if (!is_integer(n) || num_compare(n, Value::fixnum(0)) <= 0) type_error("rand", "a positive integer", n);
+  if (!n.is_fixnum()) return rand_big(n);
+  std::uniform_int_distribution<int64_t> dist(0, n.as_fixnum() - 1);
+  return Value::fixnum(dist(rng()));
+}
+
+// ---- floating-point functions ----
+// We have no complex numbers, so where the host would answer one (asin 2,
+// log -1) these raise an error instead.
+
+double real_arg(const char* fn, Value v) { return number_to_double(arg_number(fn, v)); }
+
+Value flo_unary(const char* fn, double (*f)(double), Value v) {
+  return make_flonum(f(real_arg(fn, v)));
+}
+
+Value in_unit_range(const char* fn, double (*f)(double), Value v) {
+  double x = real_arg(fn, v);
+  if (x < -1 || x > 1) throw_error(std::string(fn) + ": argument outside [-1, 1]", {v});
+  return make_flonum(f(x));
+}
+
+Value sin_(VM&, Value* args, int) { return flo_unary("sin", std::sin, args[0]); }
+Value cos_(VM&, Value* args, int) { return flo_unary("cos", std::cos, args[0]); }
+Value tan_(VM&, Value* args, int) { return flo_unary("tan", std::tan, args[0]); }
+Value asin_(VM&, Value* args, int) { return in_unit_range("asin", std::asin, args[0]); }
+Value acos_(VM&, Value* args, int) { return in_unit_range("acos", std::acos, args[0]); }
+
+Value atan_(VM&, Value* args, int nargs) {
+  double y = real_arg("atan", args[0]);
+  if (nargs == 1) return make_flonum(std::atan(y));
+  return make_flonum(std::atan2(y, real_arg("atan", args[1])));
+}
+
+// A bignum past the double range still has a finite logarithm: take it from
+// mantissa and binary exponent.
+Value log_(VM&, Value* args, int) {
+  Value v = arg_number("log", args[0]);
+  if (num_lt(v, Value::fixnum(0))) throw_error("log: negative argument", {v});
+  if (TYPE(v) != Kind::Bignum) return make_flonum(std::log(number_to_double(v)));
+  mpz_t z;
+  mpz_init(z);
+  integer_to_mpz(v, z);
+  long exp2;
+  double m = mpz_get_d_2exp(&exp2, z);
+  mpz_clear(z);
+  return make_flonum(std::log(m) + double(exp2) * std::numbers::ln2);
+}
+
+const BuiltinDef kNumberBuiltins[] = {
+    {"+", add, 0, -1, "sum; or concatenation of strings or lists, chosen by the first argument"},
+    {"-", sub, 1, -1, "difference; with one argument, its negation"},
+    {"*", mul, 0, -1, "product"},
+    {"/", divide, 1, -1, "quotient, exact for exact arguments; with one argument, its reciprocal"},
+    {"mod", mod, 2, 2, "integer modulo, with the sign of the divisor"},
+    {"expt", expt, 2, 2, "power; exact for an exact base and integer exponent"},
+    {"sqrt", sqrt_, 1, 1, "square root; exact for exact perfect squares"},
+    {"trunc", trunc_, 1, 1, "truncation toward zero, as an exact integer"},
+    {"exact", exact, 1, 1, "t if the argument is an exact integer"},
+    {"rand", rand_, 0, 1, "a float in [0,1), or an integer in [0,n)"},
+    {"sin", sin_, 1, 1, "sine (radians)"},
+    {"cos", cos_, 1, 1, "cosine (radians)"},
+    {"tan", tan_, 1, 1, "tangent (radians)"},
+    {"asin", asin_, 1, 1, "arcsine"},
+    {"acos", acos_, 1, 1, "arccosine"},
+    {"atan", atan_, 1, 2, "arctangent; (atan y x) uses both signs for the quadrant"},
+    {"log", log_, 1, 1, "natural logarithm"},
+};
+
+}  // namespace
+
+void register_number_builtins(VM& vm) { define_builtins(vm, kNumberBuiltins); }
+
+}  // namespace vm

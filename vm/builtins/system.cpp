@@ -1,0 +1,219 @@
+// vm/builtins/system.cpp — the operating-system builtins of ARC.md 4.9 and
+// 4.10: directories and files, running shell commands, quitting, memory,
+// setuid, and the clocks.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "vm/builtins.h"
+#include "vm/error.h"
+#include "vm/number.h"
+#include "vm/port.h"
+#include "vm/string.h"
+#include "vm/vm.h"
+
+namespace vm {
+
+namespace {
+
+// "fn: what path: reason" from the errno of the call that failed.
+[[noreturn]] void os_error(const char* fn, const char* what, const std::string& path) {
+  int err = errno;
+  throw_error(std::string(fn) + ": " + what + " " + path + ": " + strerror(err));
+}
+
+// ---- files and directories ----
+
+// Sorted, so programs (and tests) see the same order on every file system.
+Value bi_dir(VM&, Value* args, int) {
+  std::string path = arg_text("dir", args[0]);
+  DIR* d = opendir(path.c_str());
+  if (!d) os_error("dir", "cannot open directory", path);
+  std::vector<std::string> names;
+  while (dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(n);
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  // No safe point inside a builtin, so the partial list needs no root.
+  Value result = NIL;
+  for (auto it = names.rbegin(); it != names.rend(); ++it)
+    result = cons(make_string_utf8(*it), result);
+  return result;
+}
+
+bool stat_mode(const std::string& path, mode_t& mode) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return false;
+  mode = st.st_mode;
+  return true;
+}
+
+// Returns the path argument itself, as Arc 3.1 does.
+Value bi_file_exists(VM&, Value* args, int) {
+  mode_t m;
+  return stat_mode(arg_text("file-exists", args[0]), m) && S_ISREG(m) ? args[0] : NIL;
+}
+
+Value bi_dir_exists(VM&, Value* args, int) {
+  mode_t m;
+  return stat_mode(arg_text("dir-exists", args[0]), m) && S_ISDIR(m) ? args[0] : NIL;
+}
+
+Value bi_rmfile(VM&, Value* args, int) {
+  std::string path = arg_text("rmfile", args[0]);
+  if (unlink(path.c_str()) != 0) os_error("rmfile", "cannot delete", path);
+  return NIL;
+}
+
+Value bi_mvfile(VM&, Value* args, int) {
+  std::string from = arg_text("mvfile", args[0]);
+  std::string to = arg_text("mvfile", args[1]);
+  if (rename(from.c_str(), to.c_str()) != 0) os_error("mvfile", "cannot rename", from + " to " + to);
+  return NIL;
+}
+
+// ---- processes ----
+
+void flush_quietly(Value port) {
+  if (!is_output_port(port) || port_impl(port)->closed) return;
+  try {
+    port_impl(port)->flush();
+  } catch (const ArcError&) {
+    // The port is broken; there is nobody left to tell.
+  }
+}
+
+// Copies everything readable from fd to out, then closes fd.
+void copy_to_port(int fd, PortImpl* out) {
+  char buf[16384];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out->write_bytes(buf, size_t(n));
+  }
+}
+
+// The child's stdout goes through a pipe into the current Arc output port, so
+// (tostring (system ...)) captures it; its stderr is the process's own.
+Value bi_system(VM& vm, Value* args, int) {
+  std::string cmd = arg_text("system", args[0]);
+  PortImpl* out = arg_output("system", vm.out_port);
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) os_error("system", "cannot make a pipe for", cmd);
+  flush_quietly(vm.err_port);  // keep earlier error output ahead of the child's
+  int pid = spawn_shell(cmd, fds[1]);
+  int err = errno;
+  ::close(fds[1]);  // so the read end sees end of file when the child exits
+  if (pid < 0) {
+    ::close(fds[0]);
+    throw_error(std::string("system: cannot run the shell: ") + strerror(err), {args[0]});
+  }
+  try {
+    copy_to_port(fds[0], out);
+  } catch (...) {
+    ::close(fds[0]);
+    wait_child(pid);
+    throw;
+  }
+  ::close(fds[0]);
+  wait_child(pid);
+  if (!vm.explicit_flush) out->flush();
+  return NIL;
+}
+
+// Racket's exit: an integer 0..255 is the status, anything else means 0.
+Value bi_quit(VM& vm, Value* args, int nargs) {
+  int code = 0;
+  if (nargs > 0 && args[0].is_fixnum() && args[0].as_fixnum() >= 0 && args[0].as_fixnum() <= 255)
+    code = int(args[0].as_fixnum());
+  flush_quietly(vm.out_port);
+  flush_quietly(vm.err_port);
+  std::exit(code);
+}
+
+// Resident set size; the heap's live bytes if /proc is unavailable.
+Value bi_memory(VM&, Value*, int) {
+  long pages_total = 0, pages_resident = 0;
+  FILE* f = fopen("/proc/self/statm", "r");
+  bool ok = f && fscanf(f, "%ld %ld", &pages_total, &pages_resident) == 2;
+  if (f) fclose(f);
+  if (!ok) return make_integer(int64_t(heap().stats().bytes_live));
+  return make_integer(int64_t(pages_resident) * sysconf(_SC_PAGESIZE));
+}
+
+// Returns setuid's result (0 or -1) rather than raising: srv.arc calls
+// (setuid 2) unconditionally and must keep running when not root.
+Value bi_setuid(VM&, Value* args, int) {
+  int64_t uid = arg_index("setuid", args[0]);
+  return Value::fixnum(setuid(uid_t(uid)));
+}
+
+// ---- time ----
+
+int64_t clock_ms(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+Value bi_seconds(VM&, Value*, int) { return make_integer(int64_t(time(nullptr))); }
+Value bi_msec(VM&, Value*, int) { return make_integer(clock_ms(CLOCK_REALTIME)); }
+Value bi_process_ms(VM&, Value*, int) { return make_integer(clock_ms(CLOCK_PROCESS_CPUTIME_ID)); }
+Value bi_gc_ms(VM&, Value*, int) {
+  return make_integer(int64_t(std::llround(heap().stats().gc_ms)));
+}
+
+// Seconds as a time_t: a fixnum exactly, another real number floored.
+time_t arg_seconds(Value v) {
+  if (v.is_fixnum()) return time_t(v.as_fixnum());
+  double d = number_to_double(arg_number("timedate", v));
+  if (!std::isfinite(d) || std::fabs(d) > 1e17) type_error("timedate", "a time in seconds", v);
+  return time_t(std::floor(d));
+}
+
+// (second minute hour day month year) in UTC, whatever the local zone.
+Value bi_timedate(VM&, Value* args, int nargs) {
+  time_t secs = nargs > 0 ? arg_seconds(args[0]) : time(nullptr);
+  tm t;
+  if (!gmtime_r(&secs, &t)) type_error("timedate", "a time in seconds", args[0]);
+  return list({Value::fixnum(t.tm_sec), Value::fixnum(t.tm_min), Value::fixnum(t.tm_hour),
+               Value::fixnum(t.tm_mday), Value::fixnum(t.tm_mon + 1),
+               Value::fixnum(int64_t(t.tm_year) + 1900)});
+}
+
+const BuiltinDef kSystemBuiltins[] = {
+    {"dir", bi_dir, 1, 1, "names of the entries of a directory, sorted"},
+    {"file-exists", bi_file_exists, 1, 1, "path if it names a regular file, else nil"},
+    {"dir-exists", bi_dir_exists, 1, 1, "path if it names a directory, else nil"},
+    {"rmfile", bi_rmfile, 1, 1, "delete a file; returns nil"},
+    {"mvfile", bi_mvfile, 2, 2, "rename a file, replacing the target; returns nil"},
+    {"system", bi_system, 1, 1, "run a shell command, its output to the current output port"},
+    {"quit", bi_quit, 0, 1, "flush the standard ports and exit with a status"},
+    {"memory", bi_memory, 0, 0, "bytes of memory in use"},
+    {"setuid", bi_setuid, 1, 1, "the Unix setuid call; returns its result"},
+    {"seconds", bi_seconds, 0, 0, "seconds since the Unix epoch"},
+    {"msec", bi_msec, 0, 0, "wall-clock milliseconds since the Unix epoch"},
+    {"current-process-milliseconds", bi_process_ms, 0, 0, "CPU time used, in milliseconds"},
+    {"current-gc-milliseconds", bi_gc_ms, 0, 0, "time spent collecting garbage, in milliseconds"},
+    {"timedate", bi_timedate, 0, 1, "(second minute hour day month year) in UTC"},
+};
+
+}  // namespace
+
+void register_system_builtins(VM& vm) { define_builtins(vm, kSystemBuiltins); }
+
+}  // namespace vm

@@ -1,0 +1,219 @@
+// vm/builtins/type.cpp — type, annotate, rep, coerce and len (ARC.md 1,
+// 4.1, 4.7), with coerce's conversion table as Arc 3.1 has it, quirks
+// included: a value of a type coerce knows nothing about (table, fn, port...)
+// comes back unchanged whatever the target.
+#include <string>
+
+#include "vm/builtins.h"
+#include "vm/coerce.h"
+#include "vm/error.h"
+#include "vm/number.h"
+#include "vm/port.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+
+namespace vm {
+
+namespace {
+
+// Nesting of lists inside a list being coerced to a string; past this the
+// structure is taken to be cyclic through its cars.
+constexpr int kMaxCoerceDepth = 10000;
+
+[[noreturn]] void cant_coerce(Value x, Value type) { throw_error("Can't coerce", {x, type}); }
+
+int radix_of(Value arg) {
+  if (arg == MISSING || arg.is_nil()) return 10;
+  int64_t r = arg_fixnum("coerce", arg);
+  if (r < 2 || r > 36) type_error("coerce", "a radix from 2 to 36", arg);
+  return int(r);
+}
+
+void append_utf8(std::u32string& out, const std::string& utf8) {
+  for (size_t i = 0; i < utf8.size();) out.push_back(utf8_decode(utf8, i));
+}
+
+bool is_real_kind(Kind k) { return k == Kind::Flonum || k == Kind::Ratnum; }
+
+void append_coerced(std::u32string& out, Value v, int depth);
+
+// The elements of a list, each coerced; the cdr chain is walked in a loop
+// (with a cycle check), only nested lists recurse.
+void append_list(std::u32string& out, Value list, int depth) {
+  if (depth > kMaxCoerceDepth) cant_coerce(list, S.string);
+  Value slow = list;
+  uint64_t n = 0;
+  for (Value p = list; !p.is_nil(); p = cdr(p)) {
+    if (!is_cons(p)) cant_coerce(list, S.string);  // improper tail
+    append_coerced(out, car(p), depth + 1);
+    if (++n % 2 == 0) slow = cdr(slow);
+    if (cdr(p) == slow) cant_coerce(list, S.string);  // cdr cycle
+  }
+}
+
+void append_coerced(std::u32string& out, Value v, int depth) {
+  switch (TYPE(v)) {
+    case Kind::String: {
+      uint64_t n = string_len(v);
+      for (uint64_t i = 0; i < n; ++i) out.push_back(string_ref(v, i));
+      return;
+    }
+    case Kind::Char: out.push_back(v.as_char()); return;
+    case Kind::Nil: return;
+    case Kind::True: case Kind::Symbol: append_utf8(out, symbol_name(v)); return;
+    case Kind::Fixnum: case Kind::Bignum: case Kind::Flonum: case Kind::Ratnum:
+      append_utf8(out, number_to_string(v));
+      return;
+    case Kind::Cons: append_list(out, v, depth); return;
+    case Kind::Tagged: throw_error("Can't coerce annotated object", {v});
+    default: cant_coerce(v, S.string);
+  }
+}
+
+// An exact integer as a character, if it is a Unicode scalar value.
+Value integer_to_char(Value n, Value x, Value type) {
+  if (!n.is_fixnum()) cant_coerce(x, type);
+  int64_t c = n.as_fixnum();
+  if (c < 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) cant_coerce(x, type);
+  return Value::character(uint32_t(c));
+}
+
+Value from_char(Value x, Value type) {
+  uint32_t c = x.as_char();
+  if (type == S.int_) return Value::fixnum(c);
+  if (type == S.string) return make_string(1, c);
+  if (type == S.sym) {
+    std::string name;
+    utf8_append(name, c);
+    return intern(name);
+  }
+  cant_coerce(x, type);
+}
+
+Value from_integer(Value x, Value type, Value arg) {
+  if (type == S.char_) return integer_to_char(x, x, type);
+  if (type == S.string) return make_string_utf8(number_to_string(x, radix_of(arg)));
+  if (type == S.num) return x;
+  cant_coerce(x, type);
+}
+
+// Flonums and exact rationals; `int` rounds half to even.
+Value from_real(Value x, Value type, Value arg) {
+  if (type == S.int_) return num_round_even(x);
+  if (type == S.char_) return integer_to_char(num_round_even(x), x, type);
+  if (type == S.string) return make_string_utf8(number_to_string(x, radix_of(arg)));
+  cant_coerce(x, type);
+}
+
+Value string_to_list(Value s) {
+  Value r = NIL;
+  for (uint64_t i = string_len(s); i-- > 0;) r = cons(Value::character(string_ref(s, i)), r);
+  return r;
+}
+
+Value from_string(Value x, Value type, Value arg) {
+  if (type == S.sym) return intern(string_utf8(x));
+  if (type == S.cons) return string_to_list(x);
+  if (type != S.num && type != S.int_) cant_coerce(x, type);
+  std::optional<Value> n = parse_number(string_utf8(x), radix_of(arg));
+  if (!n) cant_coerce(x, type);
+  if (type == S.int_ && !is_integer(*n)) return num_round_even(*n);
+  return *n;
+}
+
+Value from_symbol(Value x, Value type) {
+  if (type == S.string) return make_string_utf8(symbol_name(x));
+  cant_coerce(x, type);
+}
+
+Value bi_type(VM&, Value* args, int) { return arc_type(args[0]); }
+
+Value bi_annotate(VM&, Value* args, int) {
+  if (arc_type(args[1]) == args[0]) return args[1];
+  return make_tagged(args[0], args[1]);
+}
+
+Value bi_rep(VM&, Value* args, int) {
+  return is_tagged(args[0]) ? args[0].as<Tagged>()->rep : args[0];
+}
+
+Value bi_coerce(VM&, Value* args, int nargs) {
+  return coerce(args[0], args[1], nargs > 2 ? args[2] : MISSING);
+}
+
+// A proper list's length; improper and circular lists are errors.
+int64_t list_length(Value x) {
+  int64_t n = 0;
+  Value slow = x;
+  for (Value p = x; !p.is_nil(); p = cdr(p)) {
+    if (!is_cons(p)) type_error("len", "a proper list", x);
+    if (++n % 2 == 0) slow = cdr(slow);
+    if (cdr(p) == slow && is_cons(slow)) type_error("len", "a proper list", x);
+  }
+  return n;
+}
+
+Value bi_len(VM&, Value* args, int) {
+  Value x = args[0];
+  switch (TYPE(x)) {
+    case Kind::String: return Value::fixnum(int64_t(string_len(x)));
+    case Kind::Table: return Value::fixnum(int64_t(x.as<Table>()->count));
+    case Kind::Nil: case Kind::Cons: return Value::fixnum(list_length(x));
+    default: type_error("len", "a string, table or list", x);
+  }
+}
+
+const BuiltinDef kTypeBuiltins[] = {
+    {"type", bi_type, 1, 1, "(type x): the type of x as a symbol; a tagged object's tag"},
+    {"annotate", bi_annotate, 2, 2, "(annotate tag x): x tagged with tag, or x if already of type tag"},
+    {"rep", bi_rep, 1, 1, "(rep x): the contents of a tagged object; other values unchanged"},
+    {"coerce", bi_coerce, 2, 3, "(coerce x type (o radix)): x converted to type"},
+    {"len", bi_len, 1, 1, "(len x): length of a string or proper list, entries of a table"},
+};
+
+}  // namespace
+
+Value arc_type(Value v) {
+  switch (TYPE(v)) {
+    case Kind::Cons: return S.cons;
+    case Kind::Symbol: case Kind::Nil: case Kind::True: return S.sym;
+    case Kind::Fixnum: case Kind::Bignum: return S.int_;
+    case Kind::Flonum: case Kind::Ratnum: return S.num;
+    case Kind::Char: return S.char_;
+    case Kind::String: return S.string;
+    case Kind::Table: return S.table;
+    case Kind::Closure: case Kind::Builtin: case Kind::Continuation: return S.fn_type;
+    case Kind::Tagged: return v.as<Tagged>()->tag;
+    case Kind::Port: return port_impl(v) && port_impl(v)->is_input ? S.input : S.output;
+    case Kind::Exception: return S.exception;
+    default: throw_error("type: unknown type", {v});
+  }
+}
+
+Value coerce(Value x, Value type, Value arg) {
+  Kind k = TYPE(x);
+  if (k == Kind::Tagged) throw_error("Can't coerce annotated object", {x});
+  if (arc_type(x) == type) return x;
+  switch (k) {
+    case Kind::Char: return from_char(x, type);
+    case Kind::Fixnum: case Kind::Bignum: return from_integer(x, type, arg);
+    case Kind::String: return from_string(x, type, arg);
+    case Kind::Cons: if (type == S.string) return coerce_to_string(x); cant_coerce(x, type);
+    case Kind::Nil: if (type == S.string) return make_string(0); cant_coerce(x, type);
+    case Kind::Symbol: case Kind::True: return from_symbol(x, type);
+    default: return is_real_kind(k) ? from_real(x, type, arg) : x;  // 3.1: others unchanged
+  }
+}
+
+Value coerce_to_string(Value v) {
+  if (is_string(v)) return v;
+  std::u32string out;
+  append_coerced(out, v, 0);
+  return make_string_u32(out);
+}
+
+void append_as_string(std::u32string& out, Value v) { append_coerced(out, v, 0); }
+
+void register_type_builtins(VM& vm) { define_builtins(vm, kTypeBuiltins); }
+
+}  // namespace vm

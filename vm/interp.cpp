@@ -1,0 +1,599 @@
+// vm/interp.cpp — the interpreter loop.
+//
+// Rules for VM authors:
+//  1. The registers (base, sp, pc, code, K) are the truth while the loop
+//     runs. SAVE() writes them back to the VM before anything that looks at
+//     the stack from outside: a builtin, a safe point, raising an error.
+//  2. Only SAFEPOINT() collects (at calls and backward jumps). Opcodes and
+//     builtins may allocate freely in between; nothing they hold needs a root.
+//     After a safe point, RELOAD() re-derives code and K from the frame, so
+//     a moving collector may move code objects.
+//  3. Arc-to-Arc calls never recurse on the machine stack: a call pushes a
+//     frame on the VM stack and jumps. VM::apply (C++ calling Arc) is the
+//     only re-entry; it starts a nested run, which is a continuation barrier.
+//  4. Every stack slot below sp is a valid Value (frame headers are fixnums),
+//     so the collector scans the stack without knowing frame layouts.
+//  5. Errors are C++ ArcError throws; the catch at the bottom of the loop
+//     finds the innermost handler of this run (handle_error) or leaves the
+//     run, after running the protect cleanups in between, in Arc.
+#include <cstring>
+
+#include "vm/builtins.h"
+#include "vm/error.h"
+#include "vm/number.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+#include "vm/table.h"
+#include "vm/vm.h"
+
+namespace vm {
+
+namespace {
+
+constexpr int64_t kReturnToCpp = -1;  // a frame whose caller is VM::apply
+constexpr int64_t kRethrow = -2;      // a frame that re-raises its value on return
+
+std::string fn_name(Value f) {
+  if (TYPE(f) == Kind::Builtin) return symbol_name(f.as<Builtin>()->name);
+  if (TYPE(f) == Kind::Closure) {
+    Value n = code_of(f)->name;
+    return n.is_nil() ? "fn" : symbol_name(n);
+  }
+  return "continuation";
+}
+
+// Moves the arguments of a call to the callee's parameter layout: missing
+// optionals become MISSING, extras go to the rest list or are dropped (only
+// for complex parameter lists), and wrong counts raise arity errors.
+int adjust_args(Code* c, Value f, Value* args, int n) {
+  int nfixed = c->nreq + c->nopt;
+  if (n < c->nreq) arity_error(fn_name(f), c->nreq, c->rest || c->lenient ? -1 : nfixed, n);
+  if (n > nfixed) {
+    if (c->rest) {
+      Value rest = NIL;
+      for (int i = n; i-- > nfixed;) rest = cons(args[i], rest);
+      args[nfixed] = rest;
+      return nfixed + 1;
+    }
+    if (!c->lenient) arity_error(fn_name(f), c->nreq, nfixed, n);
+    return nfixed;
+  }
+  for (int i = n; i < nfixed; ++i) args[i] = MISSING;
+  if (c->rest) args[nfixed] = NIL;
+  return nfixed + c->rest;
+}
+
+// Calling a list, string or table: indexing (ARC.md 3.7).
+Value call_data(Value f, Value* args, int n) {
+  Kind k = TYPE(f);
+  if (k == Kind::Table) {
+    if (n < 1 || n > 2) arity_error("table", 1, 2, n);
+    return table_get(f, args[0], n == 2 ? args[1] : NIL);
+  }
+  if (n < 1) throw_error("Function call on inappropriate object", {f});
+  Value i = args[0];
+  if (TYPE(i) != Kind::Fixnum || i.as_fixnum() < 0)
+    throw_error("index must be a non-negative integer:", {i});
+  int64_t idx = i.as_fixnum();
+  if (k == Kind::String) {
+    if (uint64_t(idx) >= string_len(f)) throw_error("string index out of range:", {i, f});
+    return Value::character(string_ref(f, uint64_t(idx)));
+  }
+  Value p = f;
+  for (int64_t j = 0; j < idx && is_cons(p); ++j) p = cdr(p);
+  if (!is_cons(p)) throw_error("list index out of range:", {i, f});
+  return car(p);
+}
+
+// The thunks to run when control moves from wind chain `from` to `to`: the
+// afters of the winds only `from` has (innermost first), then the befores of
+// those only `to` has (outermost first). Winds are (before . after) pairs.
+Value wind_thunks(Value from, Value to) {
+  auto length = [](Value l) {
+    size_t n = 0;
+    for (; is_cons(l); l = cdr(l)) ++n;
+    return n;
+  };
+  size_t nf = length(from), nt = length(to);
+  Value f = from, t = to;
+  for (; nf > nt; --nf) f = cdr(f);
+  for (; nt > nf; --nt) t = cdr(t);
+  while (f != t) f = cdr(f), t = cdr(t);
+  Value common = f;
+  Value afters_rev = NIL;
+  for (Value p = from; p != common; p = cdr(p)) afters_rev = cons(cdr(car(p)), afters_rev);
+  Value befores = NIL;  // outermost first, which is reverse list order
+  for (Value p = to; p != common; p = cdr(p)) befores = cons(car(car(p)), befores);
+  Value r = befores;
+  for (Value p = afters_rev; is_cons(p); p = cdr(p)) r = cons(car(p), r);
+  return r;
+}
+
+}  // namespace
+
+Value VM::run(Value* fslot, int nargs) {
+  // Restores the VM's view of the enclosing run however this one ends.
+  struct RunScope {
+    VM& vm;
+    Value* base;
+    Value* bargs;
+    uint32_t bpc;
+    size_t nhandlers;
+    ~RunScope() {
+      while (vm.handlers.size() > nhandlers) vm.handlers.pop_back();
+      vm.runs.pop_back();
+      vm.level_--;
+      vm.base_ = base;
+      vm.builtin_args_ = bargs;
+      vm.builtin_pc_ = bpc;
+    }
+  } scope{*this, base_, builtin_args_, builtin_pc_, handlers.size()};
+  level_++;
+  runs.push_back(RunRecord{size_t(fslot - stack_), top_level_run_ ? 0 : next_run_id_++, winds});
+  top_level_run_ = false;
+
+  static const void* const labels[] = {
+#define OP(name, fmt, effect, doc) &&op_##name,
+#include "vm/opcodes.def"
+#undef OP
+  };
+  static const void* counting[kOpCount];
+  if (!counting[0])
+    for (int i = 0; i < kOpCount; ++i) counting[i] = &&count_op;
+  const void* const* dispatch = counters.count_ops ? counting : labels;
+
+  Value* base = base_;
+  Value* sp = fslot + 1 + nargs;
+  const Insn* pc = nullptr;
+  Code* code = nullptr;
+  Value* K = nullptr;
+  Insn insn = 0;
+  int n = nargs;
+  bool tail = false;
+  // The first call's frame returns to C++ (or, after an uncaught error with
+  // cleanups to run, re-raises).
+  int64_t entry_rpc = kReturnToCpp;
+  bool entry = true;
+  enum class Resume { Call, Dispatch } resume = Resume::Call;
+
+#define SAVE()                                                      \
+  do {                                                              \
+    sp_ = sp;                                                       \
+    base_ = base;                                                   \
+    builtin_pc_ = code ? uint32_t(pc - code_insns(code)) : 0;       \
+  } while (0)
+#define RELOAD()                          \
+  do {                                    \
+    uint32_t off = uint32_t(pc - code_insns(code)); \
+    code = code_of(base[-1]);             \
+    K = code_consts(code);                \
+    pc = code_insns(code) + off;          \
+  } while (0)
+#define SAFEPOINT()                                                  \
+  do {                                                               \
+    if (__builtin_expect(heap_->collection_wanted() | interrupt_, 0)) { \
+      SAVE();                                                        \
+      safe_point_slow();                                             \
+      RELOAD();                                                      \
+    }                                                                \
+  } while (0)
+#define DISPATCH()                        \
+  do {                                    \
+    insn = *pc++;                         \
+    goto* dispatch[insn & 0xff];          \
+  } while (0)
+#define A (insn >> 8)
+#define SA (int32_t(insn) >> 8)
+
+  for (;;) {
+    try {
+      if (resume == Resume::Dispatch) DISPATCH();
+
+    call:  // f at sp[-n-1], its n arguments above it; tail: replace this frame
+    {
+      Value f = sp[-n - 1];
+      Kind k = TYPE(f);
+      if (k == Kind::Closure) {
+        Code* c = code_of(f);
+        Value* args = sp - n;
+        check_stack(args + c->nlocals + kFrameHeader + c->maxstack);
+        if (n != c->nreq || c->nopt || c->rest) n = adjust_args(c, f, args, n);
+        Value rpc, rlink;
+        if (entry) {
+          rpc = Value::fixnum(entry_rpc);
+          rlink = Value::fixnum(base ? base - stack_ : -1);
+          entry = false;
+        } else if (tail) {
+          rpc = base[code->nlocals];
+          rlink = base[code->nlocals + 1];
+          std::memmove(base - 1, args - 1, size_t(n + 1) * sizeof(Value));
+          args = base;
+        } else {
+          rpc = Value::fixnum(pc - code_insns(code));
+          rlink = Value::fixnum(base - stack_);
+        }
+        for (uint32_t i = uint32_t(n); i < c->nlocals; ++i) args[i] = NIL;
+        args[c->nlocals] = rpc;
+        args[c->nlocals + 1] = rlink;
+        base = args;
+        code = c;
+        K = code_consts(c);
+        pc = code_insns(c);
+        sp = base + c->nlocals + kFrameHeader;
+        SAFEPOINT();
+        DISPATCH();
+      }
+      Value r;
+      if (k == Kind::Builtin) {
+        Builtin* b = f.as<Builtin>();
+        if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
+          arity_error(symbol_name(b->name), b->min_args, b->max_args, n);
+        SAVE();
+        builtin_args_ = sp - n;
+        sp_ = sp;
+        r = b->fn(*this, sp - n, n);
+        if (r == tail_call_marker()) {
+          n = pending_nargs_;
+          sp = builtin_args_ + n;
+          goto call;
+        }
+      } else if (k == Kind::Continuation) {
+        if (n > 1) arity_error("continuation", 0, 1, n);
+        Value v = n ? sp[-1] : NIL;
+        Continuation* kc = f.as<Continuation>();
+        const RunRecord& run = runs.back();
+        if (kc->level != level_ || kc->run_base != run.fslot ||
+            (kc->run_id != 0 && kc->run_id != run.id))
+          throw_error(
+              "continuation invoked across a C++ frame (a continuation barrier: it was captured "
+              "inside a call from C++, such as a macro expansion or a builtin's callback)");
+        Value thunks = wind_thunks(winds, kc->winds);
+        Vector* fr = kc->frames.as<Vector>();
+        std::memcpy(stack_ + kc->run_base, fr->items, fr->len * sizeof(Value));
+        while (!handlers.empty() && handlers.back().level == level_) handlers.pop_back();
+        Vector* hv = kc->handlers.as<Vector>();
+        for (uint64_t i = 0; i < hv->len; i += 5)
+          handlers.push_back(Handler{size_t(hv->items[i].as_fixnum()),
+                                     size_t(hv->items[i + 1].as_fixnum()),
+                                     uint32_t(hv->items[i + 2].as_fixnum()), hv->items[i + 3],
+                                     int(hv->items[i + 4].as_fixnum())});
+        winds = kc->winds;
+        sp = stack_ + kc->sp;
+        if (sp == fslot) {  // captured by the run's own entry call
+          sp_ = sp;
+          return v;
+        }
+        base = stack_ + kc->base;
+        code = code_of(base[-1]);
+        K = code_consts(code);
+        pc = code_insns(code) + kc->pc;
+        if (thunks.truthy()) {
+          sp[0] = run_winds_fn;
+          sp[1] = thunks;
+          sp[2] = v;
+          sp += 3;
+          n = 2;
+          tail = false;
+          goto call;
+        }
+        *sp++ = v;
+        DISPATCH();
+      } else if (k == Kind::Cons || k == Kind::String || k == Kind::Table) {
+        r = call_data(f, sp - n, n);
+      } else {
+        throw_error("Function call on inappropriate object", {f});
+      }
+      sp -= n + 1;
+      if (entry) return r;  // apply() of a builtin or data
+      if (tail) {
+        *sp++ = r;
+        goto op_RETURN;
+      }
+      *sp++ = r;
+      DISPATCH();
+    }
+
+    count_op:
+      counters.ops[insn & 0xff]++;
+      goto* labels[insn & 0xff];
+
+    op_CONST:
+      *sp++ = K[A];
+      DISPATCH();
+    op_NIL:
+      *sp++ = NIL;
+      DISPATCH();
+    op_TRUE:
+      *sp++ = T;
+      DISPATCH();
+    op_FIXNUM:
+      *sp++ = Value::fixnum(SA);
+      DISPATCH();
+    op_POP:
+      --sp;
+      DISPATCH();
+    op_SWAP: {
+      Value t = sp[-1];
+      sp[-1] = sp[-2];
+      sp[-2] = t;
+      DISPATCH();
+    }
+    op_LOADL:
+      *sp++ = base[A];
+      DISPATCH();
+    op_STOREL:
+      base[A] = sp[-1];
+      DISPATCH();
+    op_LOADB:
+      *sp++ = base[A].as<Box>()->v;
+      DISPATCH();
+    op_STOREB: {
+      Box* b = base[A].as<Box>();
+      set(b, &b->v, sp[-1]);
+      DISPATCH();
+    }
+    op_MKBOX:
+      base[A] = make_box(base[A]);
+      DISPATCH();
+    op_LOADU:
+      *sp++ = base[-1].as<Closure>()->up[A];
+      DISPATCH();
+    op_LOADUB:
+      *sp++ = base[-1].as<Closure>()->up[A].as<Box>()->v;
+      DISPATCH();
+    op_STOREUB: {
+      Box* b = base[-1].as<Closure>()->up[A].as<Box>();
+      set(b, &b->v, sp[-1]);
+      DISPATCH();
+    }
+    op_LOADG: {
+      Value v = K[A].as<Symbol>()->value;
+      if (__builtin_expect(v == UNBOUND, 0)) {
+        SAVE();
+        throw_error("reference to undefined identifier: " + symbol_name(K[A]));
+      }
+      *sp++ = v;
+      DISPATCH();
+    }
+    op_STOREG: {
+      Value v = sp[-1];
+      if (TYPE(v) == Kind::Closure) {
+        Code* c = code_of(v);
+        if (c->name.is_nil()) set(c, &c->name, K[A]);
+      }
+      set_global(K[A], v);
+      DISPATCH();
+    }
+    op_CLOSURE: {
+      Value cv = K[A];
+      Code* c = cv.as<Code>();
+      Value clo = make_closure(cv, c->nup);
+      Closure* cl = clo.as<Closure>();
+      Closure* self = base[-1].as<Closure>();
+      for (uint32_t i = 0; i < c->nup; ++i) {
+        Insn w = *pc++;
+        cl->up[i] = (w & 1) ? self->up[w >> 1] : base[w >> 1];
+      }
+      *sp++ = clo;
+      DISPATCH();
+    }
+    op_JUMP:
+      pc += SA;
+      if (SA < 0) SAFEPOINT();
+      DISPATCH();
+    op_JUMPF:
+      if ((*--sp).is_nil()) pc += SA;
+      DISPATCH();
+    op_OPTARG: {
+      Insn local = *pc++;
+      if (base[local] != MISSING) pc += SA;
+      DISPATCH();
+    }
+    op_CALL:
+      n = int(A);
+      tail = false;
+      goto call;
+    op_TAILCALL:
+      n = int(A);
+      tail = true;
+      goto call;
+    op_RETURN: {
+      Value v = sp[-1];
+      int64_t rpc = base[code->nlocals].as_fixnum();
+      int64_t link = base[code->nlocals + 1].as_fixnum();
+      sp = base - 1;
+      if (rpc < 0) {
+        sp_ = sp;
+        if (rpc == kRethrow) throw ArcError{v};
+        return v;
+      }
+      *sp++ = v;
+      base = stack_ + link;
+      code = code_of(base[-1]);
+      K = code_consts(code);
+      pc = code_insns(code) + rpc;
+      DISPATCH();
+    }
+
+// The primitive fast paths: the inline case when the global still holds the
+// primitive and the operands are simple; else call the primitive directly,
+// or call whatever the global holds now.
+#define PRIM_SLOW(prim, nargs)                                  \
+  do {                                                          \
+    Value g = K[A].as<Symbol>()->value;                         \
+    if (g == prim) {                                            \
+      SAVE();                                                   \
+      builtin_args_ = sp - nargs;                               \
+      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs); \
+      sp -= nargs;                                              \
+      *sp++ = r;                                                \
+      DISPATCH();                                               \
+    }                                                           \
+    if (g == UNBOUND) {                                         \
+      SAVE();                                                   \
+      throw_error("reference to undefined identifier: " + symbol_name(K[A])); \
+    }                                                           \
+    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value)); \
+    sp[-nargs] = g;                                             \
+    ++sp;                                                       \
+    n = nargs;                                                  \
+    tail = false;                                               \
+    goto call;                                                  \
+  } while (0)
+#define FIX_GUARD(prim) \
+  (sp[-1].is_fixnum() & sp[-2].is_fixnum() && K[A].as<Symbol>()->value == prim)
+
+    op_ADD:
+      if (FIX_GUARD(prim_add)) {
+        int64_t r;
+        if (!__builtin_add_overflow(sp[-2].as_fixnum(), sp[-1].as_fixnum(), &r) &&
+            Value::fits_fixnum(r)) {
+          sp[-2] = Value::fixnum(r);
+          --sp;
+          DISPATCH();
+        }
+      }
+      PRIM_SLOW(prim_add, 2);
+    op_SUB:
+      if (FIX_GUARD(prim_sub)) {
+        int64_t r;
+        if (!__builtin_sub_overflow(sp[-2].as_fixnum(), sp[-1].as_fixnum(), &r) &&
+            Value::fits_fixnum(r)) {
+          sp[-2] = Value::fixnum(r);
+          --sp;
+          DISPATCH();
+        }
+      }
+      PRIM_SLOW(prim_sub, 2);
+    op_LT:
+      if (FIX_GUARD(prim_lt)) {
+        sp[-2] = boolean(sp[-2].as_fixnum() < sp[-1].as_fixnum());
+        --sp;
+        DISPATCH();
+      }
+      PRIM_SLOW(prim_lt, 2);
+    op_GT:
+      if (FIX_GUARD(prim_gt)) {
+        sp[-2] = boolean(sp[-2].as_fixnum() > sp[-1].as_fixnum());
+        --sp;
+        DISPATCH();
+      }
+      PRIM_SLOW(prim_gt, 2);
+    op_IS:
+      if (K[A].as<Symbol>()->value == prim_is &&
+          (sp[-1] == sp[-2] || (sp[-1].is_fixnum() | sp[-2].is_fixnum()))) {
+        sp[-2] = boolean(sp[-1] == sp[-2]);
+        --sp;
+        DISPATCH();
+      }
+      PRIM_SLOW(prim_is, 2);
+    op_CAR:
+      if (K[A].as<Symbol>()->value == prim_car) {
+        Value x = sp[-1];
+        if (is_cons(x)) {
+          sp[-1] = car(x);
+          DISPATCH();
+        }
+        if (x.is_nil()) DISPATCH();
+      }
+      PRIM_SLOW(prim_car, 1);
+    op_CDR:
+      if (K[A].as<Symbol>()->value == prim_cdr) {
+        Value x = sp[-1];
+        if (is_cons(x)) {
+          sp[-1] = cdr(x);
+          DISPATCH();
+        }
+        if (x.is_nil()) DISPATCH();
+      }
+      PRIM_SLOW(prim_cdr, 1);
+    op_CONS:
+      if (K[A].as<Symbol>()->value == prim_cons) {
+        sp[-2] = cons(sp[-2], sp[-1]);
+        --sp;
+        DISPATCH();
+      }
+      PRIM_SLOW(prim_cons, 2);
+    op_NO:
+      if (K[A].as<Symbol>()->value == prim_no) {
+        sp[-1] = boolean(sp[-1].is_nil());
+        DISPATCH();
+      }
+      PRIM_SLOW(prim_no, 1);
+
+    op_CATCH:
+      handlers.push_back(Handler{size_t(base - stack_), size_t(sp - stack_),
+                                 uint32_t(pc + SA - code_insns(code)), winds, level_});
+      DISPATCH();
+    op_UNCATCH:
+      handlers.pop_back();
+      DISPATCH();
+    } catch (ArcError& e) {
+      // Find where this error goes: a handler of this run, or out of it.
+      Value exc = e.exc;
+      Exception* ex = exc.as<Exception>();
+      if (ex->backtrace.is_nil() && exc != interrupt_exc) {
+        base_ = base;
+        builtin_pc_ = code ? uint32_t(pc - code_insns(code)) : 0;
+        set(ex, &ex->backtrace, backtrace());
+      }
+      bool catchable = exc != interrupt_exc;
+      if (catchable && !handlers.empty() && handlers.back().level == level_) {
+        Handler h = handlers.back();
+        handlers.pop_back();
+        Value thunks = wind_thunks(winds, h.winds);
+        winds = h.winds;
+        base = stack_ + h.base;
+        sp = stack_ + h.sp;
+        code = code_of(base[-1]);
+        K = code_consts(code);
+        pc = code_insns(code) + h.pc;
+        entry = false;
+        if (thunks.truthy()) {
+          sp[0] = run_winds_fn;
+          sp[1] = thunks;
+          sp[2] = exc;
+          sp += 3;
+          n = 2;
+          tail = false;
+          resume = Resume::Call;
+        } else {
+          *sp++ = exc;
+          resume = Resume::Dispatch;
+        }
+        continue;
+      }
+      // Leaving this run: run the cleanups between here and its entry first.
+      while (!handlers.empty() && handlers.back().level == level_) handlers.pop_back();
+      Value thunks = wind_thunks(winds, runs.back().entry_winds);
+      winds = runs.back().entry_winds;
+      if (thunks.is_nil() || run_winds_fn.is_nil()) {
+        sp_ = fslot;
+        throw;
+      }
+      fslot[0] = run_winds_fn;
+      fslot[1] = thunks;
+      fslot[2] = exc;
+      sp = fslot + 3;
+      base = scope.base;
+      n = 2;
+      entry = true;
+      entry_rpc = kRethrow;
+      code = nullptr;
+      resume = Resume::Call;
+    } catch (std::bad_alloc&) {
+      sp_ = fslot;
+      throw_error("out of memory");
+    }
+  }
+#undef SAVE
+#undef RELOAD
+#undef SAFEPOINT
+#undef DISPATCH
+#undef A
+#undef SA
+#undef PRIM_SLOW
+#undef FIX_GUARD
+}
+
+}  // namespace vm

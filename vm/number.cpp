@@ -1,0 +1,653 @@
+// vm/number.cpp — the numeric tower of vm/number.h: arithmetic, comparison,
+// hashing, printing and parsing of fixnums, bignums, exact rationals and
+// flonums.
+//
+// Invariants every function here keeps (and may rely on in its arguments):
+//  - an integer in the fixnum range is a fixnum, never a Bignum;
+//  - a Ratnum is in lowest terms with den > 1, its parts normalised integers.
+// So two exact numbers of different kinds are never equal, and a result is
+// normalised by building it through make_integer / rational_from.
+//
+// Bignums are read in place through mpz_roinit_n views (IntView). That is safe
+// because allocation never collects (gc/heap.h rule 1): no object moves or dies
+// while a number operation runs.
+#include "vm/number.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "vm/error.h"
+
+namespace vm {
+namespace {
+
+// RAII owners, so an Arc error thrown mid-computation frees GMP memory.
+struct Z {
+  mpz_t z;
+  Z() { mpz_init(z); }
+  ~Z() { mpz_clear(z); }
+  Z(const Z&) = delete;
+  operator mpz_ptr() { return z; }
+  __mpz_struct* operator->() { return z; }  // for GMP's macros
+};
+struct Q {
+  mpq_t q;
+  Q() { mpq_init(q); }
+  ~Q() { mpq_clear(q); }
+  Q(const Q&) = delete;
+  operator mpq_ptr() { return q; }
+};
+
+// A read-only mpz of an integer Value with no copying and no allocation: a
+// bignum's limbs are used where they lie, a fixnum's magnitude fits one limb.
+class IntView {
+ public:
+  explicit IntView(Value v) {
+    if (v.is_fixnum()) {
+      int64_t n = v.as_fixnum();
+      limb_ = n < 0 ? 0 - uint64_t(n) : uint64_t(n);
+      ptr_ = mpz_roinit_n(view_, &limb_, n < 0 ? -1 : n > 0 ? 1 : 0);
+    } else {
+      Bignum* b = v.as<Bignum>();
+      ptr_ = mpz_roinit_n(view_, b->limbs, b->size);
+    }
+  }
+  IntView(const IntView&) = delete;
+  operator mpz_srcptr() const { return ptr_; }
+  // GMP's macros (mpz_sgn, mpz_odd_p) dereference their argument with ->.
+  const __mpz_struct* operator->() const { return ptr_; }
+
+ private:
+  mpz_t view_;
+  mp_limb_t limb_;
+  mpz_srcptr ptr_;
+};
+static_assert(sizeof(mp_limb_t) == sizeof(uint64_t));
+
+// Where a number sits in the tower; the higher rank wins a mixed operation.
+enum Rank { kFix, kBig, kRat, kFlo };
+
+Rank rank(const char* op, Value v) {
+  switch (TYPE(v)) {
+    case Kind::Fixnum: return kFix;
+    case Kind::Bignum: return kBig;
+    case Kind::Ratnum: return kRat;
+    case Kind::Flonum: return kFlo;
+    default: type_error(op, "a number", v);
+  }
+}
+
+double flo(Value v) { return v.as<Flonum>()->d; }
+Value rat_num(Value v) { return v.as<Ratnum>()->num; }
+Value rat_den(Value v) { return v.as<Ratnum>()->den; }
+bool is_exact_zero(Value v) { return v == Value::fixnum(0); }
+
+// Sign of an exact number (a Ratnum's sign is its numerator's).
+int exact_sign(Value v) {
+  if (TYPE(v) == Kind::Ratnum) v = rat_num(v);
+  if (v.is_fixnum()) return (v.as_fixnum() > 0) - (v.as_fixnum() < 0);
+  return mpz_sgn(IntView(v));
+}
+
+// q must already be canonical (every mpq operation leaves it so).
+Value rational_from(mpq_srcptr q) {
+  if (mpz_cmp_ui(mpq_denref(q), 1) == 0) return make_integer(mpq_numref(q));
+  Value num = make_integer(mpq_numref(q));
+  Value den = make_integer(mpq_denref(q));
+  Ratnum* r = alloc<Ratnum>(Kind::Ratnum);
+  r->num = num;
+  r->den = den;
+  return Value::ref(r);
+}
+
+// Any exact number, or a finite flonum (exactly), as an mpq.
+void to_mpq(Value v, mpq_ptr out) {
+  switch (TYPE(v)) {
+    case Kind::Fixnum: mpq_set_si(out, v.as_fixnum(), 1); break;
+    case Kind::Bignum: mpq_set_z(out, IntView(v)); break;
+    case Kind::Flonum: mpq_set_d(out, flo(v)); break;
+    default:
+      mpq_set_num(out, IntView(rat_num(v)));
+      mpq_set_den(out, IntView(rat_den(v)));
+  }
+}
+
+// p/q (q > 0) correctly rounded: scale so the quotient has 63 or 64 bits,
+// fold a nonzero remainder into its lowest bit (a sticky bit far below the
+// 53-bit rounding point), and let the one uint64 -> double conversion round.
+// GMP's own mpz_get_d / mpq_get_d truncate, which would make (+ 1/10 0.0)
+// print 0.09999999999999999. Results in the subnormal range may round twice.
+double ratio_to_double(mpz_srcptr p, mpz_srcptr q) {
+  if (mpz_sgn(p) == 0) return 0.0;
+  long shift = 63 - (long(mpz_sizeinbase(p, 2)) - long(mpz_sizeinbase(q, 2)));
+  Z n, d, quo, rem;
+  mpz_abs(n, p);
+  mpz_set(d, q);
+  if (shift > 0)
+    mpz_mul_2exp(n, n, shift);
+  else
+    mpz_mul_2exp(d, d, -shift);
+  mpz_tdiv_qr(quo, rem, n, d);
+  uint64_t bits = mpz_get_ui(quo) | (mpz_sgn(rem) != 0);
+  double r = std::ldexp(double(bits), int(-shift));
+  return mpz_sgn(p) < 0 ? -r : r;
+}
+
+// An integral double as an exact integer; op names the caller in the error.
+Value exact_from_integral(const char* op, double d) {
+  if (!std::isfinite(d)) throw_error(std::string(op) + ": no exact representation for", {make_flonum(d)});
+  if (std::fabs(d) < 0x1p62) return Value::fixnum(int64_t(d));
+  Z z;
+  mpz_set_d(z, d);
+  return make_integer(z);
+}
+
+// ---- the four operations, beyond the fixnum fast paths ----
+
+struct ArithOp {
+  const char* name;
+  double (*flo)(double, double);
+  void (*z)(mpz_ptr, mpz_srcptr, mpz_srcptr);  // null: exact results go through mpq
+  void (*q)(mpq_ptr, mpq_srcptr, mpq_srcptr);
+};
+const ArithOp kAdd{"+", [](double x, double y) { return x + y; }, mpz_add, mpq_add};
+const ArithOp kSub{"-", [](double x, double y) { return x - y; }, mpz_sub, mpq_sub};
+const ArithOp kMul{"*", [](double x, double y) { return x * y; }, mpz_mul, mpq_mul};
+const ArithOp kDiv{"/", [](double x, double y) { return x / y; }, nullptr, mpq_div};
+
+Value arith(const ArithOp& op, Value a, Value b) {
+  Rank ra = rank(op.name, a), rb = rank(op.name, b);
+  if (&op == &kDiv && is_exact_zero(b)) throw_error("/: division by zero", {a});
+  if (ra == kFlo || rb == kFlo) return make_flonum(op.flo(number_to_double(a), number_to_double(b)));
+  if (ra == kRat || rb == kRat || !op.z) {
+    Q x, y, r;
+    to_mpq(a, x);
+    to_mpq(b, y);
+    op.q(r, x, y);
+    return rational_from(r);
+  }
+  Z r;
+  op.z(r, IntView(a), IntView(b));
+  return make_integer(r);
+}
+
+// ---- powers and roots ----
+
+// Refuse powers whose result would take more than this many bits, rather
+// than let GMP abort the process on a runaway (expt 2 (expt 10 12)).
+constexpr double kMaxPowerBits = double(1u << 30);
+
+size_t exact_bits(Value v) {
+  if (TYPE(v) != Kind::Ratnum) return mpz_sizeinbase(IntView(v), 2);
+  return std::max(mpz_sizeinbase(IntView(rat_num(v)), 2), mpz_sizeinbase(IntView(rat_den(v)), 2));
+}
+
+// base exact, e an exact integer.
+Value exact_expt(Value base, Value e) {
+  int es = exact_sign(e);
+  if (is_exact_zero(base)) {
+    if (es < 0) throw_error("expt: division by zero", {base, e});
+    return Value::fixnum(es == 0 ? 1 : 0);
+  }
+  if (base == Value::fixnum(1)) return base;
+  if (base == Value::fixnum(-1)) return Value::fixnum(mpz_odd_p(IntView(e)) ? -1 : 1);
+  if (!e.is_fixnum() || double(exact_bits(base)) * std::fabs(double(e.as_fixnum())) > kMaxPowerBits)
+    throw_error("expt: result too large", {base, e});
+  unsigned long m = static_cast<unsigned long>(std::abs(e.as_fixnum()));
+  Q q;
+  to_mpq(base, q);
+  // Powers of coprime numerator and denominator stay coprime: no canonicalise.
+  mpz_pow_ui(mpq_numref(q.q), mpq_numref(q.q), m);
+  mpz_pow_ui(mpq_denref(q.q), mpq_denref(q.q), m);
+  if (es < 0) mpq_inv(q, q);
+  return rational_from(q);
+}
+
+// The exact root of a non-negative integer if it is a perfect square.
+bool exact_isqrt(Value v, Value* out) {
+  IntView z(v);
+  if (!mpz_perfect_square_p(z)) return false;
+  Z r;
+  mpz_sqrt(r, z);
+  *out = make_integer(r);
+  return true;
+}
+
+// sqrt of a non-square non-negative integer as a double. Past 2^106 the
+// integer square root is exact to well under an ulp and cannot overflow the
+// way converting the argument to double first would.
+double inexact_isqrt(Value v) {
+  IntView z(v);
+  if (mpz_sizeinbase(z, 2) <= 106) return std::sqrt(number_to_double(v));
+  Z r;
+  mpz_sqrt(r, z);
+  return ratio_to_double(r, IntView(Value::fixnum(1)));
+}
+
+// ---- printing ----
+
+std::string integer_to_string(Value v, int radix) {
+  if (v.is_fixnum()) {
+    char buf[72];
+    auto res = std::to_chars(buf, buf + sizeof buf, v.as_fixnum(), radix);
+    return std::string(buf, res.ptr);
+  }
+  IntView z(v);
+  std::string s(mpz_sizeinbase(z, radix) + 2, '\0');
+  mpz_get_str(s.data(), radix, z);
+  s.resize(std::strlen(s.c_str()));
+  return s;
+}
+
+// digits d1 d2 ... with value 0.d1d2... * 10^(exp10), written positionally.
+std::string positional(const std::string& digits, int exp10) {
+  if (exp10 <= 0) return "0." + std::string(size_t(-exp10), '0') + digits;
+  if (size_t(exp10) >= digits.size())
+    return digits + std::string(size_t(exp10) - digits.size(), '0') + ".0";
+  return digits.substr(0, size_t(exp10)) + "." + digits.substr(size_t(exp10));
+}
+
+// Shortest round-trip digits from to_chars; positional for 1e-7 < |d| < 1e21,
+// else scientific in to_chars' own form ("1e+21", "1e-07", "1.5e-08").
+std::string flonum_to_string(double d) {
+  if (std::isnan(d)) return "+nan.0";
+  if (std::isinf(d)) return d > 0 ? "+inf.0" : "-inf.0";
+  if (d == 0) return std::signbit(d) ? "-0.0" : "0.0";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);
+  double mag = std::fabs(d);
+  if (mag <= 1e-7 || mag >= 1e21) return sci;
+  std::string sign = d < 0 ? "-" : "";
+  size_t start = sign.size(), e = sci.find('e');
+  std::string digits = sci.substr(start, 1);
+  if (e > start + 1) digits += sci.substr(start + 2, e - start - 2);
+  return sign + positional(digits, std::stoi(sci.substr(e + 1)) + 1);
+}
+
+// ---- parsing ----
+
+int digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
+  return 99;
+}
+
+bool all_digits(std::string_view s, int radix) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (digit_value(c) >= radix) return false;
+  return true;
+}
+
+enum class Exactness { Default, Exact, Inexact };
+
+// Reads "#e" "#i" "#x" "#o" "#b" "#d" prefixes (each kind at most once).
+bool read_prefixes(std::string_view& s, int& radix, Exactness& ex) {
+  bool radix_seen = false;
+  while (s.size() >= 2 && s[0] == '#') {
+    char c = char(std::tolower(static_cast<unsigned char>(s[1])));
+    if (c == 'e' || c == 'i') {
+      if (ex != Exactness::Default) return false;
+      ex = c == 'e' ? Exactness::Exact : Exactness::Inexact;
+    } else if (c == 'x' || c == 'o' || c == 'b' || c == 'd') {
+      if (radix_seen) return false;
+      radix_seen = true;
+      radix = c == 'x' ? 16 : c == 'o' ? 8 : c == 'b' ? 2 : 10;
+    } else {
+      return false;
+    }
+    s.remove_prefix(2);
+  }
+  return true;
+}
+
+// Digits validated by the caller; mpz_set_str would otherwise skip spaces.
+void set_digits(mpz_ptr z, std::string_view digits, int radix) {
+  mpz_set_str(z, std::string(digits).c_str(), radix);
+}
+
+Value finish_exact(mpq_ptr q, bool negative, Exactness ex) {
+  if (negative) mpq_neg(q, q);
+  if (ex == Exactness::Inexact) return make_flonum(ratio_to_double(mpq_numref(q), mpq_denref(q)));
+  return rational_from(q);
+}
+
+// Unsigned "n" or "n/d" in the radix.
+std::optional<Value> parse_ratio(std::string_view s, bool negative, int radix, Exactness ex) {
+  size_t slash = s.find('/');
+  std::string_view num = s.substr(0, slash);
+  if (!all_digits(num, radix)) return std::nullopt;
+  Q q;
+  set_digits(mpq_numref(q.q), num, radix);
+  if (slash != std::string_view::npos) {
+    std::string_view den = s.substr(slash + 1);
+    if (!all_digits(den, radix)) return std::nullopt;
+    set_digits(mpq_denref(q.q), den, radix);
+    if (mpz_sgn(mpq_denref(q.q)) == 0) return std::nullopt;
+    mpq_canonicalize(q);
+  }
+  return finish_exact(q, negative, ex);
+}
+
+// The parts of an unsigned decimal "int.frac e exp".
+struct Decimal {
+  std::string_view int_part, frac_part;
+  long exp = 0;
+};
+
+bool split_decimal(std::string_view s, Decimal& d) {
+  size_t e = s.find_first_of("eE");
+  std::string_view mant = s.substr(0, e);
+  size_t dot = mant.find('.');
+  d.int_part = mant.substr(0, dot);
+  if (dot != std::string_view::npos) d.frac_part = mant.substr(dot + 1);
+  if (d.int_part.empty() && d.frac_part.empty()) return false;
+  if ((!d.int_part.empty() && !all_digits(d.int_part, 10)) ||
+      (!d.frac_part.empty() && !all_digits(d.frac_part, 10)))
+    return false;
+  if (e == std::string_view::npos) return true;
+  std::string_view exp = s.substr(e + 1);
+  bool neg = !exp.empty() && exp[0] == '-';
+  if (!exp.empty() && (exp[0] == '-' || exp[0] == '+')) exp.remove_prefix(1);
+  if (!all_digits(exp, 10)) return false;
+  exp.remove_prefix(std::min(exp.find_first_not_of('0'), exp.size() - 1));
+  if (exp.size() > 9) exp = "999999999";  // clamps absurd exponents; see parse_decimal
+  std::from_chars(exp.data(), exp.data() + exp.size(), d.exp);
+  if (neg) d.exp = -d.exp;
+  return true;
+}
+
+// #e on a decimal is exact in decimal: #e1.1 is 11/10, not the double's value.
+std::optional<Value> exact_decimal(const Decimal& d, bool negative) {
+  long scale = d.exp - long(d.frac_part.size());
+  if (std::labs(scale) > 100000) return std::nullopt;  // refuse 10^huge
+  Q q;
+  set_digits(mpq_numref(q.q), std::string(d.int_part) + std::string(d.frac_part), 10);
+  Z ten;
+  mpz_ui_pow_ui(ten, 10, static_cast<unsigned long>(std::labs(scale)));
+  if (scale >= 0)
+    mpz_mul(mpq_numref(q.q), mpq_numref(q.q), ten);
+  else
+    mpz_set(mpq_denref(q.q), ten);
+  mpq_canonicalize(q);
+  return finish_exact(q, negative, Exactness::Exact);
+}
+
+std::optional<Value> parse_decimal(std::string_view s, bool negative, Exactness ex) {
+  Decimal d;
+  if (!split_decimal(s, d)) return std::nullopt;
+  if (ex == Exactness::Exact) return exact_decimal(d, negative);
+  double x = 0;
+  auto res = std::from_chars(s.data(), s.data() + s.size(), x);
+  if (res.ec == std::errc::result_out_of_range) {
+    // Overflow or underflow: which one follows from the decimal magnitude.
+    size_t lead = d.int_part.find_first_not_of('0');
+    long mag = d.exp + (lead == std::string_view::npos ? 0 : long(d.int_part.size() - lead));
+    x = mag > 0 ? HUGE_VAL : 0.0;
+  }
+  return make_flonum(negative ? -x : x);
+}
+
+std::optional<Value> parse_special(std::string_view s, Exactness ex) {
+  if (ex == Exactness::Exact) return std::nullopt;
+  if (s == "+inf.0") return make_flonum(HUGE_VAL);
+  if (s == "-inf.0") return make_flonum(-HUGE_VAL);
+  if (s == "+nan.0" || s == "-nan.0") return make_flonum(std::nan(""));
+  return std::nullopt;
+}
+
+uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+// ---- construction and conversion ----
+
+Value make_integer(int64_t n) {
+  if (Value::fits_fixnum(n)) return Value::fixnum(n);
+  Bignum* b = alloc<Bignum>(Kind::Bignum, sizeof(mp_limb_t));
+  b->size = n < 0 ? -1 : 1;
+  b->limbs[0] = n < 0 ? 0 - uint64_t(n) : uint64_t(n);
+  return Value::ref(b);
+}
+
+Value make_integer(const mpz_t z) {
+  if (mpz_fits_slong_p(z)) {
+    long n = mpz_get_si(z);
+    if (Value::fits_fixnum(n)) return Value::fixnum(n);
+  }
+  size_t nlimbs = mpz_size(z);
+  Bignum* b = alloc<Bignum>(Kind::Bignum, nlimbs * sizeof(mp_limb_t));
+  b->size = z->_mp_size;
+  std::memcpy(b->limbs, mpz_limbs_read(z), nlimbs * sizeof(mp_limb_t));
+  return Value::ref(b);
+}
+
+void integer_to_mpz(Value v, mpz_t out) { mpz_set(out, IntView(v)); }
+
+Value make_rational(const mpq_t q) {
+  Q c;
+  mpq_set(c, q);
+  mpq_canonicalize(c);
+  return rational_from(c);
+}
+
+double number_to_double(Value v) {
+  switch (rank("real", v)) {
+    case kFix: return double(v.as_fixnum());
+    case kFlo: return flo(v);
+    case kBig: return ratio_to_double(IntView(v), IntView(Value::fixnum(1)));
+    case kRat: return ratio_to_double(IntView(rat_num(v)), IntView(rat_den(v)));
+  }
+  return 0;
+}
+
+// ---- arithmetic ----
+// Fast paths work on the tagged words (2n+1): the overflow builtins on the
+// 64-bit words detect exactly the results that leave the 63-bit range.
+
+Value num_add(Value a, Value b) {
+  int64_t r;
+  if (a.is_fixnum() && b.is_fixnum() &&
+      !__builtin_add_overflow(int64_t(a.word() - 1), int64_t(b.word()), &r))
+    return Value::from_word(Word(r));
+  return arith(kAdd, a, b);
+}
+
+Value num_sub(Value a, Value b) {
+  int64_t r;
+  if (a.is_fixnum() && b.is_fixnum() &&
+      !__builtin_sub_overflow(int64_t(a.word()), int64_t(b.word() - 1), &r))
+    return Value::from_word(Word(r));
+  return arith(kSub, a, b);
+}
+
+Value num_mul(Value a, Value b) {
+  int64_t r;
+  if (a.is_fixnum() && b.is_fixnum() &&
+      !__builtin_mul_overflow(a.as_fixnum(), int64_t(b.word() - 1), &r))
+    return Value::from_word(Word(r) | 1);
+  return arith(kMul, a, b);
+}
+
+Value num_div(Value a, Value b) {
+  if (a.is_fixnum() && b.is_fixnum() && !is_exact_zero(b) && a.as_fixnum() % b.as_fixnum() == 0)
+    return make_integer(a.as_fixnum() / b.as_fixnum());  // kFixMin / -1 still fits int64
+  return arith(kDiv, a, b);
+}
+
+Value num_neg(Value a) {
+  switch (rank("-", a)) {
+    case kFix: return make_integer(-a.as_fixnum());
+    case kFlo: return make_flonum(-flo(a));
+    default: break;
+  }
+  Q q;
+  to_mpq(a, q);
+  mpq_neg(q, q);
+  return rational_from(q);
+}
+
+Value num_mod(Value a, Value b) {
+  if (!is_integer(a)) type_error("mod", "an integer", a);
+  if (!is_integer(b)) type_error("mod", "an integer", b);
+  if (is_exact_zero(b)) throw_error("mod: division by zero", {a});
+  if (a.is_fixnum() && b.is_fixnum()) {
+    int64_t x = a.as_fixnum(), y = b.as_fixnum(), r = x % y;
+    return Value::fixnum(r != 0 && (r < 0) != (y < 0) ? r + y : r);
+  }
+  Z r;
+  mpz_fdiv_r(r, IntView(a), IntView(b));  // floor division: remainder takes b's sign
+  return make_integer(r);
+}
+
+Value num_expt(Value a, Value b) {
+  Rank ra = rank("expt", a), rb = rank("expt", b);
+  if (ra != kFlo && (rb == kFix || rb == kBig)) return exact_expt(a, b);
+  return make_flonum(std::pow(number_to_double(a), number_to_double(b)));
+}
+
+// Arc's host answers a complex number for negatives; we have none, so error.
+Value num_sqrt(Value a) {
+  Rank r = rank("sqrt", a);
+  if (r == kFlo) {
+    if (flo(a) < 0) throw_error("sqrt: negative argument", {a});
+    return make_flonum(std::sqrt(flo(a)));
+  }
+  if (exact_sign(a) < 0) throw_error("sqrt: negative argument", {a});
+  Value root, den_root;
+  if (r != kRat) return exact_isqrt(a, &root) ? root : make_flonum(inexact_isqrt(a));
+  if (exact_isqrt(rat_num(a), &root) && exact_isqrt(rat_den(a), &den_root))
+    return num_div(root, den_root);
+  return make_flonum(std::sqrt(number_to_double(a)));
+}
+
+Value num_trunc(Value a) {
+  switch (rank("trunc", a)) {
+    case kFix:
+    case kBig: return a;
+    case kFlo: return exact_from_integral("trunc", std::trunc(flo(a)));
+    case kRat: break;
+  }
+  Z q;
+  mpz_tdiv_q(q, IntView(rat_num(a)), IntView(rat_den(a)));
+  return make_integer(q);
+}
+
+Value num_round_even(Value a) {
+  switch (rank("round", a)) {
+    case kFix:
+    case kBig: return a;
+    case kFlo: return exact_from_integral("round", std::nearbyint(flo(a)));
+    case kRat: break;
+  }
+  // floor, then up if the remainder is past half, or exactly half and odd.
+  IntView den(rat_den(a));
+  Z q, r;
+  mpz_fdiv_qr(q, r, IntView(rat_num(a)), den);
+  mpz_mul_2exp(r, r, 1);
+  int c = mpz_cmp(r, den);
+  if (c > 0 || (c == 0 && mpz_odd_p(q.z))) mpz_add_ui(q, q, 1);
+  return make_integer(q);
+}
+
+// ---- comparison and identity ----
+
+int num_compare(Value a, Value b) {
+  if (a.is_fixnum() && b.is_fixnum()) return (a.as_fixnum() > b.as_fixnum()) - (a.as_fixnum() < b.as_fixnum());
+  Rank ra = rank("<", a), rb = rank("<", b);
+  if (ra == kFlo || rb == kFlo) {
+    double x = number_to_double(a), y = number_to_double(b);
+    if (std::isnan(x) || std::isnan(y)) return 1;
+    // Both floats, or an infinity against anything: doubles decide exactly.
+    if ((ra == kFlo && rb == kFlo) || std::isinf(x) || std::isinf(y)) return (x > y) - (x < y);
+  }
+  if (ra <= kBig && rb <= kBig) {
+    int c = mpz_cmp(IntView(a), IntView(b));
+    return (c > 0) - (c < 0);
+  }
+  Q x, y;  // mixed float/exact compares exactly: (< 9007199254740993 9007199254740992.0) is nil
+  to_mpq(a, x);
+  to_mpq(b, y);
+  int c = mpq_cmp(x, y);
+  return (c > 0) - (c < 0);
+}
+
+bool num_lt(Value a, Value b) {
+  if (a.is_fixnum() && b.is_fixnum()) return a.as_fixnum() < b.as_fixnum();
+  if (TYPE(a) == Kind::Flonum && std::isnan(flo(a))) return false;
+  if (TYPE(b) == Kind::Flonum && std::isnan(flo(b))) return false;
+  return num_compare(a, b) < 0;
+}
+
+// Flonums are eqv when their bits agree (so 0.0 and -0.0 differ), and every
+// NaN is eqv to every other, as Racket's eqv? has it.
+bool num_eqv(Value a, Value b) {
+  if (a == b) return true;
+  Kind k = TYPE(a);
+  if (k != TYPE(b)) return false;
+  switch (k) {
+    case Kind::Bignum: return mpz_cmp(IntView(a), IntView(b)) == 0;
+    case Kind::Ratnum: return num_eqv(rat_num(a), rat_num(b)) && num_eqv(rat_den(a), rat_den(b));
+    case Kind::Flonum: {
+      double x = flo(a), y = flo(b);
+      if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+      return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    default: return false;
+  }
+}
+
+uint64_t num_hash(Value a) {
+  switch (TYPE(a)) {
+    case Kind::Bignum: {
+      Bignum* b = a.as<Bignum>();
+      uint64_t h = mix(uint64_t(b->size));
+      for (int64_t i = 0, n = std::abs(b->size); i < n; ++i) h = mix(h ^ b->limbs[i]);
+      return h;
+    }
+    case Kind::Ratnum: return mix(num_hash(rat_num(a)) * 31 + num_hash(rat_den(a)));
+    case Kind::Flonum: {
+      double d = flo(a);
+      if (std::isnan(d)) return 0x7ff8dead;
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      return mix(bits ^ 0x5bd1e995);
+    }
+    default: return mix(a.word());
+  }
+}
+
+// ---- text ----
+
+std::string number_to_string(Value v, int radix) {
+  switch (rank("number->string", v)) {
+    case kFix:
+    case kBig: return integer_to_string(v, radix);
+    case kRat: return integer_to_string(rat_num(v), radix) + "/" + integer_to_string(rat_den(v), radix);
+    case kFlo: break;
+  }
+  return flonum_to_string(flo(v));
+}
+
+std::optional<Value> parse_number(std::string_view text, int radix) {
+  Exactness ex = Exactness::Default;
+  if (!read_prefixes(text, radix, ex) || text.empty()) return std::nullopt;
+  if (auto special = parse_special(text, ex)) return special;
+  bool negative = text[0] == '-';
+  if (text[0] == '-' || text[0] == '+') text.remove_prefix(1);
+  if (text.empty()) return std::nullopt;
+  if (auto ratio = parse_ratio(text, negative, radix, ex)) return ratio;
+  if (radix != 10) return std::nullopt;
+  return parse_decimal(text, negative, ex);
+}
+
+}  // namespace vm

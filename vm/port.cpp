@@ -1,0 +1,304 @@
+// vm/port.cpp — the PortImpl kinds behind Arc ports: buffered file
+// descriptors (input and output) and in-memory strings (input and output),
+// plus the UTF-8 character layer every port shares.
+//
+// Characters are decoded from bytes here, not by the subclasses, so readb and
+// readc can be mixed freely on one port. peek_char decodes a character and
+// gives its bytes back through the small pushback in PortImpl; that is why
+// subclasses implement next_byte/look_byte and callers use read_byte/peek_byte.
+#include "vm/port.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include "vm/error.h"
+
+extern char** environ;
+
+namespace vm {
+
+namespace {
+
+constexpr size_t kBufSize = 64 * 1024;
+constexpr int32_t kReplacement = 0xFFFD;
+
+// ---- file descriptors ----
+
+class FdInput final : public PortImpl {
+ public:
+  FdInput(int fd, const std::string& nm, bool owns) : fd_(fd), owns_(owns) {
+    is_input = true;
+    name = nm;
+  }
+  ~FdInput() override { release(); }
+  void write_bytes(const char*, size_t) override {}
+  void close() override {
+    release();
+    PortImpl::close();
+  }
+  int fd() const override { return fd_; }
+
+ protected:
+  int next_byte() override { return (pos_ < end_ || fill()) ? buf_[pos_++] : -1; }
+  int look_byte() override { return (pos_ < end_ || fill()) ? buf_[pos_] : -1; }
+
+ private:
+  // Refills an empty buffer. End of input is not latched: a terminal can
+  // deliver more after a Ctrl-D. A read error reads as end of input.
+  bool fill() {
+    if (fd_ < 0) return false;
+    if (!buf_) buf_ = std::make_unique<uint8_t[]>(kBufSize);
+    ssize_t n;
+    do n = ::read(fd_, buf_.get(), kBufSize);
+    while (n < 0 && errno == EINTR);
+    pos_ = 0;
+    end_ = n > 0 ? size_t(n) : 0;
+    return end_ > 0;
+  }
+  void release() {
+    if (owns_ && fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+  int fd_;
+  bool owns_;
+  std::unique_ptr<uint8_t[]> buf_;  // allocated on first read
+  size_t pos_ = 0, end_ = 0;
+};
+
+class FdOutput final : public PortImpl {
+ public:
+  FdOutput(int fd, const std::string& nm, bool owns)
+      : fd_(fd), owns_(owns), line_buffered_(isatty(fd)) {
+    is_output = true;
+    name = nm;
+  }
+  ~FdOutput() override { close_quietly(); }
+  void write_bytes(const char* p, size_t n) override {
+    if (fd_ < 0) return;
+    buf_.append(p, n);
+    // A terminal sees each line as it is finished (prompts flush explicitly).
+    if (buf_.size() >= kBufSize || (line_buffered_ && memchr(p, '\n', n))) flush();
+  }
+  void flush() override {
+    int err = drain();
+    if (err) throw_error("cannot write to " + name + ": " + strerror(err));
+  }
+  // Never throws: it also runs from the collector's finalizer.
+  void close() override {
+    close_quietly();
+    PortImpl::close();
+  }
+  int fd() const override { return fd_; }
+
+ private:
+  // Writes the whole buffer, retrying interrupted and partial writes.
+  // Returns 0 or the errno that stopped it; the unwritten bytes are dropped
+  // so one failure is reported once.
+  int drain() {
+    size_t done = 0;
+    int err = 0;
+    while (done < buf_.size() && fd_ >= 0) {
+      ssize_t n = ::write(fd_, buf_.data() + done, buf_.size() - done);
+      if (n >= 0)
+        done += size_t(n);
+      else if (errno != EINTR) {
+        err = errno;
+        break;
+      }
+    }
+    buf_.clear();
+    return err;
+  }
+  void close_quietly() {
+    drain();
+    if (owns_ && fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+  int fd_;
+  bool owns_;
+  bool line_buffered_;
+  std::string buf_;
+};
+
+// ---- strings ----
+
+class StringInput final : public PortImpl {
+ public:
+  explicit StringInput(const std::string& s) : s_(s) {
+    is_input = true;
+    name = "string";
+  }
+  void write_bytes(const char*, size_t) override {}
+
+ protected:
+  int next_byte() override { return pos_ < s_.size() ? uint8_t(s_[pos_++]) : -1; }
+  int look_byte() override { return pos_ < s_.size() ? uint8_t(s_[pos_]) : -1; }
+
+ private:
+  std::string s_;
+  size_t pos_ = 0;
+};
+
+class StringOutput final : public PortImpl {
+ public:
+  StringOutput() {
+    is_output = true;
+    name = "string";
+  }
+  void write_bytes(const char* p, size_t n) override { s_.append(p, n); }
+  std::string* contents() override { return &s_; }
+
+ private:
+  std::string s_;
+};
+
+// An Arc error for a failed open, naming the path and the OS reason.
+[[noreturn]] void open_error(const char* what, const std::string& path, int err) {
+  throw_error(std::string("cannot open ") + what + " file " + path + ": " + strerror(err));
+}
+
+}  // namespace
+
+// ---- the UTF-8 layer ----
+
+int32_t PortImpl::decode(uint8_t seen[4], int& n) {
+  n = 0;
+  int b0 = read_byte();
+  if (b0 < 0) return -1;
+  seen[n++] = uint8_t(b0);
+  if (b0 < 0x80) return b0;
+  int need;
+  uint32_t cp, min;
+  if ((b0 & 0xE0) == 0xC0)
+    need = 1, cp = b0 & 0x1F, min = 0x80;
+  else if ((b0 & 0xF0) == 0xE0)
+    need = 2, cp = b0 & 0x0F, min = 0x800;
+  else if ((b0 & 0xF8) == 0xF0)
+    need = 3, cp = b0 & 0x07, min = 0x10000;
+  else
+    return kReplacement;  // a stray continuation byte or 0xF8..0xFF
+  // Continuation bytes are only consumed when they are valid, so a broken
+  // sequence costs its lead byte and never swallows the next character.
+  for (int i = 0; i < need; ++i) {
+    int b = peek_byte();
+    if (b < 0 || (b & 0xC0) != 0x80) return kReplacement;
+    seen[n++] = uint8_t(read_byte());
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  bool bad = cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF);
+  return bad ? kReplacement : int32_t(cp);
+}
+
+int32_t PortImpl::read_char() {
+  uint8_t seen[4];
+  int n;
+  return decode(seen, n);
+}
+
+int32_t PortImpl::peek_char() {
+  uint8_t seen[4];
+  int n;
+  int32_t c = decode(seen, n);
+  // Give the bytes back, first byte on top (pb_ pops from the end).
+  for (int i = n - 1; i >= 0 && pb_n_ < 4; --i) pb_[pb_n_++] = seen[i];
+  return c;
+}
+
+void PortImpl::write_char(uint32_t c) {
+  if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) c = kReplacement;
+  char b[4];
+  size_t n;
+  if (c < 0x80) {
+    b[0] = char(c), n = 1;
+  } else if (c < 0x800) {
+    b[0] = char(0xC0 | (c >> 6)), b[1] = char(0x80 | (c & 0x3F)), n = 2;
+  } else if (c < 0x10000) {
+    b[0] = char(0xE0 | (c >> 12)), b[1] = char(0x80 | ((c >> 6) & 0x3F));
+    b[2] = char(0x80 | (c & 0x3F)), n = 3;
+  } else {
+    b[0] = char(0xF0 | (c >> 18)), b[1] = char(0x80 | ((c >> 12) & 0x3F));
+    b[2] = char(0x80 | ((c >> 6) & 0x3F)), b[3] = char(0x80 | (c & 0x3F)), n = 4;
+  }
+  write_bytes(b, n);
+}
+
+// ---- port objects ----
+
+Value make_port(PortImpl* impl) {
+  Port* p = alloc<Port>(Kind::Port);
+  p->impl = impl;
+  return Value::ref(p);
+}
+
+bool is_input_port(Value v) {
+  return TYPE(v) == Kind::Port && port_impl(v) && port_impl(v)->is_input;
+}
+bool is_output_port(Value v) {
+  return TYPE(v) == Kind::Port && port_impl(v) && port_impl(v)->is_output;
+}
+
+// ---- constructors ----
+
+PortImpl* open_input_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) open_error("input", path, errno);
+  // open(2) accepts a directory for reading; reading it would fail later.
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    open_error("input", path, EISDIR);
+  }
+  return new FdInput(fd, path, true);
+}
+
+PortImpl* open_output_file(const std::string& path, bool append) {
+  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  int fd = ::open(path.c_str(), flags, 0666);
+  if (fd < 0) open_error("output", path, errno);
+  return new FdOutput(fd, path, true);
+}
+
+PortImpl* make_input_string(const std::string& utf8) { return new StringInput(utf8); }
+PortImpl* make_output_string() { return new StringOutput(); }
+
+PortImpl* make_fd_input(int fd, const std::string& name, bool owns) {
+  return new FdInput(fd, name, owns);
+}
+PortImpl* make_fd_output(int fd, const std::string& name, bool owns) {
+  return new FdOutput(fd, name, owns);
+}
+
+// ---- shell commands ----
+
+int spawn_shell(const std::string& cmd, int out_fd) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+  const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
+  pid_t pid;
+  int rc = posix_spawn(&pid, "/bin/sh", &fa, nullptr, const_cast<char**>(argv), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    errno = rc;
+    return -1;
+  }
+  return pid;
+}
+
+int wait_child(int pid) {
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return status;
+}
+
+}  // namespace vm

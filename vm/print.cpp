@@ -1,0 +1,311 @@
+// vm/print.cpp — the written and displayed forms of every value (ARC.md 1,
+// 7.10).
+//
+// The printer never recurses on the machine stack: containers push their
+// remaining work (literal text, values, the rest of a list) on an explicit
+// stack, so a long or deeply nested list prints in constant C++ stack (the
+// VM may run on small fiber stacks). Cycles cannot loop forever:
+//  - a cdr chain is checked with Floyd's tortoise and hare; a cycle ends the
+//    list with " ...";
+//  - a list, table or tagged object met again while it is still being
+//    printed (a cycle through cars or values) prints as "...";
+//  - nesting deeper than kMaxDepth prints "...".
+#include "vm/print.h"
+
+#include <cstdio>
+#include <unordered_set>
+#include <vector>
+
+#include "vm/code.h"
+#include "vm/number.h"
+#include "vm/port.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+#include "vm/table.h"
+
+namespace vm {
+
+namespace {
+
+constexpr size_t kMaxDepth = 10000;
+
+enum class Step : uint8_t {
+  Print,   // print v
+  Text,    // append text
+  Rest,    // continue the list whose next cell is v
+  Leave,   // v is no longer being printed
+};
+
+struct Work {
+  Step step;
+  bool host_nil;      // inside a table: lists show their nil terminator
+  Value v;
+  Value tortoise;     // Rest: the slow pointer of the cycle check
+  uint64_t n;         // Rest: cells printed so far
+  const char* text;   // Text
+};
+
+void hex4(std::string& out, const char* prefix, uint32_t c) {
+  char buf[16];
+  snprintf(buf, sizeof buf, "%s%04X", prefix, unsigned(c));
+  out += buf;
+}
+
+bool is_control(uint32_t c) { return c < 0x20 || (c >= 0x7F && c < 0xA0); }
+
+void write_string_lit(std::string& out, Value s) {
+  out += '"';
+  uint64_t n = string_len(s);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint32_t c = string_ref(s, i);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (is_control(c))
+          hex4(out, "\\u", c);
+        else
+          utf8_append(out, c);
+    }
+  }
+  out += '"';
+}
+
+const char* char_name(uint32_t c) {
+  switch (c) {
+    case 0: return "nul";
+    case 8: return "backspace";
+    case 9: return "tab";
+    case 10: return "newline";
+    case 11: return "vtab";
+    case 12: return "page";
+    case 13: return "return";
+    case 32: return "space";
+    case 127: return "rubout";
+    default: return nullptr;
+  }
+}
+
+void write_char(std::string& out, uint32_t c) {
+  out += "#\\";
+  if (const char* name = char_name(c))
+    out += name;
+  else if (is_control(c))
+    hex4(out, "u", c);
+  else
+    utf8_append(out, c);
+}
+
+// Characters that end a token or start another datum (ARC.md 2.2), plus the
+// bar and backslash, which the reader would treat specially.
+bool is_delimiter(char c) {
+  switch (c) {
+    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
+    case '(': case ')': case '[': case ']': case '{': case '}':
+    case '"': case ';': case '\'': case '`': case ',': case '|': case '\\':
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool needs_bars(const std::string& name) {
+  if (name.empty() || name == "." || name[0] == '#') return true;
+  for (char c : name)
+    if (is_delimiter(c) || (unsigned char)c < 0x20) return true;
+  return parse_number(name).has_value();
+}
+
+// |a b|; a bar inside the name closes the bars, is escaped, and reopens.
+void write_symbol(std::string& out, const std::string& name) {
+  if (!needs_bars(name)) {
+    out += name;
+    return;
+  }
+  out += '|';
+  for (char c : name) {
+    if (c == '|')
+      out += "|\\||";
+    else
+      out += c;
+  }
+  out += '|';
+}
+
+std::string procedure_form(Value closure) {
+  Value name = code_of(closure)->name;
+  if (!is_symbol(name) || name.is_nil()) return "#<procedure>";
+  return "#<procedure: " + symbol_name(name) + ">";
+}
+
+std::string port_form(Value p) {
+  PortImpl* impl = port_impl(p);
+  if (!impl) return "#<port:closed>";
+  return std::string(impl->is_input ? "#<input-port:" : "#<output-port:") + impl->name + ">";
+}
+
+const char* internal_form(Value v) {
+  if (v == UNBOUND) return "#<unbound>";
+  if (v == MISSING) return "#<missing>";
+  if (v == TOMBSTONE) return "#<tombstone>";
+  if (v == EMPTY) return "#<empty>";
+  return "#<internal>";
+}
+
+class Printer {
+ public:
+  Printer(std::string& out, bool write) : out_(out), write_(write) {}
+
+  void run(Value root) {
+    push(Step::Print, root, false);
+    while (!work_.empty()) {
+      Work w = work_.back();
+      work_.pop_back();
+      switch (w.step) {
+        case Step::Print: print(w.v, w.host_nil); break;
+        case Step::Text: out_ += w.text; break;
+        case Step::Rest: rest(w); break;
+        case Step::Leave: open_.erase(w.v.word()); break;
+      }
+    }
+  }
+
+ private:
+  void push(Step s, Value v, bool host_nil) { work_.push_back({s, host_nil, v, NIL, 0, nullptr}); }
+  void text(const char* t) { work_.push_back({Step::Text, false, NIL, NIL, 0, t}); }
+
+  // Marks a container as being printed; false if it already is (a cycle)
+  // or nesting is too deep, in which case "..." has been printed instead.
+  bool enter(Value v) {
+    if (open_.size() >= kMaxDepth || !open_.insert(v.word()).second) {
+      out_ += "...";
+      return false;
+    }
+    push(Step::Leave, v, false);
+    return true;
+  }
+
+  void print(Value v, bool host_nil);
+  void print_cons(Value v, bool host_nil);
+  void print_table(Value v);
+  void print_tagged(Value v, bool host_nil);
+  void rest(const Work& w);
+
+  std::string& out_;
+  bool write_;
+  std::vector<Work> work_;
+  std::unordered_set<Word> open_;  // containers being printed (no GC runs meanwhile)
+};
+
+void Printer::print(Value v, bool host_nil) {
+  switch (TYPE(v)) {
+    case Kind::Nil: out_ += "nil"; break;
+    case Kind::True: out_ += "t"; break;
+    case Kind::Fixnum: case Kind::Bignum: case Kind::Flonum: case Kind::Ratnum:
+      out_ += number_to_string(v);
+      break;
+    case Kind::Char:
+      if (write_) write_char(out_, v.as_char()); else utf8_append(out_, v.as_char());
+      break;
+    case Kind::String:
+      if (write_) write_string_lit(out_, v); else out_ += string_utf8(v);
+      break;
+    case Kind::Symbol:
+      if (write_) write_symbol(out_, symbol_name(v)); else out_ += symbol_name(v);
+      break;
+    case Kind::Cons: print_cons(v, host_nil); break;
+    case Kind::Table: print_table(v); break;
+    case Kind::Tagged: print_tagged(v, host_nil); break;
+    case Kind::Closure: out_ += procedure_form(v); break;
+    case Kind::Builtin: out_ += "#<procedure:" + symbol_name(v.as<Builtin>()->name) + ">"; break;
+    case Kind::Continuation: out_ += "#<continuation>"; break;
+    case Kind::Port: out_ += port_form(v); break;
+    case Kind::Exception:
+      out_ += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";
+      break;
+    case Kind::Box: out_ += "#<box>"; break;
+    case Kind::Code: out_ += "#<code>"; break;
+    case Kind::Vector: out_ += "#<vector>"; break;
+    case Kind::Blob: out_ += "#<blob>"; break;
+    case Kind::Internal: out_ += internal_form(v); break;
+    default: out_ += "#<unknown>"; break;
+  }
+}
+
+// Prints "(" and the car now; the rest of the list follows as a Rest step.
+void Printer::print_cons(Value v, bool host_nil) {
+  if (!enter(v)) return;
+  out_ += '(';
+  work_.push_back({Step::Rest, host_nil, cdr(v), v, 1, nullptr});
+  push(Step::Print, car(v), host_nil);
+}
+
+void Printer::rest(const Work& w) {
+  Value p = w.v;
+  if (p.is_nil()) {
+    out_ += w.host_nil ? " . nil)" : ")";
+    return;
+  }
+  if (!is_cons(p)) {
+    out_ += " . ";
+    text(")");
+    push(Step::Print, p, w.host_nil);
+    return;
+  }
+  // The tortoise moves one cell for every two the printer moves.
+  Value tortoise = (w.n % 2 == 0) ? cdr(w.tortoise) : w.tortoise;
+  if (p == tortoise) {
+    out_ += " ...)";
+    return;
+  }
+  out_ += ' ';
+  work_.push_back({Step::Rest, w.host_nil, cdr(p), tortoise, w.n + 1, nullptr});
+  push(Step::Print, car(p), w.host_nil);
+}
+
+// #hash((k . v) ...). Racket shows Arc lists' nil terminators inside tables
+// (ARC.md 1.7), so entries print with host_nil set.
+void Printer::print_table(Value v) {
+  if (!enter(v)) return;
+  out_ += "#hash(";
+  std::vector<std::pair<Value, Value>> entries;
+  table_each(v, [&](Value k, Value val) { entries.emplace_back(k, val); });
+  text(")");
+  for (size_t i = entries.size(); i-- > 0;) {
+    text(")");
+    push(Step::Print, entries[i].second, true);
+    text(" . ");
+    push(Step::Print, entries[i].first, true);
+    text(i == 0 ? "(" : " (");
+  }
+}
+
+void Printer::print_tagged(Value v, bool host_nil) {
+  if (!enter(v)) return;
+  out_ += "#(tagged ";
+  text(")");
+  push(Step::Print, v.as<Tagged>()->rep, host_nil);
+  text(" ");
+  push(Step::Print, v.as<Tagged>()->tag, host_nil);
+}
+
+}  // namespace
+
+void print_value(std::string& out, Value v, bool write) { Printer(out, write).run(v); }
+
+std::string write_string(Value v) {
+  std::string out;
+  print_value(out, v, true);
+  return out;
+}
+
+std::string disp_string(Value v) {
+  std::string out;
+  print_value(out, v, false);
+  return out;
+}
+
+}  // namespace vm

@@ -1,0 +1,110 @@
+// vm/symbol.cpp — the intern table and the well-known symbols.
+//
+// The table maps a UTF-8 name to an index into `syms`, a vector of Values,
+// rather than to the Value itself: the vector is what the collector sees
+// (trace_symbols), so a moving collector can update it in one place. Symbols
+// are never removed, so indices stay valid forever.
+#include "vm/symbol.h"
+
+#include <string>
+#include <unordered_map>
+
+#include "vm/string.h"
+
+namespace vm {
+
+Syms S;
+
+namespace {
+
+struct InternTable {
+  std::unordered_map<std::string, size_t> index;
+  std::vector<Value> syms;
+};
+
+InternTable& table() {
+  static InternTable t;
+  return t;
+}
+
+Value new_symbol(std::string_view name) {
+  // make_string_utf8 allocates first; allocation never collects, so the
+  // string is safe while the symbol is allocated.
+  Value str = make_string_utf8(name);
+  Symbol* s = alloc<Symbol>(Kind::Symbol);
+  s->name = str;
+  s->value = UNBOUND;
+  return Value::ref(s);
+}
+
+}  // namespace
+
+Value intern(std::string_view name) {
+  if (name == "nil") return NIL;
+  if (name == "t") return T;
+  InternTable& t = table();
+  std::string key(name);
+  auto it = t.index.find(key);
+  if (it != t.index.end()) return t.syms[it->second];
+  Value sym = new_symbol(name);
+  t.index.emplace(std::move(key), t.syms.size());
+  t.syms.push_back(sym);
+  return sym;
+}
+
+std::string symbol_name(Value sym) {
+  if (sym.is_nil()) return "nil";
+  if (sym == T) return "t";
+  return string_utf8(sym.as<Symbol>()->name);
+}
+
+void set_global(Value sym, Value v) {
+  Symbol* s = sym.as<Symbol>();
+  set(s, &s->value, v);
+}
+
+const std::vector<Value>& all_symbols() { return table().syms; }
+
+void trace_symbols(gc::Visitor& v) {
+  std::vector<Value>& syms = table().syms;
+  v.visit_range(reinterpret_cast<Word*>(syms.data()),
+                reinterpret_cast<Word*>(syms.data() + syms.size()));
+  // S caches symbols too; a moving collector must update those copies.
+  static_assert(sizeof(Syms) % sizeof(Value) == 0);
+  auto* first = reinterpret_cast<Word*>(&S);
+  v.visit_range(first, first + sizeof(Syms) / sizeof(Value));
+}
+
+void init_symbols() {
+  S.quote = intern("quote");
+  S.quasiquote = intern("quasiquote");
+  S.unquote = intern("unquote");
+  S.unquote_splicing = intern("unquote-splicing");
+  S.fn = intern("fn");
+  S.if_ = intern("if");
+  S.assign = intern("assign");
+  S.o = intern("o");
+  S.compose = intern("compose");
+  S.complement = intern("complement");
+  S.andf = intern("andf");
+  S.no = intern("no");
+  S.get = intern("get");
+  S.mac = intern("mac");
+  S.underscore = intern("_");
+  S.do_ = intern("do");
+  S.sig = intern("sig");
+  S.int_ = intern("int");
+  S.num = intern("num");
+  S.string = intern("string");
+  S.sym = intern("sym");
+  S.cons = intern("cons");
+  S.char_ = intern("char");
+  S.table = intern("table");
+  S.fn_type = intern("fn");
+  S.input = intern("input");
+  S.output = intern("output");
+  S.exception = intern("exception");
+  S.append = intern("append");
+}
+
+}  // namespace vm

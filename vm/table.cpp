@@ -1,0 +1,209 @@
+// vm/table.cpp — Arc tables, Racket's equal? and the hash that matches it.
+//
+// Open addressing with linear probing. `slots` is a Vector of 2*capacity
+// Values, key then value; capacity is a power of two. A never-used key slot
+// holds EMPTY, a deleted one TOMBSTONE (so probe chains stay intact). `used`
+// counts live entries plus tombstones: when it would pass 3/4 of capacity
+// the table is rebuilt, at a capacity that puts the live entries at or below
+// 1/2 (so deletions followed by insertions also clean tombstones out).
+//
+// Hashes never use an object's address, which a moving collector changes:
+// identity-compared objects use identity_hash (kept in the header).
+#include "vm/table.h"
+
+#include <utility>
+#include <vector>
+
+#include "vm/number.h"
+#include "vm/string.h"
+
+namespace vm {
+
+namespace {
+
+constexpr uint64_t kMinCapacity = 8;
+// Structural hashing of conses looks at this many conses at most; equal
+// structures look at the same ones, so the hash stays consistent.
+constexpr int kHashBudget = 32;
+
+uint64_t mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  return h;
+}
+uint64_t combine(uint64_t h, uint64_t x) { return mix(h * 31 + x); }
+
+bool is_num_kind(Kind k) {
+  return k == Kind::Fixnum || k == Kind::Bignum || k == Kind::Flonum || k == Kind::Ratnum;
+}
+
+// Equality of two values that are not conses (or conses as a whole, by
+// identity); conses are walked by arc_equal itself.
+bool atom_equal(Value a, Value b, Kind ka, Kind kb) {
+  if (a == b) return true;
+  if (is_num_kind(ka)) return is_num_kind(kb) && num_eqv(a, b);
+  if (ka != kb) return false;
+  if (ka == Kind::String) return string_equal(a, b);
+  return false;
+}
+
+uint64_t hash_bounded(Value v, int& budget);
+
+uint64_t hash_atom(Value v, Kind k) {
+  if (is_num_kind(k)) return num_hash(v);
+  if (k == Kind::String) return string_hash(v);
+  if (v.is_ref()) return mix(identity_hash(v));
+  return mix(v.word());  // nil, t, chars, internal markers
+}
+
+uint64_t hash_bounded(Value v, int& budget) {
+  uint64_t h = 0x51ed27;
+  for (;;) {
+    Kind k = TYPE(v);
+    if (k == Kind::Tagged) {
+      if (--budget < 0) return h;
+      h = combine(h, hash_bounded(v.as<Tagged>()->tag, budget));
+      v = v.as<Tagged>()->rep;
+      continue;
+    }
+    if (k != Kind::Cons) return combine(h, hash_atom(v, k));
+    if (--budget < 0) return h;
+    h = combine(h, hash_bounded(car(v), budget));
+    v = cdr(v);
+  }
+}
+
+Vector* slots_of(Value t) {
+  Value s = t.as<Table>()->slots;
+  return s.is_nil() ? nullptr : s.as<Vector>();
+}
+uint64_t capacity_of(const Vector* v) { return v ? v->len / 2 : 0; }
+
+// The slot index of key, or -1 if absent.
+int64_t find(const Vector* v, Value key, uint64_t hash) {
+  if (!v) return -1;
+  uint64_t mask = capacity_of(v) - 1;
+  for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
+    Value k = v->items[2 * i];
+    if (k == EMPTY) return -1;
+    if (k != TOMBSTONE && arc_equal(k, key)) return int64_t(i);
+  }
+}
+
+// Stores into a table known to have room and not to hold key.
+void insert_new(Table* t, Value key, Value val, uint64_t hash) {
+  Vector* v = t->slots.as<Vector>();
+  uint64_t mask = capacity_of(v) - 1;
+  uint64_t i = hash & mask;
+  while (v->items[2 * i] != EMPTY && v->items[2 * i] != TOMBSTONE) i = (i + 1) & mask;
+  if (v->items[2 * i] == EMPTY) t->used++;
+  t->count++;
+  set(&v->h, &v->items[2 * i], key);
+  set(&v->h, &v->items[2 * i + 1], val);
+}
+
+Value new_slots(uint64_t capacity) { return make_vector(2 * capacity, EMPTY); }
+
+uint64_t capacity_for(uint64_t entries) {
+  uint64_t cap = kMinCapacity;
+  while (cap < 2 * entries) cap *= 2;
+  return cap;
+}
+
+// Rebuilds the table with room for at least one more entry.
+void rebuild(Table* t) {
+  Vector* old = t->slots.is_nil() ? nullptr : t->slots.as<Vector>();
+  Value fresh = new_slots(capacity_for(t->count + 1));
+  set(t, &t->slots, fresh);
+  t->count = t->used = 0;
+  if (!old) return;
+  for (uint64_t i = 0; i < old->len; i += 2) {
+    Value k = old->items[i];
+    if (k != EMPTY && k != TOMBSTONE) insert_new(t, k, old->items[i + 1], equal_hash(k));
+  }
+}
+
+void remove(Table* t, Vector* v, int64_t i) {
+  set(&v->h, &v->items[2 * i], TOMBSTONE);
+  set(&v->h, &v->items[2 * i + 1], NIL);
+  t->count--;
+}
+
+}  // namespace
+
+Value make_table(uint64_t capacity) {
+  // Allocate the slots first: allocation never collects.
+  Value slots = capacity ? new_slots(capacity_for(capacity)) : NIL;
+  Table* t = alloc<Table>(Kind::Table);
+  t->count = t->used = 0;
+  t->slots = slots;
+  return Value::ref(t);
+}
+
+Value table_get(Value t, Value key, Value dflt) {
+  Vector* v = slots_of(t);
+  int64_t i = find(v, key, equal_hash(key));
+  return i < 0 ? dflt : v->items[2 * i + 1];
+}
+
+void table_put(Value tv, Value key, Value val) {
+  Table* t = tv.as<Table>();
+  uint64_t hash = equal_hash(key);
+  Vector* v = slots_of(tv);
+  int64_t i = find(v, key, hash);
+  if (val.is_nil()) {
+    if (i >= 0) remove(t, v, i);
+    return;
+  }
+  if (i >= 0) {
+    set(&v->h, &v->items[2 * i + 1], val);
+    return;
+  }
+  if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) rebuild(t);
+  insert_new(t, key, val, hash);
+}
+
+uint64_t table_count(Value t) { return t.as<Table>()->count; }
+
+// Walks conses along the cdr without recursion; pairs of cars still to
+// compare wait on an explicit stack, so neither a long list nor a deeply
+// nested one uses the machine stack.
+bool arc_equal(Value a, Value b) {
+  std::vector<std::pair<Value, Value>> pending;
+  for (;;) {
+    Kind ka = TYPE(a), kb = TYPE(b);
+    if (ka == Kind::Cons && kb == Kind::Cons && a != b) {
+      pending.emplace_back(car(a), car(b));
+      a = cdr(a);
+      b = cdr(b);
+      continue;
+    }
+    if (ka == Kind::Tagged && kb == Kind::Tagged && a != b) {
+      // Racket's equal? compares the vectors Arc 3.1 uses for tagged objects.
+      pending.emplace_back(a.as<Tagged>()->tag, b.as<Tagged>()->tag);
+      a = a.as<Tagged>()->rep;
+      b = b.as<Tagged>()->rep;
+      continue;
+    }
+    if (!atom_equal(a, b, ka, kb)) return false;
+    if (pending.empty()) return true;
+    a = pending.back().first;
+    b = pending.back().second;
+    pending.pop_back();
+  }
+}
+
+uint64_t equal_hash(Value v) {
+  int budget = kHashBudget;
+  return hash_bounded(v, budget);
+}
+
+bool arc_is(Value a, Value b) {
+  if (a == b) return true;
+  Kind ka = TYPE(a), kb = TYPE(b);
+  if (ka == Kind::String) return kb == Kind::String && string_equal(a, b);
+  return is_num_kind(ka) && is_num_kind(kb) && num_eqv(a, b);
+}
+
+}  // namespace vm

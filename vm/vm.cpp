@@ -1,0 +1,208 @@
+// vm/vm.cpp — the VM's state: the stack, roots, globals, builtins, calls
+// from C++ into Arc, backtraces and continuations.
+#include "vm/vm.h"
+
+#include <sys/mman.h>
+
+#include <cstring>
+
+#include "vm/builtins.h"
+#include "vm/error.h"
+#include "vm/port.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+
+namespace vm {
+
+namespace {
+
+VM* g_vm = nullptr;
+
+size_t continuation_size(const GcHeader*) { return sizeof(Continuation); }
+void continuation_trace(GcHeader* h, gc::Visitor& v) {
+  auto* k = reinterpret_cast<Continuation*>(h);
+  for (Value* slot : {&k->frames, &k->winds, &k->handlers})
+    if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
+}
+
+}  // namespace
+
+VM& VM::current() { return *g_vm; }
+
+VM::VM(const Options& o) : opts(o) {
+  heap_ = &vm::heap();
+  register_kinds(*heap_);
+  heap_->register_kind(uint8_t(Kind::Continuation),
+                       gc::KindInfo{"Continuation", continuation_size, continuation_trace, nullptr});
+  void* mem = mmap(nullptr, opts.stack_limit_bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mem == MAP_FAILED) throw std::bad_alloc();
+  stack_ = static_cast<Value*>(mem);
+  // Keep headroom for the largest frame a call may push before it checks.
+  stack_end_ = stack_ + opts.stack_limit_bytes / sizeof(Value) - 4096;
+  sp_ = stack_;
+  g_vm = this;
+  heap_->add_root_source(this);
+  init_symbols();
+  in_port = make_port(make_fd_input(0, "stdin", false));
+  out_port = make_port(make_fd_output(1, "stdout", false));
+  err_port = make_port(make_fd_output(2, "stderr", false));
+  interrupt_exc = make_exception(make_string_utf8("interrupted"), NIL, NIL);
+  register_list_builtins(*this);
+  register_number_builtins(*this);
+  register_string_builtins(*this);
+  register_table_builtins(*this);
+  register_type_builtins(*this);
+  register_io_builtins(*this);
+  register_system_builtins(*this);
+  register_control_builtins(*this);
+  auto prim = [](const char* n) { return global_value(intern(n)); };
+  prim_add = prim("+");
+  prim_sub = prim("-");
+  prim_lt = prim("<");
+  prim_gt = prim(">");
+  prim_is = prim("is");
+  prim_car = prim("car");
+  prim_cdr = prim("cdr");
+  prim_cons = prim("cons");
+  prim_no = prim("no");
+  define("nil", NIL);
+  define("t", T);
+}
+
+VM::~VM() {
+  heap_->remove_root_source(this);
+  munmap(stack_, opts.stack_limit_bytes);
+  if (g_vm == this) g_vm = nullptr;
+}
+
+void VM::trace_roots(gc::Visitor& v) {
+  v.visit_range(reinterpret_cast<gc::Word*>(stack_), reinterpret_cast<gc::Word*>(sp_));
+  for (Value* slot : {&in_port, &out_port, &err_port, &winds, &prim_add, &prim_sub, &prim_lt,
+                      &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no,
+                      &run_winds_fn, &interrupt_exc})
+    if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
+  for (Handler& h : handlers)
+    if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
+  for (RunRecord& r : runs)
+    if (r.entry_winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&r.entry_winds));
+  trace_symbols(v);
+}
+
+void VM::define(const char* name, Value v) {
+  Value s = intern(name);
+  if (s == NIL || s == T) return;
+  set_global(s, v);
+}
+
+void define_builtins(VM& vm, const BuiltinDef* defs, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    vm.define(defs[i].name, make_builtin(defs[i].name, defs[i].fn, defs[i].min_args,
+                                         defs[i].max_args));
+}
+
+Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args) {
+  Value sym = intern(name);
+  Builtin* b = alloc<Builtin>(Kind::Builtin);
+  b->fn = fn;
+  b->name = sym;
+  b->min_args = min_args;
+  b->max_args = max_args;
+  return Value::ref(b);
+}
+
+void VM::stack_overflow() {
+  throw_error("stack overflow: recursion deeper than the VM stack limit (" +
+              std::to_string(opts.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");
+}
+
+Value VM::apply(Value f, const Value* args, int nargs) {
+  check_stack(sp_ + nargs + 1);
+  Value* fslot = sp_;
+  fslot[0] = f;
+  for (int i = 0; i < nargs; ++i) fslot[1 + i] = args[i];
+  sp_ = fslot + 1 + nargs;
+  return run(fslot, nargs);
+}
+
+Value* VM::tail_call_slots(int nargs) {
+  check_stack(builtin_args_ + nargs);
+  pending_nargs_ = nargs;
+  return builtin_args_;
+}
+
+Value VM::tail_call_marker() { return Value::from_word(Value::imm(6)); }
+
+void VM::collect_garbage() { heap_->collect(); }
+
+Value VM::safe_point_slow() {
+  if (interrupt_) {
+    interrupt_ = 0;
+    throw ArcError{interrupt_exc};
+  }
+  if (heap_->collection_wanted()) heap_->collect();
+  return NIL;
+}
+
+// Walks the frames from the running one outwards. A frame's header holds
+// the caller's pc and base as offsets (vm/code.h).
+Value VM::backtrace(size_t limit) {
+  std::vector<std::string> lines;
+  Value* base = base_;
+  uint32_t pc = builtin_pc_;
+  while (base && lines.size() < limit) {
+    Value fn = base[-1];
+    if (TYPE(fn) != Kind::Closure) break;
+    Code* c = code_of(fn);
+    std::string name = c->name.is_nil() ? "fn" : symbol_name(c->name);
+    std::string where = c->file.is_nil() ? "" : string_utf8(c->file);
+    uint32_t line = code_line_at(c, pc > 0 ? pc - 1 : 0);
+    lines.push_back("  in " + name + (where.empty() ? "" : " at " + where + ":" +
+                                                             std::to_string(line)));
+    int64_t saved_pc = base[c->nlocals].as_fixnum();
+    int64_t link = base[c->nlocals + 1].as_fixnum();
+    if (link < 0) break;
+    base = stack_ + link;
+    pc = saved_pc < 0 ? 0 : uint32_t(saved_pc);
+  }
+  Value r = NIL;
+  for (size_t i = lines.size(); i-- > 0;) r = cons(make_string_utf8(lines[i]), r);
+  return r;
+}
+
+// The continuation of the running builtin's call: the frames of the current
+// run, from its function slot up to the builtin's slot, and the dynamic state.
+Value VM::capture_continuation() {
+  const RunRecord& run = runs.back();
+  Value* from = stack_ + run.fslot;
+  Value* to = builtin_args_ - 1;  // the builtin's own slot: where the value goes
+  uint64_t n = uint64_t(to - from);
+  Value frames = make_vector(n);
+  std::memcpy(frames.as<Vector>()->items, from, n * sizeof(Value));
+  size_t nh = 0;
+  for (const Handler& h : handlers) nh += h.level == level_;
+  Value hv = make_vector(nh * 5);
+  Vector* hvec = hv.as<Vector>();
+  size_t i = 0;
+  for (const Handler& h : handlers) {
+    if (h.level != level_) continue;
+    hvec->items[i++] = Value::fixnum(int64_t(h.base));
+    hvec->items[i++] = Value::fixnum(int64_t(h.sp));
+    hvec->items[i++] = Value::fixnum(int64_t(h.pc));
+    hvec->items[i++] = h.winds;
+    hvec->items[i++] = Value::fixnum(h.level);
+  }
+  Continuation* k = alloc<Continuation>(Kind::Continuation);
+  k->frames = frames;
+  k->winds = winds;
+  k->handlers = hv;
+  k->run_id = run.id;
+  k->run_base = run.fslot;
+  k->base = uint64_t(base_ - stack_);
+  k->sp = uint64_t(to - stack_);
+  k->pc = builtin_pc_;
+  k->level = level_;
+  return Value::ref(k);
+}
+
+}  // namespace vm
