@@ -594,12 +594,19 @@ class Emitter {
     if (n->b->boxed()) emit(Op::MKBOX, n->b->slot);
   }
 
-  // test; JUMPF else; then; JUMP end; else: else; end:
+  // test; JUMPF else; then; JUMP end (RETURN in tail position); else: else; end:
   void emit_if(Node* n, bool tail) {
     emit_node(n->kids[0], false);
     size_t to_else = jump(Op::JUMPF);
     int d = depth_;
     emit_node(n->kids[1], tail);
+    if (tail) {
+      if (tailcall_at_ + 1 != insns_.size()) emit(Op::RETURN);
+      patch(to_else);
+      depth_ = d;
+      emit_node(n->kids[2], tail);
+      return;
+    }
     size_t to_end = jump(Op::JUMP);
     patch(to_else);
     depth_ = d;
@@ -625,6 +632,7 @@ class Emitter {
     for (Node* k : n->kids) emit_node(k, false);
     uint32_t nargs = uint32_t(n->kids.size() - 1);
     emit(tail ? Op::TAILCALL : Op::CALL, nargs);
+    if (tail) tailcall_at_ = insns_.size() - 1;
     depth_ -= int(nargs);
   }
 
@@ -673,6 +681,7 @@ class Emitter {
   std::vector<Value> consts_;
   std::vector<uint32_t> lines_;
   uint32_t last_line_ = 0;
+  size_t tailcall_at_ = size_t(-1);  // index of the last TAILCALL emitted
   int depth_ = 0, max_depth_ = 0;
 };
 

@@ -170,10 +170,26 @@ Value macex(VM& vm, Value form) {
   }
 }
 
+namespace {
+
+// True if x holds an unquote or unquote-splicing anywhere.
+bool has_unquote(Value x) {
+  for (; is_cons(x); x = cdr(x)) {
+    Value h = car(x);
+    if (h == S.unquote || h == S.unquote_splicing) return true;
+    if (is_cons(h) && has_unquote(h)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 // `x at nesting depth d, as code that builds it (ARC.md 3.3). The builders
 // are the primitives themselves, as constants, so rebinding `cons` or `list`
-// cannot change what a quasiquote means.
+// cannot change what a quasiquote means. A template without unquotes is a
+// quoted constant; one without splices or a dotted tail is one %list call.
 Value quasiquote(Value x, int depth) {
+  if (is_cons(x) && !has_unquote(x)) return list({S.quote, x});
   if (!is_cons(x)) {
     if (TYPE(x) == Kind::Symbol || x.is_nil()) return list({S.quote, x});
     return x;  // self-evaluating
@@ -199,6 +215,12 @@ Value quasiquote(Value x, int depth) {
   }
   Value tail = p.is_nil() ? NIL : quasiquote(p, depth);
   Value r = NIL;
+  bool spliced = false;
+  for (Value s : segs) spliced |= !(is_cons(s) && car(s) == internal("%list"));
+  if (!spliced && tail.is_nil()) {
+    for (size_t i = segs.size(); i-- > 0;) r = cons(car(cdr(segs[i])), r);
+    return cons(internal("%list"), r);
+  }
   for (size_t i = segs.size(); i-- > 0;) r = cons(segs[i], r);
   if (!tail.is_nil()) {
     Value t = cons(tail, NIL);

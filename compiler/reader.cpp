@@ -196,6 +196,7 @@ uint32_t Reader::checked_code_point(uint32_t cp, uint32_t line, uint32_t col) {
 
 // ARC.md 2.4: one escape, the backslash at line:col already read.
 void Reader::read_escape(std::u32string& out, uint32_t line, uint32_t col) {
+  // Pairs: the letter after the backslash, then the character it stands for.
   static const char kSimple[] = "a\ab\bt\tn\nv\vf\fr\re\x1b\"\"''\\\\";
   int32_t c = next();
   if (c < 0) fail("unterminated string escape", line, col, true);

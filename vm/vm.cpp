@@ -145,26 +145,44 @@ Value VM::safe_point_slow() {
 }
 
 // Walks the frames from the running one outwards. A frame's header holds
-// the caller's pc and base as offsets (vm/code.h).
+// the caller's pc and base as offsets (vm/code.h). Runs of the same frame
+// (deep recursion) print once, with their count.
 Value VM::backtrace(size_t limit) {
   std::vector<std::string> lines;
+  Code* last = nullptr;
+  uint32_t last_line = 0;
+  size_t run = 0;
+  auto flush = [&] {
+    if (!last) return;
+    std::string name = last->name.is_nil() ? "fn" : symbol_name(last->name);
+    std::string where = last->file.is_nil() ? "" : string_utf8(last->file);
+    std::string line = "  in " + name;
+    if (!where.empty()) line += " at " + where + ":" + std::to_string(last_line);
+    if (run > 1) line += " (" + std::to_string(run) + " times)";
+    lines.push_back(line);
+  };
   Value* base = base_;
   uint32_t pc = builtin_pc_;
   while (base && lines.size() < limit) {
     Value fn = base[-1];
     if (TYPE(fn) != Kind::Closure) break;
     Code* c = code_of(fn);
-    std::string name = c->name.is_nil() ? "fn" : symbol_name(c->name);
-    std::string where = c->file.is_nil() ? "" : string_utf8(c->file);
     uint32_t line = code_line_at(c, pc > 0 ? pc - 1 : 0);
-    lines.push_back("  in " + name + (where.empty() ? "" : " at " + where + ":" +
-                                                             std::to_string(line)));
+    if (c == last && line == last_line) {
+      ++run;
+    } else {
+      flush();
+      last = c;
+      last_line = line;
+      run = 1;
+    }
     int64_t saved_pc = base[c->nlocals].as_fixnum();
     int64_t link = base[c->nlocals + 1].as_fixnum();
     if (link < 0) break;
     base = stack_ + link;
     pc = saved_pc < 0 ? 0 : uint32_t(saved_pc);
   }
+  if (lines.size() < limit) flush();
   Value r = NIL;
   for (size_t i = lines.size(); i-- > 0;) r = cons(make_string_utf8(lines[i]), r);
   return r;

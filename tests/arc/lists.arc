@@ -1,0 +1,111 @@
+; Pairs and lists: ARC.md 1.1, 1.3, 3.7, 3.8, 4.1, 7.1, 7.10.
+(assign list (fn args args))
+(assign caught (fn (thunk) (on-err (fn (e) 'caught) thunk)))
+
+; cons / car / cdr
+(cons 1 2) ; expect: (1 . 2)
+(cons 1 nil) ; expect: (1)
+(cons 1 (cons 2 (cons 3 nil))) ; expect: (1 2 3)
+(cons 1 (cons 2 3)) ; expect: (1 2 . 3)
+(cons nil nil) ; expect: (nil)
+(cons '(1) '(2)) ; expect: ((1) 2)
+(car '(a b c)) ; expect: a
+(cdr '(a b c)) ; expect: (b c)
+(cdr '(a)) ; expect: nil
+(car '(a . b)) ; expect: a
+(cdr '(a . b)) ; expect: b
+(car nil) ; expect: nil
+(cdr nil) ; expect: nil
+(car '()) ; expect: nil
+(car 5) ; error: Can't take car of 5
+(cdr 5) ; error: Can't take cdr of 5
+(car 'a) ; error: Can't take car of a
+(car "abc") ; error: Can't take car of
+(cdr "abc") ; error: Can't take cdr of
+(car (car '((x) y))) ; expect: x
+
+; nil and () are one object
+(is nil '()) ; expect: t
+(is nil ()) ; expect: t
+'() ; expect: nil
+(type nil) ; expect: sym
+(type '()) ; expect: sym
+(type '(1)) ; expect: cons
+(type (cons 1 2)) ; expect: cons
+(cdr (cdr (list 1 2))) ; expect: nil
+(is (cdr '(1)) nil) ; expect: t
+((fn args args)) ; expect: nil
+(is ((fn args args)) nil) ; expect: t
+(if '() 1 2) ; expect: 2
+(if '(nil) 1 2) ; expect: 1
+
+; len
+(len nil) ; expect: 0
+(len '(1)) ; expect: 1
+(len '(1 2 3)) ; expect: 3
+(len '(nil nil)) ; expect: 2
+(len '((1 2) (3 4 5))) ; expect: 2
+(caught (fn () (len '(1 2 . 3)))) ; expect: caught
+(caught (fn () (len (cons 1 2)))) ; expect: caught
+
+; scar / scdr mutate, return the value
+((fn (x) (scar x 'z)) (list 1 2)) ; expect: z
+((fn (x) (scar x 'z) x) (list 1 2)) ; expect: (z 2)
+((fn (x) (scdr x 'z)) (list 1 2)) ; expect: z
+((fn (x) (scdr x 'z) x) (list 1 2)) ; expect: (1 . z)
+((fn (x) (scdr x nil) x) (list 1 2 3)) ; expect: (1)
+((fn (x) (scdr (cdr x) '(9 8)) x) (list 1 2 3)) ; expect: (1 2 9 8)
+((fn (s) (scar s #\X) s) (newstring 3 #\a)) ; expect: "Xaa"
+(caught (fn () (scdr "abc" #\x))) ; expect: caught
+(caught (fn () (scar 5 1))) ; expect: caught
+(caught (fn () (scdr 5 1))) ; expect: caught
+; quoted constants are mutable too
+(assign qc '(1 2 3))
+(scar qc 'one) ; expect: one
+qc ; expect: (one 2 3)
+; shared structure sees mutation
+(assign tail (list 2 3))
+(assign l1 (cons 1 tail))
+(assign l2 (cons 0 tail))
+(scar tail 'b) ; expect: b
+l1 ; expect: (1 b 3)
+l2 ; expect: (0 b 3)
+
+; indexing a list (3.7) and sref on lists (3.8)
+('(a b c) 0) ; expect: a
+('(a b c) 1) ; expect: b
+('(a b c) 2) ; expect: c
+(caught (fn () ('(a b) 5))) ; expect: caught
+(caught (fn () ('(a b) -1))) ; expect: caught
+(assign sl (list 'a 'b 'c))
+(sref sl 'x 1) ; expect: x
+sl ; expect: (a x c)
+(sref sl 'y 0) ; expect: y
+(sref sl 'z 2) ; expect: z
+sl ; expect: (y x z)
+(sref sl nil 1) ; expect: nil
+sl ; expect: (y nil z)
+(len sl) ; expect: 3
+(caught (fn () (sref 5 1 0))) ; expect: caught
+
+; printing: proper, improper, nested, quoted (1.3, 7.10)
+'(1 2 3) ; expect: (1 2 3)
+'(1 . 2) ; expect: (1 . 2)
+'(1 2 . 3) ; expect: (1 2 . 3)
+'(1 . (2 . (3 . nil))) ; expect: (1 2 3)
+'(nil) ; expect: (nil)
+'(nil . nil) ; expect: (nil)
+'((a . b) (c . d)) ; expect: ((a . b) (c . d))
+'(((1))) ; expect: (((1)))
+''a ; expect: (quote a)
+'(quote a) ; expect: (quote a)
+'`(a ,b ,@c) ; expect: (quasiquote (a (unquote b) (unquote-splicing c)))
+'(a 'b) ; expect: (a (quote b))
+'("a" #\b 1.5) ; expect: ("a" #\b 1.5)
+(disp '("a" #\b (c "d"))) ; prints: (a b (c d))
+(write '("a" #\b (c "d"))) ; prints: ("a" #\\b (c "d"))
+(disp '(1 . 2)) ; prints: (1 . 2)
+(disp '(1 2 . 3)) ; prints: (1 2 . 3)
+(disp nil) ; prints: nil
+(disp ''x) ; prints: (quote x)
+(write '(nil)) ; prints: (nil)
