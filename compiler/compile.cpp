@@ -29,7 +29,12 @@ struct Binding {
   uint32_t slot;
   bool captured = false;
   bool assigned = false;
-  bool boxed() const { return captured && assigned; }
+  bool internal = false;  // a compiler temporary, invisible to the program
+  // Assigned variables live in boxes: shared with the closures that capture
+  // them, and with the continuations that copy the frame (a re-entered
+  // continuation must see the variable's current value, not the one it had
+  // when the stack was copied).
+  bool boxed() const { return assigned && (captured || !internal); }
 };
 
 enum class NK { Const, Local, Global, SetLocal, InitLocal, SetGlobal, If, Fn, Call, Seq, Let, Catch,
@@ -362,6 +367,7 @@ class Builder {
         l->lenient = true;
         if (l->nopt) l->nopt++; else l->nreq++;
         Binding* b = bind(s, gensym("%arg"));
+        b->internal = true;
         l->params.push_back(b);
         pend.push_back({b, el});
       } else {
@@ -425,6 +431,7 @@ class Builder {
   void destructure(Value pattern, Binding* from, Scope* s, Lambda* l, Value form, uint32_t line,
                    std::vector<Value>& seen) {
     Binding* cur = bind(s, gensym("%rest"));
+    cur->internal = true;
     init(cur, local_ref(from, l, line), l, line);
     Value p = pattern;
     for (; is_cons(p); p = cdr(p)) {
@@ -439,6 +446,7 @@ class Builder {
         init(bind(s, var), iff, l, line);
       } else if (is_cons(el)) {
         Binding* sub = bind(s, gensym("%arg"));
+        sub->internal = true;
         init(sub, call_internal("%dcar", local_ref(cur, l, line), line), l, line);
         destructure(el, sub, s, l, form, line, seen);
       } else {

@@ -75,6 +75,7 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
       default: out += std::to_string(insn_a(i)); break;
     }
     if (!note.empty()) out += "\t; " + note;
+    while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
     pc += 1;
     if (insn_op(i) == Op::CLOSURE) pc += K[insn_a(i)].as<Code>()->nup;

@@ -26,8 +26,6 @@ constexpr int kMaxDepth = 10000;
 
 Value internal(const char* name) { return global_value(intern(name)); }
 
-Value sym(const char* name) { return intern(name); }
-
 // A list whose first cons carries pos (so errors can name the form).
 Value with_pos(Value lst, uint64_t pos) {
   if (pos == 0 || !is_cons(lst) || pos_of(lst) != 0) return lst;
@@ -221,7 +219,20 @@ Value quasiquote(Value x, int depth) {
     for (size_t i = segs.size(); i-- > 0;) r = cons(car(cdr(segs[i])), r);
     return cons(internal("%list"), r);
   }
-  for (size_t i = segs.size(); i-- > 0;) r = cons(segs[i], r);
+  // Adjacent one-element segments merge: (%list a) (%list b) => (%list a b).
+  std::vector<Value> merged;
+  for (Value s : segs) {
+    bool single = is_cons(s) && car(s) == internal("%list");
+    if (single && !merged.empty() && is_cons(merged.back()) && car(merged.back()) == internal("%list")) {
+      Value m = merged.back();
+      Value q = m;
+      while (!cdr(q).is_nil()) q = cdr(q);
+      set(q.as<Cons>(), &q.as<Cons>()->cdr, cdr(s));
+    } else {
+      merged.push_back(single ? cons(car(s), cdr(s)) : s);
+    }
+  }
+  for (size_t i = merged.size(); i-- > 0;) r = cons(merged[i], r);
   if (!tail.is_nil()) {
     Value t = cons(tail, NIL);
     if (r.is_nil()) return tail;

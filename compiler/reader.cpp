@@ -21,8 +21,8 @@ using vm::Value;
 namespace {
 
 bool is_whitespace(int32_t c) {
+  if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r');  // \t \n \v \f \r
   switch (c) {
-    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
     case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
     case 0x202F: case 0x205F: case 0x3000:
       return true;
@@ -287,8 +287,15 @@ void Reader::read_bar_quoted(std::string& text, uint32_t line, uint32_t col) {
   }
 }
 
+// Every number (ARC.md 2.6) starts with a digit, a sign, a '.' or a '#'
+// prefix; other tokens skip the number parser.
+static bool could_be_number(const std::string& text) {
+  char c = text.empty() ? 0 : text[0];
+  return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == '#';
+}
+
 Value Reader::atom(const std::string& text, bool quoted, uint32_t line, uint32_t col) {
-  if (!quoted) {
+  if (!quoted && could_be_number(text)) {
     std::optional<Value> n;
     try {
       n = vm::parse_number(text);

@@ -21,6 +21,7 @@ using namespace vm;
 Runtime::Runtime(const RuntimeOptions& opts) {
   heap_.reset(gc::make_heap(opts.gc));
   if (!heap_) throw std::runtime_error("unknown collector: " + opts.gc);
+  previous_heap_ = has_heap() ? &heap() : nullptr;
   set_heap(heap_.get());
   vm::Options vo;
   vo.stack_limit_bytes = opts.stack_limit_bytes;
@@ -33,7 +34,7 @@ Runtime::Runtime(const RuntimeOptions& opts) {
 
 Runtime::~Runtime() {
   vm_.reset();
-  set_heap(nullptr);
+  set_heap(previous_heap_);
 }
 
 Value Runtime::eval_string(const std::string& text, const std::string& file) {

@@ -33,6 +33,7 @@ class Runtime {
  private:
   std::unique_ptr<gc::Heap> heap_;
   std::unique_ptr<vm::VM> vm_;
+  gc::Heap* previous_heap_ = nullptr;
 };
 
 }  // namespace compiler

@@ -1,12 +1,23 @@
 // repl/repl.cpp — the REPL on GNU readline: history in ~/.arcana_history,
 // multi-line input until a form is complete, Tab completion of global names,
-// Ctrl-C interrupts an evaluation, Ctrl-D quits.
+// Ctrl-C interrupts an evaluation or discards the line being typed, Ctrl-D
+// at an empty prompt quits.
+//
+// Readline runs through its callback interface, so that Ctrl-C at the prompt
+// is handled in the main loop rather than inside a signal handler: the
+// SIGINT handler only sets flags and writes a byte to a self-pipe that the
+// input loop polls beside the terminal. While a form evaluates, the handler
+// instead asks the VM to interrupt, and the VM raises "interrupted" at its
+// next safe point.
 #include "repl/repl.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <readline/history.h>
 #include <readline/readline.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -26,9 +37,36 @@ namespace repl {
 namespace {
 
 vm::VM* g_vm = nullptr;
+volatile std::sig_atomic_t g_evaluating = 0;
+int g_sigpipe[2] = {-1, -1};  // SIGINT at the prompt: the handler writes here
 
 void on_sigint(int) {
-  if (g_vm) g_vm->request_interrupt();
+  if (g_evaluating) {
+    if (g_vm) g_vm->request_interrupt();
+    return;
+  }
+  int saved = errno;
+  char c = 1;
+  ssize_t r = write(g_sigpipe[1], &c, 1);
+  (void)r;
+  errno = saved;
+}
+
+void drain_sigpipe() {
+  char buf[64];
+  while (read(g_sigpipe[0], buf, sizeof buf) > 0) {
+  }
+}
+
+void install_sigint() {
+  if (pipe(g_sigpipe) == 0) {
+    for (int fd : g_sigpipe) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    for (int fd : g_sigpipe) fcntl(fd, F_SETFD, FD_CLOEXEC);
+  }
+  struct sigaction sa {};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
 }
 
 std::string history_path() {
@@ -59,16 +97,79 @@ char** completion(const char* text, int, int) {
   return rl_completion_matches(text, complete_global);
 }
 
+enum class Got { kLine, kEof, kInterrupt };
+
+// The line readline's callback interface hands over.
+bool g_line_done = false;
+char* g_line = nullptr;
+
+void on_line(char* line) {
+  g_line_done = true;
+  g_line = line;
+  rl_callback_handler_remove();  // restores the terminal for the evaluation
+}
+
+// One line from the terminal with a prompt.
+Got read_tty_line(const char* prompt, std::string& out) {
+  g_line_done = false;
+  g_line = nullptr;
+  drain_sigpipe();
+  rl_callback_handler_install(prompt, on_line);
+  for (;;) {
+    pollfd fds[2] = {{fileno(rl_instream), POLLIN, 0}, {g_sigpipe[0], POLLIN, 0}};
+    int n = poll(fds, g_sigpipe[0] >= 0 ? 2 : 1, -1);
+    if (n < 0 && errno != EINTR) break;
+    if (n > 0 && (fds[1].revents & POLLIN)) {
+      drain_sigpipe();
+      // Ctrl-C: drop what was typed and start over on a fresh line.
+      rl_free_line_state();
+      rl_callback_sigcleanup();
+      rl_callback_handler_remove();
+      std::fputs("^C\n", rl_outstream);
+      std::fflush(rl_outstream);
+      return Got::kInterrupt;
+    }
+    if (n > 0 && fds[0].revents) {
+      rl_callback_read_char();
+      if (g_line_done) {
+        if (!g_line) return Got::kEof;
+        out = g_line;
+        std::free(g_line);
+        return Got::kLine;
+      }
+    }
+  }
+  rl_callback_handler_remove();
+  return Got::kEof;
+}
+
+// One line from a pipe or file, byte by byte so that nothing is read ahead
+// of what the evaluated code may itself read from stdin.
+Got read_plain_line(std::string& out) {
+  out.clear();
+  char c;
+  for (;;) {
+    ssize_t r = read(0, &c, 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return out.empty() ? Got::kEof : Got::kLine;
+    if (c == '\n') return Got::kLine;
+    out += c;
+  }
+}
+
 // Reads lines until they hold complete forms; false at end of input.
 bool read_input(std::string& text, bool tty) {
   text.clear();
   for (;;) {
-    const char* prompt = text.empty() ? "arc> " : "  ... ";
-    char* line = readline(tty ? prompt : "");
-    if (!line) return !text.empty();
+    std::string line;
+    Got got = tty ? read_tty_line(text.empty() ? "arc> " : "  ... ", line) : read_plain_line(line);
+    if (got == Got::kInterrupt) {
+      text.clear();
+      continue;
+    }
+    if (got == Got::kEof) return !text.empty();
     text += line;
     text += '\n';
-    std::free(line);
     if (compiler::form_complete(text)) return true;
   }
 }
@@ -80,7 +181,9 @@ void eval_and_print(compiler::Runtime& rt, const std::string& text) {
   try {
     while (reader.read(form)) {
       gc::Rooted<vm::Value> f(vm.heap(), form);
+      g_evaluating = 1;
       vm::Value v = compiler::eval_toplevel(vm, form, "");
+      g_evaluating = 0;
       vm.define("that", v);
       vm.define("thatexpr", f);
       vm::PortImpl* out = vm::port_impl(vm.out_port);
@@ -88,12 +191,37 @@ void eval_and_print(compiler::Runtime& rt, const std::string& text) {
       out->flush();
     }
   } catch (vm::ArcError& e) {
+    g_evaluating = 0;
     vm::port_impl(vm.out_port)->flush();
     std::string msg = compiler::Runtime::describe_error(e.exc);
+    if (e.exc == vm.interrupt_exc) msg = "\n" + msg;  // after the terminal's ^C
     vm::PortImpl* err = vm::port_impl(vm.err_port);
     err->write_str(msg);
     err->flush();
   }
+  g_evaluating = 0;
+}
+
+// Entries keep their line breaks in the history file: each is preceded by a
+// timestamp line, which also marks where a multi-line entry begins.
+void open_history(const std::string& path) {
+  using_history();
+  history_comment_char = '#';  // readline stamps entries only when it is set
+  history_write_timestamps = 1;
+  history_multiline_entries = 1;
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (fd >= 0) close(fd);  // append_history needs the file to exist
+  read_history(path.c_str());
+  history_truncate_file(path.c_str(), 1000);
+}
+
+void remember(const std::string& text, const std::string& path) {
+  std::string entry = text.substr(0, text.find_last_not_of('\n') + 1);
+  if (entry.find_first_not_of(" \t\n") == std::string::npos) return;
+  HIST_ENTRY* last = history_length > 0 ? history_get(history_base + history_length - 1) : nullptr;
+  if (last && entry == last->line) return;  // no runs of the same entry
+  add_history(entry.c_str());
+  append_history(1, path.c_str());
 }
 
 }  // namespace
@@ -102,22 +230,15 @@ int run_repl(compiler::Runtime& rt) {
   g_vm = &rt.vm();
   bool tty = isatty(0);
   rl_readline_name = "arcana";
+  rl_catch_signals = 0;  // SIGINT is ours: see on_sigint
   rl_attempted_completion_function = completion;
   rl_basic_word_break_characters = const_cast<char*>(" \t\n\"'`,@()[]{};");
   std::string hist = history_path();
-  using_history();
-  read_history(hist.c_str());
-  struct sigaction sa {};
-  sa.sa_handler = on_sigint;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
+  if (tty) open_history(hist);
+  install_sigint();
   std::string text;
   while (read_input(text, tty)) {
-    std::string entry = text.substr(0, text.find_last_not_of('\n') + 1);
-    if (!entry.empty()) {
-      add_history(entry.c_str());
-      append_history(1, hist.c_str());
-    }
+    if (tty) remember(text, hist);
     eval_and_print(rt, text);
   }
   if (tty) std::fputs("\n", stdout);

@@ -112,6 +112,7 @@ uint32_t g_next_hash = 0x9e3779b9u;
 }  // namespace
 
 gc::Heap& heap() { return *g_heap; }
+bool has_heap() { return g_heap != nullptr; }
 void set_heap(gc::Heap* h) { g_heap = h; }
 
 const char* kind_name(Kind k) {

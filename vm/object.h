@@ -191,6 +191,7 @@ struct Exception {
 
 // ---- allocation ----
 gc::Heap& heap();
+bool has_heap();
 void set_heap(gc::Heap* h);
 
 template <class T>

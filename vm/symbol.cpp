@@ -22,10 +22,14 @@ struct InternTable {
   std::vector<Value> syms;
 };
 
-InternTable& table() {
-  static InternTable t;
-  return t;
-}
+struct TableAndSyms {
+  InternTable table;
+  Syms syms;
+};
+
+TableAndSyms* g_current = new TableAndSyms();
+
+InternTable& table() { return g_current->table; }
 
 Value new_symbol(std::string_view name) {
   // make_string_utf8 allocates first; allocation never collects, so the
@@ -64,6 +68,20 @@ void set_global(Value sym, Value v) {
 }
 
 const std::vector<Value>& all_symbols() { return table().syms; }
+
+SymbolTable* push_symbol_table() {
+  g_current->syms = S;
+  auto* previous = reinterpret_cast<SymbolTable*>(g_current);
+  g_current = new TableAndSyms();
+  S = Syms{};
+  return previous;
+}
+
+void pop_symbol_table(SymbolTable* previous) {
+  delete g_current;
+  g_current = reinterpret_cast<TableAndSyms*>(previous);
+  S = g_current->syms;
+}
 
 void trace_symbols(gc::Visitor& v) {
   std::vector<Value>& syms = table().syms;

@@ -20,6 +20,11 @@ void set_global(Value sym, Value v);
 // Every interned symbol (for completion and root tracing).
 const std::vector<Value>& all_symbols();
 void trace_symbols(gc::Visitor& v);
+// Each VM has its own symbols (they live in its heap): a VM installs a fresh
+// table when made and reinstates the previous one when destroyed.
+struct SymbolTable;
+SymbolTable* push_symbol_table();
+void pop_symbol_table(SymbolTable* previous);
 
 // Frequently used symbols, interned once at start (vm/symbol.cpp).
 struct Syms {

@@ -41,7 +41,9 @@ VM::VM(const Options& o) : opts(o) {
   // Keep headroom for the largest frame a call may push before it checks.
   stack_end_ = stack_ + opts.stack_limit_bytes / sizeof(Value) - 4096;
   sp_ = stack_;
+  previous_vm_ = g_vm;
   g_vm = this;
+  previous_symbols_ = push_symbol_table();
   heap_->add_root_source(this);
   init_symbols();
   in_port = make_port(make_fd_input(0, "stdin", false));
@@ -72,8 +74,9 @@ VM::VM(const Options& o) : opts(o) {
 
 VM::~VM() {
   heap_->remove_root_source(this);
+  pop_symbol_table(previous_symbols_);
+  g_vm = previous_vm_;
   munmap(stack_, opts.stack_limit_bytes);
-  if (g_vm == this) g_vm = nullptr;
 }
 
 void VM::trace_roots(gc::Visitor& v) {

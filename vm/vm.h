@@ -13,6 +13,8 @@
 
 namespace vm {
 
+struct SymbolTable;  // vm/symbol.h
+
 struct Options {
   size_t stack_limit_bytes = size_t(512) << 20;  // VM stack reservation
   bool stats = false;                             // --stats
@@ -130,6 +132,8 @@ class VM final : public gc::RootSource {
   int pending_nargs_ = -1;
   uint32_t builtin_pc_ = 0;  // the caller's pc while a builtin runs
   uint64_t next_run_id_ = 1;
+  VM* previous_vm_ = nullptr;
+  SymbolTable* previous_symbols_ = nullptr;
   bool top_level_run_ = false;  // the next run is a top-level form (REPL, load)
  public:
   // Marks the next apply() as a top-level form: continuations captured in it

@@ -109,3 +109,37 @@ sl ; expect: (y nil z)
 (disp nil) ; prints: nil
 (disp ''x) ; prints: (quote x)
 (write '(nil)) ; prints: (nil)
+
+; error messages name the offending value in written form
+(car "abc") ; error: Can't take car of "abc"
+(cdr #\a) ; error: Can't take cdr of #\a
+(on-err details (fn () (car 'x))) ; expect: "Can't take car of x"
+
+; + on lists appends into a fresh list (4.3, 7.3 #15)
+(+ '(1 2) '(3) nil) ; expect: (1 2 3)
+(+ nil nil) ; expect: nil
+(+ nil '(1)) ; expect: (1)
+(+ '(1) '((2)) '(3 4)) ; expect: (1 (2) 3 4)
+((fn (x) (is x (+ x nil))) (list 1 2)) ; expect: nil
+((fn (x) (scar (+ x) 9) x) (list 1 2)) ; expect: (1 2)
+(caught (fn () (+ '(1) 2))) ; expect: caught
+; apply (4.1)
+(apply + 1 2 '(3 4)) ; expect: 10
+(apply list '()) ; expect: nil
+(apply list 1 '(2)) ; expect: (1 2)
+(apply cons '(a b)) ; expect: (a . b)
+(apply '(a b c) '(1)) ; expect: b
+(apply +) ; expect: 0
+
+; long and deeply nested lists
+(assign build (fn (n acc) (if (is n 0) acc (build (- n 1) (cons n acc)))))
+(len (build 5000 nil)) ; expect: 5000
+(assign nest (fn (n acc) (if (is n 0) acc (nest (- n 1) (cons acc nil)))))
+(len (nest 2000 nil)) ; expect: 1
+(assign depth (fn (x n) (if x (depth (car x) (+ n 1)) n)))
+(depth (nest 2000 nil) 0) ; expect: 2000
+(nest 3 nil) ; expect: (((nil)))
+(nest 3 'a) ; expect: (((a)))
+(len (on-err (fn (e) "err") (fn () ((fn (o) (write (nest 2000 nil) o) (inside o)) (outstring))))) ; expect: 4003
+(caught (fn () (sref (list 1 2) (quote x) 5))) ; expect: caught
+(list car "s") ; expect: (#<procedure:car> "s")

@@ -15,18 +15,14 @@
 #include "vm/symbol.h"
 #include "vm/table.h"
 
+#include "support.h"
+
 using namespace vm;
 
 namespace {
 
-void setup() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  set_heap(gc::make_heap("marksweep"));
-  register_kinds(heap());
-  init_symbols();
-}
+// The test binary's one runtime (tests/unit/support.h).
+void setup() { support::runtime(); }
 
 Value str(const char* s) { return make_string_utf8(s); }
 Value fix(int64_t n) { return Value::fixnum(n); }

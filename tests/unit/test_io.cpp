@@ -14,19 +14,14 @@
 #include "vm/object.h"
 #include "vm/port.h"
 
+#include "support.h"
+
 using namespace vm;
 
 namespace {
 
-// One heap for this test binary's port objects and error values.
-void setup() {
-  static bool done = [] {
-    set_heap(gc::make_heap("marksweep"));
-    register_kinds(heap());
-    return true;
-  }();
-  (void)done;
-}
+// The test binary's one runtime (tests/unit/support.h).
+void setup() { support::runtime(); }
 
 // A fresh directory under TMPDIR (or /tmp), removed with its files at scope end.
 struct TempDir {

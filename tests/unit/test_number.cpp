@@ -11,17 +11,14 @@
 #include "vm/number.h"
 #include "vm/object.h"
 
+#include "support.h"
+
 using namespace vm;
 
 namespace {
 
-void setup() {
-  static bool done = false;
-  if (done) return;
-  set_heap(gc::make_heap("marksweep"));
-  register_kinds(heap());
-  done = true;
-}
+// The test binary's one runtime (tests/unit/support.h).
+void setup() { support::runtime(); }
 
 // A number from its text; fails the test if the text is not a number.
 Value num(const char* text) {

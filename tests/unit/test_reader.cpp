@@ -20,13 +20,13 @@ using namespace vm;
 
 namespace {
 
+// One heap for the whole test binary: if another test file (or the shared
+// Runtime) has set one up already, the reader reads into it.
 void setup() {
-  static bool done = false;
-  if (done) return;
+  if (has_heap()) return;
   set_heap(gc::make_heap("marksweep"));
   register_kinds(heap());
   init_symbols();
-  done = true;
 }
 
 // Reads exactly one form from text (file "t.arc").

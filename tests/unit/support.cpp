@@ -1,0 +1,43 @@
+// tests/unit/support.cpp — see support.h.
+#include "support.h"
+
+#include "vm/error.h"
+#include "vm/port.h"
+#include "vm/print.h"
+
+namespace support {
+
+compiler::Runtime& runtime() {
+  static compiler::Runtime* rt = new compiler::Runtime();
+  return *rt;
+}
+
+std::string eval(const std::string& src) {
+  return vm::write_string(runtime().eval_string(src, "test"));
+}
+
+std::string error_of(const std::string& src) {
+  try {
+    runtime().eval_string(src, "test");
+  } catch (vm::ArcError& e) {
+    return vm::exception_message(e.exc);
+  }
+  return "";
+}
+
+std::string output_of(const std::string& src) {
+  vm::VM& vm = runtime().vm();
+  gc::Rooted<vm::Value> port(vm.heap(), vm::make_port(vm::make_output_string()));
+  gc::Rooted<vm::Value> saved(vm.heap(), vm.out_port);
+  vm.out_port = port;
+  try {
+    runtime().eval_string(src, "test");
+  } catch (...) {
+    vm.out_port = saved;
+    throw;
+  }
+  vm.out_port = saved;
+  return *vm::port_impl(port)->contents();
+}
+
+}  // namespace support

@@ -1,0 +1,226 @@
+// tests/unit/test_cli.cpp — the arcana command line, run as a subprocess:
+// -e, --help and --version, scripts with arguments and a #! line, uncaught
+// errors in scripts, option errors, --stats and --stack-limit. Every run has
+// a timeout; a child that outlives it is killed.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gc/heap.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Result {
+  int status = -1;  // wait status; -1 if the run timed out
+  std::string out, err;
+  bool exited_with(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
+  bool failed_cleanly() const { return WIFEXITED(status) && WEXITSTATUS(status) != 0; }
+};
+
+// Runs program with args (argv[0] is program), stdin from /dev/null, extra
+// environment settings applied in the child. Output is captured.
+Result run_program(const std::string& program, const std::vector<std::string>& args,
+                   const std::vector<std::pair<std::string, std::string>>& env = {},
+                   int timeout_ms = 20000) {
+  int out_pipe[2], err_pipe[2];
+  REQUIRE(pipe(out_pipe) == 0);
+  REQUIRE(pipe(err_pipe) == 0);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDONLY);
+    dup2(null, 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], null}) close(fd);
+    unsetenv("ARCANA_GC");
+    for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(program.c_str()));
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(program.c_str(), argv.data());
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  Result r;
+  auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  bool timed_out = false;
+  while (open_fds > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    int n = poll(fds, 2, int(left.count()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !fds[i].revents) continue;
+      char buf[4096];
+      ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        sinks[i]->append(buf, size_t(got));
+      } else if (got == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  if (timed_out) kill(pid, SIGKILL);
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status;
+  waitpid(pid, &status, 0);
+  r.status = timed_out ? -1 : status;
+  return r;
+}
+
+Result arcana(const std::vector<std::string>& args) { return run_program(ARCANA_BINARY, args); }
+
+// A temporary directory for script files, removed at the end.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/arcana-cli-XXXXXX";
+    char* p = mkdtemp(tmpl);
+    REQUIRE(p != nullptr);
+    path = p;
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::string file = path + "/" + name;
+    std::ofstream(file) << text;
+    return file;
+  }
+};
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("arcana -e prints the value", "[cli]") {
+  Result r = arcana({"-e", "(+ 1 2)"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "3\n");
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("arcana --version and --help exit 0", "[cli]") {
+  Result v = arcana({"--version"});
+  CHECK(v.exited_with(0));
+  CHECK(v.out.rfind("arcana ", 0) == 0);
+  Result h = arcana({"--help"});
+  CHECK(h.exited_with(0));
+  CHECK(has(h.out, "usage: arcana"));
+  CHECK(has(h.out, "--stack-limit"));
+}
+
+TEST_CASE("a script sees its arguments in argv", "[cli]") {
+  TempDir dir;
+  std::string file = dir.write("args.arc", "(disp (car argv))\n(disp \" \")\n(disp (len argv))\n");
+  Result r = arcana({file, "hello", "world"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "hello 2");
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("a script may start with a #! line", "[cli]") {
+  TempDir dir;
+  std::string file = dir.write("hashbang.arc", "#!/usr/bin/env arcana\n(disp (+ 40 2))\n");
+  Result r = arcana({file});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "42");
+
+  // Run as a program itself, with arcana found on PATH.
+  chmod(file.c_str(), 0755);
+  std::string bin = ARCANA_BINARY;
+  std::string path = bin.substr(0, bin.rfind('/')) + ":" + std::getenv("PATH");
+  Result direct = run_program(file, {}, {{"PATH", path}});
+  CHECK(direct.exited_with(0));
+  CHECK(direct.out == "42");
+}
+
+TEST_CASE("an uncaught error ends a script with a backtrace", "[cli]") {
+  TempDir dir;
+  std::string file = dir.write("oops.arc",
+                               "; a comment\n"
+                               "(assign f (fn (x)\n"
+                               "  (car x)))\n"
+                               "(disp \"before\")\n"
+                               "(f 5)\n"
+                               "(disp \"after\")\n");
+  Result r = arcana({file});
+  CHECK(r.failed_cleanly());
+  CHECK(r.out == "before");
+  CHECK(r.err.rfind("Error: Can't take car of 5\n", 0) == 0);
+  CHECK(has(r.err, "oops.arc:3"));
+}
+
+TEST_CASE("arcana rejects an unknown collector, naming the known ones", "[cli]") {
+  Result r = arcana({"--gc=nope", "-e", "1"});
+  CHECK(r.failed_cleanly());
+  CHECK(r.out.empty());
+  CHECK(has(r.err, "unknown collector 'nope'"));
+  for (const std::string& name : gc::heap_names()) CHECK(has(r.err, name));
+}
+
+TEST_CASE("arcana rejects an unknown option", "[cli]") {
+  Result r = arcana({"--frobnicate", "-e", "1"});
+  CHECK(r.failed_cleanly());
+  CHECK(r.out.empty());
+  CHECK(has(r.err, "unknown option --frobnicate"));
+  CHECK(has(r.err, "usage:"));
+}
+
+TEST_CASE("arcana --stats prints the counters at exit", "[cli]") {
+  Result r = arcana({"--stats", "-e", "(car (cons 1 2))"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "1\n");
+  CHECK(has(r.err, "type dispatches"));
+  CHECK(has(r.err, "opcodes executed"));
+  CHECK(has(r.err, "allocations:"));
+  CHECK(has(r.err, "collections:"));
+}
+
+TEST_CASE("--stack-limit turns deep recursion into an Arc error", "[cli]") {
+  Result r = arcana({"--stack-limit=8", "-e", "((fn (f) (f f)) (fn (f) (+ 1 (f f))))"});
+  CHECK(r.exited_with(1));
+  CHECK(r.err.rfind("Error: stack overflow", 0) == 0);
+}
+
+TEST_CASE("the examples run", "[cli]") {
+  std::string dir = std::string(ARCANA_TESTS_DIR) + "/../examples/";
+  Result fib = arcana({dir + "fib.arc", "10"});
+  CHECK(fib.exited_with(0));
+  CHECK(has(fib.out, "(fib 10) = 55 in "));
+  Result args = arcana({dir + "args.arc", "one", "two"});
+  CHECK(args.exited_with(0));
+  CHECK(has(args.out, "2: two (3 characters)"));
+  CHECK(has(args.out, "argv is 2 long: (\"one\" \"two\")"));
+  Result letters = arcana({dir + "letters.arc", "abca"});
+  CHECK(letters.exited_with(0));
+  CHECK(has(letters.out, "\"abca\" has 4 characters"));
+  CHECK(has(letters.out, "  a 2\n"));
+  CHECK(fib.err + args.err + letters.err == "");
+}

@@ -1,0 +1,305 @@
+// tests/unit/test_compiler.cpp — golden tests: the disassembly of each
+// special form. A change in what the compiler emits shows up here; update a
+// golden text only after reading the new bytecode and finding it right.
+#include <catch2/catch.hpp>
+
+#include "compiler/compile.h"
+#include "support.h"
+#include "vm/vm.h"
+
+namespace {
+
+// Compiles src (a fn form) as line 1 of a file named "test".
+std::string disasm_of(const std::string& src) {
+  auto& rt = support::runtime();
+  return compiler::disassemble(rt.eval_string(src, "test"));
+}
+
+}  // namespace
+
+TEST_CASE("golden: quote", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn () 'a))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  0000     1  CONST    0	; a
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: quasiquote", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (x) `(a ,x ,@x b)))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  CONST    0	; #<procedure:%append>
+  0001        CONST    1	; #<procedure:%list>
+  0002        CONST    2	; a
+  0003        LOADL    0
+  0004        CALL     2
+  0005        LOADL    0
+  0006        CONST    1	; #<procedure:%list>
+  0007        CONST    3	; b
+  0008        CALL     1
+  0009        TAILCALL 3
+  0010        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: if with no arguments", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn () (if)))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  0000     1  NIL
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: if with one argument", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a) (if a)))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: if with an else", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a b c) (if a b c)))ARC") == R"GOLD(fn (test:1): 3 required, 0 optional; 3 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        JUMPF    2	; to 4
+  0002        LOADL    1
+  0003        RETURN
+  0004        LOADL    2
+  0005        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: if with many branches", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a b) (if a 1 b 2 3)))ARC") == R"GOLD(fn (test:1): 2 required, 0 optional; 2 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        JUMPF    2	; to 4
+  0002        FIXNUM   1
+  0003        RETURN
+  0004        LOADL    1
+  0005        JUMPF    2	; to 8
+  0006        FIXNUM   2
+  0007        RETURN
+  0008        FIXNUM   3
+  0009        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a) (car (if a 1 2))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        JUMPF    2	; to 4
+  0002        FIXNUM   1
+  0003        JUMP     1	; to 5
+  0004        FIXNUM   2
+  0005        CAR      0	; car
+  0006        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: fn with a rest symbol", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn args args))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional, rest; 1 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: fn with an optional seeing an earlier parameter", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a (o b (+ a 1))) b))ARC") == R"GOLD(fn (test:1): 1 required, 1 optional, lenient; 2 locals, 0 upvalues
+  0000     1  OPTARG   5	; local 1, to 7
+  0002        LOADL    0
+  0003        FIXNUM   1
+  0004        ADD      0	; +
+  0005        STOREL   1
+  0006        POP
+  0007        LOADL    1
+  0008        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: fn with a dotted rest", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a . rest) rest))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional, rest; 2 locals, 0 upvalues
+  0000     1  LOADL    1
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: fn destructuring with an optional", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn ((a (o b 5))) b))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional, lenient; 4 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        STOREL   1
+  0002        POP
+  0003        CONST    0	; #<procedure:%dcar>
+  0004        LOADL    1
+  0005        CALL     1
+  0006        STOREL   2
+  0007        POP
+  0008        CONST    1	; #<procedure:%dcdr>
+  0009        LOADL    1
+  0010        CALL     1
+  0011        STOREL   1
+  0012        POP
+  0013        CONST    2	; #<procedure:%consp>
+  0014        LOADL    1
+  0015        CALL     1
+  0016        JUMPF    4	; to 21
+  0017        CONST    0	; #<procedure:%dcar>
+  0018        LOADL    1
+  0019        CALL     1
+  0020        JUMP     1	; to 22
+  0021        FIXNUM   5
+  0022        STOREL   3
+  0023        POP
+  0024        CONST    1	; #<procedure:%dcdr>
+  0025        LOADL    1
+  0026        CALL     1
+  0027        STOREL   1
+  0028        POP
+  0029        LOADL    3
+  0030        RETURN
+)GOLD");
+}
+
+// An assigned local lives in a box even when no closure captures it, so
+// that a re-entered continuation sees its current value.
+TEST_CASE("golden: assign to a local", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (x) (assign x 2) x))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  MKBOX    0
+  0001        FIXNUM   2
+  0002        STOREB   0
+  0003        POP
+  0004        LOADB    0
+  0005        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: assign to a global names the function", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn () (assign g (fn () 1))))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  0000     1  CLOSURE  0	; <code g>
+  0001        STOREG   1	; g
+  0002        RETURN
+
+g (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  0000     1  FIXNUM   1
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: closure capturing a variable", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (x) (fn () x)))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  CLOSURE  0	; <code fn> local0
+  0002        RETURN
+
+fn (test:1): 0 required, 0 optional; 0 locals, 1 upvalues
+  0000     1  LOADU    0
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: closure over an assigned variable (boxed)", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (x) (fn (y) (assign x y))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  MKBOX    0
+  0001        CLOSURE  0	; <code fn> local0
+  0003        RETURN
+
+fn (test:1): 1 required, 0 optional; 1 locals, 1 upvalues
+  0000     1  LOADL    0
+  0001        STOREUB  0
+  0002        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: nested closures pass captures through", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (x) (fn () (fn () x))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  CLOSURE  0	; <code fn> local0
+  0002        RETURN
+
+fn (test:1): 0 required, 0 optional; 0 locals, 1 upvalues
+  0000     1  CLOSURE  0	; <code fn> up0
+  0002        RETURN
+
+fn (test:1): 0 required, 0 optional; 0 locals, 1 upvalues
+  0000     1  LOADU    0
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: tail call of a global", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (n) (f n)))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  LOADG    0	; f
+  0001        LOADL    0
+  0002        TAILCALL 1
+  0003        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: non-tail calls", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (f a) (f a 1 (f))))ARC") == R"GOLD(fn (test:1): 2 required, 0 optional; 2 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        LOADL    1
+  0002        FIXNUM   1
+  0003        LOADL    0
+  0004        CALL     0
+  0005        TAILCALL 3
+  0006        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: primitive fast paths", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (n) (cons (car n) (cdr n))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        CAR      0	; car
+  0002        LOADL    0
+  0003        CDR      1	; cdr
+  0004        CONS     2	; cons
+  0005        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: let inlined into the frame", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn () ((fn (a) a) 1)))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  FIXNUM   1
+  0001        STOREL   0
+  0002        POP
+  0003        LOADL    0
+  0004        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: string literal copied per evaluation", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn () "s"))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  0000     1  CONST    0	; #<procedure:%strcopy>
+  0001        CONST    1	; "s"
+  0002        TAILCALL 1
+  0003        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: catch", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (f) (%catch (f) (fn (e) e))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  CATCH    4	; to 5
+  0001        LOADL    0
+  0002        CALL     0
+  0003        UNCATCH
+  0004        JUMP     3	; to 8
+  0005        CLOSURE  0	; <code fn>
+  0006        SWAP
+  0007        CALL     1
+  0008        RETURN
+
+fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        RETURN
+)GOLD");
+}
+
+TEST_CASE("compile errors name the position", "[compiler]") {
+  CHECK(support::error_of("(fn (a a) a)").find("duplicate parameter") != std::string::npos);
+  CHECK(support::error_of("\n(fn (a a) a)").find("test:2") != std::string::npos);
+  CHECK(support::error_of("(assign nil 1)").find("Can't rebind nil") != std::string::npos);
+  CHECK(support::error_of("(assign t 1)").find("Can't rebind t") != std::string::npos);
+  CHECK(support::error_of("(a..b)").find("Bad ssyntax") != std::string::npos);
+  CHECK(support::error_of("(quote)").find("quote takes one argument") != std::string::npos);
+}
+
+TEST_CASE("macros expand at compile time, in the form after their definition", "[compiler]") {
+  support::eval("(assign m1 (annotate 'mac (fn (x) (cons 'quote (cons x nil)))))");
+  CHECK(support::eval("(m1 (a b))") == "(a b)");
+  CHECK(support::eval("((fn (m1) (m1 5)) car)") == "5");  // lexicals don't shadow macros
+  CHECK(support::eval("(macex1 '(m1 z))") == "(quote z)");
+}

@@ -1,0 +1,178 @@
+// tests/unit/test_heap.cpp — the heap interface and the mark-sweep collector,
+// driven directly through gc/heap.h with a test object kind (no VM), plus the
+// VM's own heap under stress.
+#include <catch2/catch.hpp>
+
+#include <memory>
+
+#include "gc/heap.h"
+#include "support.h"
+
+namespace {
+
+using gc::GcHeader;
+using gc::Word;
+
+// A test object: a header and two reference slots.
+struct Pair {
+  GcHeader h;
+  Word a, b;
+};
+constexpr uint8_t kPair = 0;
+// A test object with n reference slots after a length word (a large object).
+struct Array {
+  GcHeader h;
+  uint64_t n;
+  Word items[];
+};
+constexpr uint8_t kArray = 1;
+
+std::unique_ptr<gc::Heap> make_test_heap() {
+  std::unique_ptr<gc::Heap> h(gc::make_heap("marksweep"));
+  h->register_kind(kPair, gc::KindInfo{
+                              "pair", [](const GcHeader*) { return sizeof(Pair); },
+                              [](GcHeader* o, gc::Visitor& v) {
+                                auto* p = reinterpret_cast<Pair*>(o);
+                                v.visit_range(&p->a, &p->b + 1);
+                              },
+                              nullptr});
+  h->register_kind(kArray, gc::KindInfo{
+                               "array",
+                               [](const GcHeader* o) {
+                                 return sizeof(Array) +
+                                        reinterpret_cast<const Array*>(o)->n * sizeof(Word);
+                               },
+                               [](GcHeader* o, gc::Visitor& v) {
+                                 auto* a = reinterpret_cast<Array*>(o);
+                                 v.visit_range(a->items, a->items + a->n);
+                               },
+                               nullptr});
+  return h;
+}
+
+Pair* pair(gc::Heap& h, Word a, Word b) {
+  auto* p = reinterpret_cast<Pair*>(h.allocate(sizeof(Pair), kPair));
+  p->a = a;
+  p->b = b;
+  return p;
+}
+
+Word w(Pair* p) { return gc::word_of(&p->h); }
+constexpr Word kFix1 = 3;  // an odd word: not a reference
+
+}  // namespace
+
+TEST_CASE("allocation gives zeroed memory of the asked kind", "[heap]") {
+  auto h = make_test_heap();
+  GcHeader* o = h->allocate(sizeof(Pair), kPair);
+  CHECK(o->kind == kPair);
+  CHECK(reinterpret_cast<Pair*>(o)->a == 0);
+  CHECK(gc::is_ref(gc::word_of(o)));
+  CHECK(h->stats().objects_allocated == 1);
+  CHECK(h->stats().allocations_by_kind[kPair] == 1);
+}
+
+TEST_CASE("a collection keeps what is rooted and frees the rest", "[heap]") {
+  auto h = make_test_heap();
+  gc::Rooted<Word> root(*h, 0);
+  // A rooted list of 1000 pairs, and 100,000 unreachable ones.
+  Word list = 0;
+  for (int i = 0; i < 1000; ++i) list = w(pair(*h, kFix1, list));
+  root = list;
+  for (int i = 0; i < 100000; ++i) pair(*h, kFix1, 0);
+  h->collect();
+  CHECK(h->stats().collections == 1);
+  CHECK(h->stats().bytes_live < 1000 * 64);
+  int n = 0;
+  for (Word p = root; p; p = reinterpret_cast<Pair*>(p)->b) {
+    CHECK(reinterpret_cast<Pair*>(p)->a == kFix1);
+    ++n;
+  }
+  CHECK(n == 1000);
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("freed cells are reused and survivors stay intact", "[heap]") {
+  auto h = make_test_heap();
+  gc::RootedVector<Word> keep(*h);
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 20000; ++i) {
+      Pair* p = pair(*h, Word(i) << 1 | 1, 0);
+      if (i % 100 == 0) keep.items.push_back(w(p));
+    }
+    h->collect();
+  }
+  for (size_t i = 0; i < keep.items.size(); ++i)
+    CHECK(reinterpret_cast<Pair*>(keep.items[i])->a == ((Word(i % 200) * 100) << 1 | 1));
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("marking a million-long list does not recurse", "[heap]") {
+  auto h = make_test_heap();
+  gc::Rooted<Word> root(*h, 0);
+  Word list = 0;
+  for (int i = 0; i < 1000000; ++i) list = w(pair(*h, kFix1, list));
+  root = list;
+  h->collect();
+  CHECK(h->stats().bytes_live >= 1000000 * sizeof(Pair));
+}
+
+TEST_CASE("large objects are collected and traced", "[heap]") {
+  auto h = make_test_heap();
+  gc::Rooted<Word> root(*h, 0);
+  auto* a = reinterpret_cast<Array*>(h->allocate(sizeof(Array) + 5000 * sizeof(Word), kArray));
+  a->n = 5000;
+  for (int i = 0; i < 5000; ++i) a->items[i] = w(pair(*h, kFix1, 0));
+  root = gc::word_of(&a->h);
+  h->allocate(sizeof(Array) + 9000 * sizeof(Word), kArray);  // garbage
+  h->collect();
+  CHECK(h->verify().empty());
+  CHECK(reinterpret_cast<Pair*>(a->items[4999])->a == kFix1);
+  CHECK(h->stats().bytes_live < 2 * (5000 * sizeof(Word) + 5000 * 32));
+}
+
+TEST_CASE("the verifier finds a dangling reference", "[heap]") {
+  auto h = make_test_heap();
+  gc::Rooted<Word> root(*h, w(pair(*h, kFix1, 0)));
+  Pair* lost = pair(*h, kFix1, 0);  // unreachable: freed by the collection
+  h->collect();
+  REQUIRE(h->verify().empty());
+  reinterpret_cast<Pair*>(root.get())->b = w(lost);  // a raw store of a freed object
+  auto problems = h->verify();
+  REQUIRE(!problems.empty());
+  CHECK(problems[0].find("dangling") != std::string::npos);
+}
+
+TEST_CASE("a collection is wanted after enough allocation, and always under stress", "[heap]") {
+  auto h = make_test_heap();
+  CHECK(!h->collection_wanted());
+  for (int i = 0; i < 1000000; ++i) pair(*h, kFix1, 0);  // 32 MB
+  CHECK(h->collection_wanted());
+  h->collect();
+  CHECK(!h->collection_wanted());
+  h->set_stress(true);
+  CHECK(h->collection_wanted());
+  h->request_collection();
+  h->set_stress(false);
+  CHECK(h->collection_wanted());
+}
+
+TEST_CASE("pause statistics are kept", "[heap]") {
+  auto h = make_test_heap();
+  for (int i = 0; i < 10; ++i) h->collect();
+  CHECK(h->stats().pauses_ms.size() == 10);
+  CHECK(h->stats().pause_percentile(99) <= h->stats().max_pause_ms);
+}
+
+TEST_CASE("Arc programs survive a collection at every safe point", "[heap][stress]") {
+  auto& rt = support::runtime();
+  rt.vm().heap().set_stress(true);
+  std::string r = support::eval(
+      "(assign build (fn (n acc) (if (is n 0) acc (build (- n 1) (cons (+ \"s\" n) acc)))))"
+      "(assign walk (fn (l n) (if l (walk (cdr l) (+ n (len (car l)))) n)))"
+      "(walk (build 2000 nil) 0)");
+  rt.vm().heap().set_stress(false);
+  // "s1".."s9" are 2 chars, "s10".."s99" 3, "s100".."s999" 4, "s1000".."s2000" 5.
+  CHECK(r == std::to_string(9 * 2 + 90 * 3 + 900 * 4 + 1001 * 5));
+  CHECK(rt.vm().heap().verify().empty());
+}
