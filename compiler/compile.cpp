@@ -160,6 +160,8 @@ class Builder {
   Node* build(Value x, Scope* s, uint32_t line) {
     switch (TYPE(x)) {
       case Kind::Symbol: return build_ref(x, s, line);
+      case Kind::True:  // t may be a parameter name (ARC.md 1.1)
+        return lookup(s, x) ? build_ref(x, s, line) : constant(x, line);
       case Kind::Cons: return build_list(x, s, line_of(x, line));
       case Kind::String: return build_string(x, line);
       default: return constant(x, line);

@@ -14,20 +14,15 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "support.h"
 
 using compiler::Reader;
 using namespace vm;
 
 namespace {
 
-// One heap for the whole test binary: if another test file (or the shared
-// Runtime) has set one up already, the reader reads into it.
-void setup() {
-  if (has_heap()) return;
-  set_heap(gc::make_heap("marksweep"));
-  register_kinds(heap());
-  init_symbols();
-}
+// The test binary's one runtime (tests/unit/support.h).
+void setup() { support::runtime(); }
 
 // Reads exactly one form from text (file "t.arc").
 Value rd(const std::string& text) {
@@ -100,6 +95,7 @@ uint32_t col_of(Value v) { return pos_col(pos_of(v)); }
 }  // namespace
 
 TEST_CASE("symbols are case-sensitive tokens that keep ssyntax characters", "[reader]") {
+  setup();
   Value foo = rd("foo");
   REQUIRE(TYPE(foo) == Kind::Symbol);
   REQUIRE(symbol_name(foo) == "foo");
@@ -117,6 +113,7 @@ TEST_CASE("symbols are case-sensitive tokens that keep ssyntax characters", "[re
 }
 
 TEST_CASE("nil and t read as the immediates, as do #t and #f", "[reader]") {
+  setup();
   REQUIRE(rd("nil") == NIL);
   REQUIRE(rd("t") == T);
   REQUIRE(rd("#t") == T);
@@ -126,6 +123,7 @@ TEST_CASE("nil and t read as the immediates, as do #t and #f", "[reader]") {
 }
 
 TEST_CASE("|...| and backslash quote characters into symbols", "[reader]") {
+  setup();
   REQUIRE(symbol_name(rd("|a b|")) == "a b");
   REQUIRE(symbol_name(rd("a|b c|d")) == "ab cd");
   REQUIRE(symbol_name(rd("||")) == "");
@@ -138,6 +136,7 @@ TEST_CASE("|...| and backslash quote characters into symbols", "[reader]") {
 }
 
 TEST_CASE("integers and floats", "[reader]") {
+  setup();
   REQUIRE(rd("42") == Value::fixnum(42));
   REQUIRE(rd("-7") == Value::fixnum(-7));
   REQUIRE(rd("+7") == Value::fixnum(7));
@@ -156,6 +155,7 @@ TEST_CASE("integers and floats", "[reader]") {
 }
 
 TEST_CASE("exact rationals and exactness prefixes go through parse_number", "[reader][number]") {
+  setup();
   Value half = rd("1/2");
   REQUIRE(TYPE(half) == Kind::Ratnum);
   REQUIRE(num_eqv(rd("2/4"), half));
@@ -166,6 +166,7 @@ TEST_CASE("exact rationals and exactness prefixes go through parse_number", "[re
 }
 
 TEST_CASE("lists, dotted pairs and braces", "[reader]") {
+  setup();
   REQUIRE(show(rd("(a b c)")) == "(a b c)");
   REQUIRE(show(rd("(a . b)")) == "(a . b)");
   REQUIRE(show(rd("(a b . c)")) == "(a b . c)");
@@ -183,6 +184,7 @@ TEST_CASE("lists, dotted pairs and braces", "[reader]") {
 }
 
 TEST_CASE("the quote family", "[reader]") {
+  setup();
   REQUIRE(show(rd("'x")) == "(quote x)");
   REQUIRE(show(rd("`x")) == "(quasiquote x)");
   REQUIRE(show(rd(",x")) == "(unquote x)");
@@ -196,6 +198,7 @@ TEST_CASE("the quote family", "[reader]") {
 }
 
 TEST_CASE("square brackets read as (fn (_) (...))", "[reader]") {
+  setup();
   REQUIRE(show(rd("[+ _ 1]")) == "(fn (_) (+ _ 1))");
   REQUIRE(show(rd("[]")) == "(fn (_) nil)");
   REQUIRE(show(rd("[_]")) == "(fn (_) (_))");
@@ -207,6 +210,7 @@ TEST_CASE("square brackets read as (fn (_) (...))", "[reader]") {
 }
 
 TEST_CASE("strings and their escapes", "[reader]") {
+  setup();
   REQUIRE(string_utf8(rd("\"abc\"")) == "abc");
   REQUIRE(string_len(rd("\"\"")) == 0);
   REQUIRE(string_utf8(rd(R"("a\\b\"c")")) == "a\\b\"c");
@@ -226,6 +230,7 @@ TEST_CASE("strings and their escapes", "[reader]") {
 }
 
 TEST_CASE("characters: single, named, numeric and non-ASCII", "[reader]") {
+  setup();
   REQUIRE(rd("#\\a") == Value::character('a'));
   REQUIRE(rd("#\\A") == Value::character('A'));
   REQUIRE(rd("#\\(") == Value::character('('));
@@ -254,6 +259,7 @@ TEST_CASE("characters: single, named, numeric and non-ASCII", "[reader]") {
 }
 
 TEST_CASE("comments: line, nested block and datum", "[reader]") {
+  setup();
   REQUIRE(rd("; hello\nfoo") == intern("foo"));
   REQUIRE(rd("foo ; trailing") == intern("foo"));
   REQUIRE(rd("#| a #| nested |# b |# foo") == intern("foo"));
@@ -286,6 +292,7 @@ TEST_CASE("read returns forms one by one and false at the end", "[reader]") {
 }
 
 TEST_CASE("tokens end at delimiters", "[reader]") {
+  setup();
   REQUIRE(show(compiler::read_all("a'b", "t.arc")) == "(a (quote b))");
   REQUIRE(show(compiler::read_all("a\"s\"b", "t.arc")) == "(a \"s\" b)");
   REQUIRE(show(compiler::read_all("a;c\nb", "t.arc")) == "(a b)");
@@ -295,6 +302,7 @@ TEST_CASE("tokens end at delimiters", "[reader]") {
 }
 
 TEST_CASE("lists carry the position of their opening parenthesis", "[reader][pos]") {
+  setup();
   Value v = rd("(a\n  (b c)\n\t[d])");
   REQUIRE(pos_file(pos_of(v)) == file_id("t.arc"));
   REQUIRE(line_of(v) == 1);
@@ -312,6 +320,7 @@ TEST_CASE("lists carry the position of their opening parenthesis", "[reader][pos
 }
 
 TEST_CASE("quote wrappers carry the quote's position; columns count characters", "[reader][pos]") {
+  setup();
   Value q = rd("\n   'x");
   REQUIRE(line_of(q) == 2);
   REQUIRE(col_of(q) == 4);
@@ -357,6 +366,7 @@ TEST_CASE("reading from a port", "[reader][port]") {
 }
 
 TEST_CASE("errors name the position", "[reader][errors]") {
+  setup();
   const std::pair<const char*, const char*> cases[] = {
       {")", "t.arc:1:1"},
       {"(a b))", "t.arc:1:6"},
@@ -455,6 +465,7 @@ TEST_CASE("form_complete for the REPL", "[reader][repl]") {
 }
 
 TEST_CASE("100,000 nested parentheses do not crash", "[reader][deep]") {
+  setup();
   const int depth = 100000;
   std::string text = std::string(depth, '(') + "x" + std::string(depth, ')');
   Value v = rd(text);
