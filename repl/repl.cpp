@@ -52,10 +52,12 @@ void on_sigint(int) {
   errno = saved;
 }
 
-void drain_sigpipe() {
+// Empties the self-pipe; true if a SIGINT had arrived.
+bool drain_sigpipe() {
   char buf[64];
-  while (read(g_sigpipe[0], buf, sizeof buf) > 0) {
-  }
+  bool any = false;
+  while (read(g_sigpipe[0], buf, sizeof buf) > 0) any = true;
+  return any;
 }
 
 void install_sigint() {
@@ -176,14 +178,15 @@ bool read_input(std::string& text, bool tty) {
 
 void eval_and_print(compiler::Runtime& rt, const std::string& text) {
   vm::VM& vm = rt.vm();
+  g_evaluating = 1;
+  // A Ctrl-C typed after Enter, before the evaluation began, interrupts it.
+  if (drain_sigpipe()) vm.request_interrupt();
   compiler::Reader reader(text, "repl");
   vm::Value form;
   try {
     while (reader.read(form)) {
       gc::Rooted<vm::Value> f(vm.heap(), form);
-      g_evaluating = 1;
       vm::Value v = compiler::eval_toplevel(vm, form, "");
-      g_evaluating = 0;
       vm.define("that", v);
       vm.define("thatexpr", f);
       vm::PortImpl* out = vm::port_impl(vm.out_port);
@@ -191,7 +194,6 @@ void eval_and_print(compiler::Runtime& rt, const std::string& text) {
       out->flush();
     }
   } catch (vm::ArcError& e) {
-    g_evaluating = 0;
     vm::port_impl(vm.out_port)->flush();
     std::string msg = compiler::Runtime::describe_error(e.exc);
     if (e.exc == vm.interrupt_exc) msg = "\n" + msg;  // after the terminal's ^C

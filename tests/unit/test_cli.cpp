@@ -177,7 +177,7 @@ TEST_CASE("an uncaught error ends a script with a backtrace", "[cli]") {
   CHECK(has(r.err, "oops.arc:3"));
 }
 
-TEST_CASE("arcana rejects an unknown collector, naming the known ones", "[cli]") {
+TEST_CASE("arcana rejects an unknown collector and names the known ones", "[cli]") {
   Result r = arcana({"--gc=nope", "-e", "1"});
   CHECK(r.failed_cleanly());
   CHECK(r.out.empty());
@@ -203,7 +203,7 @@ TEST_CASE("arcana --stats prints the counters at exit", "[cli]") {
   CHECK(has(r.err, "collections:"));
 }
 
-TEST_CASE("--stack-limit turns deep recursion into an Arc error", "[cli]") {
+TEST_CASE("deep recursion past --stack-limit is an Arc error", "[cli]") {
   Result r = arcana({"--stack-limit=8", "-e", "((fn (f) (f f)) (fn (f) (+ 1 (f f))))"});
   CHECK(r.exited_with(1));
   CHECK(r.err.rfind("Error: stack overflow", 0) == 0);

@@ -223,6 +223,7 @@ TEST_CASE("repl interrupts an evaluation on Ctrl-C", "[repl]") {
   TempHome home;
   Session s(home.path);
   REQUIRE(s.prompt_then("((fn (f) (f f)) (fn (f) (f f)))"));
+  REQUIRE(s.expect("(f f)))\r\n"));  // the echo: readline has the line
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   s.send("\x03");
   CHECK(s.expect("interrupted"));

@@ -1,0 +1,1 @@
+; stdlib/core.arc — being written.

@@ -1,0 +1,1 @@
+; stdlib/lib.arc — being written.

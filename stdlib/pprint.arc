@@ -1,0 +1,1 @@
+; stdlib/pprint.arc — being written.

@@ -1,0 +1,1 @@
+; stdlib/strings.arc — being written.
