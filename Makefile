@@ -24,7 +24,7 @@ test: deps all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 run: deps all
-	./$(BUILD)/arcana
+	$(BUILD)/arcana
 
 clean:
 	rm -rf $(BUILD)

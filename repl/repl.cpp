@@ -261,8 +261,7 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
   for (int i = 0; i < vm::kOpCount; ++i) {
     total += vm.counters.ops[i];
     if (vm.counters.ops[i])
-      std::fprintf(out, "  %-14s %llu\n", vm::kOps[i].name,
-                   (unsigned long long)vm.counters.ops[i]);
+      std::fprintf(out, "  %-14s %llu\n", vm::kOps[i].name, (unsigned long long)vm.counters.ops[i]);
   }
   std::fprintf(out, "  %-14s %llu\n", "total", (unsigned long long)total);
   std::fprintf(out, "allocations: %llu objects, %llu bytes\n",

@@ -122,7 +122,9 @@ Value VM::run(Value* fslot, int nargs) {
     ~RunScope() {
       while (vm.handlers.size() > nhandlers) vm.handlers.pop_back();
       vm.runs.pop_back();
-      vm.level_--;
+      // A Ctrl-C that came after the last safe point of a top-level form
+      // must not interrupt the next one.
+      if (--vm.level_ == 0) vm.interrupt_ = 0;
       vm.base_ = base;
       vm.builtin_args_ = bargs;
       vm.builtin_pc_ = bpc;
@@ -162,12 +164,13 @@ Value VM::run(Value* fslot, int nargs) {
     base_ = base;                                                   \
     builtin_pc_ = code ? uint32_t(pc - code_insns(code)) : 0;       \
   } while (0)
-#define RELOAD()                          \
-  do {                                    \
-    uint32_t off = uint32_t(pc - code_insns(code)); \
-    code = code_of(base[-1]);             \
-    K = code_consts(code);                \
-    pc = code_insns(code) + off;          \
+// After a safe point: the code object may have moved, so find it again
+// from the frame, and the pc from the offset SAVE() recorded.
+#define RELOAD()                                \
+  do {                                          \
+    code = code_of(base[-1]);                   \
+    K = code_consts(code);                      \
+    pc = code_insns(code) + builtin_pc_;        \
   } while (0)
 #define SAFEPOINT()                                                  \
   do {                                                               \

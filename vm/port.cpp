@@ -7,6 +7,7 @@
 // gives its bytes back through the small pushback in PortImpl; that is why
 // subclasses implement next_byte/look_byte and callers use read_byte/peek_byte.
 #include "vm/port.h"
+#include "vm/vm.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -56,8 +57,10 @@ class FdInput final : public PortImpl {
     if (fd_ < 0) return false;
     if (!buf_) buf_ = std::make_unique<uint8_t[]>(kBufSize);
     ssize_t n;
-    do n = ::read(fd_, buf_.get(), kBufSize);
-    while (n < 0 && errno == EINTR);
+    // A signal (Ctrl-C) wakes a blocked read: raise the interrupt if one
+    // is pending, else read again.
+    while ((n = ::read(fd_, buf_.get(), kBufSize)) < 0 && errno == EINTR)
+      if (has_vm()) VM::current().poll_interrupt();
     pos_ = 0;
     end_ = n > 0 ? size_t(n) : 0;
     return end_ > 0;

@@ -28,6 +28,7 @@ void continuation_trace(GcHeader* h, gc::Visitor& v) {
 }  // namespace
 
 VM& VM::current() { return *g_vm; }
+bool has_vm() { return g_vm != nullptr; }
 
 VM::VM(const Options& o) : opts(o) {
   heap_ = &vm::heap();

@@ -54,6 +54,8 @@ struct RunRecord {
   Value entry_winds;
 };
 
+bool has_vm();  // a VM exists (VM::current() is valid)
+
 class VM final : public gc::RootSource {
  public:
   explicit VM(const Options& opts = {});
@@ -89,10 +91,16 @@ class VM final : public gc::RootSource {
 
   // ---- interruption (Ctrl-C) ----
   void request_interrupt() { interrupt_ = 1; }
+  // Raises the pending interrupt, if any (for blocking calls woken by EINTR).
+  void poll_interrupt() {
+    if (interrupt_) safe_point_slow();
+  }
 
   // ---- safe point ----
   gc::Heap& heap() { return *heap_; }
   void collect_garbage();
+
+  Value safe_point_slow();  // collects and/or raises the pending interrupt
 
   // Captures the continuation of the running builtin's call (ccc).
   Value capture_continuation();
@@ -118,7 +126,6 @@ class VM final : public gc::RootSource {
   void check_stack(Value* top) {
     if (top > stack_end_) stack_overflow();
   }
-  Value safe_point_slow();  // collects and/or raises the pending interrupt
 
   gc::Heap* heap_;
   Value* stack_ = nullptr;     // reserved with mmap, grows as touched

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
