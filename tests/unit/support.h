@@ -5,6 +5,7 @@
 #include <string>
 
 #include "compiler/runtime.h"
+#include "vm/error.h"
 
 namespace support {
 
@@ -15,5 +16,16 @@ std::string eval(const std::string& src);
 std::string error_of(const std::string& src);
 // What src writes to stdout.
 std::string output_of(const std::string& src);
+
+// The message of the Arc error f() raises, or "" if it raises none.
+template <class F>
+std::string error_from(F f) {
+  try {
+    f();
+  } catch (const vm::ArcError& e) {
+    return vm::exception_message(e.exc);
+  }
+  return "";
+}
 
 }  // namespace support

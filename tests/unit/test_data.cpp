@@ -30,14 +30,7 @@ Value sym(const char* s) { return intern(s); }
 
 // The message of the Arc error f raises ("" if none).
 template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const ArcError& e) {
-    return exception_message(e.exc);
-  }
-  return "";
-}
+std::string error_of(F f) { return support::error_from(f); }
 
 Value make_named_closure(Value name) {
   Code* c = alloc<Code>(Kind::Code);
