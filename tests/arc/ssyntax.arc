@@ -77,8 +77,8 @@ lst.1.0 ; expect: c
 (assign hh (table))
 (sref hh '(1 2 3) 'k)
 hh!k.1 ; expect: 2
-(assign tl (list hh))
-tl.0!k ; expect: (1 2 3)
+(assign tlist (list hh))
+tlist.0!k ; expect: (1 2 3)
 (list xs.2 h!x) ; expect: (30 1)
 ; in operator position
 (assign fns (table))
@@ -130,28 +130,28 @@ a-val: ; expect: 3
 (list:~no nil) ; expect: (nil)
 
 ; --- evaluated: & (andf) ---
-(def pos (x) (> x 0))
-(def small (x) (< x 10))
-(pos&small 5) ; expect: t
-(pos&small 50) ; expect: nil
-(pos&small -1) ; expect: nil
+(def pos-num (x) (> x 0))
+(def small-num (x) (< x 10))
+(pos-num&small-num 5) ; expect: t
+(pos-num&small-num 50) ; expect: nil
+(pos-num&small-num -1) ; expect: nil
 (<&is 1 2) ; expect: nil
 (<&< 1 2) ; expect: t
 ; the arguments are evaluated once
 (assign cnt 0)
-(pos&small (do (assign cnt (+ cnt 1)) 5)) ; expect: t
+(pos-num&small-num (do (assign cnt (+ cnt 1)) 5)) ; expect: t
 cnt ; expect: 1
-(map1 pos&small '(-1 5 50)) ; expect: (nil t nil)
+(map1 pos-num&small-num '(-1 5 50)) ; expect: (nil t nil)
 
 ; --- evaluated: combinations (rows of the table) ---
 (assign v 5)
-pos&small.v ; expect: t
+pos-num&small-num.v ; expect: t
 (car:fl.1 '(1 2 3)) ; expect: 2
 (fl.0:cdr '(1 2 3)) ; expect: 2
-(pos&small:car '(5 100)) ; expect: t
-(pos&small:car '(50)) ; expect: nil
-(~pos&small 5) ; expect: nil
-(~pos&small 50) ; expect: t
+(pos-num&small-num:car '(5 100)) ; expect: t
+(pos-num&small-num:car '(50)) ; expect: nil
+(~pos-num&small-num 5) ; expect: nil
+(~pos-num&small-num 50) ; expect: t
 
 ; --- Bad ssyntax when evaluated ---
 xs. ; error: Bad ssyntax

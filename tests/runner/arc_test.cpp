@@ -8,8 +8,9 @@
 // Forms without a comment just run; an error from one is a failure. After
 // the file, the heap verifier checks the collector's invariant.
 //
-// usage: arc_test [--gc-stress] [--gc=NAME] FILE...
+// usage: arc_test [--gc-stress] [--gc=NAME] [--stack-limit=MB] FILE...
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -168,6 +169,8 @@ int main(int argc, char** argv) {
       opts.gc_stress = true;
     else if (!std::strncmp(argv[i], "--gc=", 5))
       opts.gc = argv[i] + 5;
+    else if (!std::strncmp(argv[i], "--stack-limit=", 14))
+      opts.stack_limit_bytes = size_t(std::atol(argv[i] + 14)) << 20;
     else
       files.push_back(argv[i]);
   }

@@ -85,6 +85,9 @@ Value bi_verify_heap(VM& vm, Value*, int) {
   return r;
 }
 
+// For tests that must scale their work down when every safe point collects.
+Value bi_gc_stress(VM& vm, Value*, int) { return boolean(vm.heap().stress()); }
+
 Value bi_bound(VM&, Value* a, int) {
   Value s = arg_symbol("bound", a[0]);
   if (s == NIL || s == T) return T;
@@ -101,6 +104,7 @@ const BuiltinDef kDefs[] = {
     {"atomic-invoke", bi_atomic_invoke, 1, 1, "call thunk holding the global lock"},
     {"gc", bi_gc, 0, 0, "force a full collection"},
     {"%verify-heap", bi_verify_heap, 0, 0, "run the heap verifier; list of problems"},
+    {"%gc-stress", bi_gc_stress, 0, 0, "t if the heap collects at every safe point"},
     {"bound", bi_bound, 1, 1, "t if the global variable sym has a value"},
 };
 
