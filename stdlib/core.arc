@@ -38,10 +38,16 @@
       `(do (sref sig ',parms ',name)
            (safeset ,name (annotate 'mac (fn ,parms ,@body)))))))
 
+(sref sig 'body 'do)
 (sref sig '(var val) 'safeset)
 (sref sig '(name parms . body) 'def)
 (sref sig '(name parms . body) 'mac)
-(sref sig 'body 'do)
+
+; (defs name1 params1 expr1 ...): the expander runs only when defs is used,
+; by which time tuples (5.2) exists.
+(mac defs args
+  `(do ,@(map1 (fn (d) `(def ,(car d) ,(cadr d) ,(car (cddr d))))
+               (tuples args 3))))
 
 ; --- 5.2 (first part): the list basics the macros below expand with ---
 
@@ -333,7 +339,7 @@
 (mac n-of (n expr)
   (w/uniq (loop i acc)
     `((rfn ,loop (,i ,acc)
-        (if (> ,i 0) (,loop (- ,i 1) (cons ,expr ,acc)) (rev ,acc)))
+        (if (> ,i 0) (,loop (- ,i 1) (cons ,expr ,acc)) (%rev-onto ,acc nil)))
       ,n nil)))
 
 (def tree-subst (old new tree)
@@ -512,10 +518,15 @@
               (cddr seqs) (%mapn f seqs nil)
               (%map2 f (car seqs) (cadr seqs) nil)))))
 
+; (%revcat ls acc): the elements of the lists ls, reversed onto acc. Not
+; (apply join ...), which would pass each list as an argument on the stack.
+(def %revcat (ls acc)
+  (if (no ls) acc
+      (alist (car ls)) (%revcat (cdr ls) (%rev-onto (car ls) acc))
+      (err "mappend: expected f to give lists, got" (car ls))))
+
 (def mappend (f . seqs)
-  (let rs (apply map f seqs)
-    (%check-lists "mappend" rs)
-    (apply + nil rs)))
+  (%rev-onto (%revcat (apply map f seqs) nil) nil))
 
 ; Structural equality, as table keys (ARC.md 7.2 #10).
 (def %dedup (xs seen acc)
@@ -741,7 +752,7 @@
 
 (def nearest (n quantum) (* (roundup (/ n quantum)) quantum))
 
-(def avg (ns) (/ (apply + ns) (len ns)))
+(def avg (ns) (/ (%sum idfn ns 0) (len ns)))
 
 (def inc (x (o n 1))
   (if (is (type x) 'char)

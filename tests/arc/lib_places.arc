@@ -105,6 +105,8 @@ xs ; expect: (a b 3)
 (let x (list 1 2) (++ (car x)) x) ; expect: (2 2)
 (let x (list 1 2) (-- (cadr x) 5)) ; expect: -3
 (let x nil (++ x)) ; error: +
+; the place's subforms are evaluated before the increment
+(let order nil (let x (list 1) (++ (car (do (push 'place order) x)) (do (push 'n order) 1)) order)) ; expect: (n place)
 
 ; --- zap ---
 (let x 3 (zap + x 1 2)) ; expect: 6

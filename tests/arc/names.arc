@@ -275,15 +275,6 @@
 ;; thread comes with threads (issue 4)
 (bound 'ratio) ; expect: t
 (bound 'rand-elt) ; expect: t
-(bound 'strings.arc) ; expect: t
-(bound 'pprint.arc) ; expect: t
-(bound 'code.arc) ; expect: t
-(bound 'html.arc) ; expect: t
-(bound 'srv.arc) ; expect: t
-(bound 'app.arc) ; expect: t
-(bound 'prompt.arc) ; expect: t
-(bound 'news.arc) ; expect: t
-(bound 'blog.arc) ; expect: t
 (bound 'tokens) ; expect: t
 (bound 'halve) ; expect: t
 (bound 'positions) ; expect: t

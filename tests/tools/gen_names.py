@@ -13,7 +13,13 @@ text = open(sys.argv[1], encoding="utf-8").read()
 start = text.index("## 5. The standard library")
 end = text.index("### 6.3 `code.arc`")
 names = []
+section = ""
 for line in text[start:end].splitlines():
+    if line.startswith("### "):
+        section = line.split()[1]
+    # The name tables: 5.1-5.19, 6.1 (strings.arc), 6.2 (pprint.arc).
+    if not (section.startswith("5.") or section in ("6.1", "6.2")):
+        continue
     if not line.startswith("| `"):
         continue
     cell = line.split("|")[1]
