@@ -85,7 +85,8 @@ struct PrimOp {
 };
 const PrimOp kPrims[] = {{"+", 2, Op::ADD}, {"-", 2, Op::SUB}, {"<", 2, Op::LT},
                          {">", 2, Op::GT},  {"is", 2, Op::IS}, {"car", 1, Op::CAR},
-                         {"cdr", 1, Op::CDR}, {"cons", 2, Op::CONS}, {"no", 1, Op::NO}};
+                         {"cdr", 1, Op::CDR}, {"cons", 2, Op::CONS}, {"no", 1, Op::NO},
+                         {"acons", 1, Op::ACONS}};
 
 class Builder {
  public:
@@ -698,14 +699,16 @@ class Emitter {
 }  // namespace
 
 Value compile_toplevel(VM& vm, Value form, const std::string& file) {
+  // Expansion runs macros, which may collect and move form: read it first.
+  uint64_t pos = pos_of(form);
   gc::Rooted<Value> expanded(vm.heap(), Expander(vm).expand(form));
   // From here on no Arc code runs, so nothing collects.
   std::string f = file;
-  if (f.empty() && pos_of(form)) f = file_name(pos_file(pos_of(form)));
+  if (f.empty() && pos) f = file_name(pos_file(pos));
   Value fname = f.empty() ? NIL : make_string_utf8(f);
   Builder b(fname);
   Lambda* top = b.toplevel(expanded);
-  top->line = pos_of(form) ? pos_line(pos_of(form)) : 0;
+  top->line = pos ? pos_line(pos) : 0;
   Value code = Emitter(top).emit_lambda();
   return make_closure(code, 0);
 }

@@ -23,6 +23,7 @@ using namespace vm;
 Runtime::Runtime(const RuntimeOptions& opts) {
   heap_.reset(gc::make_heap(opts.gc));
   if (!heap_) throw std::runtime_error("unknown collector: " + opts.gc);
+  if (opts.nursery_bytes) heap_->set_nursery_size(opts.nursery_bytes);
   previous_heap_ = has_heap() ? &heap() : nullptr;
   set_heap(heap_.get());
   vm::Options vo;

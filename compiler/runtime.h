@@ -13,6 +13,7 @@ using vm::Value;
 struct RuntimeOptions {
   std::string gc = "marksweep";
   bool gc_stress = false;
+  size_t nursery_bytes = 0;  // 0: the collector's default (gen only)
   size_t stack_limit_bytes = size_t(512) << 20;
 };
 

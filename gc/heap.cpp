@@ -7,13 +7,17 @@
 namespace gc {
 
 Heap* make_marksweep_heap();
+Heap* make_gen_heap();
+Heap* make_boehm_heap();
 
 Heap* make_heap(const std::string& name) {
   if (name == "marksweep" || name == "ms") return make_marksweep_heap();
+  if (name == "gen") return make_gen_heap();
+  if (name == "boehm") return make_boehm_heap();
   return nullptr;
 }
 
-std::vector<std::string> heap_names() { return {"marksweep"}; }
+std::vector<std::string> heap_names() { return {"marksweep", "gen", "boehm"}; }
 
 void Heap::remove_root_source(RootSource* s) {
   auto it = std::find(root_sources_.begin(), root_sources_.end(), s);
@@ -24,6 +28,12 @@ void Heap::trace_all_roots(Visitor& v) {
   for (RootSource* s : root_sources_) s->trace_roots(v);
   for (Word* slot : handles_)
     if (is_ref(*slot)) v.visit(slot);
+}
+
+void GcStats::record_pause(double ms) {
+  gc_ms += ms;
+  max_pause_ms = std::max(max_pause_ms, ms);
+  pauses_ms.push_back(ms);
 }
 
 double GcStats::pause_percentile(double p) const {

@@ -9,7 +9,9 @@
 //
 // Rules the heap relies on (DESIGN invariants 2 and 3):
 //  1. allocate() never collects. A collection starts only when the VM calls
-//     collect() at a safe point, after collection_wanted() said so.
+//     collect_minor() (or collect()) at a safe point, after
+//     collection_wanted() said so. (The Boehm baseline keeps this rule by
+//     keeping libgc's own collections disabled between safe points.)
 //  2. Every Word that lives across a safe point is reachable from a root: a
 //     RootSource, a Rooted<> handle, or a field of a reachable object.
 //  3. Every store of a Word into a heap object goes through write().
@@ -65,7 +67,10 @@ class RootSource {
 };
 
 struct GcStats {
-  uint64_t collections = 0;
+  uint64_t collections = 0;        // all of them: minor + major
+  uint64_t minor_collections = 0;  // young generation only
+  uint64_t major_collections = 0;  // the whole heap
+  uint64_t bytes_promoted = 0;     // copied from the nursery to the old generation
   uint64_t bytes_allocated = 0;  // since start
   uint64_t objects_allocated = 0;
   uint64_t bytes_live = 0;       // after the last collection
@@ -75,6 +80,7 @@ struct GcStats {
   std::vector<double> pauses_ms;  // every pause, for percentiles
   uint64_t allocations_by_kind[kMaxKinds] = {};
   double pause_percentile(double p) const;
+  void record_pause(double ms);  // gc_ms, max_pause_ms, pauses_ms
 };
 
 class Heap {
@@ -97,6 +103,12 @@ class Heap {
 
   bool collection_wanted() const { return wanted_ || stress_; }
   virtual void collect() = 0;  // full collection; call only at a safe point
+  // The collection a safe point runs when collection_wanted(): as much as
+  // the collector judges enough (gen: the nursery, and the old generation
+  // when it has grown). Non-generational collectors do a full collection.
+  virtual void collect_minor() { collect(); }
+  // The young generation's size in bytes, for collectors that have one.
+  virtual void set_nursery_size(size_t) {}
   void request_collection() { wanted_ = true; }  // at the next safe point
 
   // Checks the collector's invariant over the whole heap; returns the problems.

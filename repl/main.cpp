@@ -23,7 +23,8 @@ const char* kUsage =
     "  (no FILE)            start the REPL\n"
     "  FILE [ARGS...]       run a script; ARGS are in the global argv\n"
     "  -e EXPR              evaluate EXPR, print its value, exit\n"
-    "  --gc=NAME            collector: marksweep (also from ARCANA_GC)\n"
+    "  --gc=NAME            collector: marksweep, gen, boehm (also from ARCANA_GC)\n"
+    "  --nursery=MB         gen's nursery size (default 4)\n"
     "  --gc-stress          collect at every safe point (slow; for testing)\n"
     "  --stats              print counters at exit: type dispatches, opcodes, GC\n"
     "  --cpu-profile=FILE   write a gperftools CPU profile (read with google-pprof)\n"
@@ -60,6 +61,13 @@ int parse_args(int argc, char** argv, Args& args) {
       args.exprs.push_back(argv[i]);
     } else if (starts(a, "--gc=")) {
       args.rt.gc = a + 5;
+    } else if (starts(a, "--nursery=")) {
+      double mb = std::atof(a + 10);
+      if (!(mb > 0)) {
+        std::fputs("arcana: --nursery needs a size in MiB\n", stderr);
+        return 2;
+      }
+      args.rt.nursery_bytes = size_t(mb * (1 << 20));
     } else if (!std::strcmp(a, "--gc-stress")) {
       args.rt.gc_stress = true;
     } else if (!std::strcmp(a, "--stats")) {

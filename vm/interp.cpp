@@ -235,6 +235,9 @@ Value VM::run(Value* fslot, int nargs) {
         builtin_args_ = sp - n;
         sp_ = sp;
         r = b->fn(*this, sp - n, n);
+        // A builtin that runs Arc code (eval and macex expand macros) passes
+        // safe points in a nested run, where the code object may have moved.
+        if (code) RELOAD();
         if (r == tail_call_marker()) {
           n = pending_nargs_;
           sp = builtin_args_ + n;
@@ -527,6 +530,13 @@ Value VM::run(Value* fslot, int nargs) {
         DISPATCH();
       }
       PRIM_SLOW(prim_no, 1);
+    op_ACONS:
+      if (K[A].as<Symbol>()->value == prim_acons) {
+        Value x = sp[-1];
+        sp[-1] = boolean(x.is_ref() && x.header()->kind == uint8_t(Kind::Cons));
+        DISPATCH();
+      }
+      PRIM_SLOW(prim_acons, 1);
 
     op_CATCH:
       handlers.push_back(Handler{size_t(base - stack_), size_t(sp - stack_),

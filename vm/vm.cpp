@@ -69,6 +69,7 @@ VM::VM(const Options& o) : opts(o) {
   prim_cdr = prim("cdr");
   prim_cons = prim("cons");
   prim_no = prim("no");
+  prim_acons = prim("acons");
   define("nil", NIL);
   define("t", T);
 }
@@ -83,7 +84,7 @@ VM::~VM() {
 void VM::trace_roots(gc::Visitor& v) {
   v.visit_range(reinterpret_cast<gc::Word*>(stack_), reinterpret_cast<gc::Word*>(sp_));
   for (Value* slot : {&in_port, &out_port, &err_port, &winds, &prim_add, &prim_sub, &prim_lt,
-                      &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no,
+                      &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no, &prim_acons,
                       &run_winds_fn, &interrupt_exc})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
   for (Handler& h : handlers)
@@ -144,7 +145,7 @@ Value VM::safe_point_slow() {
     interrupt_ = 0;
     throw ArcError{interrupt_exc};
   }
-  if (heap_->collection_wanted()) heap_->collect();
+  if (heap_->collection_wanted()) heap_->collect_minor();
   return NIL;
 }
 

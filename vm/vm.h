@@ -113,7 +113,8 @@ class VM final : public gc::RootSource {
   // Declarations (declare): atstrings, direct-calls, explicit-flush.
   bool atstrings = false, explicit_flush = false, direct_calls = false;
   // The original primitives the fast-path opcodes compare against.
-  Value prim_add, prim_sub, prim_lt, prim_gt, prim_is, prim_car, prim_cdr, prim_cons, prim_no;
+  Value prim_add, prim_sub, prim_lt, prim_gt, prim_is, prim_car, prim_cdr, prim_cons, prim_no,
+      prim_acons;
   // Internal helpers the compiler and the prelude use.
   Value run_winds_fn = NIL;  // (fn (thunks v) ...) defined by the prelude
 

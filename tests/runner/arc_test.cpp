@@ -8,7 +8,7 @@
 // Forms without a comment just run; an error from one is a failure. After
 // the file, the heap verifier checks the collector's invariant.
 //
-// usage: arc_test [--gc-stress] [--gc=NAME] [--stack-limit=MB] FILE...
+// usage: arc_test [--gc-stress] [--gc=NAME] [--stack-limit=MB] [--nursery=MB] FILE...
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -171,6 +171,8 @@ int main(int argc, char** argv) {
       opts.gc = argv[i] + 5;
     else if (!std::strncmp(argv[i], "--stack-limit=", 14))
       opts.stack_limit_bytes = size_t(std::atol(argv[i] + 14)) << 20;
+    else if (!std::strncmp(argv[i], "--nursery=", 10))
+      opts.nursery_bytes = size_t(std::atof(argv[i] + 10) * (1 << 20));
     else
       files.push_back(argv[i]);
   }

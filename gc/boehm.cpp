@@ -1,0 +1,156 @@
+// gc/boehm.cpp — the Boehm-Demers-Weiser collector (libgc) as a baseline
+// (`boehm`).
+//
+// libgc is conservative: it marks from every word that looks like a pointer
+// into its heap, in its roots (data segments, registers, the machine stack)
+// and in the objects it scans, and sweeps the rest; nothing moves. Objects
+// come from GC_MALLOC, or GC_MALLOC_ATOMIC for kinds without a trace function
+// (blobs, flonums, bignums), which libgc then never scans. Kinds with a
+// finalizer (ports) get a libgc finalizer, run on demand after a collection.
+//
+// Our precise roots live where libgc does not look: the symbol table's
+// vector, RootedVector items and the handle-slot vector (malloc'd), the VM's
+// mmap'd stack, its handler vectors. A push-other-roots callback walks
+// trace_all_roots of every live BoehmHeap and hands each slot to libgc.
+//
+// When collections happen. The brief for this collector allowed allocate()
+// to collect, on the argument that libgc scans the C++ stack. That is not
+// enough: C++ code also keeps unrooted Values in malloc'd memory between
+// allocations (the reader's element vector, the compiler's constants, the
+// printer's stack), relying on rule 1 of gc/heap.h, and libgc cannot see
+// malloc'd memory. So libgc's own collections stay disabled (GC_disable);
+// allocate() only notes that one is wanted once libgc's own trigger would
+// have fired (bytes allocated since the last collection above the heap size
+// divided by its free-space divisor), and collect() enables libgc for one
+// GC_gcollect at the safe point. The collection itself is libgc's.
+//
+// Its conservative scan of the machine stack is still what keeps the Values
+// of C++ frames below a nested VM::apply (a macro expansion) alive. That scan
+// assumes the machine stack it runs on is the thread's own: a collection on a
+// fiber stack will need GC_set_stackbottom (not needed yet: no fibers).
+//
+// verify() has nothing to check: a conservative collector keeps no precise
+// invariant over our references.
+#include <gc/gc.h>
+#include <gc/gc_mark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "gc/heap.h"
+
+namespace gc {
+namespace {
+
+constexpr uint64_t kMinTrigger = uint64_t(4) << 20;
+
+class BoehmHeap;
+std::vector<BoehmHeap*> g_heaps;  // every live BoehmHeap: their roots are pushed
+GC_push_other_roots_proc g_previous_push = nullptr;
+
+void push_roots();
+
+void init_libgc() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    GC_INIT();
+    GC_disable();
+    GC_set_finalize_on_demand(1);
+    g_previous_push = GC_get_push_other_roots();
+    GC_set_push_other_roots(push_roots);
+  });
+}
+
+void run_finalizer(void* obj, void* fn) {
+  reinterpret_cast<void (*)(GcHeader*)>(fn)(static_cast<GcHeader*>(obj));
+}
+
+class BoehmHeap final : public Heap {
+ public:
+  BoehmHeap() {
+    init_libgc();
+    g_heaps.push_back(this);
+  }
+  ~BoehmHeap() override { g_heaps.erase(std::find(g_heaps.begin(), g_heaps.end(), this)); }
+
+  const char* name() const override { return "boehm"; }
+
+  GcHeader* allocate(size_t bytes, uint8_t kind) override {
+    bytes = (bytes + 7) & ~size_t(7);
+    if (bytes < 16) bytes = 16;
+    const KindInfo& k = kinds_[kind];
+    void* mem;
+    if (k.trace) {
+      mem = GC_MALLOC(bytes);  // zeroed
+    } else {
+      mem = GC_MALLOC_ATOMIC(bytes);
+      if (mem) std::memset(mem, 0, bytes);
+    }
+    if (!mem) throw std::bad_alloc();
+    auto* h = static_cast<GcHeader*>(mem);
+    h->kind = kind;
+    if (k.finalize)
+      GC_register_finalizer_no_order(mem, run_finalizer, reinterpret_cast<void*>(k.finalize),
+                                     nullptr, nullptr);
+    stats_.bytes_allocated += bytes;
+    stats_.objects_allocated++;
+    stats_.allocations_by_kind[kind]++;
+    if ((since_ >> 20) != ((since_ + bytes) >> 20)) note_peak();  // every MiB
+    since_ += bytes;
+    if (since_ > trigger_) wanted_ = true;
+    return h;
+  }
+
+  void collect() override {
+    auto t0 = std::chrono::steady_clock::now();
+    GC_word before = GC_get_gc_no();
+    GC_enable();
+    GC_gcollect();
+    GC_disable();
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - t0).count();
+    GC_invoke_finalizers();
+    wanted_ = false;
+    since_ = 0;
+    size_t heap = GC_get_heap_size();
+    size_t free = GC_get_free_bytes();
+    trigger_ = std::max<uint64_t>(kMinTrigger, heap / std::max<GC_word>(1, GC_get_free_space_divisor()));
+    uint64_t n = GC_get_gc_no() - before;
+    stats_.collections += n;
+    stats_.major_collections += n;
+    stats_.record_pause(ms);
+    stats_.bytes_live = heap > free ? heap - free : 0;
+    note_peak();
+  }
+
+  std::vector<std::string> verify() override { return {}; }
+
+  void push_roots() {
+    struct Pusher final : Visitor {
+      void visit(Word* slot) override { GC_push_all_eager(slot, slot + 1); }
+    } p;
+    trace_all_roots(p);
+  }
+
+ private:
+  void note_peak() {
+    stats_.peak_heap_bytes = std::max<uint64_t>(stats_.peak_heap_bytes, GC_get_heap_size());
+  }
+
+  uint64_t since_ = 0;
+  uint64_t trigger_ = kMinTrigger;
+};
+
+void push_roots() {
+  if (g_previous_push) g_previous_push();
+  for (BoehmHeap* h : g_heaps) h->push_roots();
+}
+
+}  // namespace
+
+Heap* make_boehm_heap() { return new BoehmHeap(); }
+
+}  // namespace gc
