@@ -6,17 +6,10 @@
 ;
 ; The arguments after the script's name are strings in the global argv.
 
-; Prints each argument with its position, counting from 1.
-(assign show
-  (fn (args i)
-    (if args
-        ((fn ()
-           (disp (+ "" i ": " (car args) " (" (len (car args)) " characters)\n"))
-           (show (cdr args) (+ i 1)))))))
-
 (if argv
-    (show argv 1)
-    (disp "no arguments; try: arcana examples/args.arc one two three\n"))
-(disp (+ "argv is " (len argv) " long: "))
+    (on arg argv
+      (prn (+ index 1) ": " arg " (" (len arg) " characters)"))
+    (prn "no arguments; try: arcana examples/args.arc one two three"))
+(pr "argv is " (len argv) " long: ")
 (write argv)
-(disp "\n")
+(prn)

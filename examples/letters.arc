@@ -3,24 +3,16 @@
 ;
 ;   arcana examples/letters.arc "some text"
 ;
-; Shows tables (a table is a function of its keys), strings as lists of
-; characters, and a loop written as a tail-recursive function.
+; Shows tables (a table is a function of its keys, and (++ (h k 0)) a place
+; with a default), each over a string, and sorting with a comparer.
 
-(assign text (if argv (car argv) "the quick brown fox jumps over the lazy dog"))
+(= text (if argv (car argv) "the quick brown fox jumps over the lazy dog"))
 
-(assign counts (table))
+(= counts (table))
+(each c text
+  (unless (whitec c)
+    (++ (counts c 0))))
 
-; Adds one to the count of each character of chars except spaces.
-(assign tally
-  (fn (chars)
-    (if chars
-        ((fn (c)
-           (if (no (is c #\space))
-               (sref counts (+ 1 (if (counts c) (counts c) 0)) c))
-           (tally (cdr chars)))
-         (car chars)))))
-
-(tally (coerce text 'cons))
-
-(disp (+ "\"" text "\" has " (len text) " characters\n"))
-(maptable (fn (c n) (disp (+ "  " c " " n "\n"))) counts)
+(prn (tostring (write text)) " has " (len text) " characters")
+(each (c n) (sort (compare > cadr) (tablist counts))
+  (prn "  " c " " n))
