@@ -50,8 +50,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <cstdio>
-#include <cstdlib>
 #include <deque>
 #include <new>
 #include <unordered_set>
@@ -123,7 +121,6 @@ class GenHeap final : public Heap {
   }
 
   void collect_minor() override {
-    if (getenv("GENV")) for (auto& p : verify()) fprintf(stderr, "PRE-VERIFY: %s\n", p.c_str());
     auto t0 = std::chrono::steady_clock::now();
     minor();
     bool major = old_.bytes_in_use() > major_trigger_ ||

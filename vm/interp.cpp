@@ -401,6 +401,15 @@ Value VM::run(Value* fslot, int nargs) {
       goto call;
     op_TAILCALL:
       n = int(A);
+      // A self tail call (a loop) reuses the frame as it is: the header and
+      // the frame size stay; only the arguments move down.
+      if (sp[-n - 1] == base[-1] && uint32_t(n) == code->nreq && !code->nopt && !code->rest) {
+        std::memmove(base, sp - n, size_t(n) * sizeof(Value));
+        sp = base + code->nlocals + kFrameHeader;
+        pc = code_insns(code);
+        SAFEPOINT();
+        DISPATCH();
+      }
       tail = true;
       goto call;
     op_RETURN: {

@@ -1,3 +1,3 @@
 ; a tail-recursive counting loop: calls, fixnum arithmetic, comparisons
-(assign loop (fn (i acc) (if (is i 0) acc (loop (- i 1) (+ acc i)))))
-(disp (loop 20000000 0)) (disp "\n")
+(assign sumdown (fn (i acc) (if (is i 0) acc (sumdown (- i 1) (+ acc i)))))
+(disp (sumdown 20000000 0)) (disp "\n")

@@ -46,8 +46,8 @@ TEST_CASE("tail calls run in constant space; deep recursion hits the limit", "[i
   compiler::RuntimeOptions o;
   o.stack_limit_bytes = 4 << 20;
   compiler::Runtime rt(o);
-  eval_in(rt, "(assign loop (fn (n) (if (is n 0) 'done (loop (- n 1)))))");
-  CHECK(eval_in(rt, "(loop 1000000)") == "done");
+  eval_in(rt, "(assign spin (fn (n) (if (is n 0) 'done (spin (- n 1)))))");
+  CHECK(eval_in(rt, "(spin 1000000)") == "done");
   eval_in(rt, "(assign deep (fn (n) (if (is n 0) 0 (+ 1 (deep (- n 1))))))");
   std::string err = error_in(rt, "(deep 1000000)");
   CHECK(err.find("stack overflow") != std::string::npos);
