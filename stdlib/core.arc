@@ -69,6 +69,12 @@
 (def %rev-onto (xs acc)
   (if xs (%rev-onto (cdr xs) (cons (car xs) acc)) acc))
 
+; An error naming the function unless xs is a list, for the functions
+; whose loops would otherwise fail in a helper with "Can't take car of".
+; (Written with if: unless is not defined yet.)
+(def %check-list (name xs)
+  (if (alist xs) nil (err (+ name ": expected a list, got") xs)))
+
 (def rev (xs)
   (if (alist xs) (%rev-onto xs nil) (err "rev: expected a list, got" xs)))
 
@@ -84,7 +90,7 @@
       (no (cdr xs)) (%rev-onto acc (cons (cons (car xs) nil) nil))
       (%pair (cddr xs) f (cons (f (car xs) (cadr xs)) acc))))
 
-(def pair (xs (o f list)) (%pair xs f nil))
+(def pair (xs (o f list)) (%check-list "pair" xs) (%pair xs f nil))
 
 ; --- 5.8 (first part): the conditionals everything else is written with ---
 
@@ -262,11 +268,13 @@
       (%firstn (- n 1) (cdr xs) (cons (car xs) acc))
       (%rev-onto acc nil)))
 
-(def firstn (n xs) (if (no n) xs (%firstn n xs nil)))
+(def firstn (n xs)
+  (if (no n) xs (do (%check-list "firstn" xs) (%firstn n xs nil))))
 
 (def %nthcdr (n xs) (if (and xs (> n 0)) (%nthcdr (- n 1) (cdr xs)) xs))
 
-(def nthcdr (n xs) (if (no n) xs (%nthcdr n xs)))
+(def nthcdr (n xs)
+  (if (no n) xs (do (%check-list "nthcdr" xs) (%nthcdr n xs))))
 
 (def %tuples (xs n acc)
   (if xs
@@ -275,6 +283,7 @@
 
 (def tuples (xs (o n 2))
   (if (< n 1) (err "tuples: the size must be positive, got" n))
+  (%check-list "tuples" xs)
   (%tuples xs n nil))
 
 (def %substring (s start end)
@@ -343,16 +352,24 @@
         (if (> ,i 0) (,loop (- ,i 1) (cons ,expr ,acc)) (%rev-onto ,acc nil)))
       ,n nil)))
 
-(def tree-subst (old new tree)
-  (if (is tree old) new
-      (is (type tree) 'cons) (cons (tree-subst old new (car tree))
-                                   (tree-subst old new (cdr tree)))
-      tree))
+; tree-subst and treewise loop along the cdrs, so a long list takes
+; constant stack; only car nesting recurses.
+(def %tree-subst (old new tree acc)
+  (if (is tree old) (%rev-onto acc new)
+      (is (type tree) 'cons)
+        (%tree-subst old new (cdr tree) (cons (tree-subst old new (car tree)) acc))
+      (%rev-onto acc tree)))
 
-(def treewise (f base tree)
+(def tree-subst (old new tree) (%tree-subst old new tree nil))
+
+; The cars' results are collected (reversed), then combined with f from the
+; right by %foldr (5.3): the calls come in the order of the plain recursion.
+(def %treewise (f base tree rcars)
   (if (is (type tree) 'cons)
-      (f (treewise f base (car tree)) (treewise f base (cdr tree)))
-      (base tree)))
+      (%treewise f base (cdr tree) (cons (treewise f base (car tree)) rcars))
+      (%foldr f (base tree) rcars)))
+
+(def treewise (f base tree) (%treewise f base tree nil))
 
 (def ontree (f tree)
   (f tree)
@@ -466,7 +483,7 @@
       (%trues f (cdr xs) (let v (f (car xs)) (if v (cons v acc) acc)))
       (%rev-onto acc nil)))
 
-(def trues (f xs) (%trues f xs nil))
+(def trues (f xs) (%check-list "trues" xs) (%trues f xs nil))
 
 (def %retrieve (n f xs acc)
   (if (and xs (> n 0))
@@ -476,7 +493,8 @@
       (%rev-onto acc nil)))
 
 (def retrieve (n f xs)
-  (if (no n) (keep f xs) (%retrieve n (testify f) xs nil)))
+  (if (no n) (keep f xs)
+      (do (%check-list "retrieve" xs) (%retrieve n (testify f) xs nil))))
 
 (def %map-str1 (f s)
   (withs (n (len s) r (newstring n))
@@ -539,9 +557,10 @@
                 (%dedup (cdr xs) seen (cons x acc)))))
       (%rev-onto acc nil)))
 
-(def dedup (xs) (%dedup xs (table) nil))
+(def dedup (xs) (%check-list "dedup" xs) (%dedup xs (table) nil))
 
 (def adjoin (x xs (o test iso))
+  (%check-list "adjoin" xs)
   (if (%some-list (fn (y) (test x y)) xs) xs (cons x xs)))
 
 (def union (f xs ys)
@@ -577,7 +596,7 @@
           (%counts (cdr xs) c))
       c))
 
-(def counts (seq (o c (table))) (%counts seq c))
+(def counts (seq (o c (table))) (%check-list "counts" seq) (%counts seq c))
 
 ; Ties go to the element seen first in seq.
 (def %commonest (xs c winner n)
@@ -588,7 +607,9 @@
             (%commonest (cdr xs) c winner n)))
       (list winner n)))
 
-(def commonest (seq) (%commonest seq (counts seq) nil 0))
+(def commonest (seq)
+  (%check-list "commonest" seq)
+  (%commonest seq (counts seq) nil 0))
 
 (def %foldl (f acc xs)
   (if xs (%foldl f (f acc (car xs)) (cdr xs)) acc))
@@ -682,12 +703,15 @@
       (%rev-onto acc (cons elt xs))
       (%insert-sorted test elt (cdr xs) (cons (car xs) acc))))
 
-(def insert-sorted (test elt seq) (%insert-sorted test elt seq nil))
+(def insert-sorted (test elt seq)
+  (%check-list "insert-sorted" seq)
+  (%insert-sorted test elt seq nil))
 
 (mac insort (test elt place)
   (w/uniq g `(zap (fn (,g) (insert-sorted ,test ,elt ,g)) ,place)))
 
 (def reinsert-sorted (test elt seq)
+  (%check-list "reinsert-sorted" seq)
   (%insert-sorted test elt (%keep (fn (x) (no (is x elt))) seq nil) nil))
 
 (mac insortnew (test elt place)
@@ -753,7 +777,7 @@
 
 (def nearest (n quantum) (* (roundup (/ n quantum)) quantum))
 
-(def avg (ns) (/ (%sum idfn ns 0) (len ns)))
+(def avg (ns) (%check-list "avg" ns) (/ (%sum idfn ns 0) (len ns)))
 
 (def inc (x (o n 1))
   (if (is (type x) 'char)

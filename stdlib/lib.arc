@@ -500,6 +500,7 @@
   (unless (isa h 'table) (err (+ who ": expected a table, got") h)))
 
 (def listtab (al)
+  (unless (alist al) (err "listtab: expected a list, got" al))
   (let h (table)
     (each (k v) al (sref h v k))
     h))
@@ -586,7 +587,8 @@
 (def %tem-fields (who tem)
   (if (and tem (isa tem 'sym))
       (or (templates* tem) (err (+ who ": no template named") tem))
-      tem))
+      (alist tem) tem
+      (err (+ who ": expected a template name or field list, got") tem)))
 
 (def %tem-thunks (fields)
   (map1 (fn ((k v)) `(list ',k (fn () ,v))) (pair fields)))
@@ -654,11 +656,12 @@
         (scar (cddr q) (- (car (cddr q)) 1))
         (car head)))))
 
-(def qlen (q) (car (cddr q)))
+(def qlen (q) (%check-queue "qlen" q) (car (cddr q)))
 
-(def qlist (q) (car q))
+(def qlist (q) (%check-queue "qlist" q) (car q))
 
 (def enq-limit (x q (o limit 1000))
+  (%check-queue "enq-limit" q)
   (atomic
     (unless (< (qlen q) limit) (deq q))
     (enq x q)))

@@ -217,6 +217,8 @@
 ; old matches there is replaced.
 (def multisubst (pairs seq)
   (%str-arg 'multisubst seq)
+  (unless (alist pairs)
+    (err "multisubst: expected a list of (old new) pairs, got" pairs))
   ; Characters become strings and empty olds, which would match everywhere
   ; without consuming anything, are dropped, once rather than per position.
   (let pairs (%str-subst-pairs pairs)

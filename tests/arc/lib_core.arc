@@ -635,3 +635,21 @@ lc-v ; expect: 6
 (is (len (pair lc-xs)) (/ lc-n 2)) ; expect: t
 (is (pos lc-n lc-xs) (- lc-n 1)) ; expect: t
 (is (len (map upcase (newstring lc-n #\a))) lc-n) ; expect: t
+; tree-subst and treewise walk a list's cdrs in constant stack (5.2)
+(is (len (tree-subst 1 'one lc-xs)) lc-n) ; expect: t
+(is (treewise + (fn (x) 1) lc-xs) (+ lc-n 1)) ; expect: t
+
+; --- A bad list argument gives an error naming the function ---
+(pair 5) ; error: pair: expected a list
+(firstn 2 5) ; error: firstn: expected a list
+(nthcdr 2 5) ; error: nthcdr: expected a list
+(tuples 5) ; error: tuples: expected a list
+(trues idfn 5) ; error: trues: expected a list
+(retrieve 1 idfn 5) ; error: retrieve: expected a list
+(dedup 5) ; error: dedup: expected a list
+(adjoin 1 5) ; error: adjoin: expected a list
+(counts 5) ; error: counts: expected a list
+(commonest 5) ; error: commonest: expected a list
+(insert-sorted < 1 5) ; error: insert-sorted: expected a list
+(reinsert-sorted < 1 5) ; error: reinsert-sorted: expected a list
+(avg 5) ; error: avg: expected a list

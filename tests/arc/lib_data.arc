@@ -16,6 +16,7 @@
 ((listtab '((a 1) (b 2))) 'b) ; expect: 2
 ((listtab '(("k" (1 2)))) "k") ; expect: (1 2)
 (listtab nil) ; expect: #hash()
+(listtab 5) ; error: listtab: expected a list
 (tablist (obj a '(1 2))) ; expect: ((a (1 2)))
 (tablist (table)) ; expect: nil
 (let h (table) (list (is (fill-table h '(a 1 b 2)) h) (sorted-tablist h))) ; expect: (t ((a 1) (b 2)))
@@ -81,6 +82,7 @@
 (let p (inst 'pt) (list p!x p!label p!w)) ; expect: (0 "none" 1)
 ((inst (templates* 'pt) 'x 1) 'x) ; expect: 1
 (inst 'no-such-template) ; error: no-such-template
+(inst 5) ; error: inst: expected a template name or field list
 ; templatize keeps declared fields only, over the defaults
 (let p (templatize 'pt '((x 5) (bogus 1))) (list p!x p!y p!bogus)) ; expect: (5 2 nil)
 ; a nil field is not stored, so it comes back as its default (7.11)
@@ -105,6 +107,9 @@ q ; expect: (nil nil 0)
 (enq 3 q) ; expect: (3)
 (list (qlist q) (qlen q)) ; expect: ((3) 1)
 (enq 1 '(a)) ; error: enq: expected a queue
+(qlen 5) ; error: qlen: expected a queue
+(qlist 5) ; error: qlist: expected a queue
+(enq-limit 1 5) ; error: enq-limit: expected a queue
 (deq nil) ; error: deq: expected a queue
 (let q (queue) (for i 1 5 (enq-limit i q 3)) (list (qlist q) (qlen q))) ; expect: ((3 4 5) 3)
 (let q (queue) (for i 1 1005 (enq-limit i q)) (list (qlen q) (car (qlist q)))) ; expect: (1000 6)

@@ -115,6 +115,7 @@
 (multisubst '(("ab" "ba") ("ba" "ab")) "abba") ; expect: "baab"
 (multisubst '(("a" "b")) 'abc) ; error: multisubst
 (multisubst '((1 "b")) "abc") ; error: multisubst
+(multisubst 5 "abc") ; error: multisubst: expected a list of (old new) pairs
 
 ; findsubseq: first occurrence at or after start
 (findsubseq "na" "banana") ; expect: 2
