@@ -24,7 +24,8 @@ size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 StackGeometry make_geometry(const StackPoolConfig& c, size_t page) {
   if (c.boundary_offset >= page || c.boundary_offset % 16 != 0)
-    throw std::invalid_argument("stack pool: boundary offset must be a multiple of 16 below a page");
+    throw std::invalid_argument(
+        "stack pool: boundary offset must be a multiple of 16 below a page");
   StackGeometry g;
   g.boundary = round_up(c.machine_stack, page) + c.boundary_offset;
   g.slot_bytes = round_up(g.boundary + c.vm_stack, page);
@@ -107,9 +108,12 @@ bool parse_stack_release(const char* text, StackRelease& out) {
 
 const char* stack_release_name(StackRelease r) {
   switch (r) {
-    case StackRelease::keep: return "keep";
-    case StackRelease::madvise: return "madvise";
-    case StackRelease::munmap: return "munmap";
+    case StackRelease::keep:
+      return "keep";
+    case StackRelease::madvise:
+      return "madvise";
+    case StackRelease::munmap:
+      return "munmap";
   }
   return "?";
 }
@@ -126,35 +130,39 @@ StackPool::~StackPool() {
 StackSlot* StackPool::acquire() {
   if (!vacant_) expand();
   StackSlot* s = vacant_;
-  if (warm_ > 0 && --warm_ == 0) last_warm_ = nullptr;  // the head was warm
+  if (warm_ == 0)
+    ++s->owner_->held;  // a cold slot becomes held again
+  else if (--warm_ == 0)
+    last_warm_ = nullptr;  // a warm one was held all along
   unlink_vacant(s);
   s->in_use_ = true;
-  ++s->owner_->in_use;
   ++in_use_;
   return s;
 }
 
+// The released slot joins the warm window at the free list's head; the
+// slot that falls out of the window cools (is advised or lets its
+// allocation go). Without a window it cools at once.
 void StackPool::release(StackSlot* s) {
   assert(s && s->in_use_);
   s->in_use_ = false;
   --in_use_;
-  StackAllocation* a = s->owner_;
-  --a->in_use;
-  if (config_.release == StackRelease::munmap && a->in_use == 0) return unmap(a);
-  if (config_.release == StackRelease::madvise) return push_released(s);
   push_vacant(s);
-}
-
-// Pushes s into the warm window; the slot that falls out of it is advised.
-void StackPool::push_released(StackSlot* s) {
+  if (config_.release == StackRelease::keep || config_.warm_slots == 0) return cool(s);
   if (warm_ == config_.warm_slots) {
-    if (!last_warm_) return free_pages(s->base_, geo_.slot_bytes), push_vacant(s);
-    free_pages(last_warm_->base_, geo_.slot_bytes);
-    last_warm_ = last_warm_->prev_;
+    StackSlot* out = last_warm_;
+    last_warm_ = out->prev_;
     --warm_;
+    cool(out);  // cannot unmap s: s's allocation still holds s
   }
   if (warm_++ == 0) last_warm_ = s;
-  push_vacant(s);
+}
+
+void StackPool::cool(StackSlot* s) {
+  StackAllocation* a = s->owner_;
+  --a->held;
+  if (config_.release == StackRelease::madvise) free_pages(s->base_, geo_.slot_bytes);
+  if (config_.release == StackRelease::munmap && a->held == 0) unmap(a);
 }
 
 // Maps as many slots as the pool has (Ruby's doubling), within the bounds.
@@ -183,9 +191,12 @@ void StackPool::expand() {
 }
 
 void StackPool::unmap(StackAllocation* a) {
-  for (size_t i = 0; i < a->count; ++i)
-    if (!a->slots[i].in_use_) unlink_vacant(&a->slots[i]);
-  in_use_ -= a->in_use;  // only in the destructor can slots still be in use
+  for (size_t i = 0; i < a->count; ++i) {
+    if (!a->slots[i].in_use_)
+      unlink_vacant(&a->slots[i]);
+    else
+      --in_use_;  // only when the pool is destroyed
+  }
   slots_ -= a->count;
   munmap(a->begin, a->bytes);
   allocations_.erase(std::find(allocations_.begin(), allocations_.end(), a));
@@ -201,8 +212,10 @@ void StackPool::push_vacant(StackSlot* s) {
 }
 
 void StackPool::unlink_vacant(StackSlot* s) {
-  if (s->prev_) s->prev_->next_ = s->next_;
-  else vacant_ = s->next_;
+  if (s->prev_)
+    s->prev_->next_ = s->next_;
+  else
+    vacant_ = s->next_;
   if (s->next_) s->next_->prev_ = s->prev_;
   s->prev_ = s->next_ = nullptr;
 }

@@ -25,13 +25,14 @@
 // the policy chosen at construction:
 //   keep     nothing: the fastest reuse; pages stay resident;
 //   madvise  madvise(MADV_FREE): the kernel may take the pages back when it
-//            needs memory, and a write before that cancels the free. The
-//            `warm_slots` most recently released slots are spared, since a
-//            madvise over a slot costs ~1.7 us (it walks the slot's page
-//            tables) against ~30 ns for the rest of a fiber's start, and a
-//            program that makes fibers one after another reuses those first;
-//            a slot is advised when it falls out of that window;
+//            needs memory, and a write before that cancels the free;
 //   munmap   an allocation whose slots are all vacant is unmapped.
+// Under madvise and munmap the `warm_slots` most recently released slots
+// are spared: a slot is advised, or counts towards its allocation's
+// unmapping, only when it falls out of that window ("cools"). A madvise
+// over a slot costs ~1.7 us (it walks the slot's page tables), an unmap
+// and the next map ~12 us, against ~15 ns for the rest of a fiber's start;
+// and a program that makes fibers one after another reuses the warm ones.
 //
 // Why no guard page per slot: a guard page is an mprotect, which splits the
 // mapping; one per slot costs two kernel mappings per fiber, and 100,000
@@ -49,6 +50,13 @@
 // would make each fiber's first touch cost 2 MiB, and the flag also keeps
 // the kernel from merging a pool mapping with a foreign one, so the pool's
 // resident memory can be read exactly from /proc/self/smaps.
+//
+// Defaults: 128 KiB of machine stack (Arc calls do not recurse on it; only
+// C++ paths such as printing do, and they check the low water) and 128 KiB
+// of VM stack (about 16,000 Values), 260 KiB a slot. 100,000 fibers then
+// reserve 26 GB of address space, which costs nothing under the default
+// overcommit heuristic; strict overcommit (vm.overcommit_memory=2) ignores
+// MAP_NORESERVE and would need smaller slots.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -70,17 +78,17 @@ constexpr size_t kDefaultBoundaryOffset = 2048;
 struct StackPoolConfig {
   size_t machine_stack = size_t(128) << 10;  // at least this many bytes each
   size_t vm_stack = size_t(128) << 10;
-  size_t machine_reserve = size_t(32) << 10;  // below low_water(), for unchecked C++
+  size_t machine_reserve = size_t(32) << 10;        // below low_water(), for unchecked C++
   size_t boundary_offset = kDefaultBoundaryOffset;  // in-page offset where the stacks meet
   size_t initial_slots = 8;
   size_t max_slots_per_allocation = 1024;
   bool guard_page = true;  // one PROT_NONE page below each allocation's slot 0
-  size_t warm_slots = 8;   // madvise: vacant slots kept warm at the free list's head
+  size_t warm_slots = 8;   // madvise, munmap: released slots kept warm (see above)
   StackRelease release = StackRelease::keep;
 };
 
 struct StackPoolStats {
-  size_t slots = 0;           // slots in the pool's allocations
+  size_t slots = 0;  // slots in the pool's allocations
   size_t in_use = 0;
   size_t vacant = 0;
   size_t allocations = 0;     // live mmaps
@@ -104,8 +112,8 @@ struct StackAllocation {
   std::byte* begin;  // the mapping, guard page included
   size_t bytes;
   const StackGeometry* geo;
-  size_t count;   // slots
-  size_t in_use;  // slots acquired
+  size_t count;  // slots
+  size_t held;   // slots acquired, or vacant in the warm window
   StackSlot* slots;
 };
 
@@ -156,10 +164,10 @@ class StackPool {
   void unmap(StackAllocation* a);
   void push_vacant(StackSlot* s);
   void unlink_vacant(StackSlot* s);
-  void push_released(StackSlot* s);
+  void cool(StackSlot* s);
 
-  // The madvise policy's warm window: the first `warm_` slots of the free
-  // list have not been advised; `last_warm_` is the last of them.
+  // The warm window (madvise and munmap): the first `warm_` slots of the
+  // free list have not cooled yet; `last_warm_` is the last of them.
   size_t warm_ = 0;
   StackSlot* last_warm_ = nullptr;
 

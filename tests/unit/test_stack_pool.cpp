@@ -115,7 +115,9 @@ TEST_CASE("the keep policy leaves released slots resident", "[fiber]") {
 }
 
 TEST_CASE("the madvise policy drops the pages of released slots", "[fiber]") {
-  StackPool pool(with_release(StackRelease::madvise));
+  StackPoolConfig c = with_release(StackRelease::madvise);
+  c.warm_slots = 0;
+  StackPool pool(c);
   auto slots = acquire_n(pool, 8);
   for (auto* s : slots) touch_all(s);
   size_t slot_bytes = pool.geometry().slot_bytes;
@@ -131,8 +133,31 @@ TEST_CASE("the madvise policy drops the pages of released slots", "[fiber]") {
   CHECK(pool.stats().resident_bytes >= 3 * slot_bytes);
 }
 
+TEST_CASE("the madvise policy spares the most recently released slots", "[fiber]") {
+  StackPoolConfig c = with_release(StackRelease::madvise);
+  c.warm_slots = 2;
+  StackPool pool(c);
+  auto slots = acquire_n(pool, 8);
+  for (auto* s : slots) touch_all(s);
+  size_t slot_bytes = pool.geometry().slot_bytes;
+  for (size_t i = 0; i < 6; ++i) pool.release(slots[i]);  // 4 advised, 2 warm
+  size_t resident = pool.stats().resident_bytes;
+  CHECK(resident >= 4 * slot_bytes);
+  CHECK(resident <= 4 * slot_bytes + 64 * 1024);
+  CHECK(pool.acquire() == slots[5]);  // the warm ones come back first
+  CHECK(pool.acquire() == slots[4]);
+  CHECK(pool.acquire() == slots[3]);
+  pool.release(slots[5]);  // the window refills without advising
+  pool.release(slots[4]);
+  CHECK(pool.stats().resident_bytes >= resident);
+  pool.release(slots[6]);  // slots[5] falls out of the window
+  CHECK(pool.stats().resident_bytes <= resident - slot_bytes + 64 * 1024);
+}
+
 TEST_CASE("the munmap policy unmaps an allocation once all its slots are vacant", "[fiber]") {
-  StackPool pool(with_release(StackRelease::munmap));
+  StackPoolConfig c = with_release(StackRelease::munmap);
+  c.warm_slots = 0;
+  StackPool pool(c);
   auto first = acquire_n(pool, 8);
   auto second = acquire_n(pool, 8);
   auto st = pool.stats();
@@ -151,6 +176,21 @@ TEST_CASE("the munmap policy unmaps an allocation once all its slots are vacant"
   CHECK(st.mappings == 0);
   CHECK(st.reserved_bytes == 0);
   touch_all(pool.acquire());  // and the pool maps again when asked
+}
+
+TEST_CASE("the munmap policy waits for slots to leave the warm window", "[fiber]") {
+  StackPool pool(with_release(StackRelease::munmap));  // 8 warm slots
+  auto first = acquire_n(pool, 8);
+  auto second = acquire_n(pool, 8);
+  for (auto* s : second) pool.release(s);
+  CHECK(pool.stats().allocations == 2);  // all vacant, but warm
+  CHECK(pool.acquire() == second[7]);    // and reused without a new mapping
+  pool.release(second[7]);
+  for (auto* s : first) pool.release(s);  // pushes the second's slots out
+  auto st = pool.stats();
+  CHECK(st.allocations == 1);
+  CHECK(st.slots == 8);
+  CHECK(st.vacant == 8);
 }
 
 TEST_CASE("100,000 slots live at once within the map-count limit", "[fiber]") {

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench/fiber/run.sh — the fiber mechanism against Ruby 3.1's fibers,
+# measured in the same run, with the ratios (above 1: Arcana is ahead).
+#
+# This step measures the mechanism alone, in C++ (bench_context.cpp): the
+# context switch, taking and returning pool slots, and resident memory per
+# live context. The Arc-level benchmarks (the same four workloads written in
+# Arc on (fiber f), resume and yield, where each fiber also costs a heap
+# object and interpreter frames) come in the next step, once fibers exist
+# in Arc; they will join this table under the same names.
+#   bench/fiber/run.sh [path/to/bench_context]    (RUNS=3: best of RUNS)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bench=${1:-$here/../../build/bench_context}
+[ -x "$bench" ] || { echo "no $bench: build the bench_context target first" >&2; exit 1; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+"$bench" >"$out/arcana" || { echo "bench_context failed" >&2; exit 1; }
+if command -v ruby >/dev/null; then
+  for r in switch allocate reuse count; do ruby "$here/ruby_$r.rb" 2>>"$out/ruby.err"; done >"$out/ruby"
+else
+  : >"$out/ruby"
+fi
+
+echo "context switch: $(awk '$1 == "context_impl" {print $2}' "$out/arcana");" \
+     "ruby $(ruby -e 'print RUBY_VERSION' 2>/dev/null || echo absent)"
+[ -s "$out/ruby.err" ] && sed 's/^/note: /' "$out/ruby.err"
+echo
+# Rates: iterations per second; each arcana line (name or name/variant)
+# against Ruby's line of the base name. Memory: bytes per live fiber.
+awk '
+  FNR == NR { if (NF == 3) rate[$1] = $2 / $3; else mem[$1] = $2; next }
+  NF == 3 { rrate[$1] = $2 / $3; rcount[$1] = $2 }
+  NF == 2 { rmem[$1] = $2 }
+  function row(name, a, r) {
+    if (r > 0) printf "%-24s %14.0f %14.0f %8.1f\n", name, a, r, a / r
+    else printf "%-24s %14.0f %14s %8s\n", name, a, "-", "-"
+  }
+  END {
+    printf "%-24s %14s %14s %8s\n", "rate (iterations/s)", "arcana", "ruby", "ratio"
+    n = split("fiber_switch fiber_switch/swap64 fiber_switch/fcontext " \
+              "fiber_allocate/keep fiber_allocate/madvise fiber_allocate/munmap " \
+              "fiber_reuse/keep fiber_reuse/madvise fiber_reuse/munmap fiber_count", want, " ")
+    for (i = 1; i <= n; ++i) {
+      name = want[i]
+      if (!(name in rate)) continue
+      base = name
+      sub(/\/.*/, "", base)
+      row(name, rate[name], rrate[base] + 0)
+    }
+    printf "\n%-24s %14s %14s %8s\n", "memory (bytes/fiber)", "arcana", "ruby", "ratio"
+    a = mem["rss_per_fiber"]; r = rmem["rss_per_fiber"] + 0
+    rs = "-"; ratio = "-"
+    if (r > 0) { rs = r; ratio = sprintf("%.1f", r / a) }
+    printf "%-24s %14d %14s %8s\n", "rss_per_fiber", a, rs, ratio
+    printf "%-24s %14d\n", "pool_resident_per_fiber", mem["pool_resident_per_fiber"]
+    printf "%-24s %14d\n", "pool_reserved_per_fiber", mem["pool_reserved_per_fiber"]
+    printf "%-24s %14d %14s\n", "live fibers reached", 100000, rcount["fiber_count"] + 0
+    printf "%-24s %14d\n", "pool mappings", mem["pool_mappings"]
+  }' "$out/arcana" "$out/ruby"
+echo "(ratio: arcana/ruby for rates, ruby/arcana for memory; the ruby memory figure"
+echo " is over the fibers it reached; a rate with no ruby peer shows -)"
