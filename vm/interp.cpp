@@ -7,7 +7,9 @@
 //  2. Only SAFEPOINT() collects (at calls and backward jumps). Opcodes and
 //     builtins may allocate freely in between; nothing they hold needs a root.
 //     After a safe point, RELOAD() re-derives code and K from the frame, so
-//     a moving collector may move code objects.
+//     a moving collector may move code objects. A builtin that runs Arc code
+//     (eval and macex expand macros through VM::apply) passes safe points
+//     in a nested run, so the loop also RELOADs after every builtin call.
 //  3. Arc-to-Arc calls never recurse on the machine stack: a call pushes a
 //     frame on the VM stack and jumps. VM::apply (C++ calling Arc) is the
 //     only re-entry; it starts a nested run, which is a continuation barrier.
