@@ -4,7 +4,7 @@ DEPS = cmake g++ catch2 libgmp-dev libreadline-dev libgoogle-perftools-dev \
        google-perftools libboost-context-dev libgc-dev libsodium-dev
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure test run clean format
+.PHONY: all deps configure test run sanitize clean format
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -22,6 +22,17 @@ configure:
 
 test: deps all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# AddressSanitizer and UBSan (CMakeLists.txt, ARCANA_SANITIZE) in their own
+# build directory, over the whole suite; any report fails its test.
+SANITIZE_BUILD ?= build-asan
+sanitize: deps
+	@[ -f $(SANITIZE_BUILD)/CMakeCache.txt ] || cmake -S . -B $(SANITIZE_BUILD) -DARCANA_SANITIZE=ON
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && \
+	  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:check_initialization_order=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
 
 run: deps all
 	$(BUILD)/arcana

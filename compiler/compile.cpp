@@ -669,7 +669,8 @@ class Emitter {
     Value consts = make_vector(consts_.size());
     for (size_t i = 0; i < consts_.size(); ++i) consts.as<Vector>()->items[i] = consts_[i];
     Value lines = make_blob(lines_.size() * sizeof(uint32_t));
-    std::memcpy(lines.as<Blob>()->data, lines_.data(), lines_.size() * sizeof(uint32_t));
+    if (!lines_.empty())  // an empty vector's data() may be null, which memcpy must not get
+      std::memcpy(lines.as<Blob>()->data, lines_.data(), lines_.size() * sizeof(uint32_t));
     Code* c = alloc<Code>(Kind::Code);
     c->insns = insns;
     c->consts = consts;

@@ -252,6 +252,7 @@ Value Expander::expand(Value form) {
   }
   if (k == Kind::String && vm_.atstrings) return atstring(form);
   if (k != Kind::Cons) return form;
+  vm_.check_machine_stack();
   if (++depth_ > kMaxDepth) {
     depth_ = 0;
     throw_error(where(pos_of(form)) + "form nested too deeply to compile");

@@ -28,6 +28,7 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   set_heap(heap_.get());
   vm::Options vo;
   vo.stack_limit_bytes = opts.stack_limit_bytes;
+  vo.fiber_release = opts.fiber_release;
   vm_ = std::make_unique<VM>(vo);
   register_compiler_builtins(*vm_);
   for (auto* lib = kLibrary; lib->first; ++lib) {
@@ -38,6 +39,7 @@ Runtime::Runtime(const RuntimeOptions& opts) {
 }
 
 Runtime::~Runtime() {
+  heap_->finalize_all();  // while the VM its finalizers use still exists
   vm_.reset();
   set_heap(previous_heap_);
 }

@@ -15,6 +15,7 @@ struct RuntimeOptions {
   bool gc_stress = false;
   size_t nursery_bytes = 0;  // 0: the collector's default (gen only)
   size_t stack_limit_bytes = size_t(512) << 20;
+  vm::StackRelease fiber_release = vm::StackRelease::keep;
 };
 
 class Runtime {

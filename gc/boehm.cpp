@@ -26,11 +26,23 @@
 //
 // Its conservative scan of the machine stack is still what keeps the Values
 // of C++ frames below a nested VM::apply (a macro expansion) alive. That scan
-// assumes the machine stack it runs on is the thread's own: a collection on a
-// fiber stack will need GC_set_stackbottom (not needed yet: no fibers).
+// assumes the machine stack it runs on is the thread's own: while a fiber
+// runs, set_stack_bottom points libgc at the fiber's stack instead.
 //
 // verify() has nothing to check: a conservative collector keeps no precise
 // invariant over our references.
+//
+// Statistics. Collections and pauses are timed around GC_gcollect, so
+// current-gc-milliseconds is real collection time; every collection is a
+// full one (major; libgc's generational mode is off), so nothing is ever
+// promoted and promoted bytes stay 0. What libgc cannot tell: the time of its
+// lazy sweeping, done a block at a time inside later allocations, is not in
+// any pause (nor in gc-ms); and the objects it keeps alive only through
+// conservative false pointers count as live. Live bytes are the bytes of the
+// objects marked by the last collection, found on demand (refresh_stats) by
+// walking them; until then, the heap less its free blocks (an upper bound).
+// Peak heap is libgc's heap size (GC_get_heap_size: blocks mapped, free or
+// not), sampled every MiB allocated and after each collection.
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
 
@@ -38,6 +50,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <unordered_set>
 #include <vector>
 
 #include "gc/heap.h"
@@ -64,9 +77,7 @@ void init_libgc() {
   });
 }
 
-void run_finalizer(void* obj, void* fn) {
-  reinterpret_cast<void (*)(GcHeader*)>(fn)(static_cast<GcHeader*>(obj));
-}
+void run_finalizer(void* obj, void* heap);
 
 class BoehmHeap final : public Heap {
  public:
@@ -74,9 +85,24 @@ class BoehmHeap final : public Heap {
     init_libgc();
     g_heaps.push_back(this);
   }
-  ~BoehmHeap() override { g_heaps.erase(std::find(g_heaps.begin(), g_heaps.end(), this)); }
+  ~BoehmHeap() override {
+    finalize_all();  // none left if the owner called it; libgc must not call back here
+    g_heaps.erase(std::find(g_heaps.begin(), g_heaps.end(), this));
+  }
 
   const char* name() const override { return "boehm"; }
+  bool traces_objects() const override { return false; }
+
+  void set_stack_bottom(void* bottom) override {
+    static GC_stack_base original = [] {
+      GC_stack_base sb{};
+      GC_get_stack_base(&sb);
+      return sb;
+    }();
+    GC_stack_base sb = original;
+    if (bottom) sb.mem_base = bottom;
+    GC_set_stackbottom(nullptr, &sb);
+  }
 
   GcHeader* allocate(size_t bytes, uint8_t kind) override {
     bytes = (bytes + 7) & ~size_t(7);
@@ -92,9 +118,10 @@ class BoehmHeap final : public Heap {
     if (!mem) throw std::bad_alloc();
     auto* h = static_cast<GcHeader*>(mem);
     h->kind = kind;
-    if (k.finalize)
-      GC_register_finalizer_no_order(mem, run_finalizer, reinterpret_cast<void*>(k.finalize),
-                                     nullptr, nullptr);
+    if (k.finalize) {
+      GC_register_finalizer_no_order(mem, run_finalizer, this, nullptr, nullptr);
+      finalizable_.insert(h);
+    }
     stats_.bytes_allocated += bytes;
     stats_.objects_allocated++;
     stats_.allocations_by_kind[kind]++;
@@ -121,12 +148,46 @@ class BoehmHeap final : public Heap {
     uint64_t n = GC_get_gc_no() - before;
     stats_.collections += n;
     stats_.major_collections += n;
-    stats_.record_pause(ms);
+    stats_.record_pause(ms, true);
     stats_.bytes_live = heap > free ? heap - free : 0;
+    live_exact_ = false;  // the marks are fresh; refresh_stats counts them
     note_peak();
   }
 
+  // The bytes of the objects the last collection marked. Their mark bits stay
+  // until the next collection clears them; objects allocated since are
+  // unmarked, so the walk counts exactly what the last collection kept.
+  void refresh_stats() override {
+    if (live_exact_ || stats_.collections == 0) return;
+    uint64_t live = 0;
+    GC_call_with_alloc_lock(
+        [](void* p) -> void* {
+          GC_enumerate_reachable_objects_inner(
+              [](void*, size_t bytes, void* sum) { *static_cast<uint64_t*>(sum) += bytes; }, p);
+          return nullptr;
+        },
+        &live);
+    stats_.bytes_live = live;
+    live_exact_ = true;
+  }
+
   std::vector<std::string> verify() override { return {}; }
+
+  // libgc finalizes an object only when a collection finds it dead; the
+  // ones still allocated when the heap goes are finalized here (libgc's own
+  // GC_finalize_all would take every heap's), their registrations dropped.
+  void finalize_all() override {
+    for (GcHeader* h : finalizable_) {
+      GC_register_finalizer_no_order(h, nullptr, nullptr, nullptr, nullptr);
+      kinds_[h->kind].finalize(h);
+    }
+    finalizable_.clear();
+  }
+
+  void finalize(GcHeader* h) {
+    finalizable_.erase(h);
+    kinds_[h->kind].finalize(h);
+  }
 
   void push_roots() {
     struct Pusher final : Visitor {
@@ -142,7 +203,15 @@ class BoehmHeap final : public Heap {
 
   uint64_t since_ = 0;
   uint64_t trigger_ = kMinTrigger;
+  bool live_exact_ = true;  // bytes_live is the marked bytes, not the upper bound
+  // Objects with a finalizer not yet run. In malloc'd memory, which libgc
+  // does not scan, so this does not keep them alive.
+  std::unordered_set<GcHeader*> finalizable_;
 };
+
+void run_finalizer(void* obj, void* heap) {
+  static_cast<BoehmHeap*>(heap)->finalize(static_cast<GcHeader*>(obj));
+}
 
 void push_roots() {
   if (g_previous_push) g_previous_push();

@@ -137,8 +137,17 @@ class GenHeap final : public Heap {
   }
 
   std::vector<std::string> verify() override;
+  // Objects with a finalizer live in the old generation, unmarked between
+  // collections, so a sweep finalizes them all.
+  void finalize_all() override { old_.sweep(kinds_); }
 
  protected:
+  void remember(GcHeader* obj) override {
+    if (obj->gcbits & (kYoung | kRemembered)) return;
+    obj->gcbits |= kRemembered;
+    remembered_.push_back(obj);
+  }
+
   void barrier_slow(GcHeader* obj, Word*, Word value) override {
     if (!is_ref(value) || (obj->gcbits & (kYoung | kRemembered))) return;
     if (!(header_of(value)->gcbits & kYoung)) return;
@@ -284,11 +293,16 @@ class GenHeap final : public Heap {
                     std::chrono::steady_clock::now() - t0).count();
     stats_.collections++;
     (major ? stats_.major_collections : stats_.minor_collections)++;
-    stats_.record_pause(ms);
+    stats_.record_pause(ms, major);
+    // After a major collection, exactly the live bytes; after a minor one,
+    // the old generation's bytes in use, which still count the old objects
+    // that died since the last major collection.
     stats_.bytes_live = old_.bytes_in_use();
     note_peak();
   }
 
+  // The heap: the old generation's bytes in use plus every nursery chunk
+  // mapped, used or not.
   void note_peak() {
     uint64_t nursery = (active_.size() + spare_.size() + (cur_.start ? 1 : 0)) * nursery_size_;
     uint64_t total = old_.bytes_in_use() + nursery;

@@ -3,6 +3,7 @@
 #include "gc/heap.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace gc {
 
@@ -30,18 +31,35 @@ void Heap::trace_all_roots(Visitor& v) {
     if (is_ref(*slot)) v.visit(slot);
 }
 
-void GcStats::record_pause(double ms) {
+namespace {
+// Read during static initialisation, before main: close enough to the start
+// of the process for a share of run time.
+const std::chrono::steady_clock::time_point g_process_start = std::chrono::steady_clock::now();
+}  // namespace
+
+void GcStats::record_pause(double ms, bool major) {
   gc_ms += ms;
   max_pause_ms = std::max(max_pause_ms, ms);
   pauses_ms.push_back(ms);
+  (major ? major_pauses_ms : minor_pauses_ms).push_back(ms);
 }
 
-double GcStats::pause_percentile(double p) const {
-  if (pauses_ms.empty()) return 0;
-  std::vector<double> sorted = pauses_ms;
+double GcStats::percentile(const std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  std::vector<double> sorted = v;
   std::sort(sorted.begin(), sorted.end());
   size_t i = static_cast<size_t>(p / 100.0 * (sorted.size() - 1) + 0.5);
   return sorted[std::min(i, sorted.size() - 1)];
+}
+
+double GcStats::run_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                   g_process_start).count();
+}
+
+double GcStats::gc_share() const {
+  double run = run_ms();
+  return run > 0 ? std::min(1.0, gc_ms / run) : 0;
 }
 
 }  // namespace gc

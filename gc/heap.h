@@ -66,6 +66,9 @@ class RootSource {
   virtual void trace_roots(Visitor& v) = 0;
 };
 
+// One shape for every collector. A field a collector cannot know stays 0 and
+// its source says why (boehm.cpp). Pauses are wall-clock milliseconds of the
+// stop-the-world part, recorded once per collection the VM asked for.
 struct GcStats {
   uint64_t collections = 0;        // all of them: minor + major
   uint64_t minor_collections = 0;  // young generation only
@@ -74,13 +77,21 @@ struct GcStats {
   uint64_t bytes_allocated = 0;  // since start
   uint64_t objects_allocated = 0;
   uint64_t bytes_live = 0;       // after the last collection
-  uint64_t peak_heap_bytes = 0;
+  uint64_t peak_heap_bytes = 0;  // the most the heap held (see each collector)
   double gc_ms = 0;
   double max_pause_ms = 0;
-  std::vector<double> pauses_ms;  // every pause, for percentiles
+  std::vector<double> pauses_ms;        // every pause, for percentiles
+  std::vector<double> minor_pauses_ms;  // the minor ones among them
+  std::vector<double> major_pauses_ms;  // the major (full) ones
   uint64_t allocations_by_kind[kMaxKinds] = {};
-  double pause_percentile(double p) const;
-  void record_pause(double ms);  // gc_ms, max_pause_ms, pauses_ms
+  double pause_percentile(double p) const { return percentile(pauses_ms, p); }
+  // The p-th percentile (nearest rank) of v; 0 for an empty v.
+  static double percentile(const std::vector<double>& v, double p);
+  void record_pause(double ms, bool major = true);  // gc_ms, max_pause_ms, pauses
+  // Milliseconds since the process started (the clock read at static
+  // initialisation), and the share of them spent collecting.
+  static double run_ms();
+  double gc_share() const;
 };
 
 class Heap {
@@ -109,6 +120,18 @@ class Heap {
   virtual void collect_minor() { collect(); }
   // The young generation's size in bytes, for collectors that have one.
   virtual void set_nursery_size(size_t) {}
+  // The running code moved to another machine stack (a fiber) whose highest
+  // address is `bottom`; a collector that scans the machine stack (boehm)
+  // must scan that one.
+  virtual void set_stack_bottom(void* /*bottom*/) {}
+  // obj's references changed behind the barrier (a fiber's stack while it
+  // ran): a generational collector must rescan it at the next minor
+  // collection.
+  virtual void remember(GcHeader* /*obj*/) {}
+  // True if the collector traces objects through KindInfo::trace. The
+  // conservative one (boehm) does not, so references an object keeps in
+  // malloc'd memory (a fiber's state) must reach it as roots.
+  virtual bool traces_objects() const { return true; }
   void request_collection() { wanted_ = true; }  // at the next safe point
 
   // Checks the collector's invariant over the whole heap; returns the problems.
@@ -119,6 +142,15 @@ class Heap {
   bool stress() const { return stress_; }
   const GcStats& stats() const { return stats_; }
   GcStats& stats() { return stats_; }
+  // Brings the figures a collector computes only on demand up to date (boehm:
+  // the live bytes). Call before reading stats() for a report.
+  virtual void refresh_stats() {}
+  // Finalizes every object still allocated (ports close and free their
+  // buffers), for the heap's owner to call just before it destroys the
+  // heap, while what the finalizers use (the VM) still exists. The heap
+  // must not be used afterwards. boehm does nothing: libgc's finalization
+  // is process-wide, not per heap.
+  virtual void finalize_all() {}
 
   // Scoped roots for C++ code (see Rooted<> below).
   std::vector<Word*>& handle_slots() { return handles_; }

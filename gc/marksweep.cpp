@@ -36,6 +36,7 @@ class MarkSweepHeap final : public Heap {
     stats_.objects_allocated++;
     stats_.allocations_by_kind[kind]++;
     since_ += bytes;
+    // Peak heap: the most bytes of objects held, live or not yet swept.
     if (space_.bytes_in_use() > stats_.peak_heap_bytes) stats_.peak_heap_bytes = space_.bytes_in_use();
     if (since_ > trigger_) wanted_ = true;
     return h;
@@ -52,11 +53,13 @@ class MarkSweepHeap final : public Heap {
                     std::chrono::steady_clock::now() - t0).count();
     stats_.collections++;
     stats_.major_collections++;
-    stats_.record_pause(ms);
+    stats_.record_pause(ms, true);  // every collection is major; none promotes
     stats_.bytes_live = live;
   }
 
   std::vector<std::string> verify() override;
+  // No object is marked between collections, so a sweep finalizes them all.
+  void finalize_all() override { space_.sweep(kinds_); }
 
  private:
   class Marker final : public Visitor {

@@ -29,6 +29,8 @@ const char* kUsage =
     "  --stats              print counters at exit: type dispatches, opcodes, GC\n"
     "  --cpu-profile=FILE   write a gperftools CPU profile (read with google-pprof)\n"
     "  --stack-limit=MB     VM stack size (default 512); deeper recursion is an error\n"
+    "  --fiber-release=P    what becomes of a finished fiber's stacks: keep (default),\n"
+    "                       madvise (return the pages) or munmap (unmap idle allocations)\n"
     "  --help, --version\n";
 
 struct Args {
@@ -74,6 +76,11 @@ int parse_args(int argc, char** argv, Args& args) {
       args.stats = true;
     } else if (starts(a, "--cpu-profile=")) {
       args.profile = a + 14;
+    } else if (starts(a, "--fiber-release=")) {
+      if (!vm::parse_stack_release(a + 16, args.rt.fiber_release)) {
+        std::fputs("arcana: --fiber-release is keep, madvise or munmap\n", stderr);
+        return 2;
+      }
     } else if (starts(a, "--stack-limit=")) {
       long mb = std::atol(a + 14);
       if (mb < 1) {

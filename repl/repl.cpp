@@ -270,11 +270,30 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
     if (st.allocations_by_kind[k])
       std::fprintf(out, "  %-14s %llu\n", vm::kind_name(vm::Kind(k)),
                    (unsigned long long)st.allocations_by_kind[k]);
-  std::fprintf(out, "collections: %llu (%s), gc time %.2f ms, max pause %.2f ms, p99 %.2f ms\n",
-               (unsigned long long)st.collections, vm.heap().name(), st.gc_ms, st.max_pause_ms,
-               st.pause_percentile(99));
-  std::fprintf(out, "live after last gc: %llu bytes, peak heap %llu bytes\n",
-               (unsigned long long)st.bytes_live, (unsigned long long)st.peak_heap_bytes);
+  // The figures of (gc-stats), under the same names.
+  gc::Heap& heap = vm.heap();
+  heap.refresh_stats();
+  auto u = [](uint64_t n) { return (unsigned long long)n; };
+  std::fprintf(out, "gc (%s):\n", heap.name());
+  std::fprintf(out, "  collections: %llu (minor %llu, major %llu)\n", u(st.collections),
+               u(st.minor_collections), u(st.major_collections));
+  std::fprintf(out, "  gc-ms: %.3f of run-ms %.3f, gc-share %.4f\n", st.gc_ms,
+               gc::GcStats::run_ms(), st.gc_share());
+  std::fprintf(out, "  pause-ms: p50 %.3f, p99 %.3f, max %.3f\n", st.pause_percentile(50),
+               st.pause_percentile(99), st.max_pause_ms);
+  if (!st.minor_pauses_ms.empty())
+    std::fprintf(out, "  minor-pause-ms: p50 %.3f, p99 %.3f, max %.3f\n",
+                 gc::GcStats::percentile(st.minor_pauses_ms, 50),
+                 gc::GcStats::percentile(st.minor_pauses_ms, 99),
+                 gc::GcStats::percentile(st.minor_pauses_ms, 100));
+  if (!st.major_pauses_ms.empty())
+    std::fprintf(out, "  major-pause-ms: p50 %.3f, p99 %.3f, max %.3f\n",
+                 gc::GcStats::percentile(st.major_pauses_ms, 50),
+                 gc::GcStats::percentile(st.major_pauses_ms, 99),
+                 gc::GcStats::percentile(st.major_pauses_ms, 100));
+  std::fprintf(out, "  bytes: allocated-bytes %llu, promoted-bytes %llu, live-bytes %llu, peak-heap-bytes %llu\n",
+               u(st.bytes_allocated), u(st.bytes_promoted), u(st.bytes_live),
+               u(st.peak_heap_bytes));
 }
 
 }  // namespace repl

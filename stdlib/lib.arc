@@ -738,3 +738,11 @@
 
 (def rand-elt (seq)
   (unless (empty seq) (seq (rand (len seq)))))
+
+; --- Arcana: generators, over fibers (vm/fiber.cpp) ---
+
+; (generator f): a function; each call resumes f, which receives a yield
+; function, and gives the next value f yields, or nil once f has returned.
+(def generator (f)
+  (let fb (fiber (fn (_) (f yield) nil))
+    (fn () (if (fiber-done fb) nil (resume fb)))))

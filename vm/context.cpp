@@ -17,6 +17,15 @@
 
 #include <cstdint>
 
+#ifdef ARCANA_ASAN_FIBERS
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#endif
+
 namespace vm {
 
 #ifdef ARCANA_HAVE_SWAP64
@@ -80,6 +89,73 @@ Context make(void* top, size_t size, ContextEntry entry) {
 }
 
 }  // namespace swap64
+
+#endif
+
+#ifdef ARCANA_ASAN_FIBERS
+
+// ASan's fiber protocol: before a switch, __sanitizer_start_switch_fiber
+// names the stack being switched to; after it, on the resumed stack,
+// __sanitizer_finish_switch_fiber completes it and names the stack switched
+// from. A Context is only a stack pointer, so the stack of each suspended
+// context is recorded here, by address: make_context records a fresh one,
+// and each resumed side records the context that switched to it (whose
+// stack finish_switch_fiber has just named). A context that is never
+// resumed leaves its record behind until a new context is made on its
+// stack. Fresh contexts start in asan_start, which finishes the switch
+// before calling the real entry.
+namespace {
+
+struct SuspendedStack {
+  const void* bottom;
+  size_t size;
+  ContextEntry entry;  // a fresh context's entry; null once it has run
+};
+thread_local std::map<uintptr_t, SuspendedStack> t_suspended;
+thread_local ContextEntry t_starting = nullptr;
+
+void finish_switch(void* fake_stack, Transfer t) {
+  const void* bottom = nullptr;
+  size_t size = 0;
+  __sanitizer_finish_switch_fiber(fake_stack, &bottom, &size);
+  if (t.from) t_suspended[uintptr_t(t.from)] = {bottom, size, nullptr};
+}
+
+void asan_start(Transfer t) {
+  ContextEntry entry = t_starting;
+  finish_switch(nullptr, t);
+  entry(t);
+}
+
+}  // namespace
+
+Context make_context(void* top, size_t size, ContextEntry entry) {
+  auto* bottom = static_cast<char*>(top) - size;
+  // Earlier contexts on this stack that never returned: their records, and
+  // the poisoned redzones of their frames, which no epilogue cleared.
+  t_suspended.erase(t_suspended.lower_bound(uintptr_t(bottom)),
+                    t_suspended.lower_bound(uintptr_t(top)));
+  ASAN_UNPOISON_MEMORY_REGION(bottom, size);
+  Context c = switch_impl::make(top, size, asan_start);
+  t_suspended[uintptr_t(c)] = {bottom, size, entry};
+  return c;
+}
+
+Transfer switch_context(Context to, void* data) {
+  auto it = t_suspended.find(uintptr_t(to));
+  if (it == t_suspended.end()) {
+    std::fprintf(stderr, "switch_context: %p is not a suspended context\n", to);
+    std::abort();
+  }
+  SuspendedStack s = it->second;
+  t_suspended.erase(it);
+  t_starting = s.entry;
+  void* fake_stack = nullptr;
+  __sanitizer_start_switch_fiber(&fake_stack, s.bottom, s.size);
+  Transfer t = switch_impl::jump(to, data);
+  finish_switch(fake_stack, t);
+  return t;
+}
 
 #endif
 

@@ -81,17 +81,38 @@ namespace switch_impl = fctx;
 // The implementation make_context and switch_context use: "swap64" or "fcontext".
 const char* context_impl_name();
 
+// Under AddressSanitizer (make sanitize) make_context and switch_context
+// are out of line (context.cpp) and tell ASan which stack each switch goes
+// to (__sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber);
+// ASan otherwise believes every thread runs on one stack, and its stack
+// bookkeeping (fake frames, unpoisoning at exceptions and noreturn calls)
+// goes wrong on a fiber. fctx and swap64 used directly are not annotated.
+#if defined(__SANITIZE_ADDRESS__)
+#define ARCANA_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARCANA_ASAN_FIBERS 1
+#endif
+#endif
+
+#ifdef ARCANA_ASAN_FIBERS
+Context make_context(void* top, size_t size, ContextEntry entry);
+Transfer switch_context(Context to, void* data);
+#else
 // A suspended context that will run entry on the stack [top - size, top).
 inline Context make_context(void* top, size_t size, ContextEntry entry) {
   return switch_impl::make(top, size, entry);
 }
+#endif
 
 // A suspended context on a slot's machine stack.
 inline Context make_context(const StackSlot& slot, ContextEntry entry) {
   return make_context(slot.machine_top(), slot.machine_size(), entry);
 }
 
+#ifndef ARCANA_ASAN_FIBERS
 // Suspends the running context and resumes `to`, handing it data.
 inline Transfer switch_context(Context to, void* data) { return switch_impl::jump(to, data); }
+#endif
 
 }  // namespace vm

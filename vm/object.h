@@ -39,6 +39,7 @@ namespace vm {
   X(Exception, "exception")\
   X(Box, "box")            \
   X(Continuation, "fn")    \
+  X(Fiber, "fiber")        \
   X(Fixnum, "int")         \
   X(Char, "char")          \
   X(Nil, "sym")            \

@@ -3,6 +3,7 @@
 #include "vm/stack_pool.h"
 
 #include <pthread.h>
+#include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -198,6 +199,10 @@ void StackPool::unmap(StackAllocation* a) {
       --in_use_;  // only when the pool is destroyed
   }
   slots_ -= a->count;
+  // Under ASan: frames of contexts that never returned leave their redzones
+  // poisoned in the shadow, which a later mapping at this address would
+  // inherit. (Without ASan the macro does nothing.)
+  ASAN_UNPOISON_MEMORY_REGION(a->begin, a->bytes);
   munmap(a->begin, a->bytes);
   allocations_.erase(std::find(allocations_.begin(), allocations_.end(), a));
   delete[] a->slots;

@@ -151,6 +151,7 @@ class StackPool {
   // std::bad_alloc when the kernel refuses the mapping.
   StackSlot* acquire();
   void release(StackSlot* slot);
+  size_t in_use() const { return in_use_; }
 
   // Reads /proc/self/smaps for mappings and resident bytes: not for hot paths.
   StackPoolStats stats() const;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "vm/builtins.h"
+#include "vm/fiber.h"
 #include "vm/error.h"
 #include "vm/port.h"
 #include "vm/string.h"
@@ -42,6 +43,8 @@ VM::VM(const Options& o) : opts(o) {
   // Keep headroom for the largest frame a call may push before it checks.
   stack_end_ = stack_ + opts.stack_limit_bytes / sizeof(Value) - 4096;
   sp_ = stack_;
+  // The main program's machine stack: deep C++ recursion stops 256 KiB short.
+  low_water_ = thread_stack_low_water(size_t(256) << 10);
   previous_vm_ = g_vm;
   g_vm = this;
   previous_symbols_ = push_symbol_table();
@@ -59,6 +62,8 @@ VM::VM(const Options& o) : opts(o) {
   register_io_builtins(*this);
   register_system_builtins(*this);
   register_control_builtins(*this);
+  register_fiber_kind(*heap_);
+  register_fiber_builtins(*this);
   auto prim = [](const char* n) { return global_value(intern(n)); };
   prim_add = prim("+");
   prim_sub = prim("-");
@@ -76,12 +81,57 @@ VM::VM(const Options& o) : opts(o) {
 
 VM::~VM() {
   heap_->remove_root_source(this);
+  delete fiber_pool_;
   pop_symbol_table(previous_symbols_);
   g_vm = previous_vm_;
   munmap(stack_, opts.stack_limit_bytes);
 }
 
+void trace_exec(ExecState& s, gc::Visitor& v) {
+  v.visit_range(reinterpret_cast<gc::Word*>(s.stack), reinterpret_cast<gc::Word*>(s.sp));
+  if (s.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&s.winds));
+  for (Handler& h : s.handlers)
+    if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
+  for (RunRecord& r : s.runs)
+    if (r.entry_winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&r.entry_winds));
+}
+
+void VM::swap_exec(ExecState& s) {
+  std::swap(stack_, s.stack);
+  std::swap(stack_end_, s.stack_end);
+  std::swap(sp_, s.sp);
+  std::swap(base_, s.base);
+  std::swap(level_, s.level);
+  std::swap(handlers, s.handlers);
+  std::swap(runs, s.runs);
+  std::swap(winds, s.winds);
+  std::swap(builtin_args_, s.builtin_args);
+  std::swap(pending_nargs_, s.pending_nargs);
+  std::swap(builtin_pc_, s.builtin_pc);
+  std::swap(top_level_run_, s.top_level_run);
+  std::swap(low_water_, s.low_water);
+  std::swap(stack_bottom_, s.stack_bottom);
+  heap_->set_stack_bottom(stack_bottom_);
+}
+
+StackPool& VM::fiber_pool() {
+  if (!fiber_pool_) {
+    StackPoolConfig c;
+    c.release = opts.fiber_release;
+    fiber_pool_ = new StackPool(c);
+  }
+  return *fiber_pool_;
+}
+
+void VM::check_machine_stack() {
+  if (machine_sp() < low_water_)
+    throw_error("stack overflow: C++ recursion too deep for this machine stack (nested macro "
+                "expansions or evaluations, or a form nested too deeply)");
+}
+
 void VM::trace_roots(gc::Visitor& v) {
+  if (current_fiber.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&current_fiber));
+  if (!heap_->traces_objects()) trace_fibers_as_roots(v);
   v.visit_range(reinterpret_cast<gc::Word*>(stack_), reinterpret_cast<gc::Word*>(sp_));
   for (Value* slot : {&in_port, &out_port, &err_port, &winds, &prim_add, &prim_sub, &prim_lt,
                       &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no, &prim_acons,
@@ -117,11 +167,15 @@ Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args) {
 }
 
 void VM::stack_overflow() {
+  if (current_fiber.truthy())
+    throw_error("stack overflow: recursion deeper than a fiber's VM stack (" +
+                std::to_string((stack_end_ - stack_) * sizeof(Value) >> 10) + " KiB)");
   throw_error("stack overflow: recursion deeper than the VM stack limit (" +
               std::to_string(opts.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");
 }
 
 Value VM::apply(Value f, const Value* args, int nargs) {
+  check_machine_stack();
   check_stack(sp_ + nargs + 1);
   Value* fslot = sp_;
   fslot[0] = f;

@@ -10,6 +10,7 @@
 
 #include "vm/code.h"
 #include "vm/object.h"
+#include "vm/stack_pool.h"
 
 namespace vm {
 
@@ -17,6 +18,7 @@ struct SymbolTable;  // vm/symbol.h
 
 struct Options {
   size_t stack_limit_bytes = size_t(512) << 20;  // VM stack reservation
+  StackRelease fiber_release = StackRelease::keep;  // --fiber-release
   bool stats = false;                             // --stats
 };
 
@@ -53,6 +55,32 @@ struct RunRecord {
   uint64_t id;      // unique per run (0 for top-level runs)
   Value entry_winds;
 };
+
+class StackPool;
+
+// Everything that belongs to one line of execution (the main program, or a
+// fiber) rather than to the VM: its VM stack and registers, its handlers,
+// runs and winds, and the machine-stack bounds it must stay within. The VM
+// holds the running execution's state in its own fields; a fiber switch
+// exchanges them with the fiber's (VM::swap_exec, vm/fiber.cpp).
+struct ExecState {
+  Value* stack = nullptr;
+  Value* stack_end = nullptr;
+  Value* sp = nullptr;
+  Value* base = nullptr;
+  int level = 0;
+  std::vector<Handler> handlers;
+  std::vector<RunRecord> runs;
+  Value winds = NIL;
+  Value* builtin_args = nullptr;
+  int pending_nargs = -1;
+  uint32_t builtin_pc = 0;
+  bool top_level_run = false;
+  uintptr_t low_water = 0;       // machine stack pointers below this are too deep
+  void* stack_bottom = nullptr;  // highest address of its machine stack
+};
+// Scans one execution's roots: its stack below sp, its winds.
+void trace_exec(ExecState& s, gc::Visitor& v);
 
 bool has_vm();  // a VM exists (VM::current() is valid)
 
@@ -105,6 +133,15 @@ class VM final : public gc::RootSource {
   // Captures the continuation of the running builtin's call (ccc).
   Value capture_continuation();
 
+  // ---- fibers (vm/fiber.cpp) ----
+  // Exchanges the running execution's state with s.
+  void swap_exec(ExecState& s);
+  StackPool& fiber_pool();
+  Value current_fiber = NIL;  // the running fiber, nil on the main program
+  // Raises "stack overflow" when the machine stack is nearly used up (on a
+  // fiber's small stack, deep C++ recursion such as nested macro expansion).
+  void check_machine_stack();
+
   // The Arc backtrace of the running program, innermost first.
   Value backtrace(size_t limit = 40);
 
@@ -139,6 +176,9 @@ class VM final : public gc::RootSource {
   Value* builtin_args_ = nullptr;
   int pending_nargs_ = -1;
   uint32_t builtin_pc_ = 0;  // the caller's pc while a builtin runs
+  uintptr_t low_water_ = 0;    // see ExecState
+  void* stack_bottom_ = nullptr;
+  StackPool* fiber_pool_ = nullptr;
   uint64_t next_run_id_ = 1;
   VM* previous_vm_ = nullptr;
   SymbolTable* previous_symbols_ = nullptr;

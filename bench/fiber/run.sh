@@ -2,16 +2,16 @@
 # bench/fiber/run.sh — the fiber mechanism against Ruby 3.1's fibers,
 # measured in the same run, with the ratios (above 1: Arcana is ahead).
 #
-# This step measures the mechanism alone, in C++ (bench_context.cpp): the
-# context switch, taking and returning pool slots, and resident memory per
-# live context. The Arc-level benchmarks (the same four workloads written in
-# Arc on (fiber f), resume and yield, where each fiber also costs a heap
-# object and interpreter frames) come in the next step, once fibers exist
-# in Arc; they will join this table under the same names.
-#   bench/fiber/run.sh [path/to/bench_context]    (RUNS=3: best of RUNS)
+# Two tables. The mechanism alone, in C++ (bench_context.cpp): the context
+# switch, taking and returning pool slots, resident memory per live
+# context. Then the same four workloads written in Arc on (fiber f), resume
+# and yield (arc_*.arc), where each fiber also costs a heap object and
+# interpreter frames.
+#   bench/fiber/run.sh [bench_context [arcana]]    (RUNS=3: best of RUNS)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bench=${1:-$here/../../build/bench_context}
+arcana=${2:-$here/../../build/arcana}
 [ -x "$bench" ] || { echo "no $bench: build the bench_context target first" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -61,3 +61,33 @@ awk '
   }' "$out/arcana" "$out/ruby"
 echo "(ratio: arcana/ruby for rates, ruby/arcana for memory; the ruby memory figure"
 echo " is over the fibers it reached; a rate with no ruby peer shows -)"
+
+# The Arc level: best of RUNS runs of each arc_*.arc, against the same Ruby
+# lines as above.
+runs=${RUNS:-3}
+: >"$out/arc"
+for r in switch allocate reuse count; do
+  for _ in $(seq "$runs"); do "$arcana" "$here/arc_$r.arc"; done
+done >"$out/arc.all" 2>&1
+awk '
+  NF == 3 { rate = $2 / $3; if (!($1 in best) || rate > best[$1]) best[$1] = rate }
+  NF == 2 { if (!($1 in mem) || $2 < mem[$1]) mem[$1] = $2 }
+  END { for (k in best) print k, best[k]; for (k in mem) print "mem", k, mem[k] }
+' "$out/arc.all" >"$out/arc"
+echo
+awk '
+  FNR == NR { if ($1 == "mem") amem[$2] = $3; else arate[$1] = $2; next }
+  NF == 3 { rrate[$1] = $2 / $3 }
+  NF == 2 { rmem[$1] = $2 }
+  END {
+    printf "%-24s %14s %14s %8s\n", "arc level (iter/s)", "arcana", "ruby", "ratio"
+    n = split("fiber_switch fiber_allocate fiber_reuse fiber_count", want, " ")
+    for (i = 1; i <= n; ++i) {
+      k = want[i]
+      if (rrate[k] > 0) printf "%-24s %14.0f %14.0f %8.1f\n", k, arate[k], rrate[k], arate[k] / rrate[k]
+      else printf "%-24s %14.0f %14s %8s\n", k, arate[k], "-", "-"
+    }
+    r = rmem["rss_per_fiber"] + 0
+    printf "%-24s %14d %14s %8s\n", "rss_per_fiber (bytes)", amem["rss_per_fiber"], \
+      (r > 0 ? r : "-"), (r > 0 ? sprintf("%.1f", r / amem["rss_per_fiber"]) : "-")
+  }' "$out/arc" "$out/ruby"

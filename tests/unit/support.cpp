@@ -1,6 +1,8 @@
 // tests/unit/support.cpp — see support.h.
 #include "support.h"
 
+#include <cstdlib>
+
 #include "vm/error.h"
 #include "vm/port.h"
 #include "vm/print.h"
@@ -8,7 +10,13 @@
 namespace support {
 
 compiler::Runtime& runtime() {
-  static compiler::Runtime* rt = new compiler::Runtime();
+  // Never destroyed (it lives as long as the process), but its objects are
+  // finalized at exit, so that its ports flush and free their buffers.
+  static compiler::Runtime* rt = [] {
+    auto* r = new compiler::Runtime();
+    std::atexit([] { runtime().vm().heap().finalize_all(); });
+    return r;
+  }();
   return *rt;
 }
 

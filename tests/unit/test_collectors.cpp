@@ -7,26 +7,15 @@
 
 #include "compiler/runtime.h"
 #include "gc/heap.h"
+#include "test_kinds.h"
 #include "vm/print.h"
 
 namespace {
 
 using gc::GcHeader;
 using gc::Word;
+using namespace test_kinds;
 
-// A test object: a header and two reference slots.
-struct Pair {
-  GcHeader h;
-  Word a, b;
-};
-constexpr uint8_t kPair = 0;
-// n reference slots after a length word: a large object when n is big.
-struct Array {
-  GcHeader h;
-  uint64_t n;
-  Word items[];
-};
-constexpr uint8_t kArray = 1;
 // An object with a finalizer, which counts its calls.
 struct Res {
   GcHeader h;
@@ -35,40 +24,15 @@ struct Res {
 constexpr uint8_t kRes = 2;
 int g_finalized = 0;
 
-std::unique_ptr<gc::Heap> make_test_heap(const char* name) {
-  std::unique_ptr<gc::Heap> h(gc::make_heap(name));
-  REQUIRE(h);
-  h->register_kind(kPair, gc::KindInfo{
-                              "pair", [](const GcHeader*) { return sizeof(Pair); },
-                              [](GcHeader* o, gc::Visitor& v) {
-                                auto* p = reinterpret_cast<Pair*>(o);
-                                v.visit_range(&p->a, &p->b + 1);
-                              },
-                              nullptr});
-  h->register_kind(kArray, gc::KindInfo{
-                               "array",
-                               [](const GcHeader* o) {
-                                 return sizeof(Array) +
-                                        reinterpret_cast<const Array*>(o)->n * sizeof(Word);
-                               },
-                               [](GcHeader* o, gc::Visitor& v) {
-                                 auto* a = reinterpret_cast<Array*>(o);
-                                 v.visit_range(a->items, a->items + a->n);
-                               },
-                               nullptr});
+// The test kinds, and kRes with its finalizer.
+std::unique_ptr<gc::Heap> heap_with_res(const char* name) {
+  auto h = test_kinds::make_test_heap(name);
   h->register_kind(kRes, gc::KindInfo{"res", [](const GcHeader*) { return sizeof(Res); },
                                       nullptr, [](GcHeader*) { ++g_finalized; }});
   return h;
 }
 
-Pair* pair(gc::Heap& h, Word a, Word b) {
-  auto* p = reinterpret_cast<Pair*>(h.allocate(sizeof(Pair), kPair));
-  p->a = a;
-  p->b = b;
-  return p;
-}
 Pair* as_pair(Word w) { return reinterpret_cast<Pair*>(w); }
-Word w(Pair* p) { return gc::word_of(&p->h); }
 Word fix(int64_t n) { return Word(n) << 1 | 1; }  // an odd word: not a reference
 
 Array* array(gc::Heap& h, uint64_t n) {
@@ -80,7 +44,7 @@ Array* array(gc::Heap& h, uint64_t n) {
 }  // namespace
 
 TEST_CASE("gen: survivors of a minor collection move to the old generation", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   gc::Rooted<Word> root(*h, 0);
   Word list = 0;
   for (int i = 0; i < 1000; ++i) list = w(pair(*h, fix(i), list));
@@ -104,7 +68,7 @@ TEST_CASE("gen: survivors of a minor collection move to the old generation", "[g
 }
 
 TEST_CASE("gen: an old object pointing at a young one keeps it alive", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
   h->collect_minor();  // promotes it
   Pair* young = pair(*h, fix(2), 0);
@@ -120,7 +84,7 @@ TEST_CASE("gen: an old object pointing at a young one keeps it alive", "[gc]") {
 }
 
 TEST_CASE("gen: the verifier finds a store that skipped the barrier", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
   h->collect_minor();
   as_pair(old)->a = w(pair(*h, fix(2), 0));  // a raw store: not remembered
@@ -130,7 +94,7 @@ TEST_CASE("gen: the verifier finds a store that skipped the barrier", "[gc]") {
 }
 
 TEST_CASE("gen: large objects live in the old generation and are remembered", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   gc::Rooted<Word> root(*h, 0);
   Array* a = array(*h, 5000);  // initialised without the barrier, as the VM does
   for (int i = 0; i < 5000; ++i) a->items[i] = w(pair(*h, fix(i), 0));
@@ -151,7 +115,7 @@ TEST_CASE("gen: large objects live in the old generation and are remembered", "[
 }
 
 TEST_CASE("gen: moving keeps the identity hash", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   Pair* p = pair(*h, fix(7), 0);
   p->h.hash = 0xC0FFEE;
   p->h.flags = 3;
@@ -165,7 +129,7 @@ TEST_CASE("gen: moving keeps the identity hash", "[gc]") {
 }
 
 TEST_CASE("gen: shared structure stays shared after a move", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   Pair* shared = pair(*h, fix(1), 0);
   gc::RootedVector<Word> roots(*h);
   roots.items = {w(pair(*h, w(shared), 0)), w(pair(*h, w(shared), 0)), w(shared)};
@@ -181,7 +145,7 @@ TEST_CASE("gen: shared structure stays shared after a move", "[gc]") {
 }
 
 TEST_CASE("gen: allocation never collects, however much is allocated", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   h->set_nursery_size(64 << 10);
   gc::Rooted<Word> root(*h, 0);
   for (int i = 0; i < 100000; ++i) root = w(pair(*h, fix(i), root));  // 3 MB: many chunks
@@ -196,7 +160,7 @@ TEST_CASE("gen: allocation never collects, however much is allocated", "[gc]") {
 }
 
 TEST_CASE("gen: the verifier finds a dangling reference", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   gc::Rooted<Word> root(*h, w(pair(*h, fix(1), 0)));
   Pair* lost = pair(*h, fix(2), 0);  // unreachable: left behind in the nursery
   h->collect_minor();
@@ -208,7 +172,7 @@ TEST_CASE("gen: the verifier finds a dangling reference", "[gc]") {
 }
 
 TEST_CASE("gen: objects with finalizers are finalized by a major collection", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   g_finalized = 0;
   gc::Rooted<Word> keep(*h, gc::word_of(h->allocate(sizeof(Res), kRes)));
   for (int i = 0; i < 10; ++i) h->allocate(sizeof(Res), kRes);
@@ -220,7 +184,7 @@ TEST_CASE("gen: objects with finalizers are finalized by a major collection", "[
 }
 
 TEST_CASE("gen: a major collection follows old-generation growth", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   gc::Rooted<Word> root(*h, 0);
   for (int round = 0; round < 40; ++round) {
     root = 0;  // drop the last round
@@ -233,7 +197,7 @@ TEST_CASE("gen: a major collection follows old-generation growth", "[gc]") {
 }
 
 TEST_CASE("gen: pause statistics by kind", "[gc]") {
-  auto h = make_test_heap("gen");
+  auto h = heap_with_res("gen");
   for (int i = 0; i < 5; ++i) h->collect_minor();
   h->collect();
   CHECK(h->stats().collections == 6);
@@ -243,7 +207,7 @@ TEST_CASE("gen: pause statistics by kind", "[gc]") {
 }
 
 TEST_CASE("boehm: rooted objects survive, garbage is collected", "[gc]") {
-  auto h = make_test_heap("boehm");
+  auto h = heap_with_res("boehm");
   // Roots in malloc'd memory, which libgc does not scan by itself.
   gc::RootedVector<Word> keep(*h);
   for (int i = 0; i < 2000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
@@ -264,7 +228,7 @@ namespace {
 }  // namespace
 
 TEST_CASE("boehm: finalizers run after a collection", "[gc]") {
-  auto h = make_test_heap("boehm");
+  auto h = heap_with_res("boehm");
   g_finalized = 0;
   make_resources(*h, 100);
   h->collect();

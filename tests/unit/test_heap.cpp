@@ -6,58 +6,15 @@
 #include <memory>
 
 #include "gc/heap.h"
+#include "test_kinds.h"
 #include "support.h"
 
 namespace {
 
 using gc::GcHeader;
 using gc::Word;
+using namespace test_kinds;
 
-// A test object: a header and two reference slots.
-struct Pair {
-  GcHeader h;
-  Word a, b;
-};
-constexpr uint8_t kPair = 0;
-// A test object with n reference slots after a length word (a large object).
-struct Array {
-  GcHeader h;
-  uint64_t n;
-  Word items[];
-};
-constexpr uint8_t kArray = 1;
-
-std::unique_ptr<gc::Heap> make_test_heap() {
-  std::unique_ptr<gc::Heap> h(gc::make_heap("marksweep"));
-  h->register_kind(kPair, gc::KindInfo{
-                              "pair", [](const GcHeader*) { return sizeof(Pair); },
-                              [](GcHeader* o, gc::Visitor& v) {
-                                auto* p = reinterpret_cast<Pair*>(o);
-                                v.visit_range(&p->a, &p->b + 1);
-                              },
-                              nullptr});
-  h->register_kind(kArray, gc::KindInfo{
-                               "array",
-                               [](const GcHeader* o) {
-                                 return sizeof(Array) +
-                                        reinterpret_cast<const Array*>(o)->n * sizeof(Word);
-                               },
-                               [](GcHeader* o, gc::Visitor& v) {
-                                 auto* a = reinterpret_cast<Array*>(o);
-                                 v.visit_range(a->items, a->items + a->n);
-                               },
-                               nullptr});
-  return h;
-}
-
-Pair* pair(gc::Heap& h, Word a, Word b) {
-  auto* p = reinterpret_cast<Pair*>(h.allocate(sizeof(Pair), kPair));
-  p->a = a;
-  p->b = b;
-  return p;
-}
-
-Word w(Pair* p) { return gc::word_of(&p->h); }
 constexpr Word kFix1 = 3;  // an odd word: not a reference
 
 }  // namespace

@@ -1,8 +1,13 @@
 // vm/builtins/control.cpp — errors, continuations, apply, dynamic wind, the
 // collector (ARC.md 4.13). on-err, protect and call-w/stdout are written in
 // Arc over these (stdlib/prelude.arc).
+#include <sys/resource.h>
+
+#include <ctime>
+
 #include "vm/builtins.h"
 #include "vm/error.h"
+#include "vm/number.h"
 #include "vm/print.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
@@ -72,10 +77,54 @@ Value bi_atomic_invoke(VM& vm, Value* a, int) {
   return vm.tail_call_marker();
 }
 
-// Collection happens at the next safe point (a builtin never collects).
+// (gc): a full collection.
 Value bi_gc(VM& vm, Value*, int) {
-  vm.heap().request_collection();
+  // A full collection, now. The call is a safe point: this builtin holds no
+  // Values, its arguments are on the VM stack, and the interpreter saved its
+  // registers before the call and reloads them after every builtin.
+  vm.collect_garbage();
   return NIL;
+}
+
+// (gc-stats): the collector's statistics (gc/heap.h GcStats), one table of
+// the same keys under every collector; times in milliseconds as floats,
+// counts and bytes as integers. Also the process's CPU time and peak RSS, so
+// a benchmark can report them itself.
+Value bi_gc_stats(VM& vm, Value*, int) {
+  gc::Heap& h = vm.heap();
+  h.refresh_stats();
+  const gc::GcStats& st = h.stats();
+  Value t = make_table();
+  auto num = [&](const char* key, uint64_t n) { table_put(t, intern(key), make_integer(int64_t(n))); };
+  auto ms = [&](const char* key, double d) { table_put(t, intern(key), make_flonum(d)); };
+  table_put(t, intern("collector"), intern(h.name()));
+  num("collections", st.collections);
+  num("minor-collections", st.minor_collections);
+  num("major-collections", st.major_collections);
+  ms("gc-ms", st.gc_ms);
+  ms("run-ms", gc::GcStats::run_ms());
+  table_put(t, intern("gc-share"), make_flonum(st.gc_share()));
+  ms("p50-pause-ms", st.pause_percentile(50));
+  ms("p99-pause-ms", st.pause_percentile(99));
+  ms("max-pause-ms", st.max_pause_ms);
+  ms("p50-minor-pause-ms", gc::GcStats::percentile(st.minor_pauses_ms, 50));
+  ms("p99-minor-pause-ms", gc::GcStats::percentile(st.minor_pauses_ms, 99));
+  ms("max-minor-pause-ms", gc::GcStats::percentile(st.minor_pauses_ms, 100));
+  ms("p50-major-pause-ms", gc::GcStats::percentile(st.major_pauses_ms, 50));
+  ms("p99-major-pause-ms", gc::GcStats::percentile(st.major_pauses_ms, 99));
+  ms("max-major-pause-ms", gc::GcStats::percentile(st.major_pauses_ms, 100));
+  num("allocated-bytes", st.bytes_allocated);
+  num("allocated-objects", st.objects_allocated);
+  num("promoted-bytes", st.bytes_promoted);
+  num("live-bytes", st.bytes_live);
+  num("peak-heap-bytes", st.peak_heap_bytes);
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  num("peak-rss-bytes", uint64_t(ru.ru_maxrss) * 1024);  // Linux: KiB
+  timespec cpu{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  ms("cpu-ms", double(cpu.tv_sec) * 1e3 + double(cpu.tv_nsec) / 1e6);
+  return t;
 }
 
 // The heap verifier, for tests: the list of problems found (nil: none).
@@ -103,6 +152,7 @@ const BuiltinDef kDefs[] = {
     {"%pop-wind", bi_pop_wind, 0, 0, "leave the innermost dynamic-wind extent"},
     {"atomic-invoke", bi_atomic_invoke, 1, 1, "call thunk holding the global lock"},
     {"gc", bi_gc, 0, 0, "force a full collection"},
+    {"gc-stats", bi_gc_stats, 0, 0, "table of the collector's statistics (collections, pauses, bytes)"},
     {"%verify-heap", bi_verify_heap, 0, 0, "run the heap verifier; list of problems"},
     {"%gc-stress", bi_gc_stress, 0, 0, "t if the heap collects at every safe point"},
     {"bound", bi_bound, 1, 1, "t if the global variable sym has a value"},

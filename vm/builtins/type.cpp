@@ -186,6 +186,7 @@ Value arc_type(Value v) {
     case Kind::Tagged: return v.as<Tagged>()->tag;
     case Kind::Port: return port_impl(v) && port_impl(v)->is_input ? S.input : S.output;
     case Kind::Exception: return S.exception;
+    case Kind::Fiber: return intern("fiber");
     default: throw_error("type: unknown type", {v});
   }
 }

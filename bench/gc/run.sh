@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# bench/gc/run.sh — the collectors against each other, in the same run. Each
+# program (binary_trees.arc at depth 18, gcbench.arc, list_churn.arc) runs
+# under --gc=marksweep, --gc=gen and --gc=boehm, RUNS times each (default
+# 3), interleaved (run 1 of every collector, then run 2, ...) so that a
+# change of machine load falls on all of them. Printed, each the median of
+# the runs:
+#   wall, cpu     seconds: elapsed, and user + system (/usr/bin/time)
+#   maxpause, p99 the longest pause and the 99th percentile, in ms
+#   minor99       the 99th percentile of minor pauses (gen only), in ms
+#   gc%           time in collections as a share of the run ((gc-stats) gc-share)
+#   rss           peak resident set, MiB (/usr/bin/time %M)
+#   x-boehm       throughput against boehm: boehm's wall / this wall (above 1:
+#                 faster than boehm); and the same for cpu
+# Pauses and the GC share come from the GCSTATS line each program prints at
+# its end from (gc-stats).
+# A collector written NAME@MB runs with --nursery=MB as well (gen@1: gen
+# with a 1 MiB nursery).
+#   bench/gc/run.sh [path/to/arcana]        RUNS=5 COLLECTORS="gen gen@1 boehm" BENCHES="gcbench"
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+arcana=${1:-$here/../../build/arcana}
+runs=${RUNS:-3}
+collectors=${COLLECTORS:-"marksweep gen boehm"}
+benches=${BENCHES:-"binary_trees gcbench list_churn"}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ -x /usr/bin/time ] || { echo "run.sh: needs /usr/bin/time (GNU time)"; exit 2; }
+
+# One run: appends "wall cpu maxpause p99 minor99 share rss_kib" to
+# $tmp/$bench.$gc, or "failed".
+run_one() {
+  local bench=$1 gc=$2 out="$tmp/out" tm="$tmp/time"
+  local opts=(--gc="${gc%@*}")
+  [ "${gc#*@}" != "$gc" ] && opts+=(--nursery="${gc#*@}")
+  if ! /usr/bin/time -f "%e %U %S %M" -o "$tm" "$arcana" "${opts[@]}" "$here/$bench.arc" >"$out" 2>"$tmp/err"; then
+    echo failed >>"$tmp/$bench.$gc"
+    echo "  $bench under $gc failed:" >&2
+    tail -3 "$tmp/err" >&2
+    return
+  fi
+  local stats
+  stats=$(grep '^GCSTATS' "$out")
+  awk -v t="$(tail -1 "$tm")" -v s="$stats" 'BEGIN {
+    split(t, a, " ")
+    n = split(s, f, " ")
+    for (i = 2; i <= n; i++) { split(f[i], kv, "="); v[kv[1]] = kv[2] }
+    printf "%s %s %s %s %s %s %s\n", a[1], a[2] + a[3], v["max-pause-ms"], v["p99-pause-ms"],
+           v["p99-minor-pause-ms"], v["gc-share"], a[4]
+  }' >>"$tmp/$bench.$gc"
+}
+
+# The median of column $2 of file $1 (failed runs left out).
+median() {
+  grep -v failed "$1" | awk -v c="$2" '{print $c}' | sort -g |
+    awk '{a[NR] = $1} END {if (NR == 0) print "nan"; else print a[int((NR + 1) / 2)]}'
+}
+
+for r in $(seq "$runs"); do
+  for bench in $benches; do
+    for gc in $collectors; do
+      echo "run $r/$runs: $bench --gc=$gc" >&2
+      run_one "$bench" "$gc"
+    done
+  done
+done
+
+echo "arcana: $arcana; medians of $runs runs; $(nproc) cpus; $(date -u +%Y-%m-%dT%H:%MZ)"
+printf '%-12s %-9s %7s %7s %9s %8s %8s %6s %7s %8s %8s\n' \
+  bench gc wall cpu maxpause p99 minor99 gc% rss-MiB x-boehm cpu-x-b
+for bench in $benches; do
+  bw=nan; bc=nan
+  if [ -f "$tmp/$bench.boehm" ]; then bw=$(median "$tmp/$bench.boehm" 1); bc=$(median "$tmp/$bench.boehm" 2); fi
+  for gc in $collectors; do
+    f="$tmp/$bench.$gc"
+    w=$(median "$f" 1); c=$(median "$f" 2); mp=$(median "$f" 3); p99=$(median "$f" 4)
+    m99=$(median "$f" 5); sh=$(median "$f" 6); rss=$(median "$f" 7)
+    fails=$(grep -c failed "$f")
+    awk -v b="$bench" -v g="$gc" -v w="$w" -v c="$c" -v mp="$mp" -v p="$p99" -v m="$m99" \
+        -v sh="$sh" -v rss="$rss" -v bw="$bw" -v bc="$bc" -v fails="$fails" 'BEGIN {
+      xr = (bw == "nan" || w == "nan" || w == 0) ? "-" : sprintf("%.2f", bw / w)
+      xc = (bc == "nan" || c == "nan" || c == 0) ? "-" : sprintf("%.2f", bc / c)
+      mm = (g ~ /^gen/) ? sprintf("%.2f", m) : "-"
+      printf "%-12s %-9s %7.2f %7.2f %9.2f %8.2f %8s %5.1f%% %7.0f %8s %8s%s\n",
+             b, g, w, c, mp, p, mm, sh * 100, rss / 1024, xr, xc,
+             (fails > 0 ? "  (" fails " failed)" : "")
+    }'
+  done
+done

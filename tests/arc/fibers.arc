@@ -1,0 +1,79 @@
+; Fibers and generators (issue 4): (fiber f), (resume fb (o x)), (yield (o x)),
+; (fiber-done fb), (generator f).
+
+; resume runs the fiber until it yields or returns, and gives that value
+(= fb (fiber (fn (x) (yield (+ x 1)) (yield (+ x 2)) (+ x 3))))
+(type fb) ; expect: fiber
+(fiber-done fb) ; expect: nil
+(resume fb 10) ; expect: 11
+(resume fb) ; expect: 12
+(fiber-done fb) ; expect: nil
+(resume fb) ; expect: 13
+(fiber-done fb) ; expect: t
+(resume fb) ; error: resume: the fiber has finished
+
+; the first resume's value is the function's argument; later ones are
+; what yield returns
+(= echo (fiber (fn (x) (let y (yield (list 'got x)) (list 'then y)))))
+(resume echo 'a) ; expect: (got a)
+(resume echo 'b) ; expect: (then b)
+(= quiet (fiber (fn (x) (yield) x)))
+(resume quiet) ; expect: nil
+(resume quiet) ; expect: nil
+
+; yield outside a fiber, and bad arguments
+(yield 1) ; error: yield: not inside a fiber
+(resume 5) ; error: resume: expected a fiber
+(fiber-done 'x) ; error: fiber-done: expected a fiber
+
+; an error inside a fiber ends it and is raised in its resumer
+(= bad (fiber (fn (x) (yield 1) (car x))))
+(resume bad 5) ; expect: 1
+(on-err details (fn () (resume bad))) ; expect: "Can't take car of 5"
+(fiber-done bad) ; expect: t
+
+; a fiber's handlers and cleanups are its own
+(= guarded (fiber (fn (_) (on-err (fn (e) (list 'inside (details e)))
+                                  (fn () (yield 'waiting) (err "boom"))))))
+(resume guarded) ; expect: waiting
+(resume guarded) ; expect: (inside "boom")
+(= cleaned nil)
+(= prot (fiber (fn (_) (protect (fn () (yield 1) 2) (fn () (= cleaned t))))))
+(list (resume prot) cleaned) ; expect: (1 nil)
+(list (resume prot) cleaned) ; expect: (2 t)
+
+; fibers resume fibers
+(= outer (fiber (fn (_)
+  (let inner (fiber (fn (_) (yield 'a) 'b))
+    (yield (resume inner))
+    (yield (resume inner))
+    'done))))
+(list (resume outer) (resume outer) (resume outer)) ; expect: (a b done)
+(resume outer) ; error: resume: the fiber has finished
+
+; a fiber cannot resume itself
+(= self-fb nil)
+(= self-fb (fiber (fn (_) (resume self-fb))))
+(on-err details (fn () (resume self-fb))) ; expect: "resume: the fiber is running #<fiber>"
+
+; generators
+(= squares (generator (fn (yield) (for i 1 3 (yield (* i i))))))
+(list (squares) (squares) (squares) (squares) (squares)) ; expect: (1 4 9 nil nil)
+(= nat (generator (fn (yield) ((afn (i) (yield i) (self (+ i 1))) 0))))
+(list (nat) (nat) (nat)) ; expect: (0 1 2)
+(let g (generator (fn (yield) nil)) (g)) ; expect: nil
+
+; many live fibers at once, each suspended with its own state
+(= n-live (if (%gc-stress) 2000 100000))
+(= live (map [fiber (fn (x) (yield (* x 2)) (+ x 1))] (range 1 n-live)))
+(is (apply + (map [resume _ 1] live)) (* 2 n-live)) ; expect: t
+(is (apply + (map [resume _] live)) (* 2 n-live)) ; expect: t
+(all fiber-done live) ; expect: t
+
+; a stack overflow inside a fiber is an Arc error in that fiber
+(= deep (fiber (fn (_) ((afn (n) (if (is n 0) 0 (+ 1 (self (- n 1))))) 10000000))))
+(on-err (fn (e) (if (begins (details e) "stack overflow") 'overflow (details e)))
+        (fn () (resume deep))) ; expect: overflow
+(fiber-done deep) ; expect: t
+; and a deep recursion that fits works
+(resume (fiber (fn (_) ((afn (n) (if (is n 0) 0 (+ 1 (self (- n 1))))) 1000)))) ; expect: 1000

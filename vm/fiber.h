@@ -1,0 +1,21 @@
+// vm/fiber.h — fibers (vm/fiber.cpp): the heap kind and its builtins.
+#pragma once
+#include "gc/heap.h"
+#include "vm/object.h"
+
+namespace vm {
+
+struct FiberImpl;
+struct Fiber {
+  GcHeader h;
+  FiberImpl* impl;
+};
+
+class VM;
+void register_fiber_kind(gc::Heap& h);
+void register_fiber_builtins(VM& vm);
+// For collectors that do not trace objects (boehm): every live fiber's
+// state, as roots (the Fiber objects themselves stay collectable).
+void trace_fibers_as_roots(gc::Visitor& v);
+
+}  // namespace vm
