@@ -294,6 +294,14 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
   std::fprintf(out, "  bytes: allocated-bytes %llu, promoted-bytes %llu, live-bytes %llu, peak-heap-bytes %llu\n",
                u(st.bytes_allocated), u(st.bytes_promoted), u(st.bytes_live),
                u(st.peak_heap_bytes));
+  if (vm.has_fiber_pool()) {
+    vm::StackPoolStats p = vm.fiber_pool().stats();
+    std::fprintf(out,
+                 "fiber stack pool: %zu slots (%zu in use, %zu vacant), %zu allocations, "
+                 "%zu mappings, %zu bytes reserved, %zu resident\n",
+                 p.slots, p.in_use, p.vacant, p.allocations, p.mappings, p.reserved_bytes,
+                 p.resident_bytes);
+  }
 }
 
 }  // namespace repl

@@ -137,6 +137,7 @@ class VM final : public gc::RootSource {
   // Exchanges the running execution's state with s.
   void swap_exec(ExecState& s);
   StackPool& fiber_pool();
+  bool has_fiber_pool() const { return fiber_pool_ != nullptr; }
   Value current_fiber = NIL;  // the running fiber, nil on the main program
   // Raises "stack overflow" when the machine stack is nearly used up (on a
   // fiber's small stack, deep C++ recursion such as nested macro expansion).
