@@ -183,20 +183,6 @@ class GenHeap final : public Heap {
     GenHeap& heap_;
   };
 
-  class Marker final : public Visitor {
-   public:
-    explicit Marker(std::vector<GcHeader*>& stack) : stack_(stack) {}
-    void visit(Word* slot) override {
-      GcHeader* h = header_of(*slot);
-      if (h->gcbits & kMarkBit) return;
-      h->gcbits |= kMarkBit;
-      stack_.push_back(h);
-    }
-
-   private:
-    std::vector<GcHeader*>& stack_;
-  };
-
   GcHeader* allocate_old(size_t bytes) {
     GcHeader* h = old_.allocate(bytes);
     h->gcbits = kRemembered;  // its initialising stores skip the barrier
@@ -275,13 +261,7 @@ class GenHeap final : public Heap {
 
   // After a minor collection: every live object is old.
   void mark_sweep() {
-    Marker m(stack_);
-    trace_all_roots(m);
-    while (!stack_.empty()) {
-      GcHeader* h = stack_.back();
-      stack_.pop_back();
-      if (auto tr = kinds_[h->kind].trace) tr(h, m);
-    }
+    mark_from_roots(stack_, kMarkBit);
     uint64_t live = old_.sweep(kinds_);
     major_trigger_ = std::max(kMinMajorTrigger, live * kGrowth);
   }

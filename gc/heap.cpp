@@ -25,6 +25,26 @@ void Heap::remove_root_source(RootSource* s) {
   if (it != root_sources_.end()) root_sources_.erase(it);
 }
 
+void Heap::mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit) {
+  struct Marker final : Visitor {
+    std::vector<GcHeader*>& stack;
+    uint8_t bit;
+    Marker(std::vector<GcHeader*>& s, uint8_t b) : stack(s), bit(b) {}
+    void visit(Word* slot) override {
+      GcHeader* h = header_of(*slot);
+      if (h->gcbits & bit) return;
+      h->gcbits |= bit;
+      stack.push_back(h);
+    }
+  } m(stack, mark_bit);
+  trace_all_roots(m);
+  while (!stack.empty()) {
+    GcHeader* h = stack.back();
+    stack.pop_back();
+    if (auto tr = kinds_[h->kind].trace) tr(h, m);
+  }
+}
+
 void Heap::trace_all_roots(Visitor& v) {
   for (RootSource* s : root_sources_) s->trace_roots(v);
   for (Word* slot : handles_)

@@ -158,6 +158,9 @@ class Heap {
  protected:
   virtual void barrier_slow(GcHeader*, Word*, Word) {}
   void trace_all_roots(Visitor& v);
+  // The mark phase of the non-moving spaces: sets mark_bit on everything
+  // reachable from the roots, with an explicit stack (no recursion).
+  void mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit);
 
   KindInfo kinds_[kMaxKinds];
   std::vector<RootSource*> root_sources_;

@@ -62,28 +62,7 @@ class MarkSweepHeap final : public Heap {
   void finalize_all() override { space_.sweep(kinds_); }
 
  private:
-  class Marker final : public Visitor {
-   public:
-    explicit Marker(std::vector<GcHeader*>& stack) : stack_(stack) {}
-    void visit(Word* slot) override {
-      GcHeader* h = header_of(*slot);
-      if (h->gcbits & kMarkBit) return;
-      h->gcbits |= kMarkBit;
-      stack_.push_back(h);
-    }
-   private:
-    std::vector<GcHeader*>& stack_;
-  };
-
-  void mark() {
-    Marker m(stack_);
-    trace_all_roots(m);
-    while (!stack_.empty()) {
-      GcHeader* h = stack_.back();
-      stack_.pop_back();
-      if (auto tr = kinds_[h->kind].trace) tr(h, m);
-    }
-  }
+  void mark() { mark_from_roots(stack_, kMarkBit); }
 
   PageSpace space_;
   std::vector<GcHeader*> stack_;
