@@ -325,12 +325,20 @@ Value Reader::hash_atom(const std::string& text, uint32_t line, uint32_t col) {
 // ---- building forms ----
 
 // Builds one form. Open lists, pending quotes and #; comments wait on an
-// explicit stack; list elements wait in vals_. Both are local to one
-// read() call, which never collects, so their raw Values are safe.
-class FormBuilder {
+// explicit stack; list elements wait in vals_. Reading from a port can wait
+// for input, and other threads run (and collect) meanwhile, so both are
+// roots while the builder lives.
+class FormBuilder final : public gc::RootSource {
  public:
-  explicit FormBuilder(Reader& r) : r_(r) {}
+  explicit FormBuilder(Reader& r) : r_(r) { vm::heap().add_root_source(this); }
+  ~FormBuilder() override { vm::heap().remove_root_source(this); }
   bool run(Value& out);
+  void trace_roots(gc::Visitor& v) override {
+    v.visit_range(reinterpret_cast<gc::Word*>(vals_.data()),
+                  reinterpret_cast<gc::Word*>(vals_.data() + vals_.size()));
+    for (Frame& f : frames_)
+      if (f.extra.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&f.extra));
+  }
 
  private:
   enum class Kind : uint8_t { List, Quote, DatumComment };

@@ -63,11 +63,6 @@ Value Runtime::load_file(const std::string& path) {
   return eval_string(text, path);
 }
 
-std::string Runtime::describe_error(Value exc) {
-  std::string out = "Error: " + exception_message(exc) + "\n";
-  for (Value p = exc.as<Exception>()->backtrace; is_cons(p); p = cdr(p))
-    out += string_utf8(car(p)) + "\n";
-  return out;
-}
+std::string Runtime::describe_error(Value exc) { return vm::describe_error(exc); }
 
 }  // namespace compiler

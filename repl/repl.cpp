@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "compiler/compile.h"
 #include "compiler/reader.h"
@@ -31,6 +32,7 @@
 #include "vm/print.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/thread.h"
 
 namespace repl {
 
@@ -111,6 +113,20 @@ void on_line(char* line) {
   rl_callback_handler_remove();  // restores the terminal for the evaluation
 }
 
+// Lets the other green threads run until one of fds (-1: none) is
+// readable. An error raised meanwhile (a break posted to the main thread)
+// is reported; the prompt goes on.
+void wait_for_input(std::initializer_list<int> fds) {
+  std::vector<int> v;
+  for (int fd : fds)
+    if (fd >= 0) v.push_back(fd);
+  try {
+    vm::wait_fds(*g_vm, v.data(), int(v.size()), false);
+  } catch (vm::ArcError& e) {
+    if (e.exc != g_vm->interrupt_exc) std::fputs(vm::describe_error(e.exc).c_str(), stderr);
+  }
+}
+
 // One line from the terminal with a prompt.
 Got read_tty_line(const char* prompt, std::string& out) {
   g_line_done = false;
@@ -118,6 +134,8 @@ Got read_tty_line(const char* prompt, std::string& out) {
   drain_sigpipe();
   rl_callback_handler_install(prompt, on_line);
   for (;;) {
+    // Background threads run while the prompt waits.
+    wait_for_input({fileno(rl_instream), g_sigpipe[0]});
     pollfd fds[2] = {{fileno(rl_instream), POLLIN, 0}, {g_sigpipe[0], POLLIN, 0}};
     int n = poll(fds, g_sigpipe[0] >= 0 ? 2 : 1, -1);
     if (n < 0 && errno != EINTR) break;
@@ -151,6 +169,7 @@ Got read_plain_line(std::string& out) {
   out.clear();
   char c;
   for (;;) {
+    wait_for_input({0});
     ssize_t r = read(0, &c, 1);
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return out.empty() ? Got::kEof : Got::kLine;

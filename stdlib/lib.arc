@@ -3,8 +3,8 @@
 ; tables, templates, queues, time, persistence and hooks (ARC.md 5.9, 5.10,
 ; 5.12-5.19). Loaded after core.arc.
 ;
-; Not here yet: `thread` (5.19) waits for threads, `w/socket` (5.13) for
-; sockets. `read` is a builtin and `load` is in prelude.arc.
+; Not here yet: `w/socket` (5.13) waits for sockets. `read` is a builtin
+; and `load` is in prelude.arc.
 
 ; --- 5.9 Places and assignment ---------------------------------------------
 
@@ -730,6 +730,9 @@
 
 (mac defhook (name . rest)
   `(sref hooks* (fn ,@rest) ',name))
+
+(mac thread body
+  `(new-thread (fn () ,@body)))
 
 (def ratio (test xs)
   (if (empty xs)

@@ -14,6 +14,11 @@
     (%push-wind before after)
     ((fn (v) (%pop-wind) (after) v) (during))))
 
+; (atomic-invoke f) calls this once the program has more than one thread
+; (vm/thread.cpp): the global lock held around f however control leaves it.
+(assign %atomic-locked
+  (fn (f) (dynamic-wind %atomic-acquire f %atomic-release)))
+
 ; (protect during after): after runs however control leaves during.
 (assign protect (fn (during after) (dynamic-wind (fn () nil) during after)))
 

@@ -40,4 +40,11 @@ std::string exception_message(Value exc) {
   return string_utf8(exc.as<Exception>()->message);
 }
 
+std::string describe_error(Value exc) {
+  std::string out = "Error: " + exception_message(exc) + "\n";
+  for (Value p = exc.as<Exception>()->backtrace; is_cons(p); p = cdr(p))
+    out += string_utf8(car(p)) + "\n";
+  return out;
+}
+
 }  // namespace vm

@@ -28,5 +28,8 @@ struct ArcError {
 
 // The message of an Exception as a C++ string.
 std::string exception_message(Value exc);
+// "Error: MESSAGE" and the Arc backtrace, a line each: how the REPL, the
+// script runner and a failed thread report an uncaught error.
+std::string describe_error(Value exc);
 
 }  // namespace vm

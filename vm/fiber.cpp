@@ -24,6 +24,7 @@
 #include "vm/context.h"
 #include "vm/error.h"
 #include "vm/string.h"
+#include "vm/thread.h"
 #include "vm/vm.h"
 
 namespace vm {
@@ -59,7 +60,7 @@ void unlink_live(FiberImpl* f) {
 
 namespace {
 
-enum Message : intptr_t { kYield = 1, kDone = 2, kFailed = 3 };
+enum Message : intptr_t { kYield = 1, kDone = 2, kFailed = 3, kKilled = 4 };
 
 // Values left above the VM stack's end, for the few writes a call makes
 // before it checks (the interpreter checks each frame's real size).
@@ -112,7 +113,12 @@ void fiber_entry(Transfer t) {
   Message msg = kDone;
   try {
     Value arg = f->value;
+    vm.set_top_level_run();  // its continuations may be invoked by any fiber
     f->value = vm.apply(f->fn, &arg, 1);
+  } catch (ThreadKilled&) {
+    // The thread it runs in was killed: unwind the resumer's frames too.
+    f->value = NIL;
+    msg = kKilled;
   } catch (ArcError& e) {
     f->value = e.exc;
     msg = kFailed;
@@ -142,12 +148,7 @@ void note_acquire(VM& vm) {
 // The fresh execution state of a fiber on its slot.
 void start_exec(FiberImpl* f, StackSlot* slot) {
   f->slot = slot;
-  ExecState& e = f->exec;
-  e.stack = slot->vm_begin();
-  e.stack_end = slot->vm_end() - kFiberStackHeadroom;
-  e.sp = e.stack;
-  e.low_water = slot->low_water();
-  e.stack_bottom = slot->machine_top();
+  init_exec_on_slot(f->exec, slot, kFiberStackHeadroom);
   f->ctx = make_context(slot->machine_top(), slot->machine_size(), fiber_entry);
 }
 
@@ -199,6 +200,7 @@ Value bi_resume(VM& vm, Value* a, int n) {
   f->slot = nullptr;
   f->exec = ExecState{};
   if (msg == kFailed) throw ArcError{f->value};
+  if (msg == kKilled) throw ThreadKilled{};
   return f->value;
 }
 
@@ -228,10 +230,19 @@ const BuiltinDef kDefs[] = {
 
 void register_fiber_kind(gc::Heap& h) {
   h.register_kind(uint8_t(Kind::Fiber),
-                  gc::KindInfo{"Fiber", fiber_size, fiber_trace, fiber_finalize});
+                  gc::KindInfo{"Fiber", fiber_size, fiber_trace, fiber_finalize,
+                               /*trace_on_mutator=*/true});  // its state has no barrier
 }
 
 void register_fiber_builtins(VM& vm) { define_builtins(vm, kDefs); }
+
+void init_exec_on_slot(ExecState& e, StackSlot* slot, size_t headroom) {
+  e.stack = slot->vm_begin();
+  e.stack_end = slot->vm_end() - headroom;
+  e.sp = e.stack;
+  e.low_water = slot->low_water();
+  e.stack_bottom = slot->machine_top();
+}
 
 void trace_fibers_as_roots(gc::Visitor& v) {
   // Not f->self: the Fiber object must stay free to die.

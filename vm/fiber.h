@@ -12,6 +12,11 @@ struct Fiber {
 };
 
 class VM;
+struct ExecState;
+class StackSlot;
+// A fresh execution state on a pooled slot's stacks (fibers and threads),
+// with headroom Values left above its VM stack's end.
+void init_exec_on_slot(ExecState& e, StackSlot* slot, size_t headroom);
 void register_fiber_kind(gc::Heap& h);
 void register_fiber_builtins(VM& vm);
 // For collectors that do not trace objects (boehm): every live fiber's

@@ -176,7 +176,8 @@ Value VM::run(Value* fslot, int nargs) {
   } while (0)
 #define SAFEPOINT()                                                  \
   do {                                                               \
-    if (__builtin_expect(heap_->collection_wanted() | interrupt_, 0)) { \
+    if (__builtin_expect(heap_->collection_wanted() | interrupt_ |   \
+                             (--preempt_budget < 0), 0)) {           \
       SAVE();                                                        \
       safe_point_slow();                                             \
       RELOAD();                                                      \
@@ -560,12 +561,12 @@ Value VM::run(Value* fslot, int nargs) {
       // Find where this error goes: a handler of this run, or out of it.
       Value exc = e.exc;
       Exception* ex = exc.as<Exception>();
-      if (ex->backtrace.is_nil() && exc != interrupt_exc) {
+      if (ex->backtrace.is_nil() && !is_break(exc)) {
         base_ = base;
         builtin_pc_ = code ? uint32_t(pc - code_insns(code)) : 0;
         set(ex, &ex->backtrace, backtrace());
       }
-      bool catchable = exc != interrupt_exc;
+      bool catchable = !is_break(exc);
       if (catchable && !handlers.empty() && handlers.back().level == level_) {
         Handler h = handlers.back();
         handlers.pop_back();

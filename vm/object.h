@@ -40,6 +40,7 @@ namespace vm {
   X(Box, "box")            \
   X(Continuation, "fn")    \
   X(Fiber, "fiber")        \
+  X(Thread, "thread")      \
   X(Fixnum, "int")         \
   X(Char, "char")          \
   X(Nil, "sym")            \

@@ -7,11 +7,13 @@
 // gives its bytes back through the small pushback in PortImpl; that is why
 // subclasses implement next_byte/look_byte and callers use read_byte/peek_byte.
 #include "vm/port.h"
+#include "vm/thread.h"
 #include "vm/vm.h"
 
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +59,9 @@ class FdInput final : public PortImpl {
     if (fd_ < 0) return false;
     if (!buf_) buf_ = std::make_unique<uint8_t[]>(kBufSize);
     ssize_t n;
+    // With other threads about, wait for input as a thread (they run
+    // meanwhile) rather than in read().
+    if (has_vm()) wait_fd(VM::current(), fd_, false);
     // A signal (Ctrl-C) wakes a blocked read: raise the interrupt if one
     // is pending, else read again.
     while ((n = ::read(fd_, buf_.get(), kBufSize)) < 0 && errno == EINTR)
@@ -298,6 +303,20 @@ int spawn_shell(const std::string& cmd, int out_fd) {
 }
 
 int wait_child(int pid) {
+  // With other threads about, wait as a thread: a pidfd is readable once
+  // the child has exited (Linux 5.3; older kernels wait in waitpid).
+  if (has_vm() && other_threads(VM::current())) {
+    int pfd = int(syscall(SYS_pidfd_open, pid, 0));
+    if (pfd >= 0) {
+      try {
+        wait_fd(VM::current(), pfd, false);
+      } catch (...) {
+        ::close(pfd);
+        throw;
+      }
+      ::close(pfd);
+    }
+  }
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;

@@ -223,6 +223,7 @@ void Printer::print(Value v, bool host_nil) {
     case Kind::Builtin: out_ += "#<procedure:" + symbol_name(v.as<Builtin>()->name) + ">"; break;
     case Kind::Continuation: out_ += "#<continuation>"; break;
     case Kind::Fiber: out_ += "#<fiber>"; break;
+    case Kind::Thread: out_ += "#<thread>"; break;
     case Kind::Port: out_ += port_form(v); break;
     case Kind::Exception:
       out_ += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";

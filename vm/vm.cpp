@@ -12,6 +12,7 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/thread.h"
 
 namespace vm {
 
@@ -54,6 +55,7 @@ VM::VM(const Options& o) : opts(o) {
   out_port = make_port(make_fd_output(1, "stdout", false));
   err_port = make_port(make_fd_output(2, "stderr", false));
   interrupt_exc = make_exception(make_string_utf8("interrupted"), NIL, NIL);
+  break_exc = make_exception(make_string_utf8("user break"), NIL, NIL);
   register_list_builtins(*this);
   register_number_builtins(*this);
   register_string_builtins(*this);
@@ -64,6 +66,8 @@ VM::VM(const Options& o) : opts(o) {
   register_control_builtins(*this);
   register_fiber_kind(*heap_);
   register_fiber_builtins(*this);
+  register_thread_kind(*heap_);
+  register_thread_builtins(*this);
   auto prim = [](const char* n) { return global_value(intern(n)); };
   prim_add = prim("+");
   prim_sub = prim("-");
@@ -80,6 +84,7 @@ VM::VM(const Options& o) : opts(o) {
 }
 
 VM::~VM() {
+  destroy_scheduler(*this);
   heap_->remove_root_source(this);
   delete fiber_pool_;
   pop_symbol_table(previous_symbols_);
@@ -94,6 +99,8 @@ void trace_exec(ExecState& s, gc::Visitor& v) {
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
   for (RunRecord& r : s.runs)
     if (r.entry_winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&r.entry_winds));
+  for (gc::Word* h : s.handles)
+    if (gc::is_ref(*h)) v.visit(h);
 }
 
 void VM::swap_exec(ExecState& s) {
@@ -111,6 +118,7 @@ void VM::swap_exec(ExecState& s) {
   std::swap(top_level_run_, s.top_level_run);
   std::swap(low_water_, s.low_water);
   std::swap(stack_bottom_, s.stack_bottom);
+  std::swap(heap_->handle_slots(), s.handles);
   heap_->set_stack_bottom(stack_bottom_);
 }
 
@@ -135,7 +143,7 @@ void VM::trace_roots(gc::Visitor& v) {
   v.visit_range(reinterpret_cast<gc::Word*>(stack_), reinterpret_cast<gc::Word*>(sp_));
   for (Value* slot : {&in_port, &out_port, &err_port, &winds, &prim_add, &prim_sub, &prim_lt,
                       &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no, &prim_acons,
-                      &run_winds_fn, &interrupt_exc})
+                      &run_winds_fn, &interrupt_exc, &break_exc})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
   for (Handler& h : handlers)
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
@@ -195,11 +203,13 @@ Value VM::tail_call_marker() { return Value::from_word(Value::imm(6)); }
 void VM::collect_garbage() { heap_->collect(); }
 
 Value VM::safe_point_slow() {
-  if (interrupt_) {
+  // Ctrl-C breaks the main thread, whichever thread is running.
+  if (interrupt_ && !deliver_interrupt(*this)) {
     interrupt_ = 0;
     throw ArcError{interrupt_exc};
   }
   if (heap_->collection_wanted()) heap_->collect_minor();
+  if (preempt_budget < 0) scheduler_tick(*this);
   return NIL;
 }
 

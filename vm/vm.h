@@ -15,6 +15,7 @@
 namespace vm {
 
 struct SymbolTable;  // vm/symbol.h
+struct Scheduler;    // vm/thread.cpp
 
 struct Options {
   size_t stack_limit_bytes = size_t(512) << 20;  // VM stack reservation
@@ -78,8 +79,11 @@ struct ExecState {
   bool top_level_run = false;
   uintptr_t low_water = 0;       // machine stack pointers below this are too deep
   void* stack_bottom = nullptr;  // highest address of its machine stack
+  // Its C++ handles (gc::Rooted): the heap's handle stack is LIFO, so each
+  // execution keeps its own, swapped in with the rest.
+  std::vector<gc::Word*> handles;
 };
-// Scans one execution's roots: its stack below sp, its winds.
+// Scans one execution's roots: its stack below sp, its winds, its handles.
 void trace_exec(ExecState& s, gc::Visitor& v);
 
 bool has_vm();  // a VM exists (VM::current() is valid)
@@ -123,6 +127,11 @@ class VM final : public gc::RootSource {
   void poll_interrupt() {
     if (interrupt_) safe_point_slow();
   }
+  bool interrupt_pending() const { return interrupt_ != 0; }
+  void clear_interrupt() { interrupt_ = 0; }
+  // Errors on-err does not catch (Ctrl-C, break-thread); protect cleanups
+  // still run as they unwind.
+  bool is_break(Value exc) const { return exc == interrupt_exc || exc == break_exc; }
 
   // ---- safe point ----
   gc::Heap& heap() { return *heap_; }
@@ -139,6 +148,11 @@ class VM final : public gc::RootSource {
   StackPool& fiber_pool();
   bool has_fiber_pool() const { return fiber_pool_ != nullptr; }
   Value current_fiber = NIL;  // the running fiber, nil on the main program
+  // ---- green threads (vm/thread.cpp) ----
+  Scheduler* scheduler = nullptr;  // made by the first thread operation
+  // Safe points left before the scheduler looks at the other threads; it
+  // stays out of reach while there are none (vm/thread.h).
+  int64_t preempt_budget = INT64_MAX;
   // Raises "stack overflow" when the machine stack is nearly used up (on a
   // fiber's small stack, deep C++ recursion such as nested macro expansion).
   void check_machine_stack();
@@ -189,6 +203,7 @@ class VM final : public gc::RootSource {
   // may be re-entered from later top-level forms (ARC.md 7.9).
   void set_top_level_run() { top_level_run_ = true; }
   Value interrupt_exc = NIL;  // the exception Ctrl-C raises; on-err does not catch it
+  Value break_exc = NIL;      // the exception break-thread raises; likewise
 };
 
 }  // namespace vm

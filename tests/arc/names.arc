@@ -272,7 +272,7 @@
 (bound 'hooks*) ; expect: t
 (bound 'hook) ; expect: t
 (bound 'defhook) ; expect: t
-;; thread comes with threads (issue 4)
+(bound 'thread) ; expect: t
 (bound 'ratio) ; expect: t
 (bound 'rand-elt) ; expect: t
 (bound 'tokens) ; expect: t

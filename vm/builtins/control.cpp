@@ -71,12 +71,6 @@ Value bi_pop_wind(VM& vm, Value*, int) {
   return NIL;
 }
 
-// Single-threaded until the threads issue: calling the thunk is atomic.
-Value bi_atomic_invoke(VM& vm, Value* a, int) {
-  vm.tail_call_slots(0)[-1] = a[0];
-  return vm.tail_call_marker();
-}
-
 // (gc): a full collection.
 Value bi_gc(VM& vm, Value*, int) {
   // A full collection, now. The call is a safe point: this builtin holds no
@@ -150,7 +144,6 @@ const BuiltinDef kDefs[] = {
     {"apply", bi_apply, 1, -1, "(apply f a1 ... lst): call f with a1... and lst's elements"},
     {"%push-wind", bi_push_wind, 2, 2, "enter a dynamic-wind extent (before after)"},
     {"%pop-wind", bi_pop_wind, 0, 0, "leave the innermost dynamic-wind extent"},
-    {"atomic-invoke", bi_atomic_invoke, 1, 1, "call thunk holding the global lock"},
     {"gc", bi_gc, 0, 0, "force a full collection"},
     {"gc-stats", bi_gc_stats, 0, 0, "table of the collector's statistics (collections, pauses, bytes)"},
     {"%verify-heap", bi_verify_heap, 0, 0, "run the heap verifier; list of problems"},

@@ -21,6 +21,7 @@
 #include "vm/number.h"
 #include "vm/port.h"
 #include "vm/string.h"
+#include "vm/thread.h"
 #include "vm/vm.h"
 
 namespace vm {
@@ -100,6 +101,7 @@ void flush_quietly(Value port) {
 void copy_to_port(int fd, PortImpl* out) {
   char buf[16384];
   for (;;) {
+    wait_fd(VM::current(), fd, false);  // the other threads run meanwhile
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
@@ -172,6 +174,14 @@ int64_t clock_ms(clockid_t clock) {
 
 Value bi_seconds(VM&, Value*, int) { return make_integer(int64_t(time(nullptr))); }
 Value bi_msec(VM&, Value*, int) { return make_integer(clock_ms(CLOCK_REALTIME)); }
+
+// (%nsec): a monotonic clock in nanoseconds, for benchmarks and tests that
+// time short intervals (sleep precision).
+Value bi_nsec(VM&, Value*, int) {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return make_integer(int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec);
+}
 Value bi_process_ms(VM&, Value*, int) { return make_integer(clock_ms(CLOCK_PROCESS_CPUTIME_ID)); }
 Value bi_gc_ms(VM&, Value*, int) {
   return make_integer(int64_t(std::llround(heap().stats().gc_ms)));
@@ -207,6 +217,7 @@ const BuiltinDef kSystemBuiltins[] = {
     {"setuid", bi_setuid, 1, 1, "the Unix setuid call; returns its result"},
     {"seconds", bi_seconds, 0, 0, "seconds since the Unix epoch"},
     {"msec", bi_msec, 0, 0, "wall-clock milliseconds since the Unix epoch"},
+    {"%nsec", bi_nsec, 0, 0, "monotonic clock in nanoseconds"},
     {"current-process-milliseconds", bi_process_ms, 0, 0, "CPU time used, in milliseconds"},
     {"current-gc-milliseconds", bi_gc_ms, 0, 0, "time spent collecting garbage, in milliseconds"},
     {"timedate", bi_timedate, 0, 1, "(second minute hour day month year) in UTC"},

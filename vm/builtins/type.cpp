@@ -187,6 +187,7 @@ Value arc_type(Value v) {
     case Kind::Port: return port_impl(v) && port_impl(v)->is_input ? S.input : S.output;
     case Kind::Exception: return S.exception;
     case Kind::Fiber: return intern("fiber");
+    case Kind::Thread: return intern("thread");
     default: throw_error("type: unknown type", {v});
   }
 }

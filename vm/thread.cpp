@@ -1,0 +1,662 @@
+// vm/thread.cpp — green threads: the scheduler, the atomic lock, and the
+// builtins of ARC.md 4.12 (new-thread, current-thread, kill-thread,
+// break-thread, sleep, dead, atomic-invoke).
+//
+// The model. A thread is a line of execution with its own VM stack and
+// machine stack (a stack-pool slot; the main thread keeps the process's). One
+// OS thread runs them one at a time. Switching is symmetric: the running
+// thread saves its execution state (ExecState, the running fiber, its ports)
+// into its ThreadImpl, loads the next thread's into the VM, and switches
+// machine stacks; whoever later switches back loads its state the same way.
+// There is no scheduler fiber: the thread that gives up the processor runs
+// the scheduling decision itself, and when nothing is runnable it waits in
+// epoll on everybody's behalf.
+//
+// A thread gives up the processor when it
+//  - sleeps: a timer (an ordered multimap of monotonic deadlines, in
+//    nanoseconds) wakes it; the wait is epoll_pwait2 with a nanosecond
+//    timeout (a timerfd on kernels without it), and the OS thread's timer
+//    slack is set to 1 us, so a 100 us sleep is not rounded to milliseconds;
+//  - waits for a descriptor: registered in epoll (one-shot) for the thread;
+//  - waits for the atomic lock (handed over in FIFO order on release);
+//  - runs out of its instruction budget: VM::preempt_budget counts down at
+//    every call and backward jump (the interpreter's safe points); at zero
+//    the safe point calls scheduler_tick, which wakes due timers and ready
+//    descriptors and moves the thread to the back of the run queue if
+//    another is runnable. The budget is out of reach while only one thread
+//    exists, so a single-threaded program never pays for the check.
+//
+// Kill and break. kill-thread is immediate: the victim is marked dead at
+// once, loses the lock, and the next time it is switched to it throws
+// ThreadKilled, which unwinds its C++ frames (no Arc code, as in Racket) up
+// to thread_entry. break-thread posts the break exception (VM::break_exc),
+// interrupting a sleep or wait; it is an Arc error that on-err does not
+// catch, so protect cleanups run as it unwinds. Ctrl-C breaks the main
+// thread the same way whichever thread is running.
+//
+// Roots. The scheduler is a RootSource: every thread that has not finished
+// is a root (its Thread object, function, saved state and ports), so the
+// Thread objects themselves need no trace and a finished thread's object
+// dies like any other.
+#include "vm/thread.h"
+
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <ctime>
+#include <deque>
+#include <map>
+
+#include "vm/builtins.h"
+#include "vm/context.h"
+#include "vm/error.h"
+#include "vm/fiber.h"
+#include "vm/number.h"
+#include "vm/port.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+#include "vm/vm.h"
+
+namespace vm {
+
+using Timers = std::multimap<uint64_t, ThreadImpl*>;
+
+struct ThreadImpl {
+  enum State { Runnable, Running, Sleeping, WaitingFd, WaitingLock } state = Runnable;
+  bool is_main = false;
+  bool started = false;   // has run (the main thread always has)
+  bool finished = false;  // returned, failed or unwound
+  bool killed = false;    // kill-thread: dead now, unwinding when next run
+  StackSlot* slot = nullptr;
+  Context ctx = nullptr;  // where switching to it continues
+  ExecState saved;        // its execution while another thread runs
+  Value fiber = NIL;      // VM::current_fiber while another thread runs
+  Value in = NIL, out = NIL, err = NIL;  // its ports, likewise
+  Value fn = NIL;         // the thunk it runs
+  Value self = NIL;       // its Thread object
+  Value pending = NIL;    // an exception to raise when it next runs (a break)
+  Timers::iterator timer;
+  bool has_timer = false;
+  std::vector<int> fds;   // descriptors it waits for (WaitingFd)
+};
+
+struct Scheduler final : gc::RootSource {
+  explicit Scheduler(VM& v);
+  ~Scheduler() override;
+  void trace_roots(gc::Visitor& v) override;
+
+  VM& vm;
+  ThreadImpl* main = nullptr;
+  ThreadImpl* current = nullptr;
+  std::vector<ThreadImpl*> live;  // not finished, the running one included
+  std::deque<ThreadImpl*> runq;
+  Timers timers;
+  int epfd = -1;
+  int timerfd = -1;  // the fallback timer when epoll_pwait2 is missing
+  bool have_pwait2 = true;
+  int fd_waiters = 0;
+  ThreadImpl* lock_owner = nullptr;
+  int lock_depth = 0;
+  std::deque<ThreadImpl*> lock_waiters;
+
+  ThreadImpl* make_thread(Value fn);
+  void update_budget() {
+    vm.preempt_budget = live.size() > 1 ? kPreemptBudget : INT64_MAX;
+  }
+  void make_runnable(ThreadImpl* t, bool front = false);
+  void cancel_wait(ThreadImpl* t);
+  void post(ThreadImpl* t, Value exc);
+  void kill(ThreadImpl* t);
+  void release_lock_of(ThreadImpl* t);
+  void poll_ready(const timespec* timeout);
+  void block();
+  [[noreturn]] void finish(ThreadImpl* t);
+  void switch_to(ThreadImpl* next);
+  void after_switch(Transfer t);
+  void check_pending(ThreadImpl* t);
+};
+
+namespace {
+
+uint64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+timespec to_timespec(uint64_t ns) {
+  return timespec{time_t(ns / 1000000000u), long(ns % 1000000000u)};
+}
+
+void visit(gc::Visitor& v, Value& slot) {
+  if (slot.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&slot));
+}
+
+// Values left above a thread's VM stack end for the few writes a call makes
+// before it checks (as for fibers).
+constexpr size_t kStackHeadroom = 64;
+
+Scheduler& sched(VM& vm) {
+  if (!vm.scheduler) vm.scheduler = new Scheduler(vm);
+  return *vm.scheduler;
+}
+
+ThreadImpl* impl_of(Value v) { return v.as<Thread>()->impl; }
+
+void thread_entry(Transfer t);
+
+}  // namespace
+
+Scheduler::Scheduler(VM& v) : vm(v) {
+  epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (epfd < 0) throw_error("threads: epoll_create1 failed");
+  // Sleeps are precise to microseconds: no slack added by the kernel.
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+  vm.heap().add_root_source(this);
+  main = make_thread(NIL);
+  main->is_main = true;
+  main->started = true;
+  main->state = ThreadImpl::Running;
+  current = main;
+}
+
+Scheduler::~Scheduler() {
+  vm.heap().remove_root_source(this);
+  if (epfd >= 0) close(epfd);
+  if (timerfd >= 0) close(timerfd);
+  vm.preempt_budget = INT64_MAX;
+}
+
+void Scheduler::trace_roots(gc::Visitor& v) {
+  for (ThreadImpl* t : live) {
+    for (Value* slot : {&t->self, &t->fn, &t->fiber, &t->in, &t->out, &t->err, &t->pending})
+      visit(v, *slot);
+    trace_exec(t->saved, v);
+  }
+}
+
+ThreadImpl* Scheduler::make_thread(Value fn) {
+  gc::Rooted<Value> f(vm.heap(), fn);
+  Thread* th = alloc<Thread>(Kind::Thread);
+  auto* t = new ThreadImpl();
+  th->impl = t;
+  t->self = Value::ref(th);
+  t->fn = f;
+  // A new thread starts with its creator's ports (Racket's parameters).
+  t->in = vm.in_port;
+  t->out = vm.out_port;
+  t->err = vm.err_port;
+  live.push_back(t);
+  return t;
+}
+
+void Scheduler::make_runnable(ThreadImpl* t, bool front) {
+  t->state = ThreadImpl::Runnable;
+  if (front) runq.push_front(t); else runq.push_back(t);
+}
+
+// Takes t out of whatever it waits for (not the run queue).
+void Scheduler::cancel_wait(ThreadImpl* t) {
+  if (t->has_timer) {
+    timers.erase(t->timer);
+    t->has_timer = false;
+  }
+  if (!t->fds.empty()) {
+    for (int fd : t->fds) epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nullptr);
+    t->fds.clear();
+    --fd_waiters;
+  }
+  if (t->state == ThreadImpl::WaitingLock)
+    lock_waiters.erase(std::remove(lock_waiters.begin(), lock_waiters.end(), t), lock_waiters.end());
+}
+
+// Raises exc in t when it next runs, interrupting what it waits for.
+void Scheduler::post(ThreadImpl* t, Value exc) {
+  t->pending = exc;
+  switch (t->state) {
+    case ThreadImpl::Sleeping: case ThreadImpl::WaitingFd: case ThreadImpl::WaitingLock:
+      cancel_wait(t);
+      make_runnable(t, true);
+      break;
+    default: break;  // Runnable: it raises when it runs
+  }
+}
+
+void Scheduler::release_lock_of(ThreadImpl* t) {
+  if (lock_owner != t) return;
+  lock_owner = nullptr;
+  lock_depth = 0;
+  if (!lock_waiters.empty()) {
+    ThreadImpl* w = lock_waiters.front();
+    lock_waiters.pop_front();
+    lock_owner = w;  // handed over: it wakes owning the lock
+    lock_depth = 1;
+    make_runnable(w);
+  }
+}
+
+// t is not the running thread.
+void Scheduler::kill(ThreadImpl* t) {
+  if (t->killed || t->finished) return;
+  t->killed = true;
+  cancel_wait(t);
+  runq.erase(std::remove(runq.begin(), runq.end(), t), runq.end());
+  release_lock_of(t);
+  if (!t->started) {  // never ran: nothing to unwind
+    t->finished = true;
+    live.erase(std::find(live.begin(), live.end(), t));
+    t->fn = NIL;
+    update_budget();
+    return;
+  }
+  make_runnable(t, true);  // to unwind its C++ frames
+}
+
+void Scheduler::check_pending(ThreadImpl* t) {
+  if (t->killed) throw ThreadKilled{};
+  if (!t->pending.is_nil()) {
+    Value e = t->pending;
+    t->pending = NIL;
+    throw ArcError{e};
+  }
+}
+
+// Wakes the threads whose timers are due and whose descriptors are ready,
+// waiting up to timeout for one (null: no limit; zero: just look).
+void Scheduler::poll_ready(const timespec* timeout) {
+  bool zero = timeout && timeout->tv_sec == 0 && timeout->tv_nsec == 0;
+  if (fd_waiters > 0 || !zero) {
+    epoll_event ev[64];
+    int n;
+    if (have_pwait2) {
+      n = epoll_pwait2(epfd, ev, 64, timeout, nullptr);
+      if (n < 0 && errno == ENOSYS) have_pwait2 = false;
+    }
+    if (!have_pwait2) {
+      // The fallback: a timerfd in the epoll set carries the deadline.
+      if (timerfd < 0) {
+        timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+        epoll_event te{};
+        te.events = EPOLLIN;
+        te.data.ptr = nullptr;
+        epoll_ctl(epfd, EPOLL_CTL_ADD, timerfd, &te);
+      }
+      int ms = zero ? 0 : -1;
+      if (timeout && !zero) {
+        itimerspec its{};
+        its.it_value = *timeout;
+        timerfd_settime(timerfd, 0, &its, nullptr);
+      }
+      n = epoll_wait(epfd, ev, 64, ms);
+    }
+    if (n < 0 && errno == EINTR) {
+      // A signal: Ctrl-C goes to the main thread.
+      if (vm.interrupt_pending()) {
+        vm.clear_interrupt();
+        post(main, vm.interrupt_exc);
+      }
+      n = 0;
+    }
+    for (int i = 0; i < n; ++i) {
+      auto* t = static_cast<ThreadImpl*>(ev[i].data.ptr);
+      if (!t) {  // the fallback timerfd
+        uint64_t expirations;
+        (void)!read(timerfd, &expirations, sizeof expirations);
+        continue;
+      }
+      if (t->state != ThreadImpl::WaitingFd) continue;
+      cancel_wait(t);
+      make_runnable(t);
+    }
+  }
+  if (!timers.empty()) {
+    uint64_t now = now_ns();
+    while (!timers.empty() && timers.begin()->first <= now) {
+      ThreadImpl* t = timers.begin()->second;
+      cancel_wait(t);
+      make_runnable(t);
+    }
+  }
+}
+
+// The running thread cannot go on (it sleeps or waits; its state says
+// which): run others until it is runnable again, then return in it.
+void Scheduler::block() {
+  ThreadImpl* self = current;
+  for (;;) {
+    timespec zero{0, 0};
+    poll_ready(&zero);
+    if (!runq.empty()) {
+      ThreadImpl* next = runq.front();
+      runq.pop_front();
+      if (next == self) {
+        self->state = ThreadImpl::Running;
+        check_pending(self);
+        return;
+      }
+      switch_to(next);  // returns when someone switches back to self
+      return;
+    }
+    if (timers.empty() && fd_waiters == 0) {
+      // Nothing can ever wake anyone: say so in the thread that waits.
+      cancel_wait(self);
+      self->state = ThreadImpl::Running;
+      throw_error("deadlock: every thread is waiting and nothing can wake them");
+    }
+    timespec wait{};
+    const timespec* timeout = nullptr;
+    if (!timers.empty()) {
+      uint64_t now = now_ns(), at = timers.begin()->first;
+      wait = to_timespec(at > now ? at - now : 0);
+      timeout = &wait;
+    }
+    poll_ready(timeout);
+  }
+}
+
+// Saves the running thread, loads next and switches to it. Returns when a
+// thread switches back to this one; raises what was posted to it meanwhile.
+void Scheduler::switch_to(ThreadImpl* next) {
+  ThreadImpl* self = current;
+  vm.swap_exec(self->saved);  // self->saved was empty: the VM's is now
+  self->fiber = vm.current_fiber;
+  self->in = vm.in_port;
+  self->out = vm.out_port;
+  self->err = vm.err_port;
+  if (!next->started) {
+    next->started = true;
+    next->slot = vm.fiber_pool().acquire();
+    init_exec_on_slot(next->saved, next->slot, kStackHeadroom);
+    next->ctx = make_context(next->slot->machine_top(), next->slot->machine_size(), thread_entry);
+  }
+  vm.swap_exec(next->saved);  // next's state into the VM; next->saved empty
+  vm.current_fiber = next->fiber;
+  vm.in_port = next->in;
+  vm.out_port = next->out;
+  vm.err_port = next->err;
+  next->fiber = next->in = next->out = next->err = NIL;
+  next->state = ThreadImpl::Running;
+  current = next;
+  update_budget();
+  Transfer t = switch_context(next->ctx, self);
+  after_switch(t);
+  check_pending(self);
+}
+
+// First thing on the side a switch arrives at: record where the thread that
+// switched here continues, and give a finished thread's stacks back (it
+// could not while it ran on them).
+void Scheduler::after_switch(Transfer t) {
+  auto* from = static_cast<ThreadImpl*>(t.data);
+  from->ctx = t.from;
+  if (from->finished && from->slot) {
+    vm.fiber_pool().release(from->slot);
+    from->slot = nullptr;
+    from->ctx = nullptr;
+  }
+}
+
+// The running thread t has ended: never returns.
+void Scheduler::finish(ThreadImpl* t) {
+  t->finished = true;
+  release_lock_of(t);
+  live.erase(std::find(live.begin(), live.end(), t));
+  t->fn = t->pending = NIL;
+  for (;;) {
+    timespec zero{0, 0};
+    poll_ready(&zero);
+    if (!runq.empty()) {
+      ThreadImpl* next = runq.front();
+      runq.pop_front();
+      switch_to(next);  // never comes back: nothing refers to t any more
+      std::abort();
+    }
+    if (timers.empty() && fd_waiters == 0) {
+      // Everyone left waits for the lock, which t's end handed on, or is
+      // stuck; the main thread hears of it.
+      post(main, make_exception(make_string_utf8("deadlock: every thread is waiting"), NIL, NIL));
+      continue;
+    }
+    timespec wait{};
+    const timespec* timeout = nullptr;
+    if (!timers.empty()) {
+      uint64_t now = now_ns(), at = timers.begin()->first;
+      wait = to_timespec(at > now ? at - now : 0);
+      timeout = &wait;
+    }
+    poll_ready(timeout);
+  }
+}
+
+namespace {
+
+// Where a thread's first switch arrives: run the thunk on its own stacks,
+// report an uncaught error, end.
+void thread_entry(Transfer tr) {
+  VM& vm = VM::current();
+  Scheduler& s = *vm.scheduler;
+  s.after_switch(tr);
+  ThreadImpl* t = s.current;
+  try {
+    s.check_pending(t);
+    vm.set_top_level_run();  // its continuations may be invoked by any thread
+    vm.apply(t->fn, nullptr, 0);
+  } catch (ThreadKilled&) {
+  } catch (ArcError& e) {
+    // Printed on the thread's error port; the others go on.
+    try {
+      PortImpl* err = port_impl(vm.err_port);
+      err->write_str(describe_error(e.exc));
+      err->flush();
+    } catch (...) {
+    }
+  } catch (std::bad_alloc&) {
+    std::fputs("Error: out of memory in a thread\n", stderr);
+  }
+  s.finish(t);
+}
+
+Value arg_thread(const char* fn, Value v) {
+  if (TYPE(v) != Kind::Thread) type_error(fn, "a thread", v);
+  return v;
+}
+
+Value bi_new_thread(VM& vm, Value* a, int) {
+  if (!is_fn(a[0]) && TYPE(a[0]) != Kind::Cons && TYPE(a[0]) != Kind::Table)
+    type_error("new-thread", "a function", a[0]);
+  Scheduler& s = sched(vm);
+  ThreadImpl* t = s.make_thread(a[0]);
+  s.make_runnable(t);
+  s.update_budget();
+  return t->self;
+}
+
+Value bi_current_thread(VM& vm, Value*, int) { return sched(vm).current->self; }
+
+Value bi_dead(VM&, Value* a, int) {
+  ThreadImpl* t = impl_of(arg_thread("dead", a[0]));
+  return boolean(t->finished || t->killed);
+}
+
+Value bi_kill_thread(VM& vm, Value* a, int) {
+  ThreadImpl* t = impl_of(arg_thread("kill-thread", a[0]));
+  Scheduler& s = sched(vm);
+  if (t->is_main) throw_error("kill-thread: the main thread cannot be killed");
+  if (t == s.current) {
+    t->killed = true;
+    s.release_lock_of(t);
+    throw ThreadKilled{};
+  }
+  s.kill(t);
+  return NIL;
+}
+
+Value bi_break_thread(VM& vm, Value* a, int) {
+  ThreadImpl* t = impl_of(arg_thread("break-thread", a[0]));
+  Scheduler& s = sched(vm);
+  if (t->finished || t->killed) return NIL;
+  if (t == s.current) throw ArcError{vm.break_exc};
+  s.post(t, vm.break_exc);
+  return NIL;
+}
+
+// (sleep secs): the running thread waits secs seconds; the others run.
+Value bi_sleep(VM& vm, Value* a, int) {
+  if (!is_number(a[0])) type_error("sleep", "a number", a[0]);
+  double secs = number_to_double(a[0]);
+  if (!(secs >= 0) || std::isinf(secs)) type_error("sleep", "a non-negative number of seconds", a[0]);
+  Scheduler& s = sched(vm);
+  ThreadImpl* t = s.current;
+  uint64_t at = now_ns() + uint64_t(secs * 1e9);
+  t->timer = s.timers.emplace(at, t);
+  t->has_timer = true;
+  t->state = ThreadImpl::Sleeping;
+  s.block();
+  return NIL;
+}
+
+// The atomic lock: one, global, re-entrant; handed to waiters in order.
+Value bi_atomic_acquire(VM& vm, Value*, int) {
+  Scheduler& s = sched(vm);
+  ThreadImpl* t = s.current;
+  if (s.lock_owner == t) {
+    ++s.lock_depth;
+  } else if (!s.lock_owner) {
+    s.lock_owner = t;
+    s.lock_depth = 1;
+  } else {
+    t->state = ThreadImpl::WaitingLock;
+    s.lock_waiters.push_back(t);
+    s.block();  // returns owning the lock (release_lock_of handed it over)
+  }
+  return NIL;
+}
+
+Value bi_atomic_release(VM& vm, Value*, int) {
+  Scheduler& s = sched(vm);
+  if (s.lock_owner != s.current) return NIL;  // released already (a kill)
+  if (--s.lock_depth == 0) s.release_lock_of(s.current);
+  return NIL;
+}
+
+// (atomic-invoke f): f called holding the lock. While the program has one
+// thread, nobody can interleave, so f is simply called (no lock, no wind:
+// `=` and `++` on places expand to atomic). Otherwise %atomic-locked, from
+// the prelude, calls f inside a dynamic-wind of acquire and release.
+Value bi_atomic_invoke(VM& vm, Value* a, int) {
+  Value f = a[0];
+  if (vm.scheduler && vm.scheduler->live.size() > 1) {
+    Value locked = global_value(intern("%atomic-locked"));
+    if (locked != UNBOUND) {
+      Value* s = vm.tail_call_slots(1);
+      s[-1] = locked;
+      s[0] = f;
+      return vm.tail_call_marker();
+    }
+  }
+  vm.tail_call_slots(0)[-1] = f;
+  return vm.tail_call_marker();
+}
+
+size_t thread_size(const GcHeader*) { return sizeof(Thread); }
+
+// A Thread object nobody refers to: its thread has finished (a live thread
+// is a root), so only the record is left to free.
+void thread_finalize(GcHeader* h) {
+  Thread* th = reinterpret_cast<Thread*>(h);
+  ThreadImpl* t = th->impl;
+  if (!t) return;
+  if (t->slot && has_vm()) VM::current().fiber_pool().release(t->slot);
+  delete t;
+  th->impl = nullptr;
+}
+
+const BuiltinDef kDefs[] = {
+    {"new-thread", bi_new_thread, 1, 1, "start a thread running thunk; the thread"},
+    {"current-thread", bi_current_thread, 0, 0, "the running thread"},
+    {"kill-thread", bi_kill_thread, 1, 1, "end a thread now"},
+    {"break-thread", bi_break_thread, 1, 1, "raise a break (not caught by on-err) in a thread"},
+    {"dead", bi_dead, 1, 1, "t if the thread has finished or been killed"},
+    {"sleep", bi_sleep, 1, 1, "(sleep secs): let the other threads run for secs seconds"},
+    {"atomic-invoke", bi_atomic_invoke, 1, 1, "call thunk holding the global lock"},
+    {"%atomic-acquire", bi_atomic_acquire, 0, 0, "take the global lock (re-entrant)"},
+    {"%atomic-release", bi_atomic_release, 0, 0, "give back one hold of the global lock"},
+};
+
+}  // namespace
+
+void register_thread_kind(gc::Heap& h) {
+  h.register_kind(uint8_t(Kind::Thread),
+                  gc::KindInfo{"Thread", thread_size, nullptr, thread_finalize});
+}
+
+void register_thread_builtins(VM& vm) { define_builtins(vm, kDefs); }
+
+void destroy_scheduler(VM& vm) {
+  delete vm.scheduler;
+  vm.scheduler = nullptr;
+}
+
+void scheduler_tick(VM& vm) {
+  Scheduler* s = vm.scheduler;
+  if (!s) {
+    vm.preempt_budget = INT64_MAX;
+    return;
+  }
+  s->update_budget();
+  if (s->live.size() <= 1) return;
+  timespec zero{0, 0};
+  s->poll_ready(&zero);
+  if (s->runq.empty()) return;
+  ThreadImpl* self = s->current;
+  s->make_runnable(self);
+  ThreadImpl* next = s->runq.front();
+  s->runq.pop_front();
+  if (next == self) {
+    self->state = ThreadImpl::Running;
+    return;
+  }
+  s->switch_to(next);
+}
+
+bool deliver_interrupt(VM& vm) {
+  Scheduler* s = vm.scheduler;
+  if (!s || s->current == s->main) return false;
+  vm.clear_interrupt();
+  s->post(s->main, vm.interrupt_exc);
+  return true;
+}
+
+bool other_threads(VM& vm) { return vm.scheduler && vm.scheduler->live.size() > 1; }
+
+void wait_fds(VM& vm, const int* fds, int n, bool write) {
+  if (!other_threads(vm)) return;
+  Scheduler& s = *vm.scheduler;
+  std::vector<pollfd> p;
+  for (int i = 0; i < n; ++i) p.push_back(pollfd{fds[i], short(write ? POLLOUT : POLLIN), 0});
+  if (poll(p.data(), p.size(), 0) != 0) return;  // ready (or an error the read will report)
+  ThreadImpl* t = s.current;
+  for (int i = 0; i < n; ++i) {
+    epoll_event ev{};
+    ev.events = (write ? EPOLLOUT : EPOLLIN) | EPOLLONESHOT;
+    ev.data.ptr = t;
+    if (epoll_ctl(s.epfd, EPOLL_CTL_ADD, fds[i], &ev) != 0) {
+      // Not pollable (a regular file): read it directly.
+      for (int fd : t->fds) epoll_ctl(s.epfd, EPOLL_CTL_DEL, fd, nullptr);
+      t->fds.clear();
+      return;
+    }
+    t->fds.push_back(fds[i]);
+  }
+  ++s.fd_waiters;
+  t->state = ThreadImpl::WaitingFd;
+  s.block();
+}
+
+}  // namespace vm

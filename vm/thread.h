@@ -1,0 +1,48 @@
+// vm/thread.h — green threads and their scheduler (vm/thread.cpp).
+//
+// Every thread is a line of execution on its own pooled stacks (the main
+// program's is the process's). One OS thread runs them all, one at a time:
+// a thread runs until it sleeps, waits for a file descriptor or the atomic
+// lock, or uses up its instruction budget (VM::preempt_budget, counted down
+// at every call and backward jump) at a safe point.
+#pragma once
+#include "gc/heap.h"
+#include "vm/object.h"
+
+namespace vm {
+
+class VM;
+struct ThreadImpl;
+struct Thread {
+  GcHeader h;
+  ThreadImpl* impl;
+};
+
+// Thrown to unwind a killed thread's C++ frames (no Arc code runs: kill is
+// immediate, as in Racket); caught where the thread (or a fiber inside it)
+// began.
+struct ThreadKilled {};
+
+// Safe points a thread runs before the scheduler looks for others to run:
+// small enough that a busy thread yields every few tens of microseconds.
+constexpr int64_t kPreemptBudget = 2048;
+
+void register_thread_kind(gc::Heap& h);
+void register_thread_builtins(VM& vm);
+void destroy_scheduler(VM& vm);
+
+// VM::safe_point_slow, when the budget ran out: wakes the threads whose
+// timers or descriptors are due, and switches to the next runnable thread.
+void scheduler_tick(VM& vm);
+// A pending Ctrl-C while another thread than the main one runs: hands it to
+// the main thread (true), or leaves it to the caller to raise (false).
+bool deliver_interrupt(VM& vm);
+// True if threads other than the running one exist.
+bool other_threads(VM& vm);
+// Parks the running thread until one of fds is ready (for reading, or for
+// writing), letting the others run; returns at once if there are no other
+// threads or epoll cannot watch the descriptor (a regular file).
+void wait_fds(VM& vm, const int* fds, int n, bool write);
+inline void wait_fd(VM& vm, int fd, bool write) { wait_fds(vm, &fd, 1, write); }
+
+}  // namespace vm
