@@ -124,6 +124,7 @@ Value VM::run(Value* fslot, int nargs) {
     ~RunScope() {
       while (vm.handlers.size() > nhandlers) vm.handlers.pop_back();
       vm.runs.pop_back();
+      vm.capture_cache_ = NIL;  // its frames are gone
       // A Ctrl-C that came after the last safe point of a top-level form
       // must not interrupt the next one.
       if (--vm.level_ == 0) vm.interrupt_ = 0;
@@ -257,8 +258,7 @@ Value VM::run(Value* fslot, int nargs) {
               "continuation invoked across a C++ frame (a continuation barrier: it was captured "
               "inside a call from C++, such as a macro expansion or a builtin's callback)");
         Value thunks = wind_thunks(winds, kc->winds);
-        Vector* fr = kc->frames.as<Vector>();
-        std::memcpy(stack_ + kc->run_base, fr->items, fr->len * sizeof(Value));
+        reinstate_frames(kc);
         while (!handlers.empty() && handlers.back().level == level_) handlers.pop_back();
         Vector* hv = kc->handlers.as<Vector>();
         for (uint64_t i = 0; i < hv->len; i += 5)
@@ -427,6 +427,7 @@ Value VM::run(Value* fslot, int nargs) {
       }
       *sp++ = v;
       base = stack_ + link;
+      if (base < capture_low_) capture_low_ = base;  // the capture cache
       code = code_of(base[-1]);
       K = code_consts(code);
       pc = code_insns(code) + rpc;
@@ -573,6 +574,7 @@ Value VM::run(Value* fslot, int nargs) {
         Value thunks = wind_thunks(winds, h.winds);
         winds = h.winds;
         base = stack_ + h.base;
+        if (base < capture_low_) capture_low_ = base;
         sp = stack_ + h.sp;
         code = code_of(base[-1]);
         K = code_consts(code);

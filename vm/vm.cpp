@@ -23,7 +23,7 @@ VM* g_vm = nullptr;
 size_t continuation_size(const GcHeader*) { return sizeof(Continuation); }
 void continuation_trace(GcHeader* h, gc::Visitor& v) {
   auto* k = reinterpret_cast<Continuation*>(h);
-  for (Value* slot : {&k->frames, &k->winds, &k->handlers})
+  for (Value* slot : {&k->frames, &k->parent, &k->winds, &k->handlers})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
 }
 
@@ -101,6 +101,7 @@ void trace_exec(ExecState& s, gc::Visitor& v) {
     if (r.entry_winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&r.entry_winds));
   for (gc::Word* h : s.handles)
     if (gc::is_ref(*h)) v.visit(h);
+  if (s.capture_cache.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&s.capture_cache));
 }
 
 void VM::swap_exec(ExecState& s) {
@@ -119,6 +120,8 @@ void VM::swap_exec(ExecState& s) {
   std::swap(low_water_, s.low_water);
   std::swap(stack_bottom_, s.stack_bottom);
   std::swap(heap_->handle_slots(), s.handles);
+  std::swap(capture_cache_, s.capture_cache);
+  std::swap(capture_low_, s.capture_low);
   heap_->set_stack_bottom(stack_bottom_);
 }
 
@@ -143,7 +146,7 @@ void VM::trace_roots(gc::Visitor& v) {
   v.visit_range(reinterpret_cast<gc::Word*>(stack_), reinterpret_cast<gc::Word*>(sp_));
   for (Value* slot : {&in_port, &out_port, &err_port, &winds, &prim_add, &prim_sub, &prim_lt,
                       &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no, &prim_acons,
-                      &run_winds_fn, &interrupt_exc, &break_exc})
+                      &run_winds_fn, &interrupt_exc, &break_exc, &capture_cache_})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
   for (Handler& h : handlers)
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
@@ -259,13 +262,57 @@ Value VM::backtrace(size_t limit) {
 
 // The continuation of the running builtin's call: the frames of the current
 // run, from its function slot up to the builtin's slot, and the dynamic state.
+namespace {
+
+// The part of k's chain below stack offset p, as a chain: k's own nodes
+// where they end at or below p, at most one new slice where p cuts a node.
+Value chain_below(Value k, uint64_t p) {
+  for (Value n = k; !n.is_nil();) {
+    Continuation* c = n.as<Continuation>();
+    if (p >= c->seg_start + c->seg_len) return n;
+    if (p == c->seg_start) return c->parent;
+    if (p > c->seg_start) {
+      Continuation* s = alloc<Continuation>(Kind::Continuation);
+      s->frames = c->frames;
+      s->parent = c->parent;
+      s->run_id = c->run_id;
+      s->run_base = c->run_base;
+      s->seg_start = c->seg_start;
+      s->seg_len = p - c->seg_start;
+      s->level = c->level;
+      return Value::ref(s);
+    }
+    n = c->parent;
+  }
+  return NIL;
+}
+
+}  // namespace
+
+// Captures the stack from the run's base to the ccc builtin's slot. The
+// words below `share` are the same as when capture_cache_ was taken (no
+// frame below capture_low_ has run since), so they are shared with it, not
+// copied: a capture costs what ran since the last one, not the depth.
 Value VM::capture_continuation() {
   const RunRecord& run = runs.back();
-  Value* from = stack_ + run.fslot;
+  uint64_t from = run.fslot;
   Value* to = builtin_args_ - 1;  // the builtin's own slot: where the value goes
-  uint64_t n = uint64_t(to - from);
+  uint64_t top = uint64_t(to - stack_);
+  uint64_t share = from;
+  Value parent = NIL;
+  if (capture_cache_.is_ref()) {
+    Continuation* c = capture_cache_.as<Continuation>();
+    if (c->level == level_ && c->run_base == from && c->run_id == run.id) {
+      uint64_t low = uint64_t(capture_low_ - stack_) - 1;  // its closure slot
+      share = std::min(low, c->sp);
+      if (share < from) share = from;
+      if (share > top) share = top;
+      parent = chain_below(capture_cache_, share);
+    }
+  }
+  uint64_t n = top - share;
   Value frames = make_vector(n);
-  std::memcpy(frames.as<Vector>()->items, from, n * sizeof(Value));
+  std::memcpy(frames.as<Vector>()->items, stack_ + share, n * sizeof(Value));
   size_t nh = 0;
   for (const Handler& h : handlers) nh += h.level == level_;
   Value hv = make_vector(nh * 5);
@@ -281,15 +328,55 @@ Value VM::capture_continuation() {
   }
   Continuation* k = alloc<Continuation>(Kind::Continuation);
   k->frames = frames;
+  k->parent = parent;  // allocation never collects: parent needs no root
   k->winds = winds;
   k->handlers = hv;
   k->run_id = run.id;
-  k->run_base = run.fslot;
+  k->run_base = from;
+  k->seg_start = share;
+  k->seg_len = n;
   k->base = uint64_t(base_ - stack_);
-  k->sp = uint64_t(to - stack_);
+  k->sp = top;
   k->pc = builtin_pc_;
   k->level = level_;
+  capture_cache_ = Value::ref(k);
+  capture_low_ = base_;
   return Value::ref(k);
+}
+
+// Copies k's segments onto the stack, skipping those the stack still holds:
+// a segment of capture_cache_'s chain below the lowest frame run since it
+// was taken is already in place, and so is everything under it.
+void VM::reinstate_frames(Continuation* k) {
+  Continuation* shared[16];
+  int nshared = 0;
+  if (capture_cache_.is_ref()) {
+    Continuation* c = capture_cache_.as<Continuation>();
+    if (c->level == k->level && c->run_base == k->run_base && c->run_id == k->run_id) {
+      uint64_t valid = std::min(uint64_t(capture_low_ - stack_) - 1, c->sp);
+      for (Value n = capture_cache_; !n.is_nil() && nshared < 16;) {
+        Continuation* m = n.as<Continuation>();
+        if (m->seg_start + m->seg_len <= valid) shared[nshared++] = m;
+        n = m->parent;
+      }
+    }
+  }
+  for (Value n = Value::ref(k); !n.is_nil();) {
+    Continuation* c = n.as<Continuation>();
+    for (int i = 0; i < nshared; ++i) {
+      Continuation* m = shared[i];
+      // Same words in the same place, over the same parent: the rest of
+      // the chain is on the stack already.
+      if (m->frames == c->frames && m->seg_start == c->seg_start && c->seg_len <= m->seg_len &&
+          m->parent == c->parent)
+        goto done;
+    }
+    std::memcpy(stack_ + c->seg_start, c->frames.as<Vector>()->items, c->seg_len * sizeof(Value));
+    n = c->parent;
+  }
+done:
+  capture_cache_ = Value::ref(k);
+  capture_low_ = stack_ + k->base;
 }
 
 }  // namespace vm

@@ -29,15 +29,23 @@ struct Counters {
   bool count_ops = false;
 };
 
-// A first-class continuation (copying implementation): the frames of one
-// run level, copied out of the VM stack, and the dynamic state beside them.
+// A first-class continuation: the frames of one run level and the dynamic
+// state beside them. The frames are a chain of segments, each a copy of
+// stack words [seg_start, seg_start + seg_len) (a prefix of the Vector
+// `frames`, which slices share), over a parent covering the words below.
+// Consecutive captures share the segments that still match the stack, so a
+// capture copies only what changed since the last one: O(1) in the depth of
+// the stack for a loop capturing at any depth (VM::capture_continuation).
+// Parents are Continuations too, possibly bare slices (no winds/handlers).
 struct Continuation {
   GcHeader h;
-  Value frames;     // Vector: the stack from the run's base to the capture
+  Value frames;     // Vector: the words of this segment (seg_len of them used)
+  Value parent;     // Continuation holding the words below seg_start (nil: none)
   Value winds;      // the wind chain at capture
   Value handlers;   // Vector of handler records of this level (as fixnums and winds)
   uint64_t run_id;  // the run the frames belong to (0: any top-level run)
-  uint64_t run_base, base, sp, pc;  // offsets into the stack; pc into the code
+  uint64_t run_base, seg_start, seg_len;  // offsets into the stack
+  uint64_t base, sp, pc;                   // offsets into the stack; pc into the code
   int level;
 };
 
@@ -82,6 +90,9 @@ struct ExecState {
   // Its C++ handles (gc::Rooted): the heap's handle stack is LIFO, so each
   // execution keeps its own, swapped in with the rest.
   std::vector<gc::Word*> handles;
+  // The capture cache (VM::capture_continuation).
+  Value capture_cache = NIL;
+  Value* capture_low = nullptr;
 };
 // Scans one execution's roots: its stack below sp, its winds, its handles.
 void trace_exec(ExecState& s, gc::Visitor& v);
@@ -198,6 +209,15 @@ class VM final : public gc::RootSource {
   VM* previous_vm_ = nullptr;
   SymbolTable* previous_symbols_ = nullptr;
   bool top_level_run_ = false;  // the next run is a top-level form (REPL, load)
+  // The capture cache: the last continuation captured in the running run,
+  // and the lowest frame base entered since. Stack words below that frame
+  // are still what the continuation's segments hold, so the next capture
+  // shares them. RETURN and unwinding lower capture_low_; leaving a run
+  // clears the cache.
+  Value capture_cache_ = NIL;
+  Value* capture_low_ = nullptr;
+  // Builds the continuation's segment chain onto the stack (invocation).
+  void reinstate_frames(Continuation* k);
  public:
   // Marks the next apply() as a top-level form: continuations captured in it
   // may be re-entered from later top-level forms (ARC.md 7.9).

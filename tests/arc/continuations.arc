@@ -1,0 +1,82 @@
+; Continuations whose segments are shared between captures (vm/vm.cpp,
+; VM::capture_continuation): each capture copies only the frames that ran
+; since the previous one, so these check that what is shared is still what
+; the stack held, and that re-entry rebuilds exactly the captured frames.
+
+; non-tail recursion n deep, then f
+(def deep (n f) (if (is n 0) (f) (idfn (deep (- n 1) f))))
+
+; a loop whose frame re-stores its let-bound locals on every round: each
+; continuation must see its own round's values
+(= ks nil)
+(def collect ()
+  (each i '(1 2 3)
+    (let j (* i 10)
+      (let r (ccc (fn (k) (push k ks) nil))
+        (when r (r (list i j))))))
+  'collected)
+(collect) ; expect: collected
+(= ks (rev ks))
+(ccc (fn (out) ((ks 0) out))) ; expect: (1 10)
+(ccc (fn (out) ((ks 2) out))) ; expect: (3 30)
+(ccc (fn (out) ((ks 1) out))) ; expect: (2 20)
+(ccc (fn (out) ((ks 0) out))) ; expect: (1 10)
+
+; the same 2,000 frames down: the deep frames are shared, the loop's are not
+(= ks nil)
+(deep 2000 collect) ; expect: collected
+(= ks (rev ks))
+(ccc (fn (out) ((ks 1) out))) ; expect: (2 20)
+(ccc (fn (out) ((ks 2) out))) ; expect: (3 30)
+(ccc (fn (out) ((ks 0) out))) ; expect: (1 10)
+
+; re-entering a deep continuation returns through every frame below it
+(= kd nil)
+(def deep-capture ()
+  (let v (ccc (fn (k) (= kd k) 1))
+    (if (< v 3) (kd (+ v 1)) (list 'bottom v))))
+(deep 1000 (fn () (deep-capture) 7)) ; expect: 7
+(deep 1000 (fn () (list (deep-capture) (deep 10 deep-capture)))) ; expect: ((bottom 3) (bottom 3))
+
+; captures in a loop at depth, then a frame below them returns and runs
+; again with other values: later captures must not reuse the old frames
+(= saved nil)
+(def layer (tag)
+  (let x (list tag)
+    (repeat 3 (ccc (fn (k) (push (list tag k) saved))))
+    x))
+(def layers () (list (layer 'a) (layer 'b) (deep 50 (fn () (layer 'c)))))
+(layers) ; expect: ((a) (b) (c))
+(len saved) ; expect: 9
+; the last b continuation: re-entering it finishes (layer 'b), then c again
+; (the value is that of the form it was captured in: ARC.md 7.9)
+(= saved-b (cadr (find [is (car _) 'b] saved)))
+(= saved nil)
+(saved-b nil) ; expect: ((a) (b) (c))
+(map car saved) ; expect: (c c c)
+
+; escaping in a loop at depth leaves the frames below intact
+(def escapes (n)
+  (let total 0
+    (repeat n (++ total (ccc (fn (k) (deep 30 (fn () (k 2)))))))
+    total))
+(deep 3000 (fn () (escapes 100))) ; expect: 200
+
+; generators written with ccc, at depth, interleaved
+(def make-gen (xs)
+  (let (return resume) nil
+    (fn ()
+      (ccc (fn (r)
+        (= return r)
+        (if resume
+            (resume nil)
+            (do (each x xs (ccc (fn (k) (= resume k) (return x))))
+                (return 'done))))))))
+(= g1 (make-gen '(1 2 3)) g2 (make-gen '(a b)))
+(deep 500 (fn () (list (g1) (g2) (g1) (g2) (g1) (g2) (g1)))) ; expect: (1 a 2 b 3 done done)
+
+; a continuation captured in one fiber and invoked in another carries on
+; there with the first fiber's frames
+(= fk nil)
+(resume (fiber (fn (_) (list 'result (+ 1 (ccc (fn (k) (= fk k) 0))))))) ; expect: (result 1)
+(resume (fiber (fn (_) (fk 41) 'not-here))) ; expect: (result 42)
