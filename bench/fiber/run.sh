@@ -6,7 +6,8 @@
 # switch, taking and returning pool slots, resident memory per live
 # context. Then the same four workloads written in Arc on (fiber f), resume
 # and yield (arc_*.arc), where each fiber also costs a heap object and
-# interpreter frames.
+# interpreter frames. Last, the cost of capturing a continuation at two
+# depths, and the precision of short sleeps among busy green threads.
 #   bench/fiber/run.sh [bench_context [arcana]]    (RUNS=3: best of RUNS)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -91,3 +92,17 @@ awk '
     printf "%-24s %14d %14s %8s\n", "rss_per_fiber (bytes)", amem["rss_per_fiber"], \
       (r > 0 ? r : "-"), (r > 0 ? sprintf("%.1f", r / amem["rss_per_fiber"]) : "-")
   }' "$out/arc" "$out/ruby"
+
+# Continuations: (ccc (fn (k) k)) in a loop with 10 and with 10,000 frames
+# below it (nanoseconds per capture; the same at both depths when capture is
+# O(1) in the depth).
+echo
+"$arcana" "$here/arc_ccc.arc" | awk '
+  { printf "%-24s %10.0f ns per capture\n", $1, $3 / $2 * 1e9 }'
+
+# Threads: five (sleep 0.0001) in one thread while another is busy, the
+# elapsed milliseconds of each (target: each within 0.5 ms).
+echo
+printf "%-24s %s\n" "sleep 0.0001 (ms each)" "arcana: $("$arcana" "$here/arc_sleep.arc" | cut -d' ' -f2-)"
+command -v ruby >/dev/null &&
+  printf "%-24s %s\n" "" "ruby:   $(ruby "$here/ruby_sleep.rb" | cut -d' ' -f2-)"
