@@ -1,50 +1,73 @@
-// gc/gen.cpp — the generational, stop-the-world collector (`gen`).
+// gc/gen.cpp — the generational, stop-the-world collector (`gen`), the
+// default.
 //
-// Two generations. New objects are bump-allocated in the nursery, a list of
-// chunks (nursery_size_ bytes each, 4 MiB by default). Survivors of a minor
-// collection are copied straight into the old generation, a PageSpace
-// (gc/pages.h, the allocator `marksweep` uses), which a major collection
-// marks and sweeps in place. Objects too big for the page allocator, and
-// objects with a finalizer, are allocated in the old generation directly.
+// Two generations. The young one is the nursery: eden, a list of chunks
+// (nursery_size_ bytes each) that new objects are bump-allocated in, and two
+// survivor spaces (semispaces of survivor_size_ bytes) where objects that
+// survived a minor collection wait until their promotion age. The old one is
+// a PageSpace (gc/pages.h, the allocator `marksweep` uses), which a major
+// collection marks and sweeps in place. Objects too big for the page
+// allocator (its large-object space), and objects with a finalizer, are
+// allocated in the old generation directly.
 //
-// Rule 1 (allocate() never collects). When the nursery chunk is full,
-// allocate() takes a fresh chunk and sets wanted_; the chunks taken since the
-// last collection all belong to the nursery and are all evacuated at the next
-// safe point (collect_minor). Builtins can therefore allocate any amount
-// between two safe points.
+// Rule 1 (allocate() never collects). When the eden chunk is full, allocate()
+// takes a fresh chunk and sets wanted_; the chunks taken since the last
+// collection all belong to eden and are all evacuated at the next safe point
+// (collect_minor). Builtins can therefore allocate any amount between two
+// safe points. Eden is zeroed kZeroBlock bytes at a time just ahead of the
+// allocation pointer (limit_ is the end of the zeroed part), so the fast path
+// is a compare, a bump and one header store, and no pause zeroes anything.
 //
 // Header bits (GcHeader::gcbits; kMarkBit is the PageSpace's):
-//   kYoung       the object is in the nursery;
-//   kForwarded   a nursery object already copied: its first payload word holds
+//   kYoung       the object is in eden or a survivor space;
+//   kForwarded   a young object already copied: its first payload word holds
 //                the address of the copy (every kind has a payload word: the
 //                allocator rounds objects up to 16 bytes);
-//   kRemembered  an old object in remembered_ (so it is entered once).
+//   kRemembered  an old object in remembered_ (so it is entered once);
+//   age (4 bits) how many minor collections a young object has survived.
 // The identity hash lives in the header and is copied with it, so it survives
-// the move.
+// the moves.
 //
-// Minor collection (Cheney's algorithm, with the promoted objects as the scan
-// queue): copy every young object referenced from a root or from a
-// remembered old object, then trace the copies until none is left; every
-// reference to a nursery object is rewritten to its copy. All survivors are
-// promoted at once, so afterwards the nursery is empty, no old object refers
-// to a young one, and the remembered set is cleared.
+// Minor collection (copying, as Cheney's algorithm): every young object referenced from a
+// root or from a remembered old object is copied, then the copies are traced
+// until none is left; every reference to an evacuated object is rewritten to
+// its copy. A copy goes to the other survivor space (the to-space) with its
+// age plus one, or to the old generation once that age reaches promote_age_
+// (or when the to-space is full: an early promotion). The copies wait on a
+// work stack to be traced (depth first, which keeps a tree's nodes near each
+// other, as the program walks them). Then eden and the from-space are empty,
+// and the spaces swap.
 //
 // The invariant between collections: every old object that holds a
 // reference to a young object is in the remembered set. The write barrier
 // (Heap::write -> barrier_slow) keeps it for stores into old objects. Stores
 // that initialise a new object skip the barrier (vm/object.h), which is
 // harmless for a young object but not for one allocated directly in the old
-// generation: those are remembered when they are allocated.
+// generation: those are remembered when they are allocated. A minor
+// collection rebuilds the set: an old object it traces (a remembered one, or
+// a copy it promoted) stays or becomes remembered iff a reference it holds
+// now points at a survivor.
 //
-// Major collection: a minor one first (so every live object is old), then
-// mark from the roots and sweep the old generation. It runs when the old
-// generation has grown past kGrowth times its size after the last major one
-// (at least kMinMajorTrigger), on collect() (the `(gc)` builtin), and under
-// stress every kStressMajorEvery safe points.
+// Major collection: a minor one first, then mark from the roots (through the
+// survivors too, which are not swept but may be the only holders of old
+// objects) and sweep the old generation; the survivors' marks are cleared
+// afterwards, and remembered objects found dead leave the set. It runs when
+// the old generation has grown past kGrowth times its size after the last
+// major one (at least kMinMajorTrigger), and under stress every
+// kStressMajorEvery safe points. collect() (the `(gc)` builtin) promotes
+// every survivor first, so that afterwards the whole heap is old and exact.
 //
-// Stress mode also poisons the nursery after each minor collection and
-// rotates between two chunks, so a reference a collection missed reads
-// 0xdb bytes (an unknown kind) instead of a plausible new object.
+// The old generation does not move. Its sweep returns pages left empty to a
+// pool shared by all size classes and unmaps what the pool holds beyond a
+// bound; the remaining fragmentation (free cells in pages that still hold
+// live ones) is measured at each sweep (gen_figures in gc/gen.h).
+//
+// Stress mode also poisons eden and the from-space after each minor
+// collection and rotates between two eden chunks, so a reference a
+// collection missed reads 0xdb bytes (an unknown kind) instead of a
+// plausible new object.
+#include "gc/gen.h"
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -64,19 +87,38 @@ constexpr uint8_t kMarkBit = PageSpace::kMarkBit;
 constexpr uint8_t kYoung = 2;
 constexpr uint8_t kForwarded = 4;
 constexpr uint8_t kRemembered = 8;
+constexpr int kAgeShift = 4;
+static_assert(kGenMaxPromoteAge == 0xff >> kAgeShift);
 
-constexpr size_t kDefaultNursery = size_t(4) << 20;
+constexpr size_t kDefaultNursery = size_t(1) << 20;
+constexpr unsigned kDefaultPromoteAge = 2;
 constexpr size_t kMinNursery = size_t(64) << 10;
+constexpr size_t kZeroBlock = size_t(16) << 10;
 constexpr uint64_t kMinMajorTrigger = uint64_t(16) << 20;
 constexpr uint64_t kGrowth = 2;
 constexpr uint64_t kStressMajorEvery = 32;
 constexpr int kPoison = 0xdb;
+
+unsigned age_of(const GcHeader* h) { return h->gcbits >> kAgeShift; }
 
 struct Chunk {
   char* start;
   size_t size;
   char* used_end;  // for chunks retired from allocation: how far they filled
 };
+
+// A survivor space: objects from start to top, packed.
+struct Semispace {
+  char* start = nullptr;
+  size_t size = 0;
+  char* top = nullptr;
+};
+
+void* map_bytes(size_t bytes) {
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) throw std::bad_alloc();
+  return mem;
+}
 
 class GenHeap final : public Heap {
  public:
@@ -85,6 +127,7 @@ class GenHeap final : public Heap {
     for (Chunk& c : active_) munmap(c.start, c.size);
     for (Chunk& c : spare_) munmap(c.start, c.size);
     if (cur_.start) munmap(cur_.start, cur_.size);
+    unmap_survivors();
   }
 
   const char* name() const override { return "gen"; }
@@ -99,30 +142,34 @@ class GenHeap final : public Heap {
       cur_ = Chunk{nullptr, 0, nullptr};
       top_ = limit_ = nullptr;
     }
+    if (surv_[from_].top == surv_[from_].start) unmap_survivors();  // remapped at their new size
   }
+
+  void set_promote_age(unsigned age) { promote_age_ = std::clamp(age, 1u, kGenMaxPromoteAge); }
 
   GcHeader* allocate(size_t bytes, uint8_t kind) override {
     bytes = PageSpace::round(bytes);
     GcHeader* h;
-    if (bytes > PageSpace::kMaxSmall || kinds_[kind].finalize) {
+    if (bytes > PageSpace::kMaxSmall || kinds_[kind].finalize) [[unlikely]] {
       h = allocate_old(bytes);
+      h->kind = kind;
     } else {
-      if (size_t(limit_ - top_) < bytes) next_chunk();
+      if (size_t(limit_ - top_) < bytes) [[unlikely]] refill(bytes);
       h = reinterpret_cast<GcHeader*>(top_);
       top_ += bytes;
-      std::memset(static_cast<void*>(h), 0, bytes);
+      h->kind = kind;  // the rest of the memory is zero already
       h->gcbits = kYoung;
     }
-    h->kind = kind;
-    stats_.bytes_allocated += bytes;
-    stats_.objects_allocated++;
+    // Bytes and objects allocated are summed up from these (count_allocation).
     stats_.allocations_by_kind[kind]++;
     return h;
   }
 
+  void refresh_stats() override { count_allocation(); }
+
   void collect_minor() override {
     auto t0 = std::chrono::steady_clock::now();
-    minor();
+    minor(false);
     bool major = old_.bytes_in_use() > major_trigger_ ||
                  (stress_ && ++stress_count_ % kStressMajorEvery == 0);
     if (major) mark_sweep();
@@ -131,7 +178,7 @@ class GenHeap final : public Heap {
 
   void collect() override {
     auto t0 = std::chrono::steady_clock::now();
-    minor();
+    minor(true);
     mark_sweep();
     finish(t0, true);
   }
@@ -140,6 +187,16 @@ class GenHeap final : public Heap {
   // Objects with a finalizer live in the old generation, unmarked between
   // collections, so a sweep finalizes them all.
   void finalize_all() override { old_.sweep(kinds_); }
+
+  void figures(GenFigures& f) const {
+    f.promote_age = promote_age_;
+    f.nursery_bytes = nursery_size_;
+    f.survivor_bytes = survivor_size();
+    f.survivor_used_bytes = size_t(surv_[from_].top - surv_[from_].start);
+    f.old_bytes = old_.bytes_in_use();
+    f.survivor_overflow_bytes = overflow_bytes_;
+    f.old = old_.figures();
+  }
 
  protected:
   void remember(GcHeader* obj) override {
@@ -156,34 +213,90 @@ class GenHeap final : public Heap {
   }
 
  private:
-  // Copies a nursery object on first sight, and rewrites the slot to the copy.
-  class Promoter final : public Visitor {
+  // Evacuates a young object on first sight, and rewrites the slot to the
+  // copy. Notes in young_seen_ that the slot now refers to a young object.
+  class Evacuator final : public Visitor {
    public:
-    explicit Promoter(GenHeap& h) : heap_(h) {}
+    explicit Evacuator(GenHeap& h) : heap_(h) {}
     void visit(Word* slot) override {
       GcHeader* h = header_of(*slot);
-      if (!(h->gcbits & kYoung)) return;
-      Word* payload = reinterpret_cast<Word*>(h + 1);
-      if (h->gcbits & kForwarded) {
-        *slot = payload[0];
+      uint8_t bits = h->gcbits;
+      if (!(bits & kYoung)) return;
+      if (bits & kForwarded) {
+        Word to = reinterpret_cast<Word*>(h + 1)[0];
+        *slot = to;
+        if (header_of(to)->gcbits & kYoung) heap_.young_seen_ = true;
         return;
       }
-      size_t bytes = PageSpace::round(heap_.kinds_[h->kind].size(h));
-      GcHeader* copy = heap_.old_.allocate(bytes);
-      std::memcpy(static_cast<void*>(copy), h, bytes);
-      copy->gcbits = 0;
-      h->gcbits |= kForwarded;
-      payload[0] = word_of(copy);
-      heap_.promoted_ += bytes;
-      heap_.work_.push_back(copy);
-      *slot = word_of(copy);
+      char* at = reinterpret_cast<char*>(h);
+      if (at >= heap_.to_start_ && at < heap_.to_top_) {  // a copy made by this collection
+        heap_.young_seen_ = true;
+        return;
+      }
+      *slot = heap_.evacuate(h);
     }
 
    private:
     GenHeap& heap_;
   };
 
+  // Each survivor space is half an eden chunk: enough for what survives a
+  // minor collection in a program whose young objects mostly die young, and
+  // small enough that a burst of long-lived data (a big tree being built)
+  // overflows into the old generation after one copy instead of being copied
+  // again at the next collection (bench/gc, binary_trees).
+  size_t survivor_size() const { return nursery_size_ / 2; }
+
+  // Most objects are 16 to 32 bytes (a cons is 24): copied word by word
+  // inline rather than through a call to memcpy.
+  static void copy_object(GcHeader* to, const GcHeader* from, size_t bytes) {
+    auto* d = reinterpret_cast<Word*>(to);
+    auto* s = reinterpret_cast<const Word*>(from);
+    d[0] = s[0];
+    d[1] = s[1];
+    if (bytes <= 16) return;
+    d[2] = s[2];
+    if (bytes <= 24) return;
+    d[3] = s[3];
+    if (bytes > 32) std::memcpy(d + 4, s + 4, bytes - 32);
+  }
+
+  Word evacuate(GcHeader* h) {
+    size_t bytes = PageSpace::round(kinds_[h->kind].size(h));
+    unsigned age = age_of(h) + 1;
+    GcHeader* copy;
+    if (age < age_limit_ && size_t(to_end_ - to_top_) >= bytes) {
+      copy = reinterpret_cast<GcHeader*>(to_top_);
+      to_top_ += bytes;
+      copy_object(copy, h, bytes);
+      copy->gcbits = uint8_t(kYoung | age << kAgeShift);
+      young_seen_ = true;
+    } else {
+      copy = old_.allocate_uninitialised(bytes);
+      copy_object(copy, h, bytes);
+      copy->gcbits = 0;
+      promoted_ += bytes;
+      if (age < age_limit_) overflow_bytes_ += bytes;
+    }
+    work_.push_back(copy);
+    h->gcbits |= kForwarded;
+    reinterpret_cast<Word*>(h + 1)[0] = word_of(copy);
+    return word_of(copy);
+  }
+
+  // Brings bytes_allocated and objects_allocated up to date: the fast path
+  // counts only objects by kind, and eden's bytes are where top_ got to.
+  void count_allocation() {
+    uint64_t eden = cur_.start ? uint64_t(top_ - cur_.start) : 0;
+    for (const Chunk& c : active_) eden += uint64_t(c.used_end - c.start);
+    stats_.bytes_allocated = allocated_before_ + eden;
+    uint64_t n = 0;
+    for (uint64_t k : stats_.allocations_by_kind) n += k;
+    stats_.objects_allocated = n;
+  }
+
   GcHeader* allocate_old(size_t bytes) {
+    allocated_before_ += bytes;
     GcHeader* h = old_.allocate(bytes);
     h->gcbits = kRemembered;  // its initialising stores skip the barrier
     remembered_.push_back(h);
@@ -193,15 +306,20 @@ class GenHeap final : public Heap {
     return h;
   }
 
-  Chunk map_chunk() {
-    void* mem = mmap(nullptr, nursery_size_, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) throw std::bad_alloc();
-    return Chunk{static_cast<char*>(mem), nursery_size_, nullptr};
+  Chunk map_chunk() { return Chunk{static_cast<char*>(map_bytes(nursery_size_)), nursery_size_, nullptr}; }
+
+  // The zeroed part of the chunk is used up: zero the next block, or take
+  // the next chunk.
+  void refill(size_t bytes) {
+    if (!cur_.start || size_t(cur_.start + cur_.size - top_) < bytes) next_chunk();
+    char* end = cur_.start + cur_.size;
+    char* want = std::min(end, std::max(top_ + bytes, limit_) + kZeroBlock);
+    std::memset(limit_, 0, size_t(want - limit_));
+    limit_ = want;
   }
 
-  // The current chunk is full: keep it in the nursery and take another. The
-  // first chunk filling up is what asks for a minor collection.
+  // The current chunk is full: keep it in eden and take another. The first
+  // chunk filling up is what asks for a minor collection.
   void next_chunk() {
     if (cur_.start) {
       cur_.used_end = top_;
@@ -214,37 +332,76 @@ class GenHeap final : public Heap {
     } else {
       cur_ = map_chunk();
     }
-    top_ = cur_.start;
-    limit_ = cur_.start + cur_.size;
+    top_ = limit_ = cur_.start;
     note_peak();
   }
 
-  void minor() {
-    Promoter p(*this);
-    trace_all_roots(p);
-    for (GcHeader* o : remembered_) {
-      o->gcbits &= ~kRemembered;
-      if (auto tr = kinds_[o->kind].trace) tr(o, p);
+  void map_survivors() {
+    for (Semispace& s : surv_) {
+      s.size = survivor_size();
+      s.start = s.top = static_cast<char*>(map_bytes(s.size));
     }
-    remembered_.clear();
+  }
+  void unmap_survivors() {
+    for (Semispace& s : surv_) {
+      if (s.start) munmap(s.start, s.size);
+      s = Semispace{};
+    }
+  }
+
+  // Traces an object the collection copied (old or young) or a remembered
+  // one, and remembers an old one iff it still refers to a young one.
+  void trace_copy(GcHeader* o, Evacuator& e) {
+    auto tr = kinds_[o->kind].trace;
+    if (!tr) return;
+    young_seen_ = false;
+    tr(o, e);
+    if (young_seen_ && !(o->gcbits & (kRemembered | kYoung))) {
+      o->gcbits |= kRemembered;
+      remembered_.push_back(o);
+    }
+  }
+
+  // Evacuates eden and the from-space; with promote_all, every survivor goes
+  // to the old generation.
+  void minor(bool promote_all) {
+    if (!surv_[0].start) map_survivors();
+    Semispace& from = surv_[from_];
+    Semispace& to = surv_[1 - from_];
+    to_start_ = to_top_ = to.start;
+    to_end_ = promote_all ? to.start : to.start + to.size;
+    age_limit_ = promote_all ? 1 : promote_age_;
+    Evacuator e(*this);
+    trace_all_roots(e);
+    scanned_.swap(remembered_);
+    for (GcHeader* o : scanned_) o->gcbits &= ~kRemembered;
+    for (GcHeader* o : scanned_) trace_copy(o, e);
+    scanned_.clear();
     while (!work_.empty()) {
       GcHeader* o = work_.back();
       work_.pop_back();
-      if (auto tr = kinds_[o->kind].trace) tr(o, p);
+      trace_copy(o, e);
     }
     stats_.bytes_promoted += promoted_;
     promoted_ = 0;
-    reset_nursery();
+    if (stress_) std::memset(from.start, kPoison, size_t(from.top - from.start));
+    from.top = from.start;
+    to.top = to_top_;
+    from_ = 1 - from_;
+    to_start_ = to_top_ = to_end_ = nullptr;
+    reset_eden();
   }
 
-  // Every nursery chunk is empty again. The chunk allocation resumes in is
-  // the least recently used one; at most two are kept.
-  void reset_nursery() {
+  // Every eden chunk is empty again. The chunk allocation resumes in is the
+  // least recently used one; at most two are kept.
+  void reset_eden() {
     if (cur_.start) {
       cur_.used_end = top_;
       active_.push_back(cur_);
       cur_ = Chunk{nullptr, 0, nullptr};
     }
+    count_allocation();
+    for (Chunk& c : active_) allocated_before_ += uint64_t(c.used_end - c.start);
     for (Chunk& c : active_) {
       if (stress_) std::memset(c.start, kPoison, size_t(c.used_end - c.start));
       c.used_end = nullptr;
@@ -259,10 +416,21 @@ class GenHeap final : public Heap {
     next_chunk();
   }
 
-  // After a minor collection: every live object is old.
+  // After a minor collection: mark everything reachable (old objects and
+  // survivors), then sweep the old generation.
   void mark_sweep() {
     mark_from_roots(stack_, kMarkBit);
+    size_t keep = 0;
+    for (GcHeader* o : remembered_)
+      if (o->gcbits & kMarkBit) remembered_[keep++] = o;
+    remembered_.resize(keep);
     uint64_t live = old_.sweep(kinds_);
+    const Semispace& s = surv_[from_];
+    for (char* p = s.start; p < s.top;) {
+      auto* o = reinterpret_cast<GcHeader*>(p);
+      o->gcbits &= ~kMarkBit;
+      p += PageSpace::round(kinds_[o->kind].size(o));
+    }
     major_trigger_ = std::max(kMinMajorTrigger, live * kGrowth);
   }
 
@@ -274,44 +442,59 @@ class GenHeap final : public Heap {
     stats_.collections++;
     (major ? stats_.major_collections : stats_.minor_collections)++;
     stats_.record_pause(ms, major);
-    // After a major collection, exactly the live bytes; after a minor one,
-    // the old generation's bytes in use, which still count the old objects
-    // that died since the last major collection.
-    stats_.bytes_live = old_.bytes_in_use();
+    // The old generation's bytes in use (after a minor collection, these
+    // still count the old objects that died since the last major one), and
+    // the survivors.
+    stats_.bytes_live = old_.bytes_in_use() + size_t(surv_[from_].top - surv_[from_].start);
     note_peak();
   }
 
-  // The heap: the old generation's bytes in use plus every nursery chunk
-  // mapped, used or not.
+  // The heap: the old generation's bytes in use plus every nursery chunk and
+  // survivor space mapped, used or not.
   void note_peak() {
-    uint64_t nursery = (active_.size() + spare_.size() + (cur_.start ? 1 : 0)) * nursery_size_;
+    uint64_t nursery = (active_.size() + spare_.size() + (cur_.start ? 1 : 0)) * nursery_size_ +
+                       (surv_[0].start ? 2 * surv_[0].size : 0);
     uint64_t total = old_.bytes_in_use() + nursery;
     if (total > stats_.peak_heap_bytes) stats_.peak_heap_bytes = total;
   }
 
-  // True iff w points into the used part of a nursery chunk.
-  bool in_nursery(Word w) const {
-    auto in = [w](const char* a, const char* b) {
-      return w >= reinterpret_cast<Word>(a) && w < reinterpret_cast<Word>(b);
-    };
-    if (cur_.start && in(cur_.start, top_)) return true;
+  // True iff w points into the used part of an eden chunk; of the from-space.
+  bool in_eden(Word w) const {
+    if (cur_.start && in(w, cur_.start, top_)) return true;
     for (const Chunk& c : active_)
-      if (in(c.start, c.used_end)) return true;
+      if (in(w, c.start, c.used_end)) return true;
     return false;
   }
+  bool in_survivors(Word w) const { return in(w, surv_[from_].start, surv_[from_].top); }
+  static bool in(Word w, const char* a, const char* b) {
+    return w >= reinterpret_cast<Word>(a) && w < reinterpret_cast<Word>(b);
+  }
 
-  friend class Promoter;
+  friend class Evacuator;
   PageSpace old_;
-  Chunk cur_{nullptr, 0, nullptr};  // the chunk being allocated into
+  Chunk cur_{nullptr, 0, nullptr};  // the eden chunk being allocated into
   char* top_ = nullptr;
-  char* limit_ = nullptr;
+  char* limit_ = nullptr;      // the end of the zeroed part of cur_
   std::vector<Chunk> active_;  // filled chunks of this nursery cycle
   std::deque<Chunk> spare_;    // empty chunks, least recently used first
+  Semispace surv_[2];
+  int from_ = 0;  // surv_[from_] holds the survivors; the other is empty
   size_t nursery_size_ = kDefaultNursery;
+  unsigned promote_age_ = kDefaultPromoteAge;
   std::vector<GcHeader*> remembered_;
-  std::vector<GcHeader*> work_;   // promoted objects not yet traced
-  std::vector<GcHeader*> stack_;  // the marker's
+  std::vector<GcHeader*> scanned_;  // the remembered set a minor collection works through
+  std::vector<GcHeader*> work_;     // copies not yet traced
+  std::vector<GcHeader*> stack_;    // the marker's
+  // During a minor collection: the to-space's copies, where the next goes,
+  // its end, and the age at which a survivor is promoted.
+  char* to_start_ = nullptr;
+  char* to_top_ = nullptr;
+  char* to_end_ = nullptr;
+  unsigned age_limit_ = 1;
+  bool young_seen_ = false;  // the Evacuator's note to trace_old
   uint64_t promoted_ = 0;
+  uint64_t allocated_before_ = 0;  // bytes allocated but not in eden's chunks now
+  uint64_t overflow_bytes_ = 0;
   uint64_t direct_old_ = 0;  // bytes allocated in the old generation since the last collection
   uint64_t major_trigger_ = kMinMajorTrigger;
   uint64_t stress_count_ = 0;
@@ -320,7 +503,9 @@ class GenHeap final : public Heap {
 // Walks everything reachable from the roots (with its own visited set, so no
 // header bits change) and checks each reference: it points at a live object
 // of a known kind in the nursery or the old generation, never at a forwarded
-// one, and an old object holding a young reference is remembered.
+// one, an object's age is 0 in eden and the old generation and at least 1 in
+// the survivor space, and an old object holding a young reference is
+// remembered.
 std::vector<std::string> GenHeap::verify() {
   struct Checker final : Visitor {
     GenHeap& heap;
@@ -335,13 +520,14 @@ std::vector<std::string> GenHeap::verify() {
     }
     void visit(Word* slot) override {
       Word w = *slot;
-      bool young = heap.in_nursery(w);
+      bool eden = heap.in_eden(w), young = eden || heap.in_survivors(w);
       if (!young && !heap.old_.contains(w)) return problem("dangling reference");
       GcHeader* h = header_of(w);
       if (h->kind >= kMaxKinds || !heap.kinds_[h->kind].name) return problem("object of unknown kind");
       if (h->gcbits & kForwarded) return problem("forwarded object reachable");
       if (h->gcbits & kMarkBit) problem("mark bit left set");
       if (young != bool(h->gcbits & kYoung)) problem("young bit does not match the space");
+      if (eden || !young ? age_of(h) != 0 : age_of(h) == 0) problem("age does not match the space");
       if (young && from && !(from->gcbits & (kYoung | kRemembered)))
         problem("old object holds a young reference but is not remembered");
       if (seen.insert(h).second) todo.push_back(h);
@@ -359,5 +545,17 @@ std::vector<std::string> GenHeap::verify() {
 }  // namespace
 
 Heap* make_gen_heap() { return new GenHeap(); }
+
+bool set_promote_age(Heap& h, unsigned age) {
+  auto* g = dynamic_cast<GenHeap*>(&h);
+  if (g) g->set_promote_age(age);
+  return g != nullptr;
+}
+
+bool gen_figures(const Heap& h, GenFigures& out) {
+  auto* g = dynamic_cast<const GenHeap*>(&h);
+  if (g) g->figures(out);
+  return g != nullptr;
+}
 
 }  // namespace gc

@@ -3,6 +3,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -16,35 +17,46 @@ PageSpace::~PageSpace() {
 
 GcHeader* PageSpace::allocate(size_t bytes) {
   bytes = round(bytes);
-  bytes_ += bytes;
   if (bytes <= kMaxSmall) {
-    size_t c = bytes / 8;
-    if (!free_[c]) refill(c, bytes);
-    FreeCell* cell = free_[c];
-    free_[c] = cell->next;
-    std::memset(static_cast<void*>(cell), 0, bytes);
-    return &cell->h;
+    GcHeader* h = allocate_uninitialised(bytes);
+    std::memset(static_cast<void*>(h), 0, bytes);
+    return h;
   }
+  bytes_ += bytes;
   Large* l = static_cast<Large*>(std::calloc(1, sizeof(Large) + bytes));
   if (!l) throw std::bad_alloc();
   l->bytes = bytes;
   large_.push_back(l);
   large_set_.insert(l->object());
+  figures_.large_bytes += bytes;
+  figures_.large_objects++;
   return l->object();
 }
 
-void PageSpace::refill(size_t c, size_t bytes) {
-  Page* p = static_cast<Page*>(map_aligned_page());
+// The class's free list is empty: the next never-used cell of its bump page,
+// or of a new page.
+GcHeader* PageSpace::bump(size_t c, size_t bytes) {
+  Page* p = bump_page_[c];
+  if (!p || p->nused == p->ncells) p = bump_page_[c] = take_page(bytes);
+  return reinterpret_cast<GcHeader*>(p->cells() + p->nused++ * bytes);
+}
+
+PageSpace::Page* PageSpace::take_page(size_t bytes) {
+  Page* p;
+  if (!pool_.empty()) {
+    p = pool_.back();  // the most recently emptied: the likeliest to be in cache
+    pool_.pop_back();
+    figures_.pooled_bytes -= kPageSize;
+  } else {
+    p = static_cast<Page*>(map_aligned_page());
+    pages_.push_back(p);
+    page_set_.insert(reinterpret_cast<uintptr_t>(p));
+    figures_.page_bytes += kPageSize;
+  }
   p->cell_size = bytes;
   p->ncells = (kPageSize - Page::kHeaderBytes) / bytes;
-  pages_.push_back(p);
-  page_set_.insert(reinterpret_cast<uintptr_t>(p));
-  for (size_t i = p->ncells; i-- > 0;) {
-    FreeCell* cell = reinterpret_cast<FreeCell*>(p->cells() + i * bytes);
-    cell->h.kind = kFreeKind;
-    cell->next = free_[c];
-    free_[c] = cell;
-  }
+  p->nused = 0;
+  return p;
 }
 
 // A page aligned to its size, so an address finds its page by masking.
@@ -61,28 +73,63 @@ void* PageSpace::map_aligned_page() {
   return reinterpret_cast<void*>(aligned);
 }
 
-size_t PageSpace::sweep(const KindInfo* kinds) {
-  for (size_t c = 0; c < kClasses; ++c) free_[c] = nullptr;
-  bytes_ = 0;
-  for (Page* p : pages_) {
-    size_t c = p->cell_size / 8;
-    for (size_t i = p->ncells; i-- > 0;) {
-      FreeCell* cell = reinterpret_cast<FreeCell*>(p->cells() + i * p->cell_size);
-      GcHeader* h = &cell->h;
-      if (h->kind != kFreeKind) {
-        if (h->gcbits & kMarkBit) {
-          h->gcbits &= ~kMarkBit;
-          bytes_ += p->cell_size;
-          continue;
-        }
-        if (auto fin = kinds[h->kind].finalize) fin(h);
-        h->kind = kFreeKind;
-        h->gcbits = 0;
+// One pass over the cells handed out: finalize and free the unmarked ones,
+// clear the marks of the others. The free cells are threaded on a list of
+// their own, spliced onto the class's list only if some cell lived: a page
+// with none goes to the pool instead. Returns the live bytes.
+size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
+  size_t size = p->cell_size, live = 0, nfree = 0;
+  FreeCell* head = nullptr;
+  FreeCell* tail = nullptr;
+  for (size_t i = p->nused; i-- > 0;) {
+    auto* cell = reinterpret_cast<FreeCell*>(p->cells() + i * size);
+    GcHeader* h = &cell->h;
+    if (h->kind != kFreeKind) {
+      if (h->gcbits & kMarkBit) {
+        h->gcbits &= ~kMarkBit;
+        ++live;
+        continue;
       }
-      cell->next = free_[c];
-      free_[c] = cell;
+      if (auto fin = kinds[h->kind].finalize) fin(h);
+      h->kind = kFreeKind;
+      h->gcbits = 0;
     }
+    cell->next = head;
+    head = cell;
+    if (!tail) tail = cell;
+    ++nfree;
   }
+  if (live == 0) {
+    p->cell_size = p->ncells = p->nused = 0;
+    pool_.push_back(p);
+    figures_.pooled_bytes += kPageSize;
+    return 0;
+  }
+  // The never-used tail of a bump page joins the free list after the rest.
+  for (size_t i = p->nused; i < p->ncells; ++i) {
+    auto* cell = reinterpret_cast<FreeCell*>(p->cells() + i * size);
+    cell->h = GcHeader{kFreeKind, 0, 0, 0};
+    cell->next = nullptr;
+    if (tail) tail->next = cell; else head = cell;
+    tail = cell;
+    ++nfree;
+  }
+  p->nused = p->ncells;
+  if (head) {
+    size_t c = size / 8;
+    tail->next = free_[c];
+    free_[c] = head;
+  }
+  figures_.free_partial_bytes += nfree * size;
+  return live * size;
+}
+
+size_t PageSpace::sweep(const KindInfo* kinds) {
+  for (size_t c = 0; c < kClasses; ++c) free_[c] = nullptr, bump_page_[c] = nullptr;
+  bytes_ = 0;
+  figures_.free_partial_bytes = 0;
+  for (Page* p : pages_)
+    if (p->cell_size) bytes_ += sweep_page(p, kinds);
   size_t keep = 0;
   for (Large* l : large_) {
     GcHeader* h = l->object();
@@ -93,11 +140,36 @@ size_t PageSpace::sweep(const KindInfo* kinds) {
     } else {
       if (auto fin = kinds[h->kind].finalize) fin(h);
       large_set_.erase(h);
+      figures_.large_bytes -= l->bytes;
+      figures_.large_objects--;
       std::free(l);
     }
   }
   large_.resize(keep);
+  release_pool(std::max(kMinPoolPages, bytes_ / kPageSize));
+  uint64_t in_use = figures_.page_bytes - figures_.pooled_bytes + figures_.large_bytes;
+  figures_.fragmentation = in_use ? double(figures_.free_partial_bytes) / double(in_use) : 0;
   return bytes_;
+}
+
+// Unmaps the empty pages beyond keep_pages, the longest pooled first.
+void PageSpace::release_pool(size_t keep_pages) {
+  if (pool_.size() <= keep_pages) return;
+  size_t n = pool_.size() - keep_pages;
+  for (size_t i = 0; i < n; ++i) {
+    page_set_.erase(reinterpret_cast<uintptr_t>(pool_[i]));
+    munmap(pool_[i], kPageSize);
+  }
+  uint64_t released = n * kPageSize;
+  pool_.erase(pool_.begin(), pool_.begin() + ptrdiff_t(n));
+  figures_.page_bytes -= released;
+  figures_.pooled_bytes -= released;
+  figures_.released_bytes += released;
+  pages_.erase(std::remove_if(pages_.begin(), pages_.end(),
+                              [this](Page* p) {
+                                return !page_set_.count(reinterpret_cast<uintptr_t>(p));
+                              }),
+               pages_.end());
 }
 
 bool PageSpace::contains(Word w) const {
@@ -107,9 +179,9 @@ bool PageSpace::contains(Word w) const {
   if (!page_set_.count(base)) return false;
   const Page* p = reinterpret_cast<const Page*>(base);
   uintptr_t off = w - base;
-  if (off < Page::kHeaderBytes) return false;
+  if (p->cell_size == 0 || off < Page::kHeaderBytes) return false;
   if ((off - Page::kHeaderBytes) % p->cell_size != 0) return false;
-  if ((off - Page::kHeaderBytes) / p->cell_size >= p->ncells) return false;
+  if ((off - Page::kHeaderBytes) / p->cell_size >= p->nused) return false;
   return h->kind != kFreeKind;
 }
 

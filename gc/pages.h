@@ -2,12 +2,27 @@
 // the whole heap of `marksweep`, the old generation of `gen`.
 //
 // Small objects (up to kMaxSmall bytes) live in 64 KiB pages aligned to their
-// size, one size class per page, sizes in steps of 8 bytes. A page threads its
-// free cells on a list through the cells; a free cell's header has kind
-// kFreeKind. Larger objects are allocated one by one with calloc and kept in a
-// list. The space knows nothing of roots: its owner marks the live objects
-// (kMarkBit in gcbits) and then calls sweep(), which finalizes and frees the
-// unmarked ones and clears the marks of the rest.
+// size, one size class per page, sizes in steps of 8 bytes. A page hands out
+// its cells in address order from a bump cursor (Page::nused: the cells below
+// it have been handed out at least once, the ones above were never touched);
+// cells freed by a sweep are threaded on a per-class free list through the
+// cells, and a free cell's header has kind kFreeKind. Allocation takes the
+// free list first (the holes of partly used pages), then bumps.
+//
+// Larger objects are the large-object space: one calloc'd block each, kept in
+// a list, never moved. (glibc serves blocks over its mmap threshold, 128 KiB,
+// with their own mappings, so a freed big string goes back to the system.)
+//
+// The space knows nothing of roots: its owner marks the live objects (kMarkBit
+// in gcbits) and then calls sweep(), which finalizes and frees the unmarked
+// ones and clears the marks of the rest. A page the sweep finds with no live
+// cell is not threaded at all: it goes to a pool of empty pages that any size
+// class takes its next page from. The pool keeps at most max(kMinPoolPages,
+// the live bytes) of pages mapped, about what the owners let the space grow
+// by before the next collection (marksweep: the live bytes; gen: its growth
+// factor 2); the rest go back to the system (munmap). Pages kept spare
+// their next user the page faults of fresh memory. The sweep also measures fragmentation: the free bytes in
+// pages that still hold live cells, over all bytes of the space.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,12 +33,25 @@
 
 namespace gc {
 
+// What the space holds, as of the last sweep (and allocation since).
+struct SpaceFigures {
+  uint64_t page_bytes = 0;          // small-object pages mapped, pooled ones included
+  uint64_t pooled_bytes = 0;        // empty pages kept for reuse
+  uint64_t large_bytes = 0;         // the large-object space
+  uint64_t large_objects = 0;
+  uint64_t free_partial_bytes = 0;  // free cells in pages that hold live cells (last sweep)
+  uint64_t released_bytes = 0;      // pages returned to the system, since start
+  // free_partial_bytes / (page bytes in use + large bytes), at the last sweep.
+  double fragmentation = 0;
+};
+
 class PageSpace {
  public:
   static constexpr size_t kPageSize = 64 * 1024;
   static constexpr size_t kMaxSmall = 1024;
   static constexpr uint8_t kFreeKind = 0xff;
   static constexpr uint8_t kMarkBit = 1;  // the one gcbits bit this class reads
+  static constexpr size_t kMinPoolPages = 64;  // 4 MiB of empty pages kept at least
 
   PageSpace() = default;
   ~PageSpace();
@@ -39,6 +67,17 @@ class PageSpace {
   // Zeroed memory for an object of round(bytes) bytes; the caller fills in the
   // header's kind. Small or large by size.
   GcHeader* allocate(size_t bytes);
+  // A small cell of exactly `bytes` (already rounded, at most kMaxSmall) whose
+  // contents are garbage: for a copying collector that overwrites all of it.
+  GcHeader* allocate_uninitialised(size_t bytes) {
+    size_t c = bytes / 8;
+    bytes_ += bytes;
+    if (FreeCell* cell = free_[c]) {
+      free_[c] = cell->next;
+      return &cell->h;
+    }
+    return bump(c, bytes);
+  }
 
   // Finalizes (through kinds) and frees every unmarked object, clears the
   // marks of the others, and returns the bytes that stay in use.
@@ -51,7 +90,7 @@ class PageSpace {
   template <class F>
   void for_each_object(F f) const {
     for (Page* p : pages_)
-      for (size_t i = 0; i < p->ncells; ++i) {
+      for (size_t i = 0; i < p->nused; ++i) {
         auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * p->cell_size);
         if (h->kind != kFreeKind) f(h);
       }
@@ -59,11 +98,13 @@ class PageSpace {
   }
 
   size_t bytes_in_use() const { return bytes_; }  // allocated since the sweep, plus live
+  const SpaceFigures& figures() const { return figures_; }
 
  private:
   struct Page {
-    size_t cell_size;
+    size_t cell_size;  // 0 while the page is in the empty pool
     size_t ncells;
+    size_t nused;  // cells handed out at least once: the bump cursor
     static constexpr size_t kHeaderBytes = 64;
     char* cells() const { return reinterpret_cast<char*>(const_cast<Page*>(this)) + kHeaderBytes; }
   };
@@ -78,15 +119,21 @@ class PageSpace {
   };
   static constexpr size_t kClasses = kMaxSmall / 8 + 1;
 
-  void refill(size_t cls, size_t bytes);
+  GcHeader* bump(size_t cls, size_t bytes);
+  Page* take_page(size_t bytes);
+  size_t sweep_page(Page* p, const KindInfo* kinds);
+  void release_pool(size_t keep_pages);
   static void* map_aligned_page();
 
-  std::vector<Page*> pages_;
+  std::vector<Page*> pages_;  // every mapped page, pooled ones included
   std::unordered_set<uintptr_t> page_set_;
+  std::vector<Page*> pool_;  // empty pages
   std::vector<Large*> large_;
   std::unordered_set<GcHeader*> large_set_;
   FreeCell* free_[kClasses] = {};
+  Page* bump_page_[kClasses] = {};  // the page each class bumps into
   size_t bytes_ = 0;
+  SpaceFigures figures_;
 };
 
 }  // namespace gc

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "compiler/runtime.h"
+#include "gc/gen.h"
 #include "repl/repl.h"
 #include "vm/error.h"
 #include "vm/port.h"
@@ -23,8 +24,11 @@ const char* kUsage =
     "  (no FILE)            start the REPL\n"
     "  FILE [ARGS...]       run a script; ARGS are in the global argv\n"
     "  -e EXPR              evaluate EXPR, print its value, exit\n"
-    "  --gc=NAME            collector: marksweep, gen, boehm (also from ARCANA_GC)\n"
-    "  --nursery=MB         gen's nursery size (default 4)\n"
+    "  --gc=NAME            collector: gen (the default), marksweep, boehm; the\n"
+    "                       environment variable ARCANA_GC names one too (--gc wins)\n"
+    "  --nursery=MB         gen's nursery (eden) size (default 1)\n"
+    "  --promote-age=N      gen promotes survivors at their Nth minor collection\n"
+    "                       (1-15, default 2)\n"
     "  --gc-stress          collect at every safe point (slow; for testing)\n"
     "  --stats              print counters at exit: type dispatches, opcodes, GC\n"
     "  --cpu-profile=FILE   write a gperftools CPU profile (read with google-pprof)\n"
@@ -35,6 +39,8 @@ const char* kUsage =
 
 struct Args {
   compiler::RuntimeOptions rt;
+  const char* gc_from = "--gc";  // where the collector's name came from, for errors
+  unsigned promote_age = 0;      // 0: gen's default
   bool stats = false;
   std::string profile;
   std::vector<std::string> exprs;
@@ -45,7 +51,11 @@ struct Args {
 bool starts(const char* a, const char* p) { return std::strncmp(a, p, std::strlen(p)) == 0; }
 
 int parse_args(int argc, char** argv, Args& args) {
-  if (const char* g = std::getenv("ARCANA_GC")) args.rt.gc = g;
+  args.rt.gc = "gen";  // the default collector (DESIGN.md "Collectors")
+  if (const char* g = std::getenv("ARCANA_GC"); g && *g) {
+    args.rt.gc = g;
+    args.gc_from = "ARCANA_GC";
+  }
   int i = 1;
   for (; i < argc; ++i) {
     const char* a = argv[i];
@@ -63,6 +73,7 @@ int parse_args(int argc, char** argv, Args& args) {
       args.exprs.push_back(argv[i]);
     } else if (starts(a, "--gc=")) {
       args.rt.gc = a + 5;
+      args.gc_from = "--gc";
     } else if (starts(a, "--nursery=")) {
       double mb = std::atof(a + 10);
       if (!(mb > 0)) {
@@ -70,6 +81,15 @@ int parse_args(int argc, char** argv, Args& args) {
         return 2;
       }
       args.rt.nursery_bytes = size_t(mb * (1 << 20));
+    } else if (starts(a, "--promote-age=")) {
+      char* end = nullptr;
+      long n = std::strtol(a + 14, &end, 10);
+      if (end == a + 14 || *end || n < 1 || n > long(gc::kGenMaxPromoteAge)) {
+        std::fprintf(stderr, "arcana: --promote-age needs a number from 1 to %u\n",
+                     gc::kGenMaxPromoteAge);
+        return 2;
+      }
+      args.promote_age = unsigned(n);
     } else if (!std::strcmp(a, "--gc-stress")) {
       args.rt.gc_stress = true;
     } else if (!std::strcmp(a, "--stats")) {
@@ -108,8 +128,8 @@ int parse_args(int argc, char** argv, Args& args) {
   if (!known) {
     std::string all;
     for (auto& n : names) all += (all.empty() ? "" : ", ") + n;
-    std::fprintf(stderr, "arcana: unknown collector '%s' (known: %s)\n", args.rt.gc.c_str(),
-                 all.c_str());
+    std::fprintf(stderr, "arcana: unknown collector '%s' from %s (known: %s)\n",
+                 args.rt.gc.c_str(), args.gc_from, all.c_str());
     return 2;
   }
   return -1;
@@ -129,6 +149,7 @@ void flush_ports(vm::VM& vm) {
 int run(Args& args) {
   compiler::Runtime rt(args.rt);
   vm::VM& vm = rt.vm();
+  if (args.promote_age) gc::set_promote_age(vm.heap(), args.promote_age);  // gen only
   if (args.stats) {
     vm::g_profile.count_types = true;
     vm.counters.count_ops = true;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/gc/run.sh — the collectors against each other, in the same run. Each
 # program (binary_trees.arc at depth 18, gcbench.arc, list_churn.arc) runs
-# under --gc=marksweep, --gc=gen and --gc=boehm, RUNS times each (default
+# under --gc=marksweep, --gc=gen, --gc=vcgc and --gc=boehm, RUNS times each (default
 # 3), interleaved (run 1 of every collector, then run 2, ...) so that a
 # change of machine load falls on all of them. Printed, each the median of
 # the runs:
@@ -14,27 +14,32 @@
 #                 faster than boehm); and the same for cpu
 # Pauses and the GC share come from the GCSTATS line each program prints at
 # its end from (gc-stats).
-# A collector written NAME@MB runs with --nursery=MB as well (gen@1: gen
-# with a 1 MiB nursery).
+# A collector written NAME@MB runs with --nursery=MB as well (gen@4: gen
+# with a 4 MiB nursery), and NAME@MB/N with --promote-age=N too (gen@1/1:
+# a 1 MiB nursery, survivors promoted at their first minor collection).
 #   bench/gc/run.sh [path/to/arcana]        RUNS=5 COLLECTORS="gen gen@1 boehm" BENCHES="gcbench"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 arcana=${1:-$here/../../build/arcana}
 runs=${RUNS:-3}
-collectors=${COLLECTORS:-"marksweep gen boehm"}
+collectors=${COLLECTORS:-"marksweep gen vcgc boehm"}
 benches=${BENCHES:-"binary_trees gcbench list_churn"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -x /usr/bin/time ] || { echo "run.sh: needs /usr/bin/time (GNU time)"; exit 2; }
 
 # One run: appends "wall cpu maxpause p99 minor99 share rss_kib" to
-# $tmp/$bench.$gc, or "failed".
+# $tmp/$bench.$gc (a / in $gc as _), or "failed".
 run_one() {
   local bench=$1 gc=$2 out="$tmp/out" tm="$tmp/time"
   local opts=(--gc="${gc%@*}")
-  [ "${gc#*@}" != "$gc" ] && opts+=(--nursery="${gc#*@}")
+  local spec=${gc#*@}
+  if [ "$spec" != "$gc" ]; then
+    opts+=(--nursery="${spec%/*}")
+    [ "${spec#*/}" != "$spec" ] && opts+=(--promote-age="${spec#*/}")
+  fi
   if ! /usr/bin/time -f "%e %U %S %M" -o "$tm" "$arcana" "${opts[@]}" "$here/$bench.arc" >"$out" 2>"$tmp/err"; then
-    echo failed >>"$tmp/$bench.$gc"
+    echo failed >>"$tmp/$bench.${gc//\//_}"
     echo "  $bench under $gc failed:" >&2
     tail -3 "$tmp/err" >&2
     return
@@ -47,7 +52,7 @@ run_one() {
     for (i = 2; i <= n; i++) { split(f[i], kv, "="); v[kv[1]] = kv[2] }
     printf "%s %s %s %s %s %s %s\n", a[1], a[2] + a[3], v["max-pause-ms"], v["p99-pause-ms"],
            v["p99-minor-pause-ms"], v["gc-share"], a[4]
-  }' >>"$tmp/$bench.$gc"
+  }' >>"$tmp/$bench.${gc//\//_}"
 }
 
 # The median of column $2 of file $1 (failed runs left out).
@@ -72,7 +77,7 @@ for bench in $benches; do
   bw=nan; bc=nan
   if [ -f "$tmp/$bench.boehm" ]; then bw=$(median "$tmp/$bench.boehm" 1); bc=$(median "$tmp/$bench.boehm" 2); fi
   for gc in $collectors; do
-    f="$tmp/$bench.$gc"
+    f="$tmp/$bench.${gc//\//_}"
     w=$(median "$f" 1); c=$(median "$f" 2); mp=$(median "$f" 3); p99=$(median "$f" 4)
     m99=$(median "$f" 5); sh=$(median "$f" 6); rss=$(median "$f" 7)
     fails=$(grep -c failed "$f")

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "compiler/runtime.h"
+#include "gc/gen.h"
 #include "gc/heap.h"
 #include "test_kinds.h"
 #include "vm/print.h"
@@ -43,8 +44,9 @@ Array* array(gc::Heap& h, uint64_t n) {
 
 }  // namespace
 
-TEST_CASE("gen: survivors of a minor collection move to the old generation", "[gc]") {
+TEST_CASE("gen: survivors move to the survivor space, then to the old generation", "[gc]") {
   auto h = heap_with_res("gen");
+  REQUIRE(gc::set_promote_age(*h, 2));
   gc::Rooted<Word> root(*h, 0);
   Word list = 0;
   for (int i = 0; i < 1000; ++i) list = w(pair(*h, fix(i), list));
@@ -52,9 +54,14 @@ TEST_CASE("gen: survivors of a minor collection move to the old generation", "[g
   for (int i = 0; i < 10000; ++i) pair(*h, fix(i), 0);  // garbage
   Word before = root;
   h->collect_minor();
-  CHECK(root.get() != before);  // moved
+  CHECK(root.get() != before);  // moved to the survivor space
   CHECK(h->stats().minor_collections == 1);
   CHECK(h->stats().major_collections == 0);
+  CHECK(h->stats().bytes_promoted == 0);
+  CHECK(h->verify().empty());
+  before = root;
+  h->collect_minor();
+  CHECK(root.get() != before);  // promoted
   CHECK(h->stats().bytes_promoted == 1000 * sizeof(Pair));
   int n = 999;
   for (Word p = root; p; p = as_pair(p)->b) CHECK(as_pair(p)->a == fix(n--));
@@ -67,10 +74,63 @@ TEST_CASE("gen: survivors of a minor collection move to the old generation", "[g
   CHECK(h->stats().bytes_promoted == 1000 * sizeof(Pair));
 }
 
+TEST_CASE("gen: an object survives age-1 minor collections young and is old after age", "[gc]") {
+  for (unsigned age = 1; age <= 5; ++age) {
+    CAPTURE(age);
+    auto h = heap_with_res("gen");
+    REQUIRE(gc::set_promote_age(*h, age));
+    gc::Rooted<Word> root(*h, 0);
+    for (int i = 0; i < 100; ++i) root = w(pair(*h, fix(i), root));
+    for (unsigned n = 1; n < age; ++n) {
+      Word before = root;
+      pair(*h, fix(-1), 0);  // garbage
+      h->collect_minor();
+      CHECK(root.get() != before);  // still young: copied again
+      CHECK(h->stats().bytes_promoted == 0);
+      gc::GenFigures f;
+      REQUIRE(gc::gen_figures(*h, f));
+      CHECK(f.survivor_used_bytes == 100 * sizeof(Pair));
+      CHECK(h->verify().empty());
+    }
+    h->collect_minor();
+    CHECK(h->stats().bytes_promoted == 100 * sizeof(Pair));
+    gc::GenFigures f;
+    REQUIRE(gc::gen_figures(*h, f));
+    CHECK(f.survivor_used_bytes == 0);
+    Word old = root;
+    h->collect_minor();
+    CHECK(root.get() == old);  // old objects do not move
+    int n = 99;
+    for (Word p = root; p; p = as_pair(p)->b) CHECK(as_pair(p)->a == fix(n--));
+    CHECK(n == -1);
+    CHECK(h->verify().empty());
+  }
+  auto ms = make_test_heap("marksweep");
+  CHECK(!gc::set_promote_age(*ms, 2));  // gen only
+}
+
+TEST_CASE("gen: a full survivor space promotes the rest early", "[gc]") {
+  auto h = heap_with_res("gen");
+  h->set_nursery_size(64 << 10);  // survivor spaces of 32 KiB
+  REQUIRE(gc::set_promote_age(*h, 3));
+  gc::Rooted<Word> root(*h, 0);
+  for (int i = 0; i < 3000; ++i) root = w(pair(*h, fix(i), root));  // 72 KB
+  h->collect_minor();
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.survivor_used_bytes <= f.survivor_bytes);
+  CHECK(f.survivor_used_bytes + h->stats().bytes_promoted == 3000 * sizeof(Pair));
+  CHECK(f.survivor_overflow_bytes == h->stats().bytes_promoted);
+  CHECK(h->verify().empty());
+  int n = 2999;
+  for (Word p = root; p; p = as_pair(p)->b) CHECK(as_pair(p)->a == fix(n--));
+  CHECK(n == -1);
+}
+
 TEST_CASE("gen: an old object pointing at a young one keeps it alive", "[gc]") {
   auto h = heap_with_res("gen");
   gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
-  h->collect_minor();  // promotes it
+  h->collect();  // promotes it
   Pair* young = pair(*h, fix(2), 0);
   Pair* o = as_pair(old);
   h->write(&o->h, &o->b, w(young));  // the barrier remembers o
@@ -83,10 +143,53 @@ TEST_CASE("gen: an old object pointing at a young one keeps it alive", "[gc]") {
   CHECK(h->verify().empty());
 }
 
+TEST_CASE("gen: the remembered set follows survivors until they are promoted", "[gc]") {
+  auto h = heap_with_res("gen");
+  REQUIRE(gc::set_promote_age(*h, 3));
+  gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
+  h->collect();  // promotes it
+  uint64_t promoted_before = h->stats().bytes_promoted;
+  Pair* o = as_pair(old);
+  h->write(&o->h, &o->b, w(pair(*h, fix(2), 0)));
+  // o is the only holder of the young pair through three minor
+  // collections: it must stay remembered while the pair is a survivor.
+  for (int round = 1; round <= 3; ++round) {
+    CAPTURE(round);
+    Word before = o->b;
+    for (int i = 0; i < 1000; ++i) pair(*h, fix(i), 0);
+    h->collect_minor();
+    CHECK(as_pair(o->b)->a == fix(2));
+    CHECK(o->b != before);  // copied (twice within the nursery, then promoted)
+    CHECK(h->verify().empty());
+  }
+  CHECK(h->stats().bytes_promoted == promoted_before + sizeof(Pair));
+  Word promoted = o->b;
+  h->collect_minor();
+  CHECK(o->b == promoted);
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("gen: a promoted object that refers to a survivor is remembered", "[gc]") {
+  auto h = heap_with_res("gen");
+  REQUIRE(gc::set_promote_age(*h, 2));
+  gc::Rooted<Word> root(*h, w(pair(*h, fix(1), 0)));
+  h->collect_minor();  // root's pair: age 1
+  Pair* a = as_pair(root);
+  h->write(&a->h, &a->b, w(pair(*h, fix(2), 0)));  // a is young: no barrier needed
+  h->collect_minor();  // a is promoted, its new pair becomes a survivor
+  CHECK(h->stats().bytes_promoted == sizeof(Pair));
+  CHECK(h->verify().empty());  // a is remembered
+  for (int i = 0; i < 1000; ++i) pair(*h, fix(i), 0);
+  h->collect_minor();  // the pair is promoted through a's slot
+  CHECK(as_pair(as_pair(root)->b)->a == fix(2));
+  CHECK(h->stats().bytes_promoted == 2 * sizeof(Pair));
+  CHECK(h->verify().empty());
+}
+
 TEST_CASE("gen: the verifier finds a store that skipped the barrier", "[gc]") {
   auto h = heap_with_res("gen");
   gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
-  h->collect_minor();
+  h->collect();  // promotes it
   as_pair(old)->a = w(pair(*h, fix(2), 0));  // a raw store: not remembered
   auto problems = h->verify();
   REQUIRE(!problems.empty());
@@ -185,6 +288,7 @@ TEST_CASE("gen: objects with finalizers are finalized by a major collection", "[
 
 TEST_CASE("gen: a major collection follows old-generation growth", "[gc]") {
   auto h = heap_with_res("gen");
+  gc::set_promote_age(*h, 1);
   gc::Rooted<Word> root(*h, 0);
   for (int round = 0; round < 40; ++round) {
     root = 0;  // drop the last round
@@ -193,6 +297,69 @@ TEST_CASE("gen: a major collection follows old-generation growth", "[gc]") {
   }
   CHECK(h->stats().major_collections >= 1);
   CHECK(h->stats().bytes_live < 40 * 30000 * sizeof(Pair));
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("gen: the old generation measures fragmentation and releases empty pages", "[gc]") {
+  auto h = heap_with_res("gen");
+  gc::RootedVector<Word> keep(*h);
+  // 400,000 pairs (9.6 MB of 24-byte cells) promoted, every tenth kept.
+  for (int i = 0; i < 400000; ++i) {
+    Pair* p = pair(*h, fix(i), 0);
+    keep.items.push_back(w(p));
+    if (i % 50000 == 0) h->collect();  // a few at a time, as a program would
+  }
+  h->collect();
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.old.fragmentation < 0.05);  // every cell live
+  uint64_t full_pages = f.old.page_bytes;
+  CHECK(full_pages >= 400000 * sizeof(Pair));
+  for (size_t i = 0; i < keep.items.size(); ++i)
+    if (i % 10) keep.items[i] = fix(0);
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  // Nine cells in ten are free, in pages that all still hold live ones.
+  CHECK(f.old.fragmentation > 0.8);
+  CHECK(f.old.free_partial_bytes >= 300000 * sizeof(Pair));
+  CHECK(f.old.pooled_bytes == 0);
+  // The free cells are reused before any new page is taken.
+  for (int i = 0; i < 100000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.old.page_bytes == full_pages);
+  CHECK(h->verify().empty());
+  // Nothing kept: every page is empty; the pool keeps 4 MiB of them and the
+  // rest goes back to the system.
+  keep.items.clear();
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.old.fragmentation == 0);
+  CHECK(f.old.pooled_bytes == f.old.page_bytes);
+  CHECK(f.old.page_bytes == gc::PageSpace::kMinPoolPages * gc::PageSpace::kPageSize);
+  CHECK(f.old.released_bytes == full_pages - f.old.page_bytes);
+  CHECK(h->stats().bytes_live == 0);
+  // Pooled pages serve any size class.
+  gc::Rooted<Word> big(*h, gc::word_of(&array(*h, 100)->h));  // 824 bytes
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.old.page_bytes == gc::PageSpace::kMinPoolPages * gc::PageSpace::kPageSize);
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("gen: large objects are a space of their own", "[gc]") {
+  auto h = heap_with_res("gen");
+  gc::Rooted<Word> root(*h, gc::word_of(&array(*h, 1000)->h));  // 8 KB: over kMaxSmall
+  array(*h, 2000);  // garbage
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.old.large_objects == 2);
+  CHECK(f.old.large_bytes == 2 * sizeof(Array) + 3000 * sizeof(Word));
+  CHECK(f.old.page_bytes == 0);  // no small-object page taken
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.old.large_objects == 1);
+  CHECK(f.old.large_bytes == sizeof(Array) + 1000 * sizeof(Word));
   CHECK(h->verify().empty());
 }
 
@@ -269,3 +436,4 @@ TEST_CASE("Arc programs survive gen under stress", "[gc][stress]") {
   CHECK(r == "(" + std::to_string(9 * 2 + 90 * 3 + 900 * 4 + 1001 * 5) + " 250)");
   CHECK(rt.vm().heap().verify().empty());
 }
+

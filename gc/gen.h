@@ -1,0 +1,31 @@
+// gc/gen.h — what only the generational collector (`gen`, gc/gen.cpp) has:
+// its promotion age, and figures about its spaces beyond GcStats. Each
+// function takes any Heap and returns false (doing nothing) unless it is a
+// gen heap, so callers need not know which collector runs.
+#pragma once
+#include <cstdint>
+
+#include "gc/heap.h"
+#include "gc/pages.h"
+
+namespace gc {
+
+constexpr unsigned kGenMaxPromoteAge = 15;  // four bits of GcHeader::gcbits
+
+// Survivors are promoted to the old generation at their age-th minor
+// collection (1: at the first; at most kGenMaxPromoteAge). Until then they
+// are copied between the nursery's two survivor spaces.
+bool set_promote_age(Heap& h, unsigned age);
+
+struct GenFigures {
+  unsigned promote_age = 0;
+  uint64_t nursery_bytes = 0;         // one eden chunk
+  uint64_t survivor_bytes = 0;        // each of the two survivor spaces
+  uint64_t survivor_used_bytes = 0;   // young objects that survived a minor collection
+  uint64_t old_bytes = 0;             // the old generation's bytes in use (small + large)
+  uint64_t survivor_overflow_bytes = 0;  // promoted early: the survivor space was full
+  SpaceFigures old;                   // pages, large objects, fragmentation
+};
+bool gen_figures(const Heap& h, GenFigures& out);
+
+}  // namespace gc
