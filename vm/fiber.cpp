@@ -237,11 +237,11 @@ void register_fiber_kind(gc::Heap& h) {
 void register_fiber_builtins(VM& vm) { define_builtins(vm, kDefs); }
 
 void init_exec_on_slot(ExecState& e, StackSlot* slot, size_t headroom) {
-  e.stack = slot->vm_begin();
-  e.stack_end = slot->vm_end() - headroom;
-  e.sp = e.stack;
-  e.low_water = slot->low_water();
-  e.stack_bottom = slot->machine_top();
+  e.r.stack = slot->vm_begin();
+  e.r.stack_end = slot->vm_end() - headroom;
+  e.r.sp = e.r.stack;
+  e.r.low_water = slot->low_water();
+  e.r.stack_bottom = slot->machine_top();
 }
 
 void trace_fibers_as_roots(gc::Visitor& v) {

@@ -124,18 +124,18 @@ Value VM::run(Value* fslot, int nargs) {
     ~RunScope() {
       while (vm.handlers.size() > nhandlers) vm.handlers.pop_back();
       vm.runs.pop_back();
-      vm.capture_cache_ = NIL;  // its frames are gone
+      vm.r_.capture_cache = NIL;  // its frames are gone
       // A Ctrl-C that came after the last safe point of a top-level form
       // must not interrupt the next one.
-      if (--vm.level_ == 0) vm.interrupt_ = 0;
-      vm.base_ = base;
-      vm.builtin_args_ = bargs;
-      vm.builtin_pc_ = bpc;
+      if (--vm.r_.level == 0) vm.interrupt_ = 0;
+      vm.r_.base = base;
+      vm.r_.builtin_args = bargs;
+      vm.r_.builtin_pc = bpc;
     }
-  } scope{*this, base_, builtin_args_, builtin_pc_, handlers.size()};
-  level_++;
-  runs.push_back(RunRecord{size_t(fslot - stack_), top_level_run_ ? 0 : next_run_id_++, winds});
-  top_level_run_ = false;
+  } scope{*this, r_.base, r_.builtin_args, r_.builtin_pc, handlers.size()};
+  r_.level++;
+  runs.push_back(RunRecord{size_t(fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++, winds});
+  r_.top_level_run = false;
 
   static const void* const labels[] = {
 #define OP(name, fmt, effect, doc) &&op_##name,
@@ -147,7 +147,7 @@ Value VM::run(Value* fslot, int nargs) {
     for (int i = 0; i < kOpCount; ++i) counting[i] = &&count_op;
   const void* const* dispatch = counters.count_ops ? counting : labels;
 
-  Value* base = base_;
+  Value* base = r_.base;
   Value* sp = fslot + 1 + nargs;
   const Insn* pc = nullptr;
   Code* code = nullptr;
@@ -163,9 +163,9 @@ Value VM::run(Value* fslot, int nargs) {
 
 #define SAVE()                                                      \
   do {                                                              \
-    sp_ = sp;                                                       \
-    base_ = base;                                                   \
-    builtin_pc_ = code ? uint32_t(pc - code_insns(code)) : 0;       \
+    r_.sp = sp;                                                       \
+    r_.base = base;                                                   \
+    r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;       \
   } while (0)
 // After a safe point: the code object may have moved, so find it again
 // from the frame, and the pc from the offset SAVE() recorded.
@@ -173,7 +173,7 @@ Value VM::run(Value* fslot, int nargs) {
   do {                                          \
     code = code_of(base[-1]);                   \
     K = code_consts(code);                      \
-    pc = code_insns(code) + builtin_pc_;        \
+    pc = code_insns(code) + r_.builtin_pc;        \
   } while (0)
 #define SAFEPOINT()                                                  \
   do {                                                               \
@@ -208,7 +208,7 @@ Value VM::run(Value* fslot, int nargs) {
         Value rpc, rlink;
         if (entry) {
           rpc = Value::fixnum(entry_rpc);
-          rlink = Value::fixnum(base ? base - stack_ : -1);
+          rlink = Value::fixnum(base ? base - r_.stack : -1);
           entry = false;
         } else if (tail) {
           rpc = base[code->nlocals];
@@ -217,7 +217,7 @@ Value VM::run(Value* fslot, int nargs) {
           args = base;
         } else {
           rpc = Value::fixnum(pc - code_insns(code));
-          rlink = Value::fixnum(base - stack_);
+          rlink = Value::fixnum(base - r_.stack);
         }
         for (uint32_t i = uint32_t(n); i < c->nlocals; ++i) args[i] = NIL;
         args[c->nlocals] = rpc;
@@ -236,15 +236,15 @@ Value VM::run(Value* fslot, int nargs) {
         if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
           arity_error(symbol_name(b->name), b->min_args, b->max_args, n);
         SAVE();
-        builtin_args_ = sp - n;
-        sp_ = sp;
+        r_.builtin_args = sp - n;
+        r_.sp = sp;
         r = b->fn(*this, sp - n, n);
         // A builtin that runs Arc code (eval and macex expand macros) passes
         // safe points in a nested run, where the code object may have moved.
         if (code) RELOAD();
         if (r == tail_call_marker()) {
-          n = pending_nargs_;
-          sp = builtin_args_ + n;
+          n = r_.pending_nargs;
+          sp = r_.builtin_args + n;
           goto call;
         }
       } else if (k == Kind::Continuation) {
@@ -252,14 +252,14 @@ Value VM::run(Value* fslot, int nargs) {
         Value v = n ? sp[-1] : NIL;
         Continuation* kc = f.as<Continuation>();
         const RunRecord& run = runs.back();
-        if (kc->level != level_ || kc->run_base != run.fslot ||
+        if (kc->level != r_.level || kc->run_base != run.fslot ||
             (kc->run_id != 0 && kc->run_id != run.id))
           throw_error(
               "continuation invoked across a C++ frame (a continuation barrier: it was captured "
               "inside a call from C++, such as a macro expansion or a builtin's callback)");
         Value thunks = wind_thunks(winds, kc->winds);
         reinstate_frames(kc);
-        while (!handlers.empty() && handlers.back().level == level_) handlers.pop_back();
+        while (!handlers.empty() && handlers.back().level == r_.level) handlers.pop_back();
         Vector* hv = kc->handlers.as<Vector>();
         for (uint64_t i = 0; i < hv->len; i += 5)
           handlers.push_back(Handler{size_t(hv->items[i].as_fixnum()),
@@ -267,12 +267,12 @@ Value VM::run(Value* fslot, int nargs) {
                                      uint32_t(hv->items[i + 2].as_fixnum()), hv->items[i + 3],
                                      int(hv->items[i + 4].as_fixnum())});
         winds = kc->winds;
-        sp = stack_ + kc->sp;
+        sp = r_.stack + kc->sp;
         if (sp == fslot) {  // captured by the run's own entry call
-          sp_ = sp;
+          r_.sp = sp;
           return v;
         }
-        base = stack_ + kc->base;
+        base = r_.stack + kc->base;
         code = code_of(base[-1]);
         K = code_consts(code);
         pc = code_insns(code) + kc->pc;
@@ -421,13 +421,13 @@ Value VM::run(Value* fslot, int nargs) {
       int64_t link = base[code->nlocals + 1].as_fixnum();
       sp = base - 1;
       if (rpc < 0) {
-        sp_ = sp;
+        r_.sp = sp;
         if (rpc == kRethrow) throw ArcError{v};
         return v;
       }
       *sp++ = v;
-      base = stack_ + link;
-      if (base < capture_low_) capture_low_ = base;  // the capture cache
+      base = r_.stack + link;
+      if (base < r_.capture_low) r_.capture_low = base;  // the capture cache
       code = code_of(base[-1]);
       K = code_consts(code);
       pc = code_insns(code) + rpc;
@@ -446,7 +446,7 @@ Value VM::run(Value* fslot, int nargs) {
     Value g = K[A].as<Symbol>()->value;                         \
     if (g == prim) {                                            \
       SAVE();                                                   \
-      builtin_args_ = sp - nargs;                               \
+      r_.builtin_args = sp - nargs;                               \
       Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs); \
       sp -= nargs;                                              \
       *sp++ = r;                                                \
@@ -552,8 +552,8 @@ Value VM::run(Value* fslot, int nargs) {
       PRIM_SLOW(prim_acons, 1);
 
     op_CATCH:
-      handlers.push_back(Handler{size_t(base - stack_), size_t(sp - stack_),
-                                 uint32_t(pc + SA - code_insns(code)), winds, level_});
+      handlers.push_back(Handler{size_t(base - r_.stack), size_t(sp - r_.stack),
+                                 uint32_t(pc + SA - code_insns(code)), winds, r_.level});
       DISPATCH();
     op_UNCATCH:
       handlers.pop_back();
@@ -563,19 +563,19 @@ Value VM::run(Value* fslot, int nargs) {
       Value exc = e.exc;
       Exception* ex = exc.as<Exception>();
       if (ex->backtrace.is_nil() && !is_break(exc)) {
-        base_ = base;
-        builtin_pc_ = code ? uint32_t(pc - code_insns(code)) : 0;
+        r_.base = base;
+        r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;
         set(ex, &ex->backtrace, backtrace());
       }
       bool catchable = !is_break(exc);
-      if (catchable && !handlers.empty() && handlers.back().level == level_) {
+      if (catchable && !handlers.empty() && handlers.back().level == r_.level) {
         Handler h = handlers.back();
         handlers.pop_back();
         Value thunks = wind_thunks(winds, h.winds);
         winds = h.winds;
-        base = stack_ + h.base;
-        if (base < capture_low_) capture_low_ = base;
-        sp = stack_ + h.sp;
+        base = r_.stack + h.base;
+        if (base < r_.capture_low) r_.capture_low = base;
+        sp = r_.stack + h.sp;
         code = code_of(base[-1]);
         K = code_consts(code);
         pc = code_insns(code) + h.pc;
@@ -595,11 +595,11 @@ Value VM::run(Value* fslot, int nargs) {
         continue;
       }
       // Leaving this run: run the cleanups between here and its entry first.
-      while (!handlers.empty() && handlers.back().level == level_) handlers.pop_back();
+      while (!handlers.empty() && handlers.back().level == r_.level) handlers.pop_back();
       Value thunks = wind_thunks(winds, runs.back().entry_winds);
       winds = runs.back().entry_winds;
       if (thunks.is_nil() || run_winds_fn.is_nil()) {
-        sp_ = fslot;
+        r_.sp = fslot;
         throw;
       }
       fslot[0] = run_winds_fn;
@@ -613,7 +613,7 @@ Value VM::run(Value* fslot, int nargs) {
       code = nullptr;
       resume = Resume::Call;
     } catch (std::bad_alloc&) {
-      sp_ = fslot;
+      r_.sp = fslot;
       throw_error("out of memory");
     }
   }

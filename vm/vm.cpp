@@ -40,12 +40,12 @@ VM::VM(const Options& o) : opts(o) {
   void* mem = mmap(nullptr, opts.stack_limit_bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
-  stack_ = static_cast<Value*>(mem);
+  r_.stack = static_cast<Value*>(mem);
   // Keep headroom for the largest frame a call may push before it checks.
-  stack_end_ = stack_ + opts.stack_limit_bytes / sizeof(Value) - 4096;
-  sp_ = stack_;
+  r_.stack_end = r_.stack + opts.stack_limit_bytes / sizeof(Value) - 4096;
+  r_.sp = r_.stack;
   // The main program's machine stack: deep C++ recursion stops 256 KiB short.
-  low_water_ = thread_stack_low_water(size_t(256) << 10);
+  r_.low_water = thread_stack_low_water(size_t(256) << 10);
   previous_vm_ = g_vm;
   g_vm = this;
   previous_symbols_ = push_symbol_table();
@@ -89,11 +89,11 @@ VM::~VM() {
   delete fiber_pool_;
   pop_symbol_table(previous_symbols_);
   g_vm = previous_vm_;
-  munmap(stack_, opts.stack_limit_bytes);
+  munmap(r_.stack, opts.stack_limit_bytes);
 }
 
 void trace_exec(ExecState& s, gc::Visitor& v) {
-  v.visit_range(reinterpret_cast<gc::Word*>(s.stack), reinterpret_cast<gc::Word*>(s.sp));
+  v.visit_range(reinterpret_cast<gc::Word*>(s.r.stack), reinterpret_cast<gc::Word*>(s.r.sp));
   if (s.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&s.winds));
   for (Handler& h : s.handlers)
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
@@ -101,28 +101,16 @@ void trace_exec(ExecState& s, gc::Visitor& v) {
     if (r.entry_winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&r.entry_winds));
   for (gc::Word* h : s.handles)
     if (gc::is_ref(*h)) v.visit(h);
-  if (s.capture_cache.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&s.capture_cache));
+  if (s.r.capture_cache.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&s.r.capture_cache));
 }
 
 void VM::swap_exec(ExecState& s) {
-  std::swap(stack_, s.stack);
-  std::swap(stack_end_, s.stack_end);
-  std::swap(sp_, s.sp);
-  std::swap(base_, s.base);
-  std::swap(level_, s.level);
+  std::swap(r_, s.r);
   std::swap(handlers, s.handlers);
   std::swap(runs, s.runs);
   std::swap(winds, s.winds);
-  std::swap(builtin_args_, s.builtin_args);
-  std::swap(pending_nargs_, s.pending_nargs);
-  std::swap(builtin_pc_, s.builtin_pc);
-  std::swap(top_level_run_, s.top_level_run);
-  std::swap(low_water_, s.low_water);
-  std::swap(stack_bottom_, s.stack_bottom);
   std::swap(heap_->handle_slots(), s.handles);
-  std::swap(capture_cache_, s.capture_cache);
-  std::swap(capture_low_, s.capture_low);
-  heap_->set_stack_bottom(stack_bottom_);
+  heap_->set_stack_bottom(r_.stack_bottom);
 }
 
 StackPool& VM::fiber_pool() {
@@ -135,7 +123,7 @@ StackPool& VM::fiber_pool() {
 }
 
 void VM::check_machine_stack() {
-  if (machine_sp() < low_water_)
+  if (machine_sp() < r_.low_water)
     throw_error("stack overflow: C++ recursion too deep for this machine stack (nested macro "
                 "expansions or evaluations, or a form nested too deeply)");
 }
@@ -143,10 +131,10 @@ void VM::check_machine_stack() {
 void VM::trace_roots(gc::Visitor& v) {
   if (current_fiber.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&current_fiber));
   if (!heap_->traces_objects()) trace_fibers_as_roots(v);
-  v.visit_range(reinterpret_cast<gc::Word*>(stack_), reinterpret_cast<gc::Word*>(sp_));
+  v.visit_range(reinterpret_cast<gc::Word*>(r_.stack), reinterpret_cast<gc::Word*>(r_.sp));
   for (Value* slot : {&in_port, &out_port, &err_port, &winds, &prim_add, &prim_sub, &prim_lt,
                       &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no, &prim_acons,
-                      &run_winds_fn, &interrupt_exc, &break_exc, &capture_cache_})
+                      &run_winds_fn, &interrupt_exc, &break_exc, &r_.capture_cache})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
   for (Handler& h : handlers)
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
@@ -180,25 +168,25 @@ Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args) {
 void VM::stack_overflow() {
   if (current_fiber.truthy())
     throw_error("stack overflow: recursion deeper than a fiber's VM stack (" +
-                std::to_string((stack_end_ - stack_) * sizeof(Value) >> 10) + " KiB)");
+                std::to_string((r_.stack_end - r_.stack) * sizeof(Value) >> 10) + " KiB)");
   throw_error("stack overflow: recursion deeper than the VM stack limit (" +
               std::to_string(opts.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");
 }
 
 Value VM::apply(Value f, const Value* args, int nargs) {
   check_machine_stack();
-  check_stack(sp_ + nargs + 1);
-  Value* fslot = sp_;
+  check_stack(r_.sp + nargs + 1);
+  Value* fslot = r_.sp;
   fslot[0] = f;
   for (int i = 0; i < nargs; ++i) fslot[1 + i] = args[i];
-  sp_ = fslot + 1 + nargs;
+  r_.sp = fslot + 1 + nargs;
   return run(fslot, nargs);
 }
 
 Value* VM::tail_call_slots(int nargs) {
-  check_stack(builtin_args_ + nargs);
-  pending_nargs_ = nargs;
-  return builtin_args_;
+  check_stack(r_.builtin_args + nargs);
+  r_.pending_nargs = nargs;
+  return r_.builtin_args;
 }
 
 Value VM::tail_call_marker() { return Value::from_word(Value::imm(6)); }
@@ -233,8 +221,8 @@ Value VM::backtrace(size_t limit) {
     if (run > 1) line += " (" + std::to_string(run) + " times)";
     lines.push_back(line);
   };
-  Value* base = base_;
-  uint32_t pc = builtin_pc_;
+  Value* base = r_.base;
+  uint32_t pc = r_.builtin_pc;
   while (base && lines.size() < limit) {
     Value fn = base[-1];
     if (TYPE(fn) != Kind::Closure) break;
@@ -251,7 +239,7 @@ Value VM::backtrace(size_t limit) {
     int64_t saved_pc = base[c->nlocals].as_fixnum();
     int64_t link = base[c->nlocals + 1].as_fixnum();
     if (link < 0) break;
-    base = stack_ + link;
+    base = r_.stack + link;
     pc = saved_pc < 0 ? 0 : uint32_t(saved_pc);
   }
   if (lines.size() < limit) flush();
@@ -290,36 +278,36 @@ Value chain_below(Value k, uint64_t p) {
 }  // namespace
 
 // Captures the stack from the run's base to the ccc builtin's slot. The
-// words below `share` are the same as when capture_cache_ was taken (no
-// frame below capture_low_ has run since), so they are shared with it, not
+// words below `share` are the same as when r_.capture_cache was taken (no
+// frame below r_.capture_low has run since), so they are shared with it, not
 // copied: a capture costs what ran since the last one, not the depth.
 Value VM::capture_continuation() {
   const RunRecord& run = runs.back();
   uint64_t from = run.fslot;
-  Value* to = builtin_args_ - 1;  // the builtin's own slot: where the value goes
-  uint64_t top = uint64_t(to - stack_);
+  Value* to = r_.builtin_args - 1;  // the builtin's own slot: where the value goes
+  uint64_t top = uint64_t(to - r_.stack);
   uint64_t share = from;
   Value parent = NIL;
-  if (capture_cache_.is_ref()) {
-    Continuation* c = capture_cache_.as<Continuation>();
-    if (c->level == level_ && c->run_base == from && c->run_id == run.id) {
-      uint64_t low = uint64_t(capture_low_ - stack_) - 1;  // its closure slot
+  if (r_.capture_cache.is_ref()) {
+    Continuation* c = r_.capture_cache.as<Continuation>();
+    if (c->level == r_.level && c->run_base == from && c->run_id == run.id) {
+      uint64_t low = uint64_t(r_.capture_low - r_.stack) - 1;  // its closure slot
       share = std::min(low, c->sp);
       if (share < from) share = from;
       if (share > top) share = top;
-      parent = chain_below(capture_cache_, share);
+      parent = chain_below(r_.capture_cache, share);
     }
   }
   uint64_t n = top - share;
   Value frames = make_vector(n);
-  std::memcpy(frames.as<Vector>()->items, stack_ + share, n * sizeof(Value));
+  std::memcpy(frames.as<Vector>()->items, r_.stack + share, n * sizeof(Value));
   size_t nh = 0;
-  for (const Handler& h : handlers) nh += h.level == level_;
+  for (const Handler& h : handlers) nh += h.level == r_.level;
   Value hv = make_vector(nh * 5);
   Vector* hvec = hv.as<Vector>();
   size_t i = 0;
   for (const Handler& h : handlers) {
-    if (h.level != level_) continue;
+    if (h.level != r_.level) continue;
     hvec->items[i++] = Value::fixnum(int64_t(h.base));
     hvec->items[i++] = Value::fixnum(int64_t(h.sp));
     hvec->items[i++] = Value::fixnum(int64_t(h.pc));
@@ -335,26 +323,26 @@ Value VM::capture_continuation() {
   k->run_base = from;
   k->seg_start = share;
   k->seg_len = n;
-  k->base = uint64_t(base_ - stack_);
+  k->base = uint64_t(r_.base - r_.stack);
   k->sp = top;
-  k->pc = builtin_pc_;
-  k->level = level_;
-  capture_cache_ = Value::ref(k);
-  capture_low_ = base_;
+  k->pc = r_.builtin_pc;
+  k->level = r_.level;
+  r_.capture_cache = Value::ref(k);
+  r_.capture_low = r_.base;
   return Value::ref(k);
 }
 
 // Copies k's segments onto the stack, skipping those the stack still holds:
-// a segment of capture_cache_'s chain below the lowest frame run since it
+// a segment of r_.capture_cache's chain below the lowest frame run since it
 // was taken is already in place, and so is everything under it.
 void VM::reinstate_frames(Continuation* k) {
   Continuation* shared[16];
   int nshared = 0;
-  if (capture_cache_.is_ref()) {
-    Continuation* c = capture_cache_.as<Continuation>();
+  if (r_.capture_cache.is_ref()) {
+    Continuation* c = r_.capture_cache.as<Continuation>();
     if (c->level == k->level && c->run_base == k->run_base && c->run_id == k->run_id) {
-      uint64_t valid = std::min(uint64_t(capture_low_ - stack_) - 1, c->sp);
-      for (Value n = capture_cache_; !n.is_nil() && nshared < 16;) {
+      uint64_t valid = std::min(uint64_t(r_.capture_low - r_.stack) - 1, c->sp);
+      for (Value n = r_.capture_cache; !n.is_nil() && nshared < 16;) {
         Continuation* m = n.as<Continuation>();
         if (m->seg_start + m->seg_len <= valid) shared[nshared++] = m;
         n = m->parent;
@@ -371,12 +359,12 @@ void VM::reinstate_frames(Continuation* k) {
           m->parent == c->parent)
         goto done;
     }
-    std::memcpy(stack_ + c->seg_start, c->frames.as<Vector>()->items, c->seg_len * sizeof(Value));
+    std::memcpy(r_.stack + c->seg_start, c->frames.as<Vector>()->items, c->seg_len * sizeof(Value));
     n = c->parent;
   }
 done:
-  capture_cache_ = Value::ref(k);
-  capture_low_ = stack_ + k->base;
+  r_.capture_cache = Value::ref(k);
+  r_.capture_low = r_.stack + k->base;
 }
 
 }  // namespace vm

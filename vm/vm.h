@@ -72,27 +72,33 @@ class StackPool;
 // runs and winds, and the machine-stack bounds it must stay within. The VM
 // holds the running execution's state in its own fields; a fiber switch
 // exchanges them with the fiber's (VM::swap_exec, vm/fiber.cpp).
-struct ExecState {
+// The registers of one execution, in one block so that a switch (swap_exec)
+// exchanges them in a few wide moves.
+struct ExecRegs {
   Value* stack = nullptr;
   Value* stack_end = nullptr;
   Value* sp = nullptr;
   Value* base = nullptr;
-  int level = 0;
-  std::vector<Handler> handlers;
-  std::vector<RunRecord> runs;
-  Value winds = NIL;
   Value* builtin_args = nullptr;
+  int level = 0;
   int pending_nargs = -1;
   uint32_t builtin_pc = 0;
   bool top_level_run = false;
   uintptr_t low_water = 0;       // machine stack pointers below this are too deep
   void* stack_bottom = nullptr;  // highest address of its machine stack
-  // Its C++ handles (gc::Rooted): the heap's handle stack is LIFO, so each
-  // execution keeps its own, swapped in with the rest.
-  std::vector<gc::Word*> handles;
   // The capture cache (VM::capture_continuation).
   Value capture_cache = NIL;
   Value* capture_low = nullptr;
+};
+
+struct ExecState {
+  ExecRegs r;
+  std::vector<Handler> handlers;
+  std::vector<RunRecord> runs;
+  Value winds = NIL;
+  // Its C++ handles (gc::Rooted): the heap's handle stack is LIFO, so each
+  // execution keeps its own, swapped in with the rest.
+  std::vector<gc::Word*> handles;
 };
 // Scans one execution's roots: its stack below sp, its winds, its handles.
 void trace_exec(ExecState& s, gc::Visitor& v);
@@ -188,40 +194,32 @@ class VM final : public gc::RootSource {
   Value run(Value* fslot, int nargs);  // the interpreter loop
   [[noreturn]] void stack_overflow();
   void check_stack(Value* top) {
-    if (top > stack_end_) stack_overflow();
+    if (top > r_.stack_end) stack_overflow();
   }
 
   gc::Heap* heap_;
-  Value* stack_ = nullptr;     // reserved with mmap, grows as touched
-  Value* stack_end_ = nullptr;
-  Value* sp_ = nullptr;        // first free slot
-  Value* base_ = nullptr;      // running frame's base (null outside any run)
-  int level_ = 0;              // nested run depth
+  // The running execution's registers: its VM stack (the main program's is
+  // reserved with mmap and grows as touched), first free slot, running
+  // frame's base (null outside any run), nested run depth, the running
+  // builtin's arguments and caller's pc, machine-stack bounds, and the
+  // capture cache (below).
+  ExecRegs r_;
   volatile std::sig_atomic_t interrupt_ = 0;
-  // Set by tail_call_slots for the builtin that is running.
-  Value* builtin_args_ = nullptr;
-  int pending_nargs_ = -1;
-  uint32_t builtin_pc_ = 0;  // the caller's pc while a builtin runs
-  uintptr_t low_water_ = 0;    // see ExecState
-  void* stack_bottom_ = nullptr;
   StackPool* fiber_pool_ = nullptr;
   uint64_t next_run_id_ = 1;
   VM* previous_vm_ = nullptr;
   SymbolTable* previous_symbols_ = nullptr;
-  bool top_level_run_ = false;  // the next run is a top-level form (REPL, load)
-  // The capture cache: the last continuation captured in the running run,
-  // and the lowest frame base entered since. Stack words below that frame
-  // are still what the continuation's segments hold, so the next capture
-  // shares them. RETURN and unwinding lower capture_low_; leaving a run
-  // clears the cache.
-  Value capture_cache_ = NIL;
-  Value* capture_low_ = nullptr;
+  // The capture cache (r_.capture_cache, r_.capture_low): the last
+  // continuation captured in the running run, and the lowest frame base
+  // entered since. Stack words below that frame are still what the
+  // continuation's segments hold, so the next capture shares them. RETURN
+  // and unwinding lower capture_low; leaving a run clears the cache.
   // Builds the continuation's segment chain onto the stack (invocation).
   void reinstate_frames(Continuation* k);
  public:
   // Marks the next apply() as a top-level form: continuations captured in it
   // may be re-entered from later top-level forms (ARC.md 7.9).
-  void set_top_level_run() { top_level_run_ = true; }
+  void set_top_level_run() { r_.top_level_run = true; }
   Value interrupt_exc = NIL;  // the exception Ctrl-C raises; on-err does not catch it
   Value break_exc = NIL;      // the exception break-thread raises; likewise
 };
