@@ -46,6 +46,38 @@ struct FiberImpl {
 namespace {
 FiberImpl* g_live = nullptr;
 
+// Records of dead fibers kept for new ones, so that making a fiber costs no
+// malloc: the record and the capacity of its state's vectors (handlers,
+// runs, handles) are reused.
+std::vector<FiberImpl*> g_spare;
+constexpr size_t kMaxSpare = 1024;
+
+FiberImpl* new_impl() {
+  if (g_spare.empty()) return new FiberImpl();
+  FiberImpl* f = g_spare.back();
+  g_spare.pop_back();
+  return f;
+}
+
+void free_impl(FiberImpl* f) {
+  if (g_spare.size() >= kMaxSpare) {
+    delete f;
+    return;
+  }
+  // Back to a fresh record, keeping the vectors' storage.
+  std::vector<Handler> h = std::move(f->exec.handlers);
+  std::vector<RunRecord> r = std::move(f->exec.runs);
+  std::vector<gc::Word*> w = std::move(f->exec.handles);
+  h.clear();
+  r.clear();
+  w.clear();
+  *f = FiberImpl();
+  f->exec.handlers = std::move(h);
+  f->exec.runs = std::move(r);
+  f->exec.handles = std::move(w);
+  g_spare.push_back(f);
+}
+
 void link_live(FiberImpl* f) {
   f->next = g_live;
   if (g_live) g_live->prev = f;
@@ -102,7 +134,7 @@ void fiber_finalize(GcHeader* h) {
   if (!f) return;
   if (f->slot && has_vm()) VM::current().fiber_pool().release(f->slot);
   unlink_live(f);
-  delete f;
+  free_impl(f);
   fb->impl = nullptr;
 }
 
@@ -161,7 +193,7 @@ Value bi_fiber(VM&, Value* a, int) {
   if (!is_fn(a[0]) && TYPE(a[0]) != Kind::Cons && TYPE(a[0]) != Kind::Table)
     type_error("fiber", "a function", a[0]);
   Fiber* fb = alloc<Fiber>(Kind::Fiber);
-  fb->impl = new FiberImpl();
+  fb->impl = new_impl();
   fb->impl->fn = a[0];
   fb->impl->self = Value::ref(fb);
   link_live(fb->impl);
@@ -198,7 +230,11 @@ Value bi_resume(VM& vm, Value* a, int n) {
   f->status = FiberImpl::Done;
   vm.fiber_pool().release(f->slot);
   f->slot = nullptr;
-  f->exec = ExecState{};
+  f->exec.r = ExecRegs{};  // keeps the vectors' storage for reuse
+  f->exec.handlers.clear();
+  f->exec.runs.clear();
+  f->exec.handles.clear();
+  f->exec.winds = NIL;
   if (msg == kFailed) throw ArcError{f->value};
   if (msg == kKilled) throw ThreadKilled{};
   return f->value;
