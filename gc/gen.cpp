@@ -122,7 +122,10 @@ void* map_bytes(size_t bytes) {
 
 class GenHeap final : public Heap {
  public:
-  GenHeap() { barrier_active_ = true; }
+  GenHeap() {
+    barrier_active_ = true;
+    old_.set_pool_ratio(double(kGrowth - 1));  // what the old generation grows by before a major
+  }
   ~GenHeap() override {
     for (Chunk& c : active_) munmap(c.start, c.size);
     for (Chunk& c : spare_) munmap(c.start, c.size);

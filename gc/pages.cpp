@@ -146,7 +146,7 @@ size_t PageSpace::sweep(const KindInfo* kinds) {
     }
   }
   large_.resize(keep);
-  release_pool(std::max(kMinPoolPages, bytes_ / kPageSize));
+  release_pool(std::max(kMinPoolPages, size_t(double(bytes_) * pool_ratio_) / kPageSize));
   uint64_t in_use = figures_.page_bytes - figures_.pooled_bytes + figures_.large_bytes;
   figures_.fragmentation = in_use ? double(figures_.free_partial_bytes) / double(in_use) : 0;
   return bytes_;

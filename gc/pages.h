@@ -98,6 +98,8 @@ class PageSpace {
   }
 
   size_t bytes_in_use() const { return bytes_; }  // allocated since the sweep, plus live
+  // The pool keeps up to ratio times the live bytes of empty pages (default 1).
+  void set_pool_ratio(double ratio) { pool_ratio_ = ratio; }
   const SpaceFigures& figures() const { return figures_; }
 
  private:
@@ -133,6 +135,7 @@ class PageSpace {
   FreeCell* free_[kClasses] = {};
   Page* bump_page_[kClasses] = {};  // the page each class bumps into
   size_t bytes_ = 0;
+  double pool_ratio_ = 1;
   SpaceFigures figures_;
 };
 
