@@ -208,7 +208,7 @@ class GenHeap final : public Heap {
     remembered_.push_back(obj);
   }
 
-  void barrier_slow(GcHeader* obj, Word*, Word value) override {
+  void barrier_slow(GcHeader* obj, Word*, Word, Word value) override {
     if (!is_ref(value) || (obj->gcbits & (kYoung | kRemembered))) return;
     if (!(header_of(value)->gcbits & kYoung)) return;
     obj->gcbits |= kRemembered;

@@ -10,15 +10,17 @@ namespace gc {
 Heap* make_marksweep_heap();
 Heap* make_gen_heap();
 Heap* make_boehm_heap();
+Heap* make_vcgc_heap();
 
 Heap* make_heap(const std::string& name) {
   if (name == "marksweep" || name == "ms") return make_marksweep_heap();
   if (name == "gen") return make_gen_heap();
   if (name == "boehm") return make_boehm_heap();
+  if (name == "vcgc") return make_vcgc_heap();
   return nullptr;
 }
 
-std::vector<std::string> heap_names() { return {"marksweep", "gen", "boehm"}; }
+std::vector<std::string> heap_names() { return {"marksweep", "gen", "vcgc", "boehm"}; }
 
 void Heap::remove_root_source(RootSource* s) {
   auto it = std::find(root_sources_.begin(), root_sources_.end(), s);

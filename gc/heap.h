@@ -16,6 +16,7 @@
 //     RootSource, a Rooted<> handle, or a field of a reachable object.
 //  3. Every store of a Word into a heap object goes through write().
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,6 +27,13 @@ namespace gc {
 using Word = uint64_t;
 
 inline bool is_ref(Word w) { return (w & 7) == 0 && w != 0; }
+
+// A reference slot of a heap object, read by a collector that may run on
+// another thread than the mutator (vcgc): an acquire load, pairing with the
+// release store in Heap::write, so that what the mutator wrote into a new
+// object before storing its reference is visible to the collector. (On
+// x86-64 both are plain moves.) Trace functions read their slots through it.
+inline Word load_word(const Word* slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
 
 struct GcHeader {
   uint8_t kind;    // the VM's object kind
@@ -46,7 +54,7 @@ class Visitor {
   virtual void visit(Word* slot) = 0;
   void visit_range(Word* begin, Word* end) {
     for (Word* p = begin; p < end; ++p)
-      if (is_ref(*p)) visit(p);
+      if (is_ref(load_word(p))) visit(p);
   }
 };
 
@@ -55,6 +63,11 @@ struct KindInfo {
   size_t (*size)(const GcHeader*) = nullptr;       // total bytes of the object
   void (*trace)(GcHeader*, Visitor&) = nullptr;    // null: holds no references
   void (*finalize)(GcHeader*) = nullptr;           // null: nothing to release
+  // The object's references live outside the heap and change without the
+  // write barrier (a fiber's execution state, swapped at every switch). A
+  // concurrent collector (vcgc) must not call trace for it on its own
+  // thread: it calls it only on the mutator, at a safe point.
+  bool trace_on_mutator = false;
 };
 
 constexpr int kMaxKinds = 32;
@@ -106,13 +119,18 @@ class Heap {
   // Rule 1: never collects. Returns zeroed memory with the header filled in.
   virtual GcHeader* allocate(size_t bytes, uint8_t kind) = 0;
 
-  // Rule 3. Non-generational collectors need nothing more than the store.
+  // Rule 3. The barrier sees the value overwritten as well as the new one:
+  // gen remembers old objects that get a young reference (the new value), a
+  // snapshot collector (vcgc) shades the old referent while it marks. The
+  // fast path is one flag test. The store is a release (see load_word).
   void write(GcHeader* obj, Word* slot, Word value) {
-    *slot = value;
-    if (barrier_active_) barrier_slow(obj, slot, value);
+    Word old = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    __atomic_store_n(slot, value, __ATOMIC_RELEASE);
+    if (barrier_active_) barrier_slow(obj, slot, old, value);
   }
 
-  bool collection_wanted() const { return wanted_ || stress_; }
+  // Relaxed: a concurrent collector sets wanted_ from its own thread.
+  bool collection_wanted() const { return wanted_.load(std::memory_order_relaxed) || stress_; }
   virtual void collect() = 0;  // full collection; call only at a safe point
   // The collection a safe point runs when collection_wanted(): as much as
   // the collector judges enough (gen: the nursery, and the old generation
@@ -130,9 +148,11 @@ class Heap {
   virtual void remember(GcHeader* /*obj*/) {}
   // True if the collector traces objects through KindInfo::trace. The
   // conservative one (boehm) does not, so references an object keeps in
-  // malloc'd memory (a fiber's state) must reach it as roots.
+  // malloc'd memory (a fiber's state) must reach it as roots. (vcgc does,
+  // for trace_on_mutator kinds at its root handover.)
   virtual bool traces_objects() const { return true; }
-  void request_collection() { wanted_ = true; }  // at the next safe point
+  // At the next safe point (vcgc: starts an epoch there).
+  virtual void request_collection() { wanted_ = true; }
 
   // Checks the collector's invariant over the whole heap; returns the problems.
   virtual std::vector<std::string> verify() = 0;
@@ -156,7 +176,9 @@ class Heap {
   std::vector<Word*>& handle_slots() { return handles_; }
 
  protected:
-  virtual void barrier_slow(GcHeader*, Word*, Word) {}
+  // obj's slot held old_value and now holds new_value.
+  virtual void barrier_slow(GcHeader* /*obj*/, Word* /*slot*/, Word /*old_value*/,
+                            Word /*new_value*/) {}
   void trace_all_roots(Visitor& v);
   // The mark phase of the non-moving spaces: sets mark_bit on everything
   // reachable from the roots, with an explicit stack (no recursion).
@@ -166,7 +188,7 @@ class Heap {
   std::vector<RootSource*> root_sources_;
   std::vector<Word*> handles_;
   bool barrier_active_ = false;
-  bool wanted_ = false;
+  std::atomic<bool> wanted_{false};
   bool stress_ = false;
   GcStats stats_;
 };

@@ -24,7 +24,7 @@ const char* kUsage =
     "  (no FILE)            start the REPL\n"
     "  FILE [ARGS...]       run a script; ARGS are in the global argv\n"
     "  -e EXPR              evaluate EXPR, print its value, exit\n"
-    "  --gc=NAME            collector: gen (the default), marksweep, boehm; the\n"
+    "  --gc=NAME            collector: gen (the default), marksweep, vcgc, boehm; the\n"
     "                       environment variable ARCANA_GC names one too (--gc wins)\n"
     "  --nursery=MB         gen's nursery (eden) size (default 1)\n"
     "  --promote-age=N      gen promotes survivors at their Nth minor collection\n"

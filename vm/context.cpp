@@ -25,6 +25,13 @@
 #include <cstdlib>
 #include <map>
 #endif
+#ifdef ARCANA_TSAN_FIBERS
+#include <sanitizer/tsan_interface.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#endif
 
 namespace vm {
 
@@ -154,6 +161,67 @@ Transfer switch_context(Context to, void* data) {
   __sanitizer_start_switch_fiber(&fake_stack, s.bottom, s.size);
   Transfer t = switch_impl::jump(to, data);
   finish_switch(fake_stack, t);
+  return t;
+}
+
+#endif
+
+#ifdef ARCANA_TSAN_FIBERS
+
+// TSan's fiber protocol: every context runs on a TSan fiber, and
+// __tsan_switch_to_fiber(target) comes right before the stack switch. As for
+// ASan, a Context is only a stack pointer, so the fiber of each suspended
+// context is recorded by address: make_context creates one for a fresh
+// context, and each resumed side records the fiber it was switched from
+// under the context that switched to it. Making a context on a stack
+// destroys the fibers of earlier contexts there that never resumed.
+namespace {
+
+struct SuspendedFiber {
+  void* fiber;
+  ContextEntry entry;  // a fresh context's entry; null once it has run
+};
+thread_local std::map<uintptr_t, SuspendedFiber> t_fibers;
+thread_local void* t_switched_from = nullptr;  // the fiber the last switch left
+thread_local ContextEntry t_starting = nullptr;
+
+void finish_switch(Transfer t) {
+  if (t.from) t_fibers[uintptr_t(t.from)] = {t_switched_from, nullptr};
+}
+
+void tsan_start(Transfer t) {
+  ContextEntry entry = t_starting;
+  finish_switch(t);
+  entry(t);
+}
+
+}  // namespace
+
+Context make_context(void* top, size_t size, ContextEntry entry) {
+  auto bottom = uintptr_t(top) - size;
+  auto it = t_fibers.lower_bound(bottom);
+  while (it != t_fibers.end() && it->first < uintptr_t(top)) {
+    __tsan_destroy_fiber(it->second.fiber);
+    it = t_fibers.erase(it);
+  }
+  Context c = switch_impl::make(top, size, tsan_start);
+  t_fibers[uintptr_t(c)] = {__tsan_create_fiber(0), entry};
+  return c;
+}
+
+Transfer switch_context(Context to, void* data) {
+  auto it = t_fibers.find(uintptr_t(to));
+  if (it == t_fibers.end()) {
+    std::fprintf(stderr, "switch_context: %p is not a suspended context\n", to);
+    std::abort();
+  }
+  SuspendedFiber s = it->second;
+  t_fibers.erase(it);
+  t_starting = s.entry;
+  t_switched_from = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(s.fiber, 0);
+  Transfer t = switch_impl::jump(to, data);
+  finish_switch(t);
   return t;
 }
 

@@ -95,7 +95,22 @@ const char* context_impl_name();
 #endif
 #endif
 
-#ifdef ARCANA_ASAN_FIBERS
+// Under ThreadSanitizer (make tsan) likewise: each machine stack is a TSan
+// fiber (__tsan_create_fiber), and a switch tells TSan where it goes
+// (__tsan_switch_to_fiber); TSan otherwise sees one thread's accesses jump
+// between stacks and reports races, or wrong stacks, that are not there.
+#if defined(__SANITIZE_THREAD__)
+#define ARCANA_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ARCANA_TSAN_FIBERS 1
+#endif
+#endif
+#if defined(ARCANA_ASAN_FIBERS) || defined(ARCANA_TSAN_FIBERS)
+#define ARCANA_ANNOTATED_SWITCH 1
+#endif
+
+#ifdef ARCANA_ANNOTATED_SWITCH
 Context make_context(void* top, size_t size, ContextEntry entry);
 Transfer switch_context(Context to, void* data);
 #else
@@ -110,7 +125,7 @@ inline Context make_context(const StackSlot& slot, ContextEntry entry) {
   return make_context(slot.machine_top(), slot.machine_size(), entry);
 }
 
-#ifndef ARCANA_ASAN_FIBERS
+#ifndef ARCANA_ANNOTATED_SWITCH
 // Suspends the running context and resumes `to`, handing it data.
 inline Transfer switch_context(Context to, void* data) { return switch_impl::jump(to, data); }
 #endif
