@@ -513,7 +513,8 @@ Value bi_sleep(VM& vm, Value* a, int) {
   if (!(secs >= 0) || std::isinf(secs)) type_error("sleep", "a non-negative number of seconds", a[0]);
   Scheduler& s = sched(vm);
   ThreadImpl* t = s.current;
-  uint64_t at = now_ns() + uint64_t(secs * 1e9);
+  constexpr double kForever = 1e9;  // seconds: about 31 years
+  uint64_t at = now_ns() + uint64_t(std::min(secs, kForever) * 1e9);
   t->timer = s.timers.emplace(at, t);
   t->has_timer = true;
   t->state = ThreadImpl::Sleeping;

@@ -78,6 +78,8 @@
 ; killing a finished thread does nothing
 (let th (thread 1) (wait-all (list th)) (kill-thread th) (dead th)) ; expect: t
 (kill-thread (current-thread)) ; error: kill-thread: the main thread cannot be killed
+; a sleep of centuries is cut short by a kill
+(let th (thread (sleep 1e300)) (sleep 0.001) (kill-thread th) (dead th)) ; expect: t
 ; a killed busy thread
 (let th (thread (while t nil)) (sleep 0.001) (kill-thread th) (dead th)) ; expect: t
 
