@@ -57,10 +57,18 @@
 // kStressMajorEvery safe points. collect() (the `(gc)` builtin) promotes
 // every survivor first, so that afterwards the whole heap is old and exact.
 //
-// The old generation does not move. Its sweep returns pages left empty to a
-// pool shared by all size classes and unmaps what the pool holds beyond a
-// bound; the remaining fragmentation (free cells in pages that still hold
-// live ones) is measured at each sweep (gen_figures in gc/gen.h).
+// The old generation is compacted by evacuation, not slid: its sweep
+// returns pages left empty to a pool shared by all size classes (and unmaps
+// what the pool holds beyond what the generation will grow by), and measures
+// fragmentation, the share of its bytes free in pages that still hold live
+// objects. When that share exceeds kCompactAbove (and kCompactMinBytes are
+// free that way), the next major collection sets apart the pages at most
+// kSparsePage full (PageSpace::plan_evacuation; pages holding an object with
+// a finalizer stay put, as do large objects), moves their objects into the
+// free cells of the others, leaving forwarding addresses, and rewrites every
+// reference from the roots, the remembered set, the old objects and the
+// survivors; the emptied pages join the pool.
+// Under stress every other major collection compacts.
 //
 // Stress mode also poisons eden and the from-space after each minor
 // collection and rotates between two eden chunks, so a reference a
@@ -97,6 +105,12 @@ constexpr size_t kZeroBlock = size_t(16) << 10;
 constexpr uint64_t kMinMajorTrigger = uint64_t(16) << 20;
 constexpr uint64_t kGrowth = 2;
 constexpr uint64_t kStressMajorEvery = 32;
+// A major collection compacts the old generation when the last sweep found
+// more than this share of its bytes free in pages that still hold live
+// objects; the pages it empties are those at most kSparsePage full.
+constexpr double kCompactAbove = 0.25;
+constexpr double kSparsePage = 0.5;
+constexpr uint64_t kCompactMinBytes = uint64_t(1) << 20;  // less is not worth a pass
 constexpr int kPoison = 0xdb;
 
 unsigned age_of(const GcHeader* h) { return h->gcbits >> kAgeShift; }
@@ -199,6 +213,7 @@ class GenHeap final : public Heap {
     f.old_bytes = old_.bytes_in_use();
     f.survivor_overflow_bytes = overflow_bytes_;
     f.old = old_.figures();
+    f.compactions = compactions_;
   }
 
  protected:
@@ -420,21 +435,62 @@ class GenHeap final : public Heap {
   }
 
   // After a minor collection: mark everything reachable (old objects and
-  // survivors), then sweep the old generation.
+  // survivors), then sweep the old generation, compacting it when the last
+  // sweep found it fragmented.
   void mark_sweep() {
     mark_from_roots(stack_, kMarkBit);
     size_t keep = 0;
     for (GcHeader* o : remembered_)
       if (o->gcbits & kMarkBit) remembered_[keep++] = o;
     remembered_.resize(keep);
+    const SpaceFigures& f = old_.figures();
+    bool compact = (f.fragmentation > kCompactAbove && f.free_partial_bytes > kCompactMinBytes) ||
+                   (stress_ && ++stress_majors_ % 2 == 0);
+    if (compact) compact = old_.plan_evacuation(kinds_, kSparsePage) > 0;
     uint64_t live = old_.sweep(kinds_);
+    for_each_survivor([](GcHeader* o) { o->gcbits &= ~kMarkBit; });
+    if (compact) compact_old();
+    major_trigger_ = std::max(kMinMajorTrigger, live * kGrowth);
+  }
+
+  template <class F>
+  void for_each_survivor(F f) {
     const Semispace& s = surv_[from_];
     for (char* p = s.start; p < s.top;) {
       auto* o = reinterpret_cast<GcHeader*>(p);
-      o->gcbits &= ~kMarkBit;
       p += PageSpace::round(kinds_[o->kind].size(o));
+      f(o);
     }
-    major_trigger_ = std::max(kMinMajorTrigger, live * kGrowth);
+  }
+
+  // Moves the objects of the old generation's sparse pages into its other
+  // pages (forwarding addresses as in a minor collection), then rewrites
+  // every reference to them: from the roots, the remembered set, the old
+  // objects and the survivors.
+  void compact_old() {
+    old_.evacuate([this](GcHeader* h) {
+      size_t bytes = PageSpace::round(kinds_[h->kind].size(h));
+      GcHeader* copy = old_.allocate_uninitialised(bytes);
+      copy_object(copy, h, bytes);
+      h->gcbits |= kForwarded;
+      reinterpret_cast<Word*>(h + 1)[0] = word_of(copy);
+    });
+    struct Fixer final : Visitor {
+      void visit(Word* slot) override {
+        GcHeader* h = header_of(*slot);
+        if (h->gcbits & kForwarded) *slot = reinterpret_cast<Word*>(h + 1)[0];
+      }
+    } fix;
+    trace_all_roots(fix);
+    for (GcHeader*& o : remembered_)
+      if (o->gcbits & kForwarded) o = header_of(reinterpret_cast<Word*>(o + 1)[0]);
+    auto retrace = [this, &fix](GcHeader* o) {
+      if (auto tr = kinds_[o->kind].trace) tr(o, fix);
+    };
+    old_.for_each_object(retrace);
+    for_each_survivor(retrace);
+    old_.release_evacuated();
+    compactions_++;
   }
 
   void finish(std::chrono::steady_clock::time_point t0, bool major) {
@@ -501,6 +557,8 @@ class GenHeap final : public Heap {
   uint64_t direct_old_ = 0;  // bytes allocated in the old generation since the last collection
   uint64_t major_trigger_ = kMinMajorTrigger;
   uint64_t stress_count_ = 0;
+  uint64_t stress_majors_ = 0;
+  uint64_t compactions_ = 0;
 };
 
 // Walks everything reachable from the roots (with its own visited set, so no

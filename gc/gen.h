@@ -24,6 +24,7 @@ struct GenFigures {
   uint64_t survivor_used_bytes = 0;   // young objects that survived a minor collection
   uint64_t old_bytes = 0;             // the old generation's bytes in use (small + large)
   uint64_t survivor_overflow_bytes = 0;  // promoted early: the survivor space was full
+  uint64_t compactions = 0;           // major collections that evacuated sparse pages
   SpaceFigures old;                   // pages, large objects, fragmentation
 };
 bool gen_figures(const Heap& h, GenFigures& out);

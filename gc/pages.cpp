@@ -56,6 +56,7 @@ PageSpace::Page* PageSpace::take_page(size_t bytes) {
   p->cell_size = bytes;
   p->ncells = (kPageSize - Page::kHeaderBytes) / bytes;
   p->nused = 0;
+  p->evacuate = false;
   return p;
 }
 
@@ -79,6 +80,22 @@ void* PageSpace::map_aligned_page() {
 // with none goes to the pool instead. Returns the live bytes.
 size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
   size_t size = p->cell_size, live = 0, nfree = 0;
+  if (p->evacuate) {  // dead cells freed, none threaded: the page empties soon
+    for (size_t i = 0; i < p->nused; ++i) {
+      auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * size);
+      if (h->kind == kFreeKind) continue;
+      if (h->gcbits & kMarkBit) {
+        h->gcbits &= ~kMarkBit;
+        ++live;
+        continue;
+      }
+      if (auto fin = kinds[h->kind].finalize) fin(h);
+      h->kind = kFreeKind;
+      h->gcbits = 0;
+    }
+    evacuating_bytes_ += live * size;
+    return live * size;
+  }
   FreeCell* head = nullptr;
   FreeCell* tail = nullptr;
   for (size_t i = p->nused; i-- > 0;) {
@@ -105,14 +122,14 @@ size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
     figures_.pooled_bytes += kPageSize;
     return 0;
   }
-  // The never-used tail of a bump page joins the free list after the rest.
+  // The never-used tail of a bump page joins the free list after the rest
+  // (not counted as fragmentation: it is where allocation had got to).
   for (size_t i = p->nused; i < p->ncells; ++i) {
     auto* cell = reinterpret_cast<FreeCell*>(p->cells() + i * size);
     cell->h = GcHeader{kFreeKind, 0, 0, 0};
     cell->next = nullptr;
     if (tail) tail->next = cell; else head = cell;
     tail = cell;
-    ++nfree;
   }
   p->nused = p->ncells;
   if (head) {
@@ -147,9 +164,50 @@ size_t PageSpace::sweep(const KindInfo* kinds) {
   }
   large_.resize(keep);
   release_pool(std::max(kMinPoolPages, size_t(double(bytes_) * pool_ratio_) / kPageSize));
+  note_fragmentation();
+  return bytes_;
+}
+
+void PageSpace::note_fragmentation() {
   uint64_t in_use = figures_.page_bytes - figures_.pooled_bytes + figures_.large_bytes;
   figures_.fragmentation = in_use ? double(figures_.free_partial_bytes) / double(in_use) : 0;
-  return bytes_;
+}
+
+size_t PageSpace::plan_evacuation(const KindInfo* kinds, double max_occupancy) {
+  size_t planned = 0;
+  evacuating_bytes_ = 0;
+  for (Page* p : pages_) {
+    if (!p->cell_size) continue;
+    size_t live = 0;
+    bool pinned = false;
+    for (size_t i = 0; i < p->nused && !pinned; ++i) {
+      auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * p->cell_size);
+      if (h->kind == kFreeKind || !(h->gcbits & kMarkBit)) continue;
+      ++live;
+      pinned = kinds[h->kind].finalize != nullptr;
+    }
+    if (!pinned && live > 0 && double(live) <= max_occupancy * double(p->ncells)) {
+      p->evacuate = true;
+      ++planned;
+    }
+  }
+  return planned;
+}
+
+void PageSpace::release_evacuated() {
+  for (Page* p : pages_) {
+    if (!p->evacuate) continue;
+    p->evacuate = false;
+    p->cell_size = p->ncells = p->nused = 0;
+    pool_.push_back(p);
+    figures_.pooled_bytes += kPageSize;
+    figures_.evacuated_pages++;
+  }
+  bytes_ -= evacuating_bytes_;  // the copies were counted as they were allocated
+  figures_.evacuated_bytes += evacuating_bytes_;
+  evacuating_bytes_ = 0;
+  release_pool(std::max(kMinPoolPages, size_t(double(bytes_) * pool_ratio_) / kPageSize));
+  note_fragmentation();
 }
 
 // Unmaps the empty pages beyond keep_pages, the longest pooled first.

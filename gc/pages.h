@@ -41,6 +41,8 @@ struct SpaceFigures {
   uint64_t large_objects = 0;
   uint64_t free_partial_bytes = 0;  // free cells in pages that hold live cells (last sweep)
   uint64_t released_bytes = 0;      // pages returned to the system, since start
+  uint64_t evacuated_bytes = 0;     // objects moved out of sparse pages, since start
+  uint64_t evacuated_pages = 0;     // pages emptied that way, since start
   // free_partial_bytes / (page bytes in use + large bytes), at the last sweep.
   double fragmentation = 0;
 };
@@ -83,6 +85,29 @@ class PageSpace {
   // marks of the others, and returns the bytes that stay in use.
   size_t sweep(const KindInfo* kinds);
 
+  // Compaction by evacuation, for an owner that can rewrite references (gen).
+  // Between its mark and its sweep, the owner calls plan_evacuation: pages
+  // whose marked cells fill at most max_occupancy of them, none of them an
+  // object with a finalizer (those never move), are set apart: the sweep
+  // frees their dead cells but threads none of them. After the sweep,
+  // evacuate(move) calls move(h) for each of their objects; move copies it
+  // into allocate_uninitialised memory and leaves a forwarding address the
+  // owner understands. The owner then rewrites every reference (roots and
+  // the objects for_each_object still visits, which skips the set-apart
+  // pages), and release_evacuated() returns those pages to the pool.
+  // Returns the number of pages set apart.
+  size_t plan_evacuation(const KindInfo* kinds, double max_occupancy);
+  template <class F>
+  void evacuate(F move) {
+    for (Page* p : pages_)
+      if (p->evacuate)
+        for (size_t i = 0; i < p->nused; ++i) {
+          auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * p->cell_size);
+          if (h->kind != kFreeKind) move(h);
+        }
+  }
+  void release_evacuated();
+
   // True iff w is the address of an allocated object of this space.
   bool contains(Word w) const;
 
@@ -90,7 +115,7 @@ class PageSpace {
   template <class F>
   void for_each_object(F f) const {
     for (Page* p : pages_)
-      for (size_t i = 0; i < p->nused; ++i) {
+      for (size_t i = 0; i < (p->evacuate ? 0 : p->nused); ++i) {
         auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * p->cell_size);
         if (h->kind != kFreeKind) f(h);
       }
@@ -107,6 +132,7 @@ class PageSpace {
     size_t cell_size;  // 0 while the page is in the empty pool
     size_t ncells;
     size_t nused;  // cells handed out at least once: the bump cursor
+    bool evacuate;  // set apart by plan_evacuation
     static constexpr size_t kHeaderBytes = 64;
     char* cells() const { return reinterpret_cast<char*>(const_cast<Page*>(this)) + kHeaderBytes; }
   };
@@ -125,6 +151,7 @@ class PageSpace {
   Page* take_page(size_t bytes);
   size_t sweep_page(Page* p, const KindInfo* kinds);
   void release_pool(size_t keep_pages);
+  void note_fragmentation();
   static void* map_aligned_page();
 
   std::vector<Page*> pages_;  // every mapped page, pooled ones included
@@ -136,6 +163,7 @@ class PageSpace {
   Page* bump_page_[kClasses] = {};  // the page each class bumps into
   size_t bytes_ = 0;
   double pool_ratio_ = 1;
+  size_t evacuating_bytes_ = 0;  // live bytes in the pages set apart
   SpaceFigures figures_;
 };
 
