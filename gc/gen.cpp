@@ -3,7 +3,7 @@
 //
 // Two generations. The young one is the nursery: eden, a list of chunks
 // (nursery_size_ bytes each) that new objects are bump-allocated in, and two
-// survivor spaces (semispaces of survivor_size_ bytes) where objects that
+// survivor spaces (semispaces, half a chunk each) where objects that
 // survived a minor collection wait until their promotion age. The old one is
 // a PageSpace (gc/pages.h, the allocator `marksweep` uses), which a major
 // collection marks and sweeps in place. Objects too big for the page
@@ -28,15 +28,17 @@
 // The identity hash lives in the header and is copied with it, so it survives
 // the moves.
 //
-// Minor collection (copying, as Cheney's algorithm): every young object referenced from a
-// root or from a remembered old object is copied, then the copies are traced
-// until none is left; every reference to an evacuated object is rewritten to
-// its copy. A copy goes to the other survivor space (the to-space) with its
-// age plus one, or to the old generation once that age reaches promote_age_
-// (or when the to-space is full: an early promotion). The copies wait on a
-// work stack to be traced (depth first, which keeps a tree's nodes near each
-// other, as the program walks them). Then eden and the from-space are empty,
-// and the spaces swap.
+// Minor collection (copying, after Cheney): every young object referenced
+// from a root or from a remembered old object is copied, then the copies are
+// traced until none is left; every reference to an evacuated object is
+// rewritten to its copy. A copy goes to the other survivor space (the
+// to-space) with its age plus one, or to the old generation once that age
+// reaches promote_age_ (or when the to-space is full: an early promotion).
+// The copies wait on a stack to be traced, so a structure's copies end up
+// near each other, in the order the major collection's marker (also a
+// stack) visits them. (Copying depth first by slots, car before cdr, was
+// tried: the program walked its trees no faster and marking was slower.)
+// Then eden and the from-space are empty, and the spaces swap.
 //
 // The invariant between collections: every old object that holds a
 // reference to a young object is in the remembered set. The write barrier
@@ -448,8 +450,8 @@ class GenHeap final : public Heap {
                    (stress_ && ++stress_majors_ % 2 == 0);
     if (compact) compact = old_.plan_evacuation(kinds_, kSparsePage) > 0;
     uint64_t live = old_.sweep(kinds_);
+    if (compact) compact_old();  // while the live survivors are still marked
     for_each_survivor([](GcHeader* o) { o->gcbits &= ~kMarkBit; });
-    if (compact) compact_old();
     major_trigger_ = std::max(kMinMajorTrigger, live * kGrowth);
   }
 
@@ -466,7 +468,7 @@ class GenHeap final : public Heap {
   // Moves the objects of the old generation's sparse pages into its other
   // pages (forwarding addresses as in a minor collection), then rewrites
   // every reference to them: from the roots, the remembered set, the old
-  // objects and the survivors.
+  // objects and the live survivors.
   void compact_old() {
     old_.evacuate([this](GcHeader* h) {
       size_t bytes = PageSpace::round(kinds_[h->kind].size(h));
@@ -488,7 +490,11 @@ class GenHeap final : public Heap {
       if (auto tr = kinds_[o->kind].trace) tr(o, fix);
     };
     old_.for_each_object(retrace);
-    for_each_survivor(retrace);
+    // Only the marked survivors: a dead one may still point into a page the
+    // sweep unmapped.
+    for_each_survivor([&retrace](GcHeader* o) {
+      if (o->gcbits & kMarkBit) retrace(o);
+    });
     old_.release_evacuated();
     compactions_++;
   }

@@ -390,6 +390,38 @@ TEST_CASE("gen: compaction keeps the remembered set and survivors' references ri
   CHECK(h->verify().empty());
 }
 
+TEST_CASE("gen: compaction skips dead survivors, whose referents may be unmapped", "[gc]") {
+  auto h = heap_with_res("gen");
+  REQUIRE(gc::set_promote_age(*h, 3));
+  gc::RootedVector<Word> keep(*h);
+  for (int i = 0; i < 400000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
+  h->collect();
+  // Stress mode compacts at every other major collection, and runs one
+  // every 32 safe points: the 64th from here compacts.
+  h->set_stress(true);
+  for (int i = 0; i < 63; ++i) h->collect_minor();
+  h->set_stress(false);
+  // A dead old pair, still remembered, holds a young chain whose pairs
+  // refer to old pairs in pages about to die whole (and, beyond the 4 MiB
+  // the pool keeps, to be unmapped). The chain is copied as survivors (the
+  // minor collection takes the remembered set as roots) but is dead.
+  Word chain = 0;
+  for (int i = 1; i < 300000; i += 2000) chain = w(pair(*h, keep.items[size_t(i)], chain));
+  Pair* o = as_pair(keep.items[1]);
+  h->write(&o->h, &o->b, chain);
+  for (size_t i = 0; i < keep.items.size(); ++i)
+    if (i < 300000 || i % 10) keep.items[i] = fix(0);  // the last pages stay sparse
+  h->set_stress(true);
+  h->collect_minor();
+  h->set_stress(false);
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.compactions == 1);
+  CHECK(f.old.released_bytes > 0);
+  for (size_t i = 300000; i < keep.items.size(); i += 10) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+  CHECK(h->verify().empty());
+}
+
 TEST_CASE("gen: large objects are a space of their own", "[gc]") {
   auto h = heap_with_res("gen");
   gc::Rooted<Word> root(*h, gc::word_of(&array(*h, 1000)->h));  // 8 KB: over kMaxSmall
