@@ -60,10 +60,10 @@
 // every survivor first, so that afterwards the whole heap is old and exact.
 //
 // The old generation is compacted by evacuation, not slid: its sweep
-// returns pages left empty to a pool shared by all size classes (and unmaps
-// what the pool holds beyond what the generation will grow by), and measures
-// fragmentation, the share of its bytes free in pages that still hold live
-// objects. When that share exceeds kCompactAbove (and kCompactMinBytes are
+// returns pages left empty to a pool shared by all size classes (trimmed to
+// what the generation grows by before the next major; the rest is unmapped),
+// and measures fragmentation, the share of its bytes free in pages that
+// still hold live objects. When that share exceeds kCompactAbove (and kCompactMinBytes are
 // free that way), the next major collection sets apart the pages at most
 // kSparsePage full (PageSpace::plan_evacuation; pages holding an object with
 // a finalizer stay put, as do large objects), moves their objects into the
@@ -138,10 +138,7 @@ void* map_bytes(size_t bytes) {
 
 class GenHeap final : public Heap {
  public:
-  GenHeap() {
-    barrier_active_ = true;
-    old_.set_pool_ratio(double(kGrowth - 1));  // what the old generation grows by before a major
-  }
+  GenHeap() { barrier_active_ = true; }
   ~GenHeap() override {
     for (Chunk& c : active_) munmap(c.start, c.size);
     for (Chunk& c : spare_) munmap(c.start, c.size);
@@ -453,6 +450,7 @@ class GenHeap final : public Heap {
     if (compact) compact_old();  // while the live survivors are still marked
     for_each_survivor([](GcHeader* o) { o->gcbits &= ~kMarkBit; });
     major_trigger_ = std::max(kMinMajorTrigger, live * kGrowth);
+    old_.trim_pool(major_trigger_ - live);  // what the generation grows by before the next
   }
 
   template <class F>

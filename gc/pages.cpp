@@ -163,7 +163,6 @@ size_t PageSpace::sweep(const KindInfo* kinds) {
     }
   }
   large_.resize(keep);
-  release_pool(std::max(kMinPoolPages, size_t(double(bytes_) * pool_ratio_) / kPageSize));
   note_fragmentation();
   return bytes_;
 }
@@ -206,12 +205,11 @@ void PageSpace::release_evacuated() {
   bytes_ -= evacuating_bytes_;  // the copies were counted as they were allocated
   figures_.evacuated_bytes += evacuating_bytes_;
   evacuating_bytes_ = 0;
-  release_pool(std::max(kMinPoolPages, size_t(double(bytes_) * pool_ratio_) / kPageSize));
   note_fragmentation();
 }
 
-// Unmaps the empty pages beyond keep_pages, the longest pooled first.
-void PageSpace::release_pool(size_t keep_pages) {
+void PageSpace::trim_pool(size_t keep_bytes) {
+  size_t keep_pages = keep_bytes / kPageSize;
   if (pool_.size() <= keep_pages) return;
   size_t n = pool_.size() - keep_pages;
   for (size_t i = 0; i < n; ++i) {
@@ -228,6 +226,7 @@ void PageSpace::release_pool(size_t keep_pages) {
                                 return !page_set_.count(reinterpret_cast<uintptr_t>(p));
                               }),
                pages_.end());
+  note_fragmentation();
 }
 
 bool PageSpace::contains(Word w) const {

@@ -17,11 +17,10 @@
 // in gcbits) and then calls sweep(), which finalizes and frees the unmarked
 // ones and clears the marks of the rest. A page the sweep finds with no live
 // cell is not threaded at all: it goes to a pool of empty pages that any size
-// class takes its next page from. The pool keeps at most max(kMinPoolPages,
-// the live bytes) of pages mapped, about what the owners let the space grow
-// by before the next collection (marksweep: the live bytes; gen: its growth
-// factor 2); the rest go back to the system (munmap). Pages kept spare
-// their next user the page faults of fresh memory. The sweep also measures fragmentation: the free bytes in
+// class takes its next page from. The owner trims the pool after each sweep
+// (trim_pool) to what it will allocate before its next collection: pages
+// kept spare their next user the page faults of fresh memory, and the rest
+// go back to the system (munmap). The sweep also measures fragmentation: the free bytes in
 // pages that still hold live cells, over all bytes of the space.
 #pragma once
 #include <cstddef>
@@ -53,7 +52,6 @@ class PageSpace {
   static constexpr size_t kMaxSmall = 1024;
   static constexpr uint8_t kFreeKind = 0xff;
   static constexpr uint8_t kMarkBit = 1;  // the one gcbits bit this class reads
-  static constexpr size_t kMinPoolPages = 64;  // 4 MiB of empty pages kept at least
 
   PageSpace() = default;
   ~PageSpace();
@@ -123,8 +121,8 @@ class PageSpace {
   }
 
   size_t bytes_in_use() const { return bytes_; }  // allocated since the sweep, plus live
-  // The pool keeps up to ratio times the live bytes of empty pages (default 1).
-  void set_pool_ratio(double ratio) { pool_ratio_ = ratio; }
+  // Unmaps the pooled pages beyond keep_bytes, the longest pooled first.
+  void trim_pool(size_t keep_bytes);
   const SpaceFigures& figures() const { return figures_; }
 
  private:
@@ -150,7 +148,6 @@ class PageSpace {
   GcHeader* bump(size_t cls, size_t bytes);
   Page* take_page(size_t bytes);
   size_t sweep_page(Page* p, const KindInfo* kinds);
-  void release_pool(size_t keep_pages);
   void note_fragmentation();
   static void* map_aligned_page();
 
@@ -162,7 +159,6 @@ class PageSpace {
   FreeCell* free_[kClasses] = {};
   Page* bump_page_[kClasses] = {};  // the page each class bumps into
   size_t bytes_ = 0;
-  double pool_ratio_ = 1;
   size_t evacuating_bytes_ = 0;  // live bytes in the pages set apart
   SpaceFigures figures_;
 };
