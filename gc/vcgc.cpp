@@ -53,7 +53,11 @@
 //
 // (A fiber referred to only from its own stack still dies: its snapshot is
 // visited only if something else marks it. Taking every live fiber's state
-// as a root, as boehm must, would keep such a fiber forever.)
+// as a root, as boehm must, would keep such a fiber forever.) The cost is in
+// the pause: about 0.1 us per live fiber (10 ms with 100,000 suspended). A
+// fiber could be snapshotted lazily, just before its first switch in the
+// epoch, but only with a hook the VM calls before a switch changes its
+// state (Heap::remember comes after).
 //
 // Finalizers run on the mutator. Objects of a kind with a finalizer (ports,
 // fibers) and large objects are separate calloc'd blocks ("bigs"); the sweep
@@ -165,6 +169,12 @@ struct Page {
 };
 static_assert(sizeof(Page) <= Page::kHeaderBytes);
 
+// A trace_on_mutator object's references, copied at the handover.
+struct SnapEntry {
+  const GcHeader* obj = nullptr;
+  size_t from = 0, to = 0;  // in snap_words_
+};
+
 // An object allocated by itself: a large one, or one with a finalizer.
 struct Big {
   size_t bytes;  // of the object
@@ -226,7 +236,7 @@ class VcgcHeap final : public Heap {
       want_epoch_ = true;
       wanted_ = true;
     }
-    if (kinds_[kind].trace_on_mutator) on_mutator_.insert(h);
+    if (kinds_[kind].trace_on_mutator) add_on_mutator(h);
     return h;
   }
 
@@ -267,6 +277,7 @@ class VcgcHeap final : public Heap {
       list->clear();
     }
     on_mutator_.clear();
+    on_mutator_at_.clear();
   }
 
   void refresh_stats() override { note_peak(); }
@@ -418,7 +429,7 @@ class VcgcHeap final : public Heap {
         }
         fin(h);
       }
-      if (kinds_[h->kind].trace_on_mutator) on_mutator_.erase(h);
+      if (kinds_[h->kind].trace_on_mutator) remove_on_mutator(h);
       heap_bytes_ -= sizeof(Big) + b->bytes;
       std::free(b);
     }
@@ -534,16 +545,55 @@ class VcgcHeap final : public Heap {
     std::vector<Word> roots;
     Copier copy_roots(roots);
     trace_all_roots(copy_roots);
-    snap_.clear();
-    snap_words_.clear();
-    Copier copy_state(snap_words_);
-    for (GcHeader* h : on_mutator_) {
-      size_t from = snap_words_.size();
-      if (auto tr = kinds_[h->kind].trace) tr(h, copy_state);
-      snap_[h] = {from, snap_words_.size()};
-    }
+    snapshot_on_mutator(Copier(snap_words_));
     inbox_.push_back(std::move(roots));
     wake_collector();
+  }
+
+  // The references of every trace_on_mutator object, into snap_words_, with
+  // an open-addressing table from object to its words for the collector
+  // (no allocation per object: this is part of the pause).
+  template <class V>
+  void snapshot_on_mutator(V&& copier) {
+    snap_words_.clear();
+    size_t size = 16;
+    while (size < 2 * on_mutator_.size()) size *= 2;
+    snap_table_.assign(size, SnapEntry{});
+    snap_mask_ = size - 1;
+    for (GcHeader* h : on_mutator_) {
+      size_t from = snap_words_.size();
+      if (auto tr = kinds_[h->kind].trace) tr(h, copier);
+      size_t i = snap_slot(h);
+      while (snap_table_[i].obj) i = (i + 1) & snap_mask_;
+      snap_table_[i] = SnapEntry{h, from, snap_words_.size()};
+    }
+  }
+  size_t snap_slot(const GcHeader* h) const {
+    return size_t((uintptr_t(h) >> 3) * 0x9e3779b97f4a7c15u >> 20) & snap_mask_;
+  }
+  const SnapEntry* snap_find(const GcHeader* h) const {
+    if (snap_table_.empty()) return nullptr;
+    for (size_t i = snap_slot(h);; i = (i + 1) & snap_mask_) {
+      if (snap_table_[i].obj == h) return &snap_table_[i];
+      if (!snap_table_[i].obj) return nullptr;
+    }
+  }
+
+  void add_on_mutator(GcHeader* h) {
+    on_mutator_at_[h] = on_mutator_.size();
+    on_mutator_.push_back(h);
+  }
+  void remove_on_mutator(GcHeader* h) {
+    auto it = on_mutator_at_.find(h);
+    if (it == on_mutator_at_.end()) return;
+    size_t i = it->second;
+    on_mutator_at_.erase(it);
+    GcHeader* last = on_mutator_.back();
+    on_mutator_.pop_back();
+    if (last != h) {
+      on_mutator_[i] = last;
+      on_mutator_at_[last] = i;
+    }
   }
 
   // Waits (mu_ held through lk) until no epoch is marking and no sweep is
@@ -724,9 +774,8 @@ class VcgcHeap final : public Heap {
       const KindInfo& k = kinds_[h->kind];
       bytes += round_size(k.size(h));
       if (k.trace_on_mutator) {
-        auto it = snap_.find(h);
-        if (it != snap_.end())
-          for (size_t i = it->second.first; i < it->second.second; ++i) m.shade(snap_words_[i]);
+        if (const SnapEntry* e = snap_find(h))
+          for (size_t i = e->from; i < e->to; ++i) m.shade(snap_words_[i]);
       } else if (k.trace) {
         k.trace(h, m);
       }
@@ -743,7 +792,8 @@ class VcgcHeap final : public Heap {
   std::vector<Page*> pages_;                 // every page mapped
   std::unordered_set<uintptr_t> page_set_;   // the same, for verify
   std::vector<Big*> bigs_;                   // allocated since the last sweep began, or kept by it
-  std::unordered_set<GcHeader*> on_mutator_;  // live objects of trace_on_mutator kinds
+  std::vector<GcHeader*> on_mutator_;  // objects of trace_on_mutator kinds not yet freed
+  std::unordered_map<GcHeader*, size_t> on_mutator_at_;  // their index in on_mutator_
   std::vector<Word> log_;                    // the barrier's log
   uint64_t epoch_ = 0;
   uint8_t alloc_colour_ = colour(0);
@@ -776,7 +826,8 @@ class VcgcHeap final : public Heap {
   uint64_t marked_bytes_ = 0;
   // Written by the mutator at epoch start, read by the collector while it
   // marks: the references of trace_on_mutator objects, [from, to) in words.
-  std::unordered_map<GcHeader*, std::pair<size_t, size_t>> snap_;
+  std::vector<SnapEntry> snap_table_;
+  size_t snap_mask_ = 0;
   std::vector<Word> snap_words_;
 
   // The collector's own.
