@@ -7,8 +7,9 @@
 // survived a minor collection wait until their promotion age. The old one is
 // a PageSpace (gc/pages.h, the allocator `marksweep` uses), which a major
 // collection marks and sweeps in place. Objects too big for the page
-// allocator (its large-object space), and objects with a finalizer, are
-// allocated in the old generation directly.
+// allocator (its large-object space) are allocated in the old generation
+// directly. Young objects with a finalizer (ports, fibers) are listed, and
+// a minor collection finalizes those it did not copy.
 //
 // Rule 1 (allocate() never collects). When the eden chunk is full, allocate()
 // takes a fresh chunk and sets wanted_; the chunks taken since the last
@@ -166,7 +167,7 @@ class GenHeap final : public Heap {
   GcHeader* allocate(size_t bytes, uint8_t kind) override {
     bytes = PageSpace::round(bytes);
     GcHeader* h;
-    if (bytes > PageSpace::kMaxSmall || kinds_[kind].finalize) [[unlikely]] {
+    if (bytes > PageSpace::kMaxSmall) [[unlikely]] {
       h = allocate_old(bytes);
       h->kind = kind;
     } else {
@@ -175,6 +176,7 @@ class GenHeap final : public Heap {
       top_ += bytes;
       h->kind = kind;  // the rest of the memory is zero already
       h->gcbits = kYoung;
+      if (kinds_[kind].finalize) [[unlikely]] young_final_.push_back(h);
     }
     // Bytes and objects allocated are summed up from these (count_allocation).
     stats_.allocations_by_kind[kind]++;
@@ -200,9 +202,13 @@ class GenHeap final : public Heap {
   }
 
   std::vector<std::string> verify() override;
-  // Objects with a finalizer live in the old generation, unmarked between
-  // collections, so a sweep finalizes them all.
-  void finalize_all() override { old_.sweep(kinds_); }
+  // Old objects are unmarked between collections, so a sweep finalizes them
+  // all; the young ones with a finalizer are listed.
+  void finalize_all() override {
+    for (GcHeader* h : young_final_) kinds_[h->kind].finalize(h);
+    young_final_.clear();
+    old_.sweep(kinds_);
+  }
 
   void figures(GenFigures& f) const {
     f.promote_age = promote_age_;
@@ -401,12 +407,30 @@ class GenHeap final : public Heap {
     }
     stats_.bytes_promoted += promoted_;
     promoted_ = 0;
+    finalize_young();
     if (stress_) std::memset(from.start, kPoison, size_t(from.top - from.start));
     from.top = from.start;
     to.top = to_top_;
     from_ = 1 - from_;
     to_start_ = to_top_ = to_end_ = nullptr;
     reset_eden();
+  }
+
+  // After the evacuation: a young object with a finalizer that was not
+  // copied is dead, and is finalized before its memory is reused (fibers
+  // give their stacks back here, so dropped fibers cost no major
+  // collection); one that was promoted is the old generation's to sweep.
+  void finalize_young() {
+    size_t keep = 0;
+    for (GcHeader* h : young_final_) {
+      if (h->gcbits & kForwarded) {
+        GcHeader* copy = header_of(reinterpret_cast<Word*>(h + 1)[0]);
+        if (copy->gcbits & kYoung) young_final_[keep++] = copy;
+      } else {
+        kinds_[h->kind].finalize(h);
+      }
+    }
+    young_final_.resize(keep);
   }
 
   // Every eden chunk is empty again. The chunk allocation resumes in is the
@@ -545,6 +569,7 @@ class GenHeap final : public Heap {
   size_t nursery_size_ = kDefaultNursery;
   unsigned promote_age_ = kDefaultPromoteAge;
   std::vector<GcHeader*> remembered_;
+  std::vector<GcHeader*> young_final_;  // young objects with a finalizer
   std::vector<GcHeader*> scanned_;  // the remembered set a minor collection works through
   std::vector<GcHeader*> work_;     // copies not yet traced
   std::vector<GcHeader*> stack_;    // the marker's

@@ -278,15 +278,23 @@ TEST_CASE("gen: the verifier finds a dangling reference", "[gc]") {
   CHECK(problems[0].find("dangling") != std::string::npos);
 }
 
-TEST_CASE("gen: objects with finalizers are finalized by a major collection", "[gc]") {
+TEST_CASE("gen: young objects with finalizers are finalized by a minor collection", "[gc]") {
   auto h = heap_with_res("gen");
   g_finalized = 0;
   gc::Rooted<Word> keep(*h, gc::word_of(h->allocate(sizeof(Res), kRes)));
   for (int i = 0; i < 10; ++i) h->allocate(sizeof(Res), kRes);
   h->collect_minor();
-  CHECK(g_finalized == 0);  // old objects wait for a major collection
-  h->collect();
+  CHECK(g_finalized == 10);  // the dead young ones, at once
+  h->collect_minor();
+  CHECK(g_finalized == 10);  // the kept one survives, moved
+  CHECK(gc::header_of(keep.get())->kind == kRes);
+  h->collect();  // promotes it
   CHECK(g_finalized == 10);
+  keep = 0;
+  h->collect_minor();
+  CHECK(g_finalized == 10);  // old now: it waits for a major collection
+  h->collect();
+  CHECK(g_finalized == 11);
   CHECK(h->verify().empty());
 }
 
