@@ -365,9 +365,8 @@ class VcgcHeap final : public Heap {
       Page* p = empty_.back();
       empty_.pop_back();
       lk.unlock();
-      // A pooled page still holds its old cells' bytes: free them lazily by
-      // treating it as never used, but cells below nused must be zeroed on
-      // allocation, so clear it once here.
+      // A pooled page still holds its dead cells' bytes, and the bump
+      // cursor hands cells out without clearing them: clear it once here.
       std::memset(p->cells(), 0, kPageSize - Page::kHeaderBytes);
       p->format(c);
       return p;
