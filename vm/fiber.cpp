@@ -65,16 +65,16 @@ void free_impl(FiberImpl* f) {
     return;
   }
   // Back to a fresh record, keeping the vectors' storage.
-  std::vector<Handler> h = std::move(f->exec.handlers);
-  std::vector<RunRecord> r = std::move(f->exec.runs);
-  std::vector<gc::Word*> w = std::move(f->exec.handles);
-  h.clear();
-  r.clear();
-  w.clear();
-  *f = FiberImpl();
-  f->exec.handlers = std::move(h);
-  f->exec.runs = std::move(r);
-  f->exec.handles = std::move(w);
+  f->status = FiberImpl::Fresh;
+  f->slot = nullptr;
+  f->ctx = f->resumer = nullptr;
+  f->exec.r = ExecRegs{};
+  f->exec.handlers.clear();
+  f->exec.runs.clear();
+  f->exec.handles.clear();
+  f->exec.winds = NIL;
+  f->fn = f->value = f->parent = f->self = NIL;
+  f->prev = f->next = nullptr;
   g_spare.push_back(f);
 }
 
