@@ -11,7 +11,7 @@ namespace compiler {
 using vm::Value;
 
 struct RuntimeOptions {
-  std::string gc = "marksweep";
+  std::string gc = "gen";  // the default collector (DESIGN.md "Collectors")
   bool gc_stress = false;
   size_t nursery_bytes = 0;  // 0: the collector's default (gen only)
   size_t stack_limit_bytes = size_t(512) << 20;
