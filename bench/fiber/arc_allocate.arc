@@ -1,6 +1,6 @@
 ; bench/fiber/arc_allocate.arc — fiber_allocate in Arc: make a fiber and
 ; resume it once to a yield. Prints "fiber_allocate ITERATIONS SECONDS".
 (= n (if argv (int (car argv)) 100000))
-(= t0 (msec))
+(= t0 (%nsec))
 (repeat n (resume (fiber (fn (_) (yield)))))
-(prn "fiber_allocate " n " " (/ (- (msec) t0) 1000.0))
+(prn "fiber_allocate " n " " (/ (- (%nsec) t0) 1e9))

@@ -2,6 +2,6 @@
 ; Prints "fiber_switch ITERATIONS SECONDS".
 (= n (if argv (int (car argv)) 20000000))
 (= fb (fiber (fn (_) ((afn () (yield) (self))))))
-(= t0 (msec))
+(= t0 (%nsec))
 (repeat n (resume fb))
-(prn "fiber_switch " n " " (/ (- (msec) t0) 1000.0))
+(prn "fiber_switch " n " " (/ (- (%nsec) t0) 1e9))
