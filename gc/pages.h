@@ -97,8 +97,10 @@ class PageSpace {
   size_t plan_evacuation(const KindInfo* kinds, double max_occupancy);
   template <class F>
   void evacuate(F move) {
-    for (Page* p : pages_)
-      if (p->evacuate)
+    // By index, over the pages there are now: move allocates, which may
+    // take new pages (never set apart) and grow pages_.
+    for (size_t k = 0, n = pages_.size(); k < n; ++k)
+      if (Page* p = pages_[k]; p->evacuate)
         for (size_t i = 0; i < p->nused; ++i) {
           auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * p->cell_size);
           if (h->kind != kFreeKind) move(h);

@@ -272,6 +272,11 @@ void register_fiber_kind(gc::Heap& h) {
 
 void register_fiber_builtins(VM& vm) { define_builtins(vm, kDefs); }
 
+void free_fiber_spares() {
+  for (FiberImpl* f : g_spare) delete f;
+  g_spare.clear();
+}
+
 void init_exec_on_slot(ExecState& e, StackSlot* slot, size_t headroom) {
   e.r.stack = slot->vm_begin();
   e.r.stack_end = slot->vm_end() - headroom;

@@ -85,6 +85,7 @@ VM::VM(const Options& o) : opts(o) {
 
 VM::~VM() {
   destroy_scheduler(*this);
+  free_fiber_spares();
   heap_->remove_root_source(this);
   delete fiber_pool_;
   pop_symbol_table(previous_symbols_);
