@@ -533,6 +533,9 @@ class GenHeap final : public Heap {
     // still count the old objects that died since the last major one), and
     // the survivors.
     stats_.bytes_live = old_.bytes_in_use() + size_t(surv_[from_].top - surv_[from_].start);
+    stats_.fragmentation = old_.figures().fragmentation;
+    stats_.compactions = compactions_;
+    stats_.bytes_compacted = old_.figures().evacuated_bytes;
     note_peak();
   }
 

@@ -91,6 +91,12 @@ struct GcStats {
   uint64_t objects_allocated = 0;
   uint64_t bytes_live = 0;       // after the last collection
   uint64_t peak_heap_bytes = 0;  // the most the heap held (see each collector)
+  // Non-moving page spaces (marksweep, gen's old generation): the share of
+  // their bytes free in pages that still hold live objects, at the last
+  // sweep; and how often, and how much, gen compacted them.
+  double fragmentation = 0;
+  uint64_t compactions = 0;
+  uint64_t bytes_compacted = 0;
   double gc_ms = 0;
   double max_pause_ms = 0;
   std::vector<double> pauses_ms;        // every pause, for percentiles

@@ -56,6 +56,7 @@ class MarkSweepHeap final : public Heap {
     stats_.major_collections++;
     stats_.record_pause(ms, true);  // every collection is major; none promotes
     stats_.bytes_live = live;
+    stats_.fragmentation = space_.figures().fragmentation;
   }
 
   std::vector<std::string> verify() override;

@@ -313,6 +313,8 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
   std::fprintf(out, "  bytes: allocated-bytes %llu, promoted-bytes %llu, live-bytes %llu, peak-heap-bytes %llu\n",
                u(st.bytes_allocated), u(st.bytes_promoted), u(st.bytes_live),
                u(st.peak_heap_bytes));
+  std::fprintf(out, "  fragmentation %.3f, compactions %llu (%llu bytes moved)\n", st.fragmentation,
+               u(st.compactions), u(st.bytes_compacted));
   if (vm.has_fiber_pool()) {
     vm::StackPoolStats p = vm.fiber_pool().stats();
     std::fprintf(out,

@@ -5,7 +5,8 @@
       (test (tbl (car keys))) (every-key tbl (cdr keys) test)
       (car keys))))
 (assign counts '(collections minor-collections major-collections allocated-bytes
-                 allocated-objects promoted-bytes live-bytes peak-heap-bytes peak-rss-bytes))
+                 allocated-objects promoted-bytes live-bytes peak-heap-bytes peak-rss-bytes
+                 compactions compacted-bytes))
 (assign times '(gc-ms run-ms cpu-ms p50-pause-ms p99-pause-ms max-pause-ms
                 p50-minor-pause-ms p99-minor-pause-ms max-minor-pause-ms
                 p50-major-pause-ms p99-major-pause-ms max-major-pause-ms))
@@ -17,6 +18,8 @@
 (every-key (gc-stats) counts count?) ; expect: t
 (every-key (gc-stats) times float?) ; expect: t
 (float? ((gc-stats) 'gc-share)) ; expect: t
+(float? ((gc-stats) 'fragmentation)) ; expect: t
+(< ((gc-stats) 'fragmentation) 1.0001) ; expect: t
 (< ((gc-stats) 'gc-share) 1.0001) ; expect: t
 (type ((gc-stats) 'collector)) ; expect: sym
 (< 0 ((gc-stats) 'run-ms)) ; expect: t

@@ -333,6 +333,7 @@ TEST_CASE("gen: the old generation measures fragmentation, compacts, releases em
   h->collect();
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.old.fragmentation > 0.8);
+  CHECK(h->stats().fragmentation == f.old.fragmentation);  // what (gc-stats) reports
   CHECK(f.old.free_partial_bytes >= 800000 * sizeof(Pair));
   CHECK(f.compactions == 0);
   CHECK(f.old.released_bytes == 0);
@@ -344,7 +345,9 @@ TEST_CASE("gen: the old generation measures fragmentation, compacts, releases em
   h->collect();
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.compactions == 1);
+  CHECK(h->stats().compactions == 1);
   CHECK(f.old.evacuated_bytes == 100000 * sizeof(Pair));
+  CHECK(h->stats().bytes_compacted == 100000 * sizeof(Pair));
   CHECK(f.old.fragmentation < 0.05);
   CHECK(f.old.page_bytes - f.old.pooled_bytes < 2 * 100000 * sizeof(Pair) + 64 * 1024);
   CHECK(f.old.pooled_bytes <= (16u << 20));

@@ -112,6 +112,9 @@ Value bi_gc_stats(VM& vm, Value*, int) {
   num("promoted-bytes", st.bytes_promoted);
   num("live-bytes", st.bytes_live);
   num("peak-heap-bytes", st.peak_heap_bytes);
+  table_put(t, intern("fragmentation"), make_flonum(st.fragmentation));
+  num("compactions", st.compactions);
+  num("compacted-bytes", st.bytes_compacted);
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   num("peak-rss-bytes", uint64_t(ru.ru_maxrss) * 1024);  // Linux: KiB
