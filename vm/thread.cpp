@@ -443,21 +443,29 @@ void thread_entry(Transfer tr) {
   Scheduler& s = *vm.scheduler;
   s.after_switch(tr);
   ThreadImpl* t = s.current;
+  Value failed = NIL;
   try {
     s.check_pending(t);
     vm.set_top_level_run();  // its continuations may be invoked by any thread
     vm.apply(t->fn, nullptr, 0);
   } catch (ThreadKilled&) {
   } catch (ArcError& e) {
-    // Printed on the thread's error port; the others go on.
+    failed = e.exc;
+  } catch (std::bad_alloc&) {
+    failed = make_exception(make_string_utf8("out of memory in a thread"), NIL, NIL);
+  }
+  // Printed on the thread's error port, outside the catch blocks (printing
+  // may one day wait for the port, and a switch inside a catch block would
+  // mix this thread's exception with the others'); the others go on.
+  if (!failed.is_nil()) {
+    t->pending = failed;  // a root while it prints
     try {
       PortImpl* err = port_impl(vm.err_port);
-      err->write_str(describe_error(e.exc));
+      err->write_str(describe_error(t->pending));
       err->flush();
-    } catch (...) {
+    } catch (...) {  // a closed or failing error port: nothing more to tell
     }
-  } catch (std::bad_alloc&) {
-    std::fputs("Error: out of memory in a thread\n", stderr);
+    t->pending = NIL;
   }
   s.finish(t);
 }

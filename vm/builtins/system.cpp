@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <exception>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -124,15 +125,18 @@ Value bi_system(VM& vm, Value* args, int) {
     ::close(fds[0]);
     throw_error(std::string("system: cannot run the shell: ") + strerror(err), {args[0]});
   }
+  // Waiting (for output, for the child) lets other threads run, so it must
+  // not happen inside a catch block: the C++ runtime's record of the
+  // exceptions being handled belongs to the OS thread, not to ours.
+  std::exception_ptr failed;
   try {
     copy_to_port(fds[0], out);
   } catch (...) {
-    ::close(fds[0]);
-    wait_child(pid);
-    throw;
+    failed = std::current_exception();
   }
   ::close(fds[0]);
   wait_child(pid);
+  if (failed) std::rethrow_exception(failed);
   if (!vm.explicit_flush) out->flush();
   return NIL;
 }
