@@ -34,6 +34,11 @@
 // catch, so protect cleanups run as it unwinds. Ctrl-C breaks the main
 // thread the same way whichever thread is running.
 //
+// A rule for code that waits: never inside a catch block. The C++ runtime
+// keeps its record of the exceptions being handled per OS thread, so a
+// switch there would interleave two threads' handlers (bi_system leaves its
+// handler before it waits for its child).
+//
 // Roots. The scheduler is a RootSource: every thread that has not finished
 // is a root (its Thread object, function, saved state and ports), so the
 // Thread objects themselves need no trace and a finished thread's object
