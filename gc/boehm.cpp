@@ -27,7 +27,8 @@
 // Its conservative scan of the machine stack is still what keeps the Values
 // of C++ frames below a nested VM::apply (a macro expansion) alive. That scan
 // assumes the machine stack it runs on is the thread's own: while a fiber
-// runs, set_stack_bottom points libgc at the fiber's stack instead.
+// runs, set_stack_bottom records the fiber's stack, and a collection points
+// libgc at it (apply_stack_bottom).
 //
 // verify() has nothing to check: a conservative collector keeps no precise
 // invariant over our references.
@@ -93,14 +94,15 @@ class BoehmHeap final : public Heap {
   const char* name() const override { return "boehm"; }
   bool traces_objects() const override { return false; }
 
-  void set_stack_bottom(void* bottom) override {
+  // Points libgc at the machine stack the running code is on (see above).
+  void apply_stack_bottom() {
     static GC_stack_base original = [] {
       GC_stack_base sb{};
       GC_get_stack_base(&sb);
       return sb;
     }();
     GC_stack_base sb = original;
-    if (bottom) sb.mem_base = bottom;
+    if (stack_bottom_) sb.mem_base = stack_bottom_;
     GC_set_stackbottom(nullptr, &sb);
   }
 
@@ -134,6 +136,7 @@ class BoehmHeap final : public Heap {
   void collect() override {
     auto t0 = std::chrono::steady_clock::now();
     GC_word before = GC_get_gc_no();
+    apply_stack_bottom();
     GC_enable();
     GC_gcollect();
     GC_disable();

@@ -145,9 +145,10 @@ class Heap {
   // The young generation's size in bytes, for collectors that have one.
   virtual void set_nursery_size(size_t) {}
   // The running code moved to another machine stack (a fiber) whose highest
-  // address is `bottom`; a collector that scans the machine stack (boehm)
-  // must scan that one.
-  virtual void set_stack_bottom(void* /*bottom*/) {}
+  // address is `bottom` (null: the thread's own); a collector that scans the
+  // machine stack (boehm) must scan that one when it next collects. A store,
+  // as it happens at every fiber switch.
+  void set_stack_bottom(void* bottom) { stack_bottom_ = bottom; }
   // obj's references changed behind the barrier (a fiber's stack while it
   // ran): a generational collector must rescan it at the next minor
   // collection.
@@ -193,6 +194,7 @@ class Heap {
   KindInfo kinds_[kMaxKinds];
   std::vector<RootSource*> root_sources_;
   std::vector<Word*> handles_;
+  void* stack_bottom_ = nullptr;  // set_stack_bottom
   bool barrier_active_ = false;
   std::atomic<bool> wanted_{false};
   bool stress_ = false;
