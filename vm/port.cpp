@@ -96,7 +96,7 @@ class FdOutput final : public PortImpl {
     if (buf_.size() >= kBufSize || (line_buffered_ && memchr(p, '\n', n))) flush();
   }
   void flush() override {
-    int err = drain();
+    int err = drain(true);
     if (err) throw_error("cannot write to " + name + ": " + strerror(err));
   }
   // Never throws: it also runs from the collector's finalizer.
@@ -110,10 +110,14 @@ class FdOutput final : public PortImpl {
   // Writes the whole buffer, retrying interrupted and partial writes.
   // Returns 0 or the errno that stopped it; the unwritten bytes are dropped
   // so one failure is reported once.
-  int drain() {
+  // With may_wait, a full pipe is waited for as a thread (the others run);
+  // never from close(), which the collector's finalizers call.
+  int drain(bool may_wait = false) {
     size_t done = 0;
     int err = 0;
     while (done < buf_.size() && fd_ >= 0) {
+      if (may_wait && has_vm()) wait_fd(VM::current(), fd_, true);
+      if (done >= buf_.size() || fd_ < 0) break;  // another thread flushed or closed it
       ssize_t n = ::write(fd_, buf_.data() + done, buf_.size() - done);
       if (n >= 0)
         done += size_t(n);

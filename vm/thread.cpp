@@ -56,6 +56,7 @@
 #include <cmath>
 #include <ctime>
 #include <deque>
+#include <exception>
 #include <map>
 
 #include "vm/builtins.h"
@@ -651,6 +652,9 @@ bool other_threads(VM& vm) { return vm.scheduler && vm.scheduler->live.size() > 
 
 void wait_fds(VM& vm, const int* fds, int n, bool write) {
   if (!other_threads(vm)) return;
+  // Inside a catch block (a report being printed): wait in the system call
+  // instead, as a switch there would mix the threads' exceptions.
+  if (std::current_exception()) return;
   Scheduler& s = *vm.scheduler;
   std::vector<pollfd> p;
   for (int i = 0; i < n; ++i) p.push_back(pollfd{fds[i], short(write ? POLLOUT : POLLIN), 0});

@@ -41,7 +41,9 @@ bool deliver_interrupt(VM& vm);
 bool other_threads(VM& vm);
 // Parks the running thread until one of fds is ready (for reading, or for
 // writing), letting the others run; returns at once if there are no other
-// threads or epoll cannot watch the descriptor (a regular file).
+// threads, epoll cannot watch the descriptor (a regular file), or it is
+// called inside a catch block (vm/thread.cpp says why); the caller's system
+// call then waits.
 void wait_fds(VM& vm, const int* fds, int n, bool write);
 inline void wait_fd(VM& vm, int fd, bool write) { wait_fds(vm, &fd, 1, write); }
 

@@ -177,6 +177,25 @@ TEST_CASE("an uncaught error ends a script with a backtrace", "[cli]") {
   CHECK(has(r.err, "oops.arc:3"));
 }
 
+TEST_CASE("a thread writing to a full pipe waits as a thread: the others run", "[cli][threads]") {
+  TempDir dir;
+  // The writer fills the pipe long before the reader, asleep for a second,
+  // reads anything; meanwhile the main thread counts rounds of 1 ms sleeps.
+  // Were the write to block the process, main would count a handful.
+  std::string file = dir.write("pipe.arc",
+                               "(= n 0)\n"
+                               "(= w (thread (repeat 20000 (prn \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"))))\n"
+                               "(until (dead w) (++ n) (sleep 0.001))\n"
+                               "(w/stdout (stderr) (prn \"rounds \" n))\n");
+  std::string cmd = std::string("'") + ARCANA_BINARY + "' '" + file + "' | (sleep 1; wc -l)";
+  Result r = run_program("/bin/sh", {"-c", cmd});
+  CHECK(r.exited_with(0));
+  CHECK(has(r.out, "20000"));
+  REQUIRE(has(r.err, "rounds "));
+  long rounds = std::stol(r.err.substr(r.err.find("rounds ") + 7));
+  CHECK(rounds > 50);
+}
+
 TEST_CASE("arcana rejects an unknown collector and names the known ones", "[cli]") {
   Result r = arcana({"--gc=nope", "-e", "1"});
   CHECK(r.failed_cleanly());
