@@ -323,6 +323,11 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
                  p.slots, p.in_use, p.vacant, p.allocations, p.mappings, p.reserved_bytes,
                  p.resident_bytes);
   }
+  vm::SchedulerStats t = vm::scheduler_stats(vm);
+  if (t.threads_started)
+    std::fprintf(out,
+                 "threads: %llu started, %llu live; %llu switches (%llu preemptions), %llu waits\n",
+                 u(t.threads_started), u(t.live), u(t.switches), u(t.preemptions), u(t.waits));
 }
 
 }  // namespace repl

@@ -110,6 +110,7 @@ struct Scheduler final : gc::RootSource {
   ThreadImpl* lock_owner = nullptr;
   int lock_depth = 0;
   std::deque<ThreadImpl*> lock_waiters;
+  SchedulerStats stats;
 
   ThreadImpl* make_thread(Value fn);
   void update_budget() {
@@ -335,6 +336,7 @@ void Scheduler::poll_ready(const timespec* timeout) {
 // which): run others until it is runnable again, then return in it.
 void Scheduler::block() {
   ThreadImpl* self = current;
+  ++stats.waits;
   for (;;) {
     timespec zero{0, 0};
     poll_ready(&zero);
@@ -389,6 +391,7 @@ void Scheduler::switch_to(ThreadImpl* next) {
   next->fiber = next->in = next->out = next->err = NIL;
   next->state = ThreadImpl::Running;
   current = next;
+  ++stats.switches;
   update_budget();
   Transfer t = switch_context(next->ctx, self);
   after_switch(t);
@@ -486,6 +489,7 @@ Value bi_new_thread(VM& vm, Value* a, int) {
     type_error("new-thread", "a function", a[0]);
   Scheduler& s = sched(vm);
   ThreadImpl* t = s.make_thread(a[0]);
+  ++s.stats.threads_started;
   s.make_runnable(t);
   s.update_budget();
   return t->self;
@@ -637,6 +641,7 @@ void scheduler_tick(VM& vm) {
     self->state = ThreadImpl::Running;
     return;
   }
+  ++s->stats.preemptions;
   s->switch_to(next);
 }
 
@@ -646,6 +651,13 @@ bool deliver_interrupt(VM& vm) {
   vm.clear_interrupt();
   s->post(s->main, vm.interrupt_exc);
   return true;
+}
+
+SchedulerStats scheduler_stats(VM& vm) {
+  if (!vm.scheduler) return {};
+  SchedulerStats st = vm.scheduler->stats;
+  st.live = vm.scheduler->live.size();
+  return st;
 }
 
 bool other_threads(VM& vm) { return vm.scheduler && vm.scheduler->live.size() > 1; }

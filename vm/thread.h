@@ -37,6 +37,16 @@ void scheduler_tick(VM& vm);
 // A pending Ctrl-C while another thread than the main one runs: hands it to
 // the main thread (true), or leaves it to the caller to raise (false).
 bool deliver_interrupt(VM& vm);
+// What the scheduler has done, for --stats (all zero before the first
+// thread operation).
+struct SchedulerStats {
+  uint64_t threads_started = 0;  // new-thread calls
+  uint64_t live = 0;             // threads not finished, the main one included
+  uint64_t switches = 0;         // from one thread to another
+  uint64_t preemptions = 0;      // of those, at the end of an instruction budget
+  uint64_t waits = 0;            // sleeps, descriptor waits, lock waits that blocked
+};
+SchedulerStats scheduler_stats(VM& vm);
 // True if threads other than the running one exist.
 bool other_threads(VM& vm);
 // Parks the running thread until one of fds is ready (for reading, or for

@@ -196,6 +196,23 @@ TEST_CASE("a thread writing to a full pipe waits as a thread: the others run", "
   CHECK(rounds > 50);
 }
 
+TEST_CASE("--stats reports the threads: started, switches, preemptions", "[cli][threads]") {
+  // Two busy loops: the budget preempts each in turn.
+  Result r = arcana({"--stats", "-e",
+                     "(let th (thread (repeat 300000 nil)) (repeat 300000 nil) "
+                     "(until (dead th) (sleep 0.001)) 'done)"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "done\n");
+  REQUIRE(has(r.err, "threads: 1 started, 1 live; "));
+  std::string line = r.err.substr(r.err.find("threads: "));
+  long switches = std::stol(line.substr(line.find("live; ") + 6));
+  long preemptions = std::stol(line.substr(line.find("(") + 1));
+  CHECK(switches >= 2);
+  CHECK(preemptions >= 1);
+  Result quiet = arcana({"--stats", "-e", "1"});
+  CHECK(!has(quiet.err, "threads:"));  // no thread, no line
+}
+
 TEST_CASE("arcana rejects an unknown collector and names the known ones", "[cli]") {
   Result r = arcana({"--gc=nope", "-e", "1"});
   CHECK(r.failed_cleanly());
