@@ -196,7 +196,7 @@ TEST_CASE("a thread writing to a full pipe waits as a thread: the others run", "
   CHECK(rounds > 50);
 }
 
-TEST_CASE("--stats reports the threads: started, switches, preemptions", "[cli][threads]") {
+TEST_CASE("arcana --stats reports the threads: started, switches, preemptions", "[cli][threads]") {
   // Two busy loops: the budget preempts each in turn.
   Result r = arcana({"--stats", "-e",
                      "(let th (thread (repeat 300000 nil)) (repeat 300000 nil) "
