@@ -258,6 +258,10 @@ Value VM::run(Value* fslot, int nargs) {
               "continuation invoked across a C++ frame (a continuation barrier: it was captured "
               "inside a call from C++, such as a macro expansion or a builtin's callback)");
         Value thunks = wind_thunks(winds, kc->winds);
+        // Another thread's or fiber's continuation may be deeper than this
+        // stack (a fiber's is small): too deep is a stack overflow, before
+        // anything is copied.
+        check_stack(r_.stack + kc->sp + 4);
         reinstate_frames(kc);
         while (!handlers.empty() && handlers.back().level == r_.level) handlers.pop_back();
         Vector* hv = kc->handlers.as<Vector>();

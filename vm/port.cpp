@@ -17,7 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <memory>
 
@@ -62,6 +64,9 @@ class FdInput final : public PortImpl {
     // With other threads about, wait for input as a thread (they run
     // meanwhile) rather than in read().
     if (has_vm()) wait_fd(VM::current(), fd_, false);
+    // Another thread reading this port may have filled the buffer meanwhile.
+    if (pos_ < end_) return true;
+    if (fd_ < 0) return false;  // or closed it
     // A signal (Ctrl-C) wakes a blocked read: raise the interrupt if one
     // is pending, else read again.
     while ((n = ::read(fd_, buf_.get(), kBufSize)) < 0 && errno == EINTR)
@@ -110,23 +115,44 @@ class FdOutput final : public PortImpl {
   // Writes the whole buffer, retrying interrupted and partial writes.
   // Returns 0 or the errno that stopped it; the unwritten bytes are dropped
   // so one failure is reported once.
-  // With may_wait, a full pipe is waited for as a thread (the others run);
-  // never from close(), which the collector's finalizers call.
+  //
+  // With may_wait and other threads about, a full pipe is waited for as a
+  // thread (the others run), and each write after a wait is at most
+  // PIPE_BUF bytes, which a writable pipe takes without blocking. Never
+  // from close(), which the collector's finalizers call. One drain at a
+  // time per port: a second thread flushing meanwhile leaves its bytes to
+  // the first, which writes until the buffer is empty, including what is
+  // added while it waits.
   int drain(bool may_wait = false) {
-    size_t done = 0;
+    if (draining_) return 0;
+    struct Guard {  // however the drain ends (a kill or break while waiting)
+      FdOutput& port;
+      size_t done = 0;
+      ~Guard() {
+        port.buf_.erase(0, std::min(done, port.buf_.size()));  // what was written
+        port.draining_ = false;
+      }
+    } g{*this};
+    draining_ = true;
+    bool threads = may_wait && has_vm() && other_threads(VM::current());
     int err = 0;
-    while (done < buf_.size() && fd_ >= 0) {
-      if (may_wait && has_vm()) wait_fd(VM::current(), fd_, true);
-      if (done >= buf_.size() || fd_ < 0) break;  // another thread flushed or closed it
-      ssize_t n = ::write(fd_, buf_.data() + done, buf_.size() - done);
+    while (g.done < buf_.size() && fd_ >= 0) {
+      size_t chunk = buf_.size() - g.done;
+      if (threads) {
+        wait_fd(VM::current(), fd_, true);
+        if (fd_ < 0) break;  // another thread closed it
+        chunk = std::min(chunk, size_t(PIPE_BUF));
+      }
+      ssize_t n = ::write(fd_, buf_.data() + g.done, chunk);
       if (n >= 0)
-        done += size_t(n);
+        g.done += size_t(n);
       else if (errno != EINTR) {
         err = errno;
+        g.done = buf_.size();  // dropped: reported once
         break;
       }
     }
-    buf_.clear();
+    if (fd_ < 0) g.done = buf_.size();
     return err;
   }
   void close_quietly() {
@@ -138,6 +164,7 @@ class FdOutput final : public PortImpl {
   int fd_;
   bool owns_;
   bool line_buffered_;
+  bool draining_ = false;
   std::string buf_;
 };
 
@@ -315,7 +342,10 @@ int wait_child(int pid) {
       try {
         wait_fd(VM::current(), pfd, false);
       } catch (...) {
+        // The thread was killed or broken while it waited: the child goes
+        // on, and is reaped when it exits.
         ::close(pfd);
+        if (waitpid(pid, nullptr, WNOHANG) == 0) reap_later(VM::current(), pid);
         throw;
       }
       ::close(pfd);

@@ -49,6 +49,7 @@
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,6 +59,7 @@
 #include <deque>
 #include <exception>
 #include <map>
+#include <unordered_map>
 
 #include "vm/builtins.h"
 #include "vm/context.h"
@@ -106,7 +108,20 @@ struct Scheduler final : gc::RootSource {
   int epfd = -1;
   int timerfd = -1;  // the fallback timer when epoll_pwait2 is missing
   bool have_pwait2 = true;
-  int fd_waiters = 0;
+  int fd_waiters = 0;  // threads waiting for descriptors
+  // Who waits for each descriptor: one epoll registration per descriptor
+  // (epoll allows no more), data.fd naming it; readiness wakes them all,
+  // and each looks again (wait_fds). Level-triggered, removed when nobody
+  // waits.
+  struct FdWaiters {
+    uint32_t events = 0;
+    std::vector<ThreadImpl*> threads;
+  };
+  std::unordered_map<int, FdWaiters> fd_table;
+  std::vector<pid_t> zombies;  // children whose waiter was killed: reaped later
+
+  bool watch_fd(ThreadImpl* t, int fd, uint32_t events);
+  void unwatch_fd(ThreadImpl* t, int fd);
   ThreadImpl* lock_owner = nullptr;
   int lock_depth = 0;
   std::deque<ThreadImpl*> lock_waiters;
@@ -215,7 +230,7 @@ void Scheduler::cancel_wait(ThreadImpl* t) {
     t->has_timer = false;
   }
   if (!t->fds.empty()) {
-    for (int fd : t->fds) epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nullptr);
+    for (int fd : t->fds) unwatch_fd(t, fd);
     t->fds.clear();
     --fd_waiters;
   }
@@ -265,6 +280,38 @@ void Scheduler::kill(ThreadImpl* t) {
   make_runnable(t, true);  // to unwind its C++ frames
 }
 
+// Adds t to fd's waiters, registering fd with epoll (or widening its
+// events). False if epoll cannot watch fd (a regular file).
+bool Scheduler::watch_fd(ThreadImpl* t, int fd, uint32_t events) {
+  auto it = fd_table.find(fd);
+  if (it == fd_table.end()) {
+    epoll_event ev{};
+    ev.events = events;
+    ev.data.fd = fd;
+    if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0) return false;
+    it = fd_table.emplace(fd, FdWaiters{events, {}}).first;
+  } else if ((it->second.events | events) != it->second.events) {
+    epoll_event ev{};
+    ev.events = it->second.events | events;
+    ev.data.fd = fd;
+    if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) != 0) return false;
+    it->second.events = ev.events;
+  }
+  it->second.threads.push_back(t);
+  return true;
+}
+
+void Scheduler::unwatch_fd(ThreadImpl* t, int fd) {
+  auto it = fd_table.find(fd);
+  if (it == fd_table.end()) return;
+  auto& v = it->second.threads;
+  v.erase(std::remove(v.begin(), v.end(), t), v.end());
+  if (v.empty()) {
+    epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nullptr);
+    fd_table.erase(it);
+  }
+}
+
 void Scheduler::check_pending(ThreadImpl* t) {
   if (t->killed) throw ThreadKilled{};
   if (!t->pending.is_nil()) {
@@ -291,7 +338,7 @@ void Scheduler::poll_ready(const timespec* timeout) {
         timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
         epoll_event te{};
         te.events = EPOLLIN;
-        te.data.ptr = nullptr;
+        te.data.fd = -1;
         epoll_ctl(epfd, EPOLL_CTL_ADD, timerfd, &te);
       }
       int ms = zero ? 0 : -1;
@@ -311,16 +358,25 @@ void Scheduler::poll_ready(const timespec* timeout) {
       n = 0;
     }
     for (int i = 0; i < n; ++i) {
-      auto* t = static_cast<ThreadImpl*>(ev[i].data.ptr);
-      if (!t) {  // the fallback timerfd
+      int fd = ev[i].data.fd;
+      if (fd < 0) {  // the fallback timerfd
         uint64_t expirations;
         (void)!read(timerfd, &expirations, sizeof expirations);
         continue;
       }
-      if (t->state != ThreadImpl::WaitingFd) continue;
-      cancel_wait(t);
-      make_runnable(t);
+      auto it = fd_table.find(fd);
+      if (it == fd_table.end()) continue;
+      std::vector<ThreadImpl*> ready = it->second.threads;  // cancel_wait edits the table
+      for (ThreadImpl* t : ready) {
+        cancel_wait(t);
+        make_runnable(t);
+      }
     }
+  }
+  if (!zombies.empty()) {
+    zombies.erase(std::remove_if(zombies.begin(), zombies.end(),
+                                 [](pid_t pid) { return waitpid(pid, nullptr, WNOHANG) != 0; }),
+                  zombies.end());
   }
   if (!timers.empty()) {
     uint64_t now = now_ns();
@@ -337,6 +393,11 @@ void Scheduler::poll_ready(const timespec* timeout) {
 void Scheduler::block() {
   ThreadImpl* self = current;
   ++stats.waits;
+  if (self->killed || !self->pending.is_nil()) {  // posted before it got to wait
+    cancel_wait(self);
+    self->state = ThreadImpl::Running;
+    check_pending(self);
+  }
   for (;;) {
     timespec zero{0, 0};
     poll_ready(&zero);
@@ -552,7 +613,15 @@ Value bi_atomic_acquire(VM& vm, Value*, int) {
   } else {
     t->state = ThreadImpl::WaitingLock;
     s.lock_waiters.push_back(t);
-    s.block();  // returns owning the lock (release_lock_of handed it over)
+    try {
+      s.block();  // returns owning the lock (release_lock_of handed it over)
+    } catch (...) {
+      // A break (or kill) that came after the lock was handed over: the
+      // dynamic-wind that releases it is not in place yet, so give it back
+      // here (release_lock_of never switches threads).
+      if (s.lock_owner == t) s.release_lock_of(t);
+      throw;
+    }
   }
   return NIL;
 }
@@ -670,23 +739,28 @@ void wait_fds(VM& vm, const int* fds, int n, bool write) {
   Scheduler& s = *vm.scheduler;
   std::vector<pollfd> p;
   for (int i = 0; i < n; ++i) p.push_back(pollfd{fds[i], short(write ? POLLOUT : POLLIN), 0});
-  if (poll(p.data(), p.size(), 0) != 0) return;  // ready (or an error the read will report)
-  ThreadImpl* t = s.current;
-  for (int i = 0; i < n; ++i) {
-    epoll_event ev{};
-    ev.events = (write ? EPOLLOUT : EPOLLIN) | EPOLLONESHOT;
-    ev.data.ptr = t;
-    if (epoll_ctl(s.epfd, EPOLL_CTL_ADD, fds[i], &ev) != 0) {
-      // Not pollable (a regular file): read it directly.
-      for (int fd : t->fds) epoll_ctl(s.epfd, EPOLL_CTL_DEL, fd, nullptr);
-      t->fds.clear();
-      return;
+  // Woken threads look again: another one woken with them may have taken
+  // what was there, and the caller's system call must not block.
+  while (poll(p.data(), p.size(), 0) == 0) {
+    ThreadImpl* t = s.current;
+    for (int i = 0; i < n; ++i) {
+      if (!s.watch_fd(t, fds[i], write ? EPOLLOUT : EPOLLIN)) {
+        // Not pollable (a regular file): the system call waits.
+        for (int fd : t->fds) s.unwatch_fd(t, fd);
+        t->fds.clear();
+        return;
+      }
+      t->fds.push_back(fds[i]);
     }
-    t->fds.push_back(fds[i]);
+    ++s.fd_waiters;
+    t->state = ThreadImpl::WaitingFd;
+    s.block();
+    if (!other_threads(vm)) return;
   }
-  ++s.fd_waiters;
-  t->state = ThreadImpl::WaitingFd;
-  s.block();
+}
+
+void reap_later(VM& vm, int pid) {
+  if (vm.scheduler) vm.scheduler->zombies.push_back(pid_t(pid));
 }
 
 }  // namespace vm

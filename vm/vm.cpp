@@ -43,6 +43,7 @@ VM::VM(const Options& o) : opts(o) {
   r_.stack = static_cast<Value*>(mem);
   // Keep headroom for the largest frame a call may push before it checks.
   r_.stack_end = r_.stack + opts.stack_limit_bytes / sizeof(Value) - 4096;
+  main_stack_ = r_.stack;
   r_.sp = r_.stack;
   // The main program's machine stack: deep C++ recursion stops 256 KiB short.
   r_.low_water = thread_stack_low_water(size_t(256) << 10);
@@ -167,8 +168,8 @@ Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args) {
 }
 
 void VM::stack_overflow() {
-  if (current_fiber.truthy())
-    throw_error("stack overflow: recursion deeper than a fiber's VM stack (" +
+  if (r_.stack != main_stack_)
+    throw_error("stack overflow: recursion deeper than a fiber's or thread's VM stack (" +
                 std::to_string((r_.stack_end - r_.stack) * sizeof(Value) >> 10) + " KiB)");
   throw_error("stack overflow: recursion deeper than the VM stack limit (" +
               std::to_string(opts.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");

@@ -204,6 +204,7 @@ class VM final : public gc::RootSource {
   // builtin's arguments and caller's pc, machine-stack bounds, and the
   // capture cache (below).
   ExecRegs r_;
+  Value* main_stack_ = nullptr;  // the main program's VM stack (threads and fibers have slots)
   volatile std::sig_atomic_t interrupt_ = 0;
   StackPool* fiber_pool_ = nullptr;
   uint64_t next_run_id_ = 1;

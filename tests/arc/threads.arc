@@ -3,7 +3,12 @@
 ; as loops over (sleep ...) rather than fixed delays, so the file holds under
 ; --gc-stress, where every safe point collects.
 
-(def wait-all (ths) (until (all dead ths) (sleep 0.001)) t)
+; t once every thread of ths is dead; nil if that takes over a minute (a
+; broken scheduler fails the expectation instead of hanging the suite)
+(def wait-all (ths)
+  (let t0 (msec)
+    (until (or (all dead ths) (> (- (msec) t0) 60000)) (sleep 0.001))
+    (all dead ths)))
 
 ; threads are values of their own type
 (type (current-thread)) ; expect: thread
@@ -155,6 +160,19 @@
                 (push 'after steps))
   (wait-all (list th))
   (rev steps)) ; expect: (in cleanup after)
+
+; a continuation deeper than a thread's small stack: a stack overflow in
+; that thread, not a write past its stack
+(= kdeep nil)
+(def deep-k (n) (if (is n 0) (ccc (fn (c) (= kdeep c) 0)) (+ 1 (deep-k (- n 1)))))
+(deep-k 5000) ; expect: 5000
+(let th (w/stdout (outstring) (thread (kdeep 1))) (wait-all (list th)) (dead th)) ; expect: t
+
+; a break that comes as the lock is handed over: the lock is given back
+(= mainth (current-thread))
+(do (thread (atomic (sleep 0.3)) (break-thread mainth)) (sleep 0.01) (atomic 'got-lock)) ; error: user break
+(= zz nil)
+(let z (thread (atomic (= zz 'ran))) (wait-all (list z)) zz) ; expect: ran
 
 ; I/O waits park the thread: the main thread runs while a child runs
 (= piped nil)

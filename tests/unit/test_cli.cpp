@@ -196,6 +196,35 @@ TEST_CASE("a thread writing to a full pipe waits as a thread: the others run", "
   CHECK(rounds > 50);
 }
 
+TEST_CASE("one big write to a slow pipe lets the other threads run", "[cli][threads]") {
+  TempDir dir;
+  std::string file = dir.write("big.arc",
+                               "(= n 0)\n"
+                               "(= w (thread (disp (newstring 1000000 #\\a))))\n"
+                               "(until (dead w) (++ n) (sleep 0.001))\n"
+                               "(w/stdout (stderr) (prn \"rounds \" n))\n");
+  std::string cmd = std::string("'") + ARCANA_BINARY + "' '" + file + "' | (sleep 1; wc -c)";
+  Result r = run_program("/bin/sh", {"-c", cmd});
+  CHECK(r.exited_with(0));
+  CHECK(has(r.out, "1000000"));
+  REQUIRE(has(r.err, "rounds "));
+  CHECK(std::stol(r.err.substr(r.err.find("rounds ") + 7)) > 50);
+}
+
+TEST_CASE("two threads reading one descriptor each get their part; the others run", "[cli][threads]") {
+  TempDir dir;
+  std::string file = dir.write("readers.arc",
+                               "(= got nil ticks 0)\n"
+                               "(= rs (list (thread (push (readc) got)) (thread (push (readc) got))))\n"
+                               "(thread (while t (++ ticks) (sleep 0.001)))\n"
+                               "(until (all dead rs) (sleep 0.001))\n"
+                               "(prn (sort < (map string got)) \" \" (> ticks 50))\n");
+  std::string cmd = "(sleep 1; printf xy) | '" + std::string(ARCANA_BINARY) + "' '" + file + "'";
+  Result r = run_program("/bin/sh", {"-c", cmd});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "(x y) t\n");  // prn displays the strings
+}
+
 TEST_CASE("arcana --stats reports the threads: started, switches, preemptions", "[cli][threads]") {
   // Two busy loops: the budget preempts each in turn.
   Result r = arcana({"--stats", "-e",
