@@ -397,11 +397,11 @@ bool FormBuilder::step(int32_t c, uint32_t line, uint32_t col, Value& v) {
       return true;
     case '\'': case '`': case ',': {
       r_.next();
-      Value sym = c == '\'' ? vm::S.quote : c == '`' ? vm::S.quasiquote : vm::S.unquote;
-      if (c == ',' && r_.peek() == '@') {
-        r_.next();
-        sym = vm::S.unquote_splicing;
-      }
+      // Peek first: reading a port may wait, and other threads collect.
+      bool splice = c == ',' && r_.peek() == '@';
+      if (splice) r_.next();
+      Value sym = splice ? vm::S.unquote_splicing
+                  : c == '\'' ? vm::S.quote : c == '`' ? vm::S.quasiquote : vm::S.unquote;
       push(Kind::Quote, line, col, sym);
       return false;
     }

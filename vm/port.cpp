@@ -76,7 +76,10 @@ class FdInput final : public PortImpl {
     return end_ > 0;
   }
   void release() {
-    if (owns_ && fd_ >= 0) ::close(fd_);
+    if (owns_ && fd_ >= 0) {
+      if (has_vm()) fd_closing(VM::current(), fd_);  // wake its waiters
+      ::close(fd_);
+    }
     fd_ = -1;
   }
 
@@ -157,7 +160,10 @@ class FdOutput final : public PortImpl {
   }
   void close_quietly() {
     drain();
-    if (owns_ && fd_ >= 0) ::close(fd_);
+    if (owns_ && fd_ >= 0) {
+      if (has_vm()) fd_closing(VM::current(), fd_);  // wake its waiters
+      ::close(fd_);
+    }
     fd_ = -1;
   }
 

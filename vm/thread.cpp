@@ -759,6 +759,18 @@ void wait_fds(VM& vm, const int* fds, int n, bool write) {
   }
 }
 
+void fd_closing(VM& vm, int fd) {
+  Scheduler* s = vm.scheduler;
+  if (!s) return;
+  auto it = s->fd_table.find(fd);
+  if (it == s->fd_table.end()) return;
+  std::vector<ThreadImpl*> waiting = it->second.threads;
+  for (ThreadImpl* t : waiting) {
+    s->cancel_wait(t);
+    s->make_runnable(t);
+  }
+}
+
 void reap_later(VM& vm, int pid) {
   if (vm.scheduler) vm.scheduler->zombies.push_back(pid_t(pid));
 }

@@ -56,6 +56,10 @@ bool other_threads(VM& vm);
 // call then waits.
 void wait_fds(VM& vm, const int* fds, int n, bool write);
 inline void wait_fd(VM& vm, int fd, bool write) { wait_fds(vm, &fd, 1, write); }
+// fd is about to be closed: the threads waiting for it wake (and find it
+// closed) rather than wait forever, as epoll forgets a closed descriptor.
+// Never switches threads (finalizers call it).
+void fd_closing(VM& vm, int fd);
 // A child whose waiter gave up (its thread was killed or broken): the
 // scheduler reaps it when it exits, so it does not stay a zombie.
 void reap_later(VM& vm, int pid);
