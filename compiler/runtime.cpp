@@ -34,6 +34,8 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   for (auto* lib = kLibrary; lib->first; ++lib) {
     eval_string(std::string(*lib->second), lib->first);
     if (vm_->run_winds_fn.is_nil()) vm_->run_winds_fn = global_value(intern("%run-winds"));
+    if (vm_->atomic_locked_fn.is_nil() && global_value(intern("%atomic-locked")) != vm::UNBOUND)
+      vm_->atomic_locked_fn = global_value(intern("%atomic-locked"));
   }
   heap_->set_stress(opts.gc_stress);
 }

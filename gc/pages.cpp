@@ -48,7 +48,7 @@ PageSpace::Page* PageSpace::take_page(size_t bytes) {
     pool_.pop_back();
     figures_.pooled_bytes -= kPageSize;
   } else {
-    p = static_cast<Page*>(map_aligned_page());
+    p = static_cast<Page*>(map_aligned(kPageSize));
     pages_.push_back(p);
     page_set_.insert(reinterpret_cast<uintptr_t>(p));
     figures_.page_bytes += kPageSize;
@@ -60,17 +60,14 @@ PageSpace::Page* PageSpace::take_page(size_t bytes) {
   return p;
 }
 
-// A page aligned to its size, so an address finds its page by masking.
-void* PageSpace::map_aligned_page() {
-  void* mem = mmap(nullptr, 2 * kPageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+void* map_aligned(size_t size) {
+  void* mem = mmap(nullptr, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
   uintptr_t start = reinterpret_cast<uintptr_t>(mem);
-  uintptr_t aligned = (start + kPageSize - 1) & ~uintptr_t(kPageSize - 1);
+  uintptr_t aligned = (start + size - 1) & ~uintptr_t(size - 1);
   if (aligned > start) munmap(mem, aligned - start);
-  uintptr_t end = start + 2 * kPageSize;
-  if (end > aligned + kPageSize)
-    munmap(reinterpret_cast<void*>(aligned + kPageSize), end - aligned - kPageSize);
+  uintptr_t end = start + 2 * size;
+  if (end > aligned + size) munmap(reinterpret_cast<void*>(aligned + size), end - aligned - size);
   return reinterpret_cast<void*>(aligned);
 }
 

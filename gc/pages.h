@@ -33,6 +33,10 @@
 namespace gc {
 
 // What the space holds, as of the last sweep (and allocation since).
+// size bytes of fresh memory aligned to size (a power of two), so that an
+// address finds its page by masking. Throws std::bad_alloc.
+void* map_aligned(size_t size);
+
 struct SpaceFigures {
   uint64_t page_bytes = 0;          // small-object pages mapped, pooled ones included
   uint64_t pooled_bytes = 0;        // empty pages kept for reuse
@@ -151,7 +155,6 @@ class PageSpace {
   Page* take_page(size_t bytes);
   size_t sweep_page(Page* p, const KindInfo* kinds);
   void note_fragmentation();
-  static void* map_aligned_page();
 
   std::vector<Page*> pages_;  // every mapped page, pooled ones included
   std::unordered_set<uintptr_t> page_set_;

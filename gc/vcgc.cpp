@@ -106,6 +106,7 @@
 #include <unordered_set>
 
 #include "gc/heap.h"
+#include "gc/pages.h"
 
 namespace gc {
 namespace {
@@ -332,7 +333,7 @@ class VcgcHeap final : public Heap {
       throttle(c);
       throttled = true;
     }
-    void* mem = map_page();
+    void* mem = map_aligned(kPageSize);
     Page* p = new (mem) Page();
     p->format(c);
     pages_.push_back(p);
@@ -372,19 +373,6 @@ class VcgcHeap final : public Heap {
       return p;
     }
     return nullptr;
-  }
-
-  static void* map_page() {
-    void* mem = mmap(nullptr, 2 * kPageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
-    if (mem == MAP_FAILED) throw std::bad_alloc();
-    uintptr_t start = reinterpret_cast<uintptr_t>(mem);
-    uintptr_t aligned = (start + kPageSize - 1) & ~uintptr_t(kPageSize - 1);
-    if (aligned > start) munmap(mem, aligned - start);
-    uintptr_t end = start + 2 * kPageSize;
-    if (end > aligned + kPageSize)
-      munmap(reinterpret_cast<void*>(aligned + kPageSize), end - aligned - kPageSize);
-    return reinterpret_cast<void*>(aligned);
   }
 
   GcHeader* allocate_big(size_t bytes) {

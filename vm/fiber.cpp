@@ -52,6 +52,15 @@ FiberImpl* g_live = nullptr;
 std::vector<FiberImpl*> g_spare;
 constexpr size_t kMaxSpare = 1024;
 
+// An empty execution state that keeps its vectors' storage for reuse.
+void reset_exec(ExecState& e) {
+  e.r = ExecRegs{};
+  e.handlers.clear();
+  e.runs.clear();
+  e.handles.clear();
+  e.winds = NIL;
+}
+
 FiberImpl* new_impl() {
   if (g_spare.empty()) return new FiberImpl();
   FiberImpl* f = g_spare.back();
@@ -68,11 +77,7 @@ void free_impl(FiberImpl* f) {
   f->status = FiberImpl::Fresh;
   f->slot = nullptr;
   f->ctx = f->resumer = nullptr;
-  f->exec.r = ExecRegs{};
-  f->exec.handlers.clear();
-  f->exec.runs.clear();
-  f->exec.handles.clear();
-  f->exec.winds = NIL;
+  reset_exec(f->exec);
   f->fn = f->value = f->parent = f->self = NIL;
   f->prev = f->next = nullptr;
   g_spare.push_back(f);
@@ -190,8 +195,7 @@ Value arg_fiber(const char* fn, Value v) {
 }
 
 Value bi_fiber(VM&, Value* a, int) {
-  if (!is_fn(a[0]) && TYPE(a[0]) != Kind::Cons && TYPE(a[0]) != Kind::Table)
-    type_error("fiber", "a function", a[0]);
+  if (!is_runnable(a[0])) type_error("fiber", "a function", a[0]);
   Fiber* fb = alloc<Fiber>(Kind::Fiber);
   fb->impl = new_impl();
   fb->impl->fn = a[0];
@@ -230,11 +234,7 @@ Value bi_resume(VM& vm, Value* a, int n) {
   f->status = FiberImpl::Done;
   vm.fiber_pool().release(f->slot);
   f->slot = nullptr;
-  f->exec.r = ExecRegs{};  // keeps the vectors' storage for reuse
-  f->exec.handlers.clear();
-  f->exec.runs.clear();
-  f->exec.handles.clear();
-  f->exec.winds = NIL;
+  reset_exec(f->exec);
   if (msg == kFailed) throw ArcError{f->value};
   if (msg == kKilled) throw ThreadKilled{};
   return f->value;

@@ -219,6 +219,12 @@ inline bool is_fn(Value v) {
   Kind k = TYPE(v);
   return k == Kind::Closure || k == Kind::Builtin || k == Kind::Continuation;
 }
+// What fiber and new-thread accept to run: a function, or a list or table
+// (which are called with one argument, an index or key).
+inline bool is_runnable(Value v) {
+  Kind k = TYPE(v);
+  return is_fn(v) || k == Kind::Cons || k == Kind::Table;
+}
 inline bool is_number(Value v) {
   Kind k = TYPE(v);
   return k == Kind::Fixnum || k == Kind::Bignum || k == Kind::Flonum || k == Kind::Ratnum;

@@ -68,7 +68,6 @@
 #include "vm/number.h"
 #include "vm/port.h"
 #include "vm/string.h"
-#include "vm/symbol.h"
 #include "vm/vm.h"
 
 namespace vm {
@@ -137,6 +136,7 @@ struct Scheduler final : gc::RootSource {
   void kill(ThreadImpl* t);
   void release_lock_of(ThreadImpl* t);
   void poll_ready(const timespec* timeout);
+  void wait_for_events();
   void block();
   [[noreturn]] void finish(ThreadImpl* t);
   void switch_to(ThreadImpl* next);
@@ -388,6 +388,15 @@ void Scheduler::poll_ready(const timespec* timeout) {
   }
 }
 
+// Nothing is runnable: wait until the earliest timer is due or a
+// descriptor is ready (no limit without timers).
+void Scheduler::wait_for_events() {
+  if (timers.empty()) return poll_ready(nullptr);
+  uint64_t now = now_ns(), at = timers.begin()->first;
+  timespec wait = to_timespec(at > now ? at - now : 0);
+  poll_ready(&wait);
+}
+
 // The running thread cannot go on (it sleeps or waits; its state says
 // which): run others until it is runnable again, then return in it.
 void Scheduler::block() {
@@ -418,14 +427,7 @@ void Scheduler::block() {
       self->state = ThreadImpl::Running;
       throw_error("deadlock: every thread is waiting and nothing can wake them");
     }
-    timespec wait{};
-    const timespec* timeout = nullptr;
-    if (!timers.empty()) {
-      uint64_t now = now_ns(), at = timers.begin()->first;
-      wait = to_timespec(at > now ? at - now : 0);
-      timeout = &wait;
-    }
-    poll_ready(timeout);
+    wait_for_events();
   }
 }
 
@@ -493,14 +495,7 @@ void Scheduler::finish(ThreadImpl* t) {
       post(main, make_exception(make_string_utf8("deadlock: every thread is waiting"), NIL, NIL));
       continue;
     }
-    timespec wait{};
-    const timespec* timeout = nullptr;
-    if (!timers.empty()) {
-      uint64_t now = now_ns(), at = timers.begin()->first;
-      wait = to_timespec(at > now ? at - now : 0);
-      timeout = &wait;
-    }
-    poll_ready(timeout);
+    wait_for_events();
   }
 }
 
@@ -546,8 +541,7 @@ Value arg_thread(const char* fn, Value v) {
 }
 
 Value bi_new_thread(VM& vm, Value* a, int) {
-  if (!is_fn(a[0]) && TYPE(a[0]) != Kind::Cons && TYPE(a[0]) != Kind::Table)
-    type_error("new-thread", "a function", a[0]);
+  if (!is_runnable(a[0])) type_error("new-thread", "a function", a[0]);
   Scheduler& s = sched(vm);
   ThreadImpl* t = s.make_thread(a[0]);
   ++s.stats.threads_started;
@@ -639,14 +633,11 @@ Value bi_atomic_release(VM& vm, Value*, int) {
 // the prelude, calls f inside a dynamic-wind of acquire and release.
 Value bi_atomic_invoke(VM& vm, Value* a, int) {
   Value f = a[0];
-  if (vm.scheduler && vm.scheduler->live.size() > 1) {
-    Value locked = global_value(intern("%atomic-locked"));
-    if (locked != UNBOUND) {
-      Value* s = vm.tail_call_slots(1);
-      s[-1] = locked;
-      s[0] = f;
-      return vm.tail_call_marker();
-    }
+  if (vm.scheduler && vm.scheduler->live.size() > 1 && !vm.atomic_locked_fn.is_nil()) {
+    Value* s = vm.tail_call_slots(1);
+    s[-1] = vm.atomic_locked_fn;
+    s[0] = f;
+    return vm.tail_call_marker();
   }
   vm.tail_call_slots(0)[-1] = f;
   return vm.tail_call_marker();

@@ -136,7 +136,7 @@ void VM::trace_roots(gc::Visitor& v) {
   v.visit_range(reinterpret_cast<gc::Word*>(r_.stack), reinterpret_cast<gc::Word*>(r_.sp));
   for (Value* slot : {&in_port, &out_port, &err_port, &winds, &prim_add, &prim_sub, &prim_lt,
                       &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no, &prim_acons,
-                      &run_winds_fn, &interrupt_exc, &break_exc, &r_.capture_cache})
+                      &run_winds_fn, &atomic_locked_fn, &interrupt_exc, &break_exc, &r_.capture_cache})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
   for (Handler& h : handlers)
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));

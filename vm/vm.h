@@ -186,6 +186,7 @@ class VM final : public gc::RootSource {
       prim_acons;
   // Internal helpers the compiler and the prelude use.
   Value run_winds_fn = NIL;  // (fn (thunks v) ...) defined by the prelude
+  Value atomic_locked_fn = NIL;  // (fn (f) ...): f holding the lock (prelude; vm/thread.cpp)
 
   void trace_roots(gc::Visitor& v) override;
 
