@@ -145,6 +145,8 @@ const BuiltinDef kDefs[] = {
 
 void register_compiler_builtins(VM& vm) {
   define_builtins(vm, kDefs);
+  // Macro expansion runs Arc code in a nested run (VM::apply).
+  for (const char* name : {"eval", "macex", "macex1"}) set_builtin_op(name, BuiltinOp::Reenters);
   Value plus = vm.prim_add;
   vm.define("%concat", make_builtin("%concat", plus.as<Builtin>()->fn, 0, -1));
 }

@@ -19,6 +19,8 @@ struct BuiltinDef {
 
 class VM;
 void define_builtins(VM& vm, const BuiltinDef* defs, size_t n);
+// Tells the interpreter what the builtin the global `name` holds does (BuiltinOp).
+void set_builtin_op(const char* name, BuiltinOp op);
 template <size_t N>
 void define_builtins(VM& vm, const BuiltinDef (&defs)[N]) {
   define_builtins(vm, defs, N);

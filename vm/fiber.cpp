@@ -13,7 +13,8 @@
 // resumed it.
 //
 // A fiber's first switch enters fiber_entry, which calls the fiber's function
-// through VM::apply on the fiber's own stacks. No C++ exception crosses a
+// through VM::apply on the fiber's own stacks (or, for a fiber that ran in
+// place until now, continues its frames there: fiber.h says when). No C++ exception crosses a
 // switch: fiber_entry catches the fiber's uncaught error and hands it to the
 // resumer, which raises it there.
 #include "vm/fiber.h"
@@ -41,6 +42,15 @@ struct FiberImpl {
   Value self = NIL;    // its Fiber object (updated when a collector moves it)
   FiberImpl* prev = nullptr;  // every live fiber, for collectors that do not
   FiberImpl* next = nullptr;  // trace objects (fiber_roots)
+  // Running in place (fiber.h): its frames run in the interpreter that
+  // resumes it, not on its own machine stack (which it has not touched).
+  bool in_place = false;
+  bool yield_tail = false;   // in place, suspended: its yield was a tail call
+  bool resume_tail = false;  // in place, running: its resumer's resume was
+  // Its first machine-stack switch continues its frames as cont says
+  // (cont.value: f->value) rather than calling fn.
+  bool continues = false;
+  RunContinue cont{};
 };
 
 namespace {
@@ -80,6 +90,7 @@ void free_impl(FiberImpl* f) {
   reset_exec(f->exec);
   f->fn = f->value = f->parent = f->self = NIL;
   f->prev = f->next = nullptr;
+  f->in_place = f->yield_tail = f->resume_tail = f->continues = false;
   g_spare.push_back(f);
 }
 
@@ -150,8 +161,15 @@ void fiber_entry(Transfer t) {
   Message msg = kDone;
   try {
     Value arg = f->value;
-    vm.set_top_level_run();  // its continuations may be invoked by any fiber
-    f->value = vm.apply(f->fn, &arg, 1);
+    if (f->continues) {  // it ran in place until now
+      f->continues = false;
+      RunContinue c = f->cont;
+      c.value = arg;
+      f->value = vm.continue_frames(c);
+    } else {
+      vm.set_top_level_run();  // its continuations may be invoked by any fiber
+      f->value = vm.apply(f->fn, &arg, 1);
+    }
   } catch (ThreadKilled&) {
     // The thread it runs in was killed: unwind the resumer's frames too.
     f->value = NIL;
@@ -182,11 +200,43 @@ void note_acquire(VM& vm) {
   if (++since > 1024 && since > live_after) vm.heap().request_collection();
 }
 
-// The fresh execution state of a fiber on its slot.
-void start_exec(FiberImpl* f, StackSlot* slot) {
-  f->slot = slot;
-  init_exec_on_slot(f->exec, slot, kFiberStackHeadroom);
-  f->ctx = make_context(slot->machine_top(), slot->machine_size(), fiber_entry);
+// A fresh fiber takes a slot: a fresh execution state on its stacks.
+void take_slot(VM& vm, FiberImpl* f) {
+  note_acquire(vm);
+  f->slot = vm.fiber_pool().acquire();
+  init_exec_on_slot(f->exec, f->slot, kFiberStackHeadroom);
+}
+
+// Its machine stack's first switch will enter fiber_entry.
+void make_entry_context(FiberImpl* f) {
+  f->ctx = make_context(f->slot->machine_top(), f->slot->machine_size(), fiber_entry);
+}
+
+// A finished fiber's stacks go back to the pool.
+void finish(VM& vm, FiberImpl* f) {
+  f->status = FiberImpl::Done;
+  f->in_place = false;
+  vm.fiber_pool().release(f->slot);
+  f->slot = nullptr;
+  reset_exec(f->exec);
+}
+
+// Back on the resumer's machine stack from a switch into f, which yielded,
+// returned, failed or was killed (how): the resumer's state back in the VM,
+// and the value the fiber handed over (its error when it failed).
+Value back_from(VM& vm, FiberImpl* f, Transfer t, MigrateEnd* how) {
+  f->ctx = t.from;
+  vm.swap_exec(f->exec);
+  remember(vm, f);
+  vm.current_fiber = f->parent;
+  f->parent = NIL;
+  Message msg = Message(reinterpret_cast<intptr_t>(t.data));
+  *how = msg == kFailed ? MigrateEnd::Error : msg == kKilled ? MigrateEnd::Killed : MigrateEnd::Value;
+  if (msg == kYield)
+    f->status = FiberImpl::Suspended;
+  else
+    finish(vm, f);
+  return f->value;
 }
 
 Value arg_fiber(const char* fn, Value v) {
@@ -211,33 +261,26 @@ Value bi_resume(VM& vm, Value* a, int n) {
   if (f->status == FiberImpl::Running) throw_error("resume: the fiber is running", {a[0]});
   f->value = n > 1 ? a[1] : NIL;
   if (f->status == FiberImpl::Fresh) {
-    note_acquire(vm);
-    start_exec(f, vm.fiber_pool().acquire());
+    take_slot(vm, f);
+    make_entry_context(f);
+  } else if (f->in_place) {
+    // Suspended in place, resumed from C++ (not by the interpreter): its
+    // frames go on on its own machine stack, from its yield.
+    f->in_place = false;
+    f->continues = true;
+    f->cont = RunContinue{false, 0, f->yield_tail, NIL};
+    make_entry_context(f);
   }
   f->parent = vm.current_fiber;
   vm.current_fiber = a[0];
   f->status = FiberImpl::Running;
   vm.swap_exec(f->exec);
   remember(vm, f);
-  Transfer t = switch_context(f->ctx, f);
-  // Back on the resumer's stacks: the fiber yielded, returned or failed.
-  f->ctx = t.from;
-  vm.swap_exec(f->exec);
-  remember(vm, f);
-  vm.current_fiber = f->parent;
-  f->parent = NIL;
-  Message msg = Message(reinterpret_cast<intptr_t>(t.data));
-  if (msg == kYield) {
-    f->status = FiberImpl::Suspended;
-    return f->value;
-  }
-  f->status = FiberImpl::Done;
-  vm.fiber_pool().release(f->slot);
-  f->slot = nullptr;
-  reset_exec(f->exec);
-  if (msg == kFailed) throw ArcError{f->value};
-  if (msg == kKilled) throw ThreadKilled{};
-  return f->value;
+  MigrateEnd how;
+  Value v = back_from(vm, f, switch_context(f->ctx, f), &how);
+  if (how == MigrateEnd::Error) throw ArcError{v};
+  if (how == MigrateEnd::Killed) throw ThreadKilled{};
+  return v;
 }
 
 // (yield (o x)): suspends the running fiber; x goes to its resumer. Returns
@@ -245,6 +288,8 @@ Value bi_resume(VM& vm, Value* a, int n) {
 Value bi_yield(VM& vm, Value* a, int n) {
   if (vm.current_fiber.is_nil()) throw_error("yield: not inside a fiber");
   FiberImpl* f = impl_of(vm.current_fiber);
+  if (f->in_place)  // a builtin not marked BuiltinOp::Reenters ran Arc code
+    throw_error("yield: cannot suspend the fiber across a C++ frame (a builtin running Arc code)");
   f->value = n ? a[0] : NIL;
   Transfer t = switch_context(f->resumer, reinterpret_cast<void*>(kYield));
   f->resumer = t.from;
@@ -270,7 +315,71 @@ void register_fiber_kind(gc::Heap& h) {
                                /*trace_on_mutator=*/true});  // its state has no barrier
 }
 
-void register_fiber_builtins(VM& vm) { define_builtins(vm, kDefs); }
+void register_fiber_builtins(VM& vm) {
+  define_builtins(vm, kDefs);
+  set_builtin_op("resume", BuiltinOp::Resume);
+  set_builtin_op("yield", BuiltinOp::Yield);
+}
+
+FiberEntry fiber_enter(VM& vm, Value fb, Value x, bool resume_tail) {
+  if (TYPE(fb) != Kind::Fiber) return FiberEntry::No;
+  FiberImpl* f = impl_of(fb);
+  FiberEntry e;
+  if (f->status == FiberImpl::Fresh) {
+    if (TYPE(f->fn) != Kind::Closure) return FiberEntry::No;
+    take_slot(vm, f);
+    // Its first call, as VM::apply would set it up: the function and x at
+    // the stack's start, in a top-level run record (any fiber or thread may
+    // invoke its continuations), at run level 1.
+    ExecRegs& r = f->exec.r;
+    r.stack[0] = f->fn;
+    r.stack[1] = x;
+    r.sp = r.stack + 2;
+    r.base = nullptr;
+    r.level = 1;
+    f->exec.runs.push_back(RunRecord{0, 0, NIL});
+    f->in_place = true;
+    e = FiberEntry::Fresh;
+  } else if (f->status == FiberImpl::Suspended && f->in_place) {
+    e = f->yield_tail ? FiberEntry::ResumedTail : FiberEntry::Resumed;
+  } else {
+    return FiberEntry::No;
+  }
+  f->resume_tail = resume_tail;
+  f->parent = vm.current_fiber;
+  vm.current_fiber = fb;
+  f->status = FiberImpl::Running;
+  vm.swap_exec_in_place(f->exec);
+  remember(vm, f);
+  return e;
+}
+
+bool fiber_exit(VM& vm, FiberExit how, bool yield_tail) {
+  FiberImpl* f = impl_of(vm.current_fiber);
+  vm.swap_exec_in_place(f->exec);
+  remember(vm, f);
+  vm.current_fiber = f->parent;
+  f->parent = NIL;
+  if (how == FiberExit::Yield) {
+    f->status = FiberImpl::Suspended;
+    f->yield_tail = yield_tail;
+  } else {
+    finish(vm, f);
+  }
+  return f->resume_tail;
+}
+
+Value fiber_migrate(VM& vm, int nargs, bool tail, MigrateEnd* how, bool* resume_tail) {
+  FiberImpl* f = impl_of(vm.current_fiber);
+  f->in_place = false;
+  f->continues = true;
+  f->cont = RunContinue{true, nargs, tail, NIL};
+  f->value = NIL;
+  vm.swap_machine_bounds(f->exec);  // from now on it runs on its own
+  make_entry_context(f);
+  *resume_tail = f->resume_tail;
+  return back_from(vm, f, switch_context(f->ctx, f), how);
+}
 
 void free_fiber_spares() {
   for (FiberImpl* f : g_spare) delete f;

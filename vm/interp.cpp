@@ -22,10 +22,12 @@
 
 #include "vm/builtins.h"
 #include "vm/error.h"
+#include "vm/fiber.h"
 #include "vm/number.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
+#include "vm/thread.h"
 #include "vm/vm.h"
 
 namespace vm {
@@ -113,29 +115,43 @@ Value wind_thunks(Value from, Value to) {
 
 }  // namespace
 
-Value VM::run(Value* fslot, int nargs) {
-  // Restores the VM's view of the enclosing run however this one ends.
+Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
+  // Restores the VM's view of the enclosing run however this one ends. A
+  // run continuing frames (cont) belongs to the run record they are in.
   struct RunScope {
     VM& vm;
     Value* base;
     Value* bargs;
     uint32_t bpc;
     size_t nhandlers;
+    bool own_record;
+    // Fibers this run has entered in place (vm/fiber.h) and not left: the
+    // innermost is the running one. Leaving the run (killed, out of memory)
+    // ends them.
+    int in_place = 0;
     ~RunScope() {
+      for (; in_place > 0; --in_place) fiber_exit(vm, FiberExit::Fail, false);
       while (vm.handlers.size() > nhandlers) vm.handlers.pop_back();
-      vm.runs.pop_back();
       vm.r_.capture_cache = NIL;  // its frames are gone
-      // A Ctrl-C that came after the last safe point of a top-level form
-      // must not interrupt the next one.
-      if (--vm.r_.level == 0) vm.interrupt_ = 0;
+      if (own_record) {
+        vm.runs.pop_back();
+        // A Ctrl-C that came after the last safe point of a top-level form
+        // must not interrupt the next one.
+        if (--vm.r_.level == 0) vm.interrupt_ = 0;
+      }
       vm.r_.base = base;
       vm.r_.builtin_args = bargs;
       vm.r_.builtin_pc = bpc;
     }
-  } scope{*this, r_.base, r_.builtin_args, r_.builtin_pc, handlers.size()};
-  r_.level++;
-  runs.push_back(RunRecord{size_t(fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++, winds});
-  r_.top_level_run = false;
+  } scope{*this, r_.base, r_.builtin_args, r_.builtin_pc, handlers.size(), cont == nullptr};
+  if (cont) {
+    fslot = r_.stack + runs.back().fslot;
+  } else {
+    r_.level++;
+    runs.push_back(
+        RunRecord{size_t(fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++, winds});
+    r_.top_level_run = false;
+  }
 
   static const void* const labels[] = {
 #define OP(name, fmt, effect, doc) &&op_##name,
@@ -159,7 +175,22 @@ Value VM::run(Value* fslot, int nargs) {
   // cleanups to run, re-raises).
   int64_t entry_rpc = kReturnToCpp;
   bool entry = true;
-  enum class Resume { Call, Dispatch } resume = Resume::Call;
+  enum class Resume { Call, Dispatch, Return } resume = Resume::Call;
+  if (cont) {  // pick up the frames where r_ says (a fiber moving stacks)
+    base = r_.base;
+    code = code_of(base[-1]);
+    K = code_consts(code);
+    pc = code_insns(code) + r_.builtin_pc;
+    sp = r_.sp;
+    entry = false;
+    if (cont->call) {
+      n = cont->nargs;
+      tail = cont->tail;
+    } else {
+      *sp++ = cont->value;
+      resume = cont->tail ? Resume::Return : Resume::Dispatch;
+    }
+  }
 
 #define SAVE()                                                      \
   do {                                                              \
@@ -191,10 +222,25 @@ Value VM::run(Value* fslot, int nargs) {
   } while (0)
 #define A (insn >> 8)
 #define SA (int32_t(insn) >> 8)
+// Back in the frame that resumed a fiber running in place, which hands it v
+// (r_ holds the resumer's registers again): v is the resume call's value.
+#define TO_RESUMER(v, resume_tail)             \
+  do {                                         \
+    Value v_ = (v);                            \
+    base = r_.base;                            \
+    sp = r_.sp;                                \
+    code = code_of(base[-1]);                  \
+    K = code_consts(code);                     \
+    pc = code_insns(code) + r_.builtin_pc;     \
+    *sp++ = v_;                                \
+    if (resume_tail) goto op_RETURN;           \
+    DISPATCH();                                \
+  } while (0)
 
   for (;;) {
     try {
       if (resume == Resume::Dispatch) DISPATCH();
+      if (resume == Resume::Return) goto op_RETURN;
 
     call:  // f at sp[-n-1], its n arguments above it; tail: replace this frame
     {
@@ -235,6 +281,53 @@ Value VM::run(Value* fslot, int nargs) {
         Builtin* b = f.as<Builtin>();
         if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
           arity_error(symbol_name(b->name), b->min_args, b->max_args, n);
+        if (__builtin_expect(b->op != BuiltinOp::Plain, 0) && !entry) {
+          // Fibers switched here, without a machine-stack switch (vm/fiber.h).
+          if (b->op == BuiltinOp::Resume) {
+            Value fb = sp[-n], x = n > 1 ? sp[1 - n] : NIL;
+            Value* call_sp = sp;
+            sp -= n + 1;
+            SAVE();
+            FiberEntry e = fiber_enter(*this, fb, x, tail);
+            if (e == FiberEntry::Fresh) {
+              ++scope.in_place;
+              sp = r_.sp;  // the fiber's function and x
+              base = nullptr;
+              code = nullptr;
+              n = 1;
+              tail = false;
+              entry = true;
+              entry_rpc = kReturnToCpp;  // its return ends it (op_RETURN)
+              goto call;
+            }
+            if (e != FiberEntry::No) {
+              ++scope.in_place;
+              TO_RESUMER(x, e == FiberEntry::ResumedTail);  // the fiber's yield returns x
+            }
+            sp = call_sp;
+          } else if (b->op == BuiltinOp::Yield && scope.in_place > 0) {
+            Value x = n ? sp[-1] : NIL;
+            sp -= n + 1;
+            SAVE();
+            bool resume_tail = fiber_exit(*this, FiberExit::Yield, tail);
+            --scope.in_place;
+            TO_RESUMER(x, resume_tail);
+          } else if (b->op == BuiltinOp::Reenters && scope.in_place > 0) {
+            SAVE();
+            --scope.in_place;
+            MigrateEnd how;
+            bool resume_tail;
+            Value v = fiber_migrate(*this, n, tail, &how, &resume_tail);
+            if (how == MigrateEnd::Value) TO_RESUMER(v, resume_tail);
+            base = r_.base;
+            sp = r_.sp;
+            code = code_of(base[-1]);
+            K = code_consts(code);
+            pc = code_insns(code) + r_.builtin_pc;
+            if (how == MigrateEnd::Killed) throw ThreadKilled{};
+            throw ArcError{v};
+          }
+        }
         SAVE();
         r_.builtin_args = sp - n;
         r_.sp = sp;
@@ -427,6 +520,11 @@ Value VM::run(Value* fslot, int nargs) {
       if (rpc < 0) {
         r_.sp = sp;
         if (rpc == kRethrow) throw ArcError{v};
+        if (scope.in_place > 0) {  // a fiber running in place returned
+          bool resume_tail = fiber_exit(*this, FiberExit::Return, false);
+          --scope.in_place;
+          TO_RESUMER(v, resume_tail);
+        }
         return v;
       }
       *sp++ = v;
@@ -572,6 +670,43 @@ Value VM::run(Value* fslot, int nargs) {
         set(ex, &ex->backtrace, backtrace());
       }
       bool catchable = !is_break(exc);
+      // A fiber running in place that does not handle it ends, after its
+      // protect cleanups; then its resumer has it, and so on outwards.
+      bool fiber_cleanups = false;
+      while (scope.in_place > 0 &&
+             !(catchable && !handlers.empty() && handlers.back().level == r_.level)) {
+        Value entry_winds = runs.back().entry_winds;
+        Value thunks = wind_thunks(winds, entry_winds);
+        if (thunks.truthy() && !run_winds_fn.is_nil()) {
+          // The cleanups run in the fiber, in a frame that raises exc again.
+          winds = entry_winds;
+          Value* fs = r_.stack + runs.back().fslot;
+          fs[0] = run_winds_fn;
+          fs[1] = thunks;
+          fs[2] = exc;
+          sp = fs + 3;
+          base = nullptr;
+          code = nullptr;
+          n = 2;
+          tail = false;
+          entry = true;
+          entry_rpc = kRethrow;
+          fiber_cleanups = true;
+          break;
+        }
+        fiber_exit(*this, FiberExit::Fail, false);
+        --scope.in_place;
+        base = r_.base;
+        sp = r_.sp;
+        code = code_of(base[-1]);
+        K = code_consts(code);
+        pc = code_insns(code) + r_.builtin_pc;
+        entry = false;
+      }
+      if (fiber_cleanups) {
+        resume = Resume::Call;
+        continue;
+      }
       if (catchable && !handlers.empty() && handlers.back().level == r_.level) {
         Handler h = handlers.back();
         handlers.pop_back();
@@ -625,6 +760,7 @@ Value VM::run(Value* fslot, int nargs) {
 #undef RELOAD
 #undef SAFEPOINT
 #undef DISPATCH
+#undef TO_RESUMER
 #undef A
 #undef SA
 #undef PRIM_SLOW

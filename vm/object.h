@@ -166,11 +166,18 @@ class VM;
 // A builtin gets its arguments in place on the VM stack.
 using BuiltinFn = Value (*)(VM& vm, Value* args, int nargs);
 
+// What the interpreter must know about a builtin before it calls it
+// (vm/interp.cpp): resume and yield may switch fibers without calling it
+// (vm/fiber.h); one that runs Arc code in a nested run (eval, macex) moves
+// a fiber running without its machine stack onto it first.
+enum class BuiltinOp : uint8_t { Plain, Resume, Yield, Reenters };
+
 struct Builtin {
   GcHeader h;
   BuiltinFn fn;
   Value name;  // Symbol
   int32_t min_args, max_args;  // max -1: any number
+  BuiltinOp op;
 };
 
 struct Tagged {

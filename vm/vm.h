@@ -65,6 +65,17 @@ struct RunRecord {
   Value entry_winds;
 };
 
+// How a run picks up frames already on the stack (VM::continue_frames):
+// make the pending call of nargs values on top of the stack, or push value
+// as the result of the call the frames stopped at; tail: that call was a
+// tail call.
+struct RunContinue {
+  bool call;
+  int nargs;
+  bool tail;
+  Value value;
+};
+
 class StackPool;
 
 // Everything that belongs to one line of execution (the main program, or a
@@ -162,6 +173,17 @@ class VM final : public gc::RootSource {
   // ---- fibers (vm/fiber.cpp) ----
   // Exchanges the running execution's state with s.
   void swap_exec(ExecState& s);
+  // The same, keeping the machine stack: the bounds of the one running
+  // (stack_bottom, low_water) stay in the VM, s keeps its own. A fiber the
+  // interpreter runs in place (vm/fiber.h) switches this way.
+  void swap_exec_in_place(ExecState& s);
+  // Exchanges only the machine-stack bounds with s (a fiber moving onto its
+  // own machine stack).
+  void swap_machine_bounds(ExecState& s);
+  // Runs the frames the stack holds from r_'s position, as c says, until
+  // the bottom frame of the current run record returns; that value. For a
+  // fiber moving onto its own machine stack (vm/fiber.cpp).
+  Value continue_frames(const RunContinue& c);
   StackPool& fiber_pool();
   bool has_fiber_pool() const { return fiber_pool_ != nullptr; }
   Value current_fiber = NIL;  // the running fiber, nil on the main program
@@ -192,7 +214,9 @@ class VM final : public gc::RootSource {
 
  private:
   friend struct Interp;
-  Value run(Value* fslot, int nargs);  // the interpreter loop
+  // The interpreter loop. cont: pick up the frames on the stack instead of
+  // calling fslot (continue_frames).
+  Value run(Value* fslot, int nargs, const RunContinue* cont = nullptr);
   [[noreturn]] void stack_overflow();
   void check_stack(Value* top) {
     if (top > r_.stack_end) stack_overflow();

@@ -77,3 +77,52 @@
 (fiber-done deep) ; expect: t
 ; and a deep recursion that fits works
 (resume (fiber (fn (_) ((afn (n) (if (is n 0) 0 (+ 1 (self (- n 1))))) 1000)))) ; expect: 1000
+
+; Fibers resumed from Arc code run in place, in the resumer's interpreter
+; loop; one that calls a builtin running Arc code in a nested run (eval,
+; macex) moves onto its own machine stack first, so a yield from inside
+; that run works (vm/fiber.h).
+(mac yielding-mac () (yield 'expanding) ''expanded)
+(= mover (fiber (fn (_) (yield 'in-place) (let v (eval '(yielding-mac)) (yield v)) 'end)))
+(resume mover) ; expect: in-place
+(resume mover) ; expect: expanding
+(resume mover) ; expect: expanded
+(resume mover) ; expect: end
+(fiber-done mover) ; expect: t
+(= ev (fiber (fn (x) (eval `(yield ,x)) (macex '(yielding-mac)))))
+(resume ev 7) ; expect: 7
+(resume ev) ; expect: expanding
+(resume ev) ; expect: (quote expanded)
+; yields in tail position, and a resume in tail position
+(= tails (fiber (fn (_) (yield 1) (yield 2))))
+(let f (fn () (resume tails)) (list (f) (f) (f))) ; expect: (1 2 nil)
+; resumed from C++ (a macro whose expander is resume itself) after it ran
+; in place: it goes on on its own machine stack
+(= twice (fiber (fn (_) (yield 10) (yield 20) 30)))
+(resume twice) ; expect: 10
+(= resume-mac (annotate 'mac resume))
+(eval (list 'resume-mac twice)) ; expect: 20
+(resume twice) ; expect: 30
+; an error inside a fiber running in place runs its cleanups in the fiber,
+; then reaches the resumer's handler; the resumer's state is intact
+(= order nil)
+(= failing (fiber (fn (_) (protect (fn () (yield 'ready) (err "inner"))
+                                   (fn () (push 'fiber-cleanup order))))))
+(resume failing) ; expect: ready
+(let x 5 (list (on-err details (fn () (protect (fn () (resume failing))
+                                               (fn () (push 'resumer-cleanup order)))))
+               x order)) ; expect: ("inner" 5 (resumer-cleanup fiber-cleanup))
+(fiber-done failing) ; expect: t
+; nested fibers in place, the inner failing through the outer
+(= nest (fiber (fn (_) (let inner (fiber (fn (_) (yield 'inner) (car 'x)))
+                          (yield (resume inner))
+                          (resume inner)))))
+(resume nest) ; expect: inner
+(on-err details (fn () (resume nest))) ; expect: "Can't take car of x"
+; killing the thread a fiber runs in place in ends the fiber
+(= sleeper (fiber (fn (_) (sleep 30) 'woke)))
+(= th (thread (resume sleeper)))
+(sleep 0.02)
+(kill-thread th)
+(sleep 0.01)
+(list (dead th) (fiber-done sleeper)) ; expect: (t t)
