@@ -115,7 +115,7 @@ Value wind_thunks(Value from, Value to) {
 
 }  // namespace
 
-Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
+Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   // Restores the VM's view of the enclosing run however this one ends. A
   // run continuing frames (cont) belongs to the run record they are in.
   struct RunScope {
@@ -125,6 +125,9 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
     uint32_t bpc;
     size_t nhandlers;
     bool own_record;
+    // The run's first call's slot. Here rather than in a register: only
+    // continuations and the error path look at it.
+    Value* fslot;
     // Fibers this run has entered in place (vm/fiber.h) and not left: the
     // innermost is the running one. Leaving the run (killed, out of memory)
     // ends them.
@@ -143,28 +146,47 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
       vm.r_.builtin_args = bargs;
       vm.r_.builtin_pc = bpc;
     }
-  } scope{*this, r_.base, r_.builtin_args, r_.builtin_pc, handlers.size(), cont == nullptr};
+  } scope{*this, r_.base, r_.builtin_args, r_.builtin_pc, handlers.size(), cont == nullptr,
+          fslot_arg};
   if (cont) {
-    fslot = r_.stack + runs.back().fslot;
+    scope.fslot = r_.stack + runs.back().fslot;
   } else {
     r_.level++;
-    runs.push_back(
-        RunRecord{size_t(fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++, winds});
+    runs.push_back(RunRecord{size_t(scope.fslot - r_.stack),
+                             r_.top_level_run ? 0 : next_run_id_++, winds});
     r_.top_level_run = false;
   }
 
-  static const void* const labels[] = {
+  // The opcodes' labels for VM::refresh_dispatch: each opcode's handler,
+  // and for the primitive fast paths (format G) the general case alone.
+  if (!op_labels_[0]) {
+    static const void* const labels[] = {
 #define OP(name, fmt, effect, doc) &&op_##name,
 #include "vm/opcodes.def"
 #undef OP
-  };
-  static const void* counting[kOpCount];
-  if (!counting[0])
-    for (int i = 0; i < kOpCount; ++i) counting[i] = &&count_op;
-  const void* const* dispatch = counters.count_ops ? counting : labels;
+    };
+#define GENERAL_G(name) &&op_##name##_general
+#define GENERAL_K(name) &&op_##name
+#define GENERAL_L(name) &&op_##name
+#define GENERAL_U(name) &&op_##name
+#define GENERAL_J(name) &&op_##name
+#define GENERAL_N(name) &&op_##name
+#define GENERAL_I(name) &&op_##name
+#define GENERAL_C(name) &&op_##name
+#define GENERAL__(name) &&op_##name
+    static const void* const general[] = {
+#define OP(name, fmt, effect, doc) GENERAL_##fmt(name),
+#include "vm/opcodes.def"
+#undef OP
+    };
+    for (int i = 0; i < kOpCount; ++i) op_labels_[i] = labels[i], op_general_labels_[i] = general[i];
+    count_label_ = &&count_op;
+    refresh_dispatch();
+  }
+  if (dispatch_counting_ != counters.count_ops) refresh_dispatch();
 
   Value* base = r_.base;
-  Value* sp = fslot + 1 + nargs;
+  Value* sp = scope.fslot + 1 + nargs;
   const Insn* pc = nullptr;
   Code* code = nullptr;
   Value* K = nullptr;
@@ -218,7 +240,7 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
 #define DISPATCH()                        \
   do {                                    \
     insn = *pc++;                         \
-    goto* dispatch[insn & 0xff];          \
+    goto* dispatch_[insn & 0xff];         \
   } while (0)
 #define A (insn >> 8)
 #define SA (int32_t(insn) >> 8)
@@ -259,7 +281,7 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
         } else if (tail) {
           rpc = base[code->nlocals];
           rlink = base[code->nlocals + 1];
-          std::memmove(base - 1, args - 1, size_t(n + 1) * sizeof(Value));
+          for (int i = -1; i < n; ++i) base[i] = args[i];  // down: no overlap problem
           args = base;
         } else {
           rpc = Value::fixnum(pc - code_insns(code));
@@ -365,7 +387,7 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
                                      int(hv->items[i + 4].as_fixnum())});
         winds = kc->winds;
         sp = r_.stack + kc->sp;
-        if (sp == fslot) {  // captured by the run's own entry call
+        if (sp == scope.fslot) {  // captured by the run's own entry call
           r_.sp = sp;
           return v;
         }
@@ -401,7 +423,7 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
 
     count_op:
       counters.ops[insn & 0xff]++;
-      goto* labels[insn & 0xff];
+      goto* op_targets_[insn & 0xff];
 
     op_CONST:
       *sp++ = K[A];
@@ -504,7 +526,7 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
       // A self tail call (a loop) reuses the frame as it is: the header and
       // the frame size stay; only the arguments move down.
       if (sp[-n - 1] == base[-1] && uint32_t(n) == code->nreq && !code->nopt && !code->rest) {
-        std::memmove(base, sp - n, size_t(n) * sizeof(Value));
+        for (int i = 0; i < n; ++i) base[i] = sp[i - n];  // short: no memmove call
         sp = base + code->nlocals + kFrameHeader;
         pc = code_insns(code);
         SAFEPOINT();
@@ -536,13 +558,15 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
 
-// The primitive fast paths: the inline case when the global still holds the
-// primitive and the operands are simple; else call the primitive directly,
-// or call whatever the global holds now. The inline case tests tags
-// directly rather than through TYPE(): going through TYPE() here costs
-// about 13% on fib (measured, user CPU of (fib 32), 5 runs each: 0.15 s vs
-// 0.17 s), and a fast path is not a dispatch: --stats counts its
-// executions per opcode.
+// The primitive fast paths: the inline case when the operands are simple;
+// else (op_X_general) call the primitive directly if the global still holds
+// it, or call whatever the global holds now. While a primitive's global
+// holds something else, the dispatch table sends its opcode straight to
+// the general case (VM::refresh_dispatch), so the inline case needs no
+// guard on the global. It tests tags directly rather than through TYPE():
+// going through TYPE() here costs about 13% on fib (measured, user CPU of
+// (fib 32), 5 runs each: 0.15 s vs 0.17 s), and a fast path is not a
+// dispatch: --stats counts its executions per opcode.
 #define PRIM_SLOW(prim, nargs)                                  \
   do {                                                          \
     Value g = K[A].as<Symbol>()->value;                         \
@@ -565,11 +589,10 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
     tail = false;                                               \
     goto call;                                                  \
   } while (0)
-#define FIX_GUARD(prim) \
-  (sp[-1].is_fixnum() & sp[-2].is_fixnum() && K[A].as<Symbol>()->value == prim)
+#define BOTH_FIXNUMS() (sp[-1].is_fixnum() & sp[-2].is_fixnum())
 
     op_ADD:
-      if (FIX_GUARD(prim_add)) {
+      if (BOTH_FIXNUMS()) {
         int64_t r;
         if (!__builtin_add_overflow(sp[-2].as_fixnum(), sp[-1].as_fixnum(), &r) &&
             Value::fits_fixnum(r)) {
@@ -578,9 +601,10 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
           DISPATCH();
         }
       }
+    op_ADD_general:
       PRIM_SLOW(prim_add, 2);
     op_SUB:
-      if (FIX_GUARD(prim_sub)) {
+      if (BOTH_FIXNUMS()) {
         int64_t r;
         if (!__builtin_sub_overflow(sp[-2].as_fixnum(), sp[-1].as_fixnum(), &r) &&
             Value::fits_fixnum(r)) {
@@ -589,68 +613,69 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
           DISPATCH();
         }
       }
+    op_SUB_general:
       PRIM_SLOW(prim_sub, 2);
     op_LT:
-      if (FIX_GUARD(prim_lt)) {
+      if (BOTH_FIXNUMS()) {
         sp[-2] = boolean(sp[-2].as_fixnum() < sp[-1].as_fixnum());
         --sp;
         DISPATCH();
       }
+    op_LT_general:
       PRIM_SLOW(prim_lt, 2);
     op_GT:
-      if (FIX_GUARD(prim_gt)) {
+      if (BOTH_FIXNUMS()) {
         sp[-2] = boolean(sp[-2].as_fixnum() > sp[-1].as_fixnum());
         --sp;
         DISPATCH();
       }
+    op_GT_general:
       PRIM_SLOW(prim_gt, 2);
     op_IS:
-      if (K[A].as<Symbol>()->value == prim_is &&
-          (sp[-1] == sp[-2] || (sp[-1].is_fixnum() | sp[-2].is_fixnum()))) {
+      if (sp[-1] == sp[-2] || (sp[-1].is_fixnum() | sp[-2].is_fixnum())) {
         sp[-2] = boolean(sp[-1] == sp[-2]);
         --sp;
         DISPATCH();
       }
+    op_IS_general:
       PRIM_SLOW(prim_is, 2);
-    op_CAR:
-      if (K[A].as<Symbol>()->value == prim_car) {
-        Value x = sp[-1];
-        if (is_cons(x)) {
-          sp[-1] = car(x);
-          DISPATCH();
-        }
-        if (x.is_nil()) DISPATCH();
+    op_CAR: {
+      Value x = sp[-1];
+      if (is_cons(x)) {
+        sp[-1] = car(x);
+        DISPATCH();
       }
+      if (x.is_nil()) DISPATCH();
+    }
+    op_CAR_general:
       PRIM_SLOW(prim_car, 1);
-    op_CDR:
-      if (K[A].as<Symbol>()->value == prim_cdr) {
-        Value x = sp[-1];
-        if (is_cons(x)) {
-          sp[-1] = cdr(x);
-          DISPATCH();
-        }
-        if (x.is_nil()) DISPATCH();
+    op_CDR: {
+      Value x = sp[-1];
+      if (is_cons(x)) {
+        sp[-1] = cdr(x);
+        DISPATCH();
       }
+      if (x.is_nil()) DISPATCH();
+    }
+    op_CDR_general:
       PRIM_SLOW(prim_cdr, 1);
     op_CONS:
-      if (K[A].as<Symbol>()->value == prim_cons) {
-        sp[-2] = cons(sp[-2], sp[-1]);
-        --sp;
-        DISPATCH();
-      }
+      sp[-2] = cons(sp[-2], sp[-1]);
+      --sp;
+      DISPATCH();
+    op_CONS_general:
       PRIM_SLOW(prim_cons, 2);
     op_NO:
-      if (K[A].as<Symbol>()->value == prim_no) {
-        sp[-1] = boolean(sp[-1].is_nil());
-        DISPATCH();
-      }
+      sp[-1] = boolean(sp[-1].is_nil());
+      DISPATCH();
+    op_NO_general:
       PRIM_SLOW(prim_no, 1);
-    op_ACONS:
-      if (K[A].as<Symbol>()->value == prim_acons) {
-        Value x = sp[-1];
-        sp[-1] = boolean(x.is_ref() && x.header()->kind == uint8_t(Kind::Cons));
-        DISPATCH();
-      }
+    op_ACONS: {
+      Value x = sp[-1];
+      sp[-1] = boolean(x.is_ref() && x.header()->kind == uint8_t(Kind::Cons));
+      DISPATCH();
+    }
+    op_ACONS_general:
       PRIM_SLOW(prim_acons, 1);
 
     op_CATCH:
@@ -738,13 +763,13 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
       Value thunks = wind_thunks(winds, runs.back().entry_winds);
       winds = runs.back().entry_winds;
       if (thunks.is_nil() || run_winds_fn.is_nil()) {
-        r_.sp = fslot;
+        r_.sp = scope.fslot;
         throw;
       }
-      fslot[0] = run_winds_fn;
-      fslot[1] = thunks;
-      fslot[2] = exc;
-      sp = fslot + 3;
+      scope.fslot[0] = run_winds_fn;
+      scope.fslot[1] = thunks;
+      scope.fslot[2] = exc;
+      sp = scope.fslot + 3;
       base = scope.base;
       n = 2;
       entry = true;
@@ -752,7 +777,7 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
       code = nullptr;
       resume = Resume::Call;
     } catch (std::bad_alloc&) {
-      r_.sp = fslot;
+      r_.sp = scope.fslot;
       throw_error("out of memory");
     }
   }
@@ -764,7 +789,7 @@ Value VM::run(Value* fslot, int nargs, const RunContinue* cont) {
 #undef A
 #undef SA
 #undef PRIM_SLOW
-#undef FIX_GUARD
+#undef BOTH_FIXNUMS
 }
 
 }  // namespace vm

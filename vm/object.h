@@ -101,6 +101,9 @@ struct Symbol {
   Value name;   // String; never mutated
   Value value;  // the global's value cell, UNBOUND if none
 };
+// The symbol names a primitive with an opcode fast path (+, car, ...):
+// assigning its global changes how the interpreter dispatches that opcode.
+constexpr uint16_t kSymPrimitiveOp = 1;
 
 struct Blob {
   GcHeader h;

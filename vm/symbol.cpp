@@ -6,6 +6,8 @@
 // are never removed, so indices stay valid forever.
 #include "vm/symbol.h"
 
+#include "vm/vm.h"
+
 #include <string>
 #include <unordered_map>
 
@@ -65,6 +67,7 @@ std::string symbol_name(Value sym) {
 void set_global(Value sym, Value v) {
   Symbol* s = sym.as<Symbol>();
   set(s, &s->value, v);
+  if ((s->h.flags & kSymPrimitiveOp) && has_vm()) VM::current().refresh_dispatch();
 }
 
 const std::vector<Value>& all_symbols() { return table().syms; }

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <cstring>
+#include <type_traits>
 
 #include "vm/builtins.h"
 #include "vm/fiber.h"
@@ -31,6 +32,23 @@ void continuation_trace(GcHeader* h, gc::Visitor& v) {
 
 VM& VM::current() { return *g_vm; }
 bool has_vm() { return g_vm != nullptr; }
+
+namespace {
+// The opcodes with a primitive fast path (format G in vm/opcodes.def), the
+// global each stands for, and the primitive it was at start.
+struct PrimitiveOp {
+  Op op;
+  const char* name;
+  Value VM::*prim;
+};
+const PrimitiveOp kPrimitiveOps[] = {
+    {Op::ADD, "+", &VM::prim_add},   {Op::SUB, "-", &VM::prim_sub},
+    {Op::LT, "<", &VM::prim_lt},     {Op::GT, ">", &VM::prim_gt},
+    {Op::IS, "is", &VM::prim_is},    {Op::CAR, "car", &VM::prim_car},
+    {Op::CDR, "cdr", &VM::prim_cdr}, {Op::CONS, "cons", &VM::prim_cons},
+    {Op::NO, "no", &VM::prim_no},    {Op::ACONS, "acons", &VM::prim_acons},
+};
+}  // namespace
 
 VM::VM(const Options& o) : opts(o) {
   heap_ = &vm::heap();
@@ -80,8 +98,19 @@ VM::VM(const Options& o) : opts(o) {
   prim_cons = prim("cons");
   prim_no = prim("no");
   prim_acons = prim("acons");
+  for (const PrimitiveOp& p : kPrimitiveOps) intern(p.name).as<Symbol>()->h.flags |= kSymPrimitiveOp;
   define("nil", NIL);
   define("t", T);
+}
+
+void VM::refresh_dispatch() {
+  if (!op_labels_[0]) return;  // the first run fills the labels in, then calls this
+  for (int i = 0; i < kOpCount; ++i) op_targets_[i] = op_labels_[i];
+  for (const PrimitiveOp& p : kPrimitiveOps)
+    if (global_value(intern(p.name)) != this->*p.prim)
+      op_targets_[int(p.op)] = op_general_labels_[int(p.op)];
+  dispatch_counting_ = counters.count_ops;
+  for (int i = 0; i < kOpCount; ++i) dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
 }
 
 VM::~VM() {
@@ -111,12 +140,10 @@ namespace {
 // one word at a time (SAVE), and the wide loads a vectorised swap makes of
 // them would stall on store forwarding (measured: a third of a fiber switch).
 __attribute__((optimize("no-tree-slp-vectorize"))) void swap_regs(ExecRegs& a, ExecRegs& b) {
-  static_assert(sizeof(ExecRegs) % sizeof(uint64_t) == 0);
-  uint64_t wa[sizeof(ExecRegs) / 8], wb[sizeof(ExecRegs) / 8];
-  std::memcpy(wa, &a, sizeof a);
-  std::memcpy(wb, &b, sizeof b);
-  std::memcpy(&a, wb, sizeof a);
-  std::memcpy(&b, wa, sizeof b);
+  static_assert(sizeof(ExecRegs) % sizeof(uint64_t) == 0 && std::is_trivially_copyable_v<ExecRegs>);
+  auto* wa = reinterpret_cast<uint64_t*>(&a);
+  auto* wb = reinterpret_cast<uint64_t*>(&b);
+  for (size_t i = 0; i < sizeof(ExecRegs) / 8; ++i) std::swap(wa[i], wb[i]);
 }
 }  // namespace
 
@@ -132,19 +159,30 @@ void VM::swap_exec(ExecState& s) {
 void VM::swap_machine_bounds(ExecState& s) {
   std::swap(r_.stack_bottom, s.r.stack_bottom);
   std::swap(r_.low_water, s.r.low_water);
+  std::swap(heap_->handle_slots(), s.handles);
   heap_->set_stack_bottom(r_.stack_bottom);
 }
 
 void VM::swap_exec_in_place(ExecState& s) {
-  swap_regs(r_, s.r);
+  // Only what a fiber running in place has of its own, field by field: the
+  // machine-stack bounds stay; so do the C++ handles, whose frames all sit
+  // on this machine stack and are popped before any switch here (a fiber
+  // moving onto its own stack takes its handles then, fiber_migrate). The
+  // builtin-call registers (builtin_args, pending_nargs, top_level_run) are
+  // dead at a switch, which happens between instructions.
+  ExecRegs& a = r_;
+  ExecRegs& b = s.r;
+  std::swap(a.stack, b.stack);
+  std::swap(a.stack_end, b.stack_end);
+  std::swap(a.sp, b.sp);
+  std::swap(a.base, b.base);
+  std::swap(a.level, b.level);
+  std::swap(a.builtin_pc, b.builtin_pc);
+  std::swap(a.capture_cache, b.capture_cache);
+  std::swap(a.capture_low, b.capture_low);
   std::swap(handlers, s.handlers);
   std::swap(runs, s.runs);
   std::swap(winds, s.winds);
-  std::swap(heap_->handle_slots(), s.handles);
-  // After the wide moves, not before: a narrow store just before a wide
-  // load of the same bytes stalls store forwarding (measured: 3x slower).
-  std::swap(r_.stack_bottom, s.r.stack_bottom);
-  std::swap(r_.low_water, s.r.low_water);
 }
 
 Value VM::continue_frames(const RunContinue& c) { return run(nullptr, 0, &c); }
@@ -231,7 +269,6 @@ Value* VM::tail_call_slots(int nargs) {
   return r_.builtin_args;
 }
 
-Value VM::tail_call_marker() { return Value::from_word(Value::imm(6)); }
 
 void VM::collect_garbage() { heap_->collect(); }
 

@@ -139,7 +139,7 @@ class VM final : public gc::RootSource {
   // the function and its arguments in the slots returned, then returns the
   // value this returns; the interpreter makes the call, no C++ recursion.
   Value* tail_call_slots(int nargs);
-  Value tail_call_marker();
+  static constexpr Value tail_call_marker() { return Value::from_word(Value::imm(6)); }
 
   // ---- ports (dynamically rebindable) ----
   Value in_port, out_port, err_port;
@@ -173,12 +173,12 @@ class VM final : public gc::RootSource {
   // ---- fibers (vm/fiber.cpp) ----
   // Exchanges the running execution's state with s.
   void swap_exec(ExecState& s);
-  // The same, keeping the machine stack: the bounds of the one running
-  // (stack_bottom, low_water) stay in the VM, s keeps its own. A fiber the
-  // interpreter runs in place (vm/fiber.h) switches this way.
+  // The same for a fiber running in place (vm/fiber.h), which keeps the
+  // machine stack: its bounds (stack_bottom, low_water) and the C++ handles
+  // stay in the VM, s keeps its own.
   void swap_exec_in_place(ExecState& s);
-  // Exchanges only the machine-stack bounds with s (a fiber moving onto its
-  // own machine stack).
+  // The rest of the exchange, for such a fiber moving onto its own machine
+  // stack: the machine-stack bounds and the C++ handles.
   void swap_machine_bounds(ExecState& s);
   // Runs the frames the stack holds from r_'s position, as c says, until
   // the bottom frame of the current run record returns; that value. For a
@@ -212,6 +212,12 @@ class VM final : public gc::RootSource {
 
   void trace_roots(gc::Visitor& v) override;
 
+  // Points each opcode's dispatch at its handler: a primitive's fast path
+  // while its global holds the primitive, else the general case; every
+  // opcode at the op counter while --stats counts them. Called when the
+  // interpreter first runs and whenever a primitive's global is assigned.
+  void refresh_dispatch();
+
  private:
   friend struct Interp;
   // The interpreter loop. cont: pick up the frames on the stack instead of
@@ -223,6 +229,15 @@ class VM final : public gc::RootSource {
   }
 
   gc::Heap* heap_;
+  // The interpreter's dispatch tables (refresh_dispatch): the one DISPATCH
+  // jumps through, the handler each opcode runs now, and the labels they
+  // are made from (filled in by the first run).
+  const void* dispatch_[kOpCount] = {};
+  const void* op_targets_[kOpCount] = {};
+  const void* op_labels_[kOpCount] = {};
+  const void* op_general_labels_[kOpCount] = {};
+  const void* count_label_ = nullptr;
+  bool dispatch_counting_ = false;
   // The running execution's registers: its VM stack (the main program's is
   // reserved with mmap and grows as touched), first free slot, running
   // frame's base (null outside any run), nested run depth, the running

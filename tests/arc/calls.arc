@@ -98,3 +98,42 @@ n ; expect: 1
 (apply 5 '(1)) ; error: Function call on inappropriate object
 (apply 'sym nil) ; error: Function call on inappropriate object
 (apply (annotate 'mac (fn () 1)) nil) ; error: Function call on inappropriate object
+
+; --- primitives with opcode fast paths, redefined ---
+; Code compiled before the redefinition calls the new definition, for
+; every operand (fixnums included); restoring the primitive restores it.
+(def fp-add (a b) (+ a b))
+(def fp-head (x) (car x))
+(def fp-pair (a b) (cons a b))
+(def fp-small (a b) (< a b))
+(def fp-same (a b) (is a b))
+(assign orig+ +)
+(assign orig-car car)
+(assign orig-cons cons)
+(assign orig< <)
+(assign orig-is is)
+(assign + (fn args (list 'plus args)))
+(assign car (fn (x) 'my-car))
+(assign cons (fn (a b) (list 'kons a b)))
+(assign < (fn (a b) 'lt))
+(assign is (fn (a b) 'same))
+(fp-add 1 2) ; expect: (plus (1 2))
+(fp-head '(1 2)) ; expect: my-car
+(fp-pair 1 2) ; expect: (kons 1 2)
+(fp-small 1 2) ; expect: lt
+(fp-same 3 3) ; expect: same
+(assign + orig+)
+(assign car orig-car)
+(assign cons orig-cons)
+(assign < orig<)
+(assign is orig-is)
+(fp-add 1 2) ; expect: 3
+(fp-head '(1 2)) ; expect: 1
+(fp-pair 1 2) ; expect: (1 . 2)
+(fp-small 1 2) ; expect: t
+(fp-same 3 3) ; expect: t
+; a primitive's global holding another builtin
+(assign + -)
+(fp-add 5 3) ; expect: 2
+(assign + orig+)
+(fp-add 5 3) ; expect: 8
