@@ -129,7 +129,7 @@ class BoehmHeap final : public Heap {
     stats_.allocations_by_kind[kind]++;
     if ((since_ >> 20) != ((since_ + bytes) >> 20)) note_peak();  // every MiB
     since_ += bytes;
-    if (since_ > trigger_) wanted_ = true;
+    if (since_ > trigger_) want_collection();
     return h;
   }
 

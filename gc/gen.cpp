@@ -324,7 +324,7 @@ class GenHeap final : public Heap {
     h->gcbits = kRemembered;  // its initialising stores skip the barrier
     remembered_.push_back(h);
     direct_old_ += bytes;
-    if (direct_old_ > nursery_size_) wanted_ = true;
+    if (direct_old_ > nursery_size_) want_collection();
     note_peak();
     return h;
   }
@@ -347,7 +347,7 @@ class GenHeap final : public Heap {
     if (cur_.start) {
       cur_.used_end = top_;
       active_.push_back(cur_);
-      wanted_ = true;
+      want_collection();
     }
     if (!spare_.empty()) {
       cur_ = spare_.front();

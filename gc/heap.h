@@ -159,13 +159,19 @@ class Heap {
   // for trace_on_mutator kinds at its root handover.)
   virtual bool traces_objects() const { return true; }
   // At the next safe point (vcgc: starts an epoch there).
-  virtual void request_collection() { wanted_ = true; }
+  virtual void request_collection() { want_collection(); }
+  // The mutator's safe-point counter (VM::preempt_budget): wanting a
+  // collection zeroes it, so that the next safe point takes the slow path.
+  void set_safepoint_poke(std::atomic<int64_t>* counter) { poke_ = counter; }
 
   // Checks the collector's invariant over the whole heap; returns the problems.
   virtual std::vector<std::string> verify() = 0;
   virtual const char* name() const = 0;
 
-  void set_stress(bool on) { stress_ = on; }
+  void set_stress(bool on) {
+    stress_ = on;
+    if (on && poke_) poke_->store(0, std::memory_order_relaxed);
+  }
   bool stress() const { return stress_; }
   const GcStats& stats() const { return stats_; }
   GcStats& stats() { return stats_; }
@@ -197,6 +203,12 @@ class Heap {
   void* stack_bottom_ = nullptr;  // set_stack_bottom
   bool barrier_active_ = false;
   std::atomic<bool> wanted_{false};
+  std::atomic<int64_t>* poke_ = nullptr;
+  // Sets wanted_, then pokes the mutator's safe-point counter (any thread).
+  void want_collection() {
+    wanted_ = true;
+    if (poke_) poke_->store(0, std::memory_order_relaxed);
+  }
   bool stress_ = false;
   GcStats stats_;
 };

@@ -38,7 +38,7 @@ class MarkSweepHeap final : public Heap {
     since_ += bytes;
     // Peak heap: the most bytes of objects held, live or not yet swept.
     if (space_.bytes_in_use() > stats_.peak_heap_bytes) stats_.peak_heap_bytes = space_.bytes_in_use();
-    if (since_ > trigger_) wanted_ = true;
+    if (since_ > trigger_) want_collection();
     return h;
   }
 

@@ -235,7 +235,7 @@ class VcgcHeap final : public Heap {
     since_start_ += bytes;
     if (since_start_ > trigger_ && !want_epoch_) {
       want_epoch_ = true;
-      wanted_ = true;
+      want_collection();
     }
     if (kinds_[kind].trace_on_mutator) add_on_mutator(h);
     return h;
@@ -243,7 +243,7 @@ class VcgcHeap final : public Heap {
 
   void request_collection() override {
     want_epoch_ = true;
-    wanted_ = true;
+    want_collection();
   }
 
   void collect_minor() override {
@@ -609,7 +609,7 @@ class VcgcHeap final : public Heap {
   void throttle(size_t c) {
     if (!want_epoch_) {
       want_epoch_ = true;
-      wanted_ = true;
+      want_collection();
     }
     if (!collector_.joinable()) return;
     auto t0 = std::chrono::steady_clock::now();
@@ -702,7 +702,7 @@ class VcgcHeap final : public Heap {
       }
       busy_ = false;
       collector_cpu_ns_.store(thread_cpu_ns(), std::memory_order_relaxed);
-      wanted_ = true;  // the mutator ends the epoch, or takes the dead bigs
+      want_collection();  // the mutator ends the epoch, or takes the dead bigs
       done_cv_.notify_all();
       cv_.wait(lk, [this] { return stop_ || busy_; });
     }

@@ -228,14 +228,15 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     K = code_consts(code);                      \
     pc = code_insns(code) + r_.builtin_pc;        \
   } while (0)
-#define SAFEPOINT()                                                  \
-  do {                                                               \
-    if (__builtin_expect(heap_->collection_wanted() | interrupt_ |   \
-                             (--preempt_budget < 0), 0)) {           \
-      SAVE();                                                        \
-      safe_point_slow();                                             \
-      RELOAD();                                                      \
-    }                                                                \
+#define SAFEPOINT()                                                       \
+  do {                                                                    \
+    int64_t left_ = preempt_budget.load(std::memory_order_relaxed) - 1;   \
+    preempt_budget.store(left_, std::memory_order_relaxed);               \
+    if (__builtin_expect(left_ < 0, 0)) {                                 \
+      SAVE();                                                             \
+      safe_point_slow();                                                  \
+      RELOAD();                                                           \
+    }                                                                     \
   } while (0)
 #define DISPATCH()                        \
   do {                                    \

@@ -23,8 +23,9 @@
 //    every call and backward jump (the interpreter's safe points); at zero
 //    the safe point calls scheduler_tick, which wakes due timers and ready
 //    descriptors and moves the thread to the back of the run queue if
-//    another is runnable. The budget is out of reach while only one thread
-//    exists, so a single-threaded program never pays for the check.
+//    another is runnable. While only one thread exists the count is long
+//    (VM::kIdleSafePoints) and the slow path finds nothing to switch to; the
+//    same count serves the collector and Ctrl-C, which zero it.
 //
 // Kill and break. kill-thread is immediate: the victim is marked dead at
 // once, loses the lock, and the next time it is switched to it throws
@@ -128,7 +129,8 @@ struct Scheduler final : gc::RootSource {
 
   ThreadImpl* make_thread(Value fn);
   void update_budget() {
-    vm.preempt_budget = live.size() > 1 ? kPreemptBudget : INT64_MAX;
+    vm.preempt_budget.store(live.size() > 1 ? kPreemptBudget : VM::kIdleSafePoints,
+                            std::memory_order_relaxed);
   }
   void make_runnable(ThreadImpl* t, bool front = false);
   void cancel_wait(ThreadImpl* t);
@@ -192,7 +194,7 @@ Scheduler::~Scheduler() {
   vm.heap().remove_root_source(this);
   if (epfd >= 0) close(epfd);
   if (timerfd >= 0) close(timerfd);
-  vm.preempt_budget = INT64_MAX;
+  vm.preempt_budget.store(VM::kIdleSafePoints, std::memory_order_relaxed);
 }
 
 void Scheduler::trace_roots(gc::Visitor& v) {
@@ -685,7 +687,7 @@ void destroy_scheduler(VM& vm) {
 void scheduler_tick(VM& vm) {
   Scheduler* s = vm.scheduler;
   if (!s) {
-    vm.preempt_budget = INT64_MAX;
+    vm.preempt_budget.store(VM::kIdleSafePoints, std::memory_order_relaxed);
     return;
   }
   s->update_budget();

@@ -52,6 +52,8 @@ const PrimitiveOp kPrimitiveOps[] = {
 
 VM::VM(const Options& o) : opts(o) {
   heap_ = &vm::heap();
+  heap_->set_safepoint_poke(&preempt_budget);
+  if (heap_->stress()) poke_safe_point();
   register_kinds(*heap_);
   heap_->register_kind(uint8_t(Kind::Continuation),
                        gc::KindInfo{"Continuation", continuation_size, continuation_trace, nullptr});
@@ -273,13 +275,17 @@ Value* VM::tail_call_slots(int nargs) {
 void VM::collect_garbage() { heap_->collect(); }
 
 Value VM::safe_point_slow() {
+  // The count starts again before the causes are read: a poke from now on
+  // is seen at the next safe point.
+  preempt_budget.store(kIdleSafePoints, std::memory_order_relaxed);
   // Ctrl-C breaks the main thread, whichever thread is running.
   if (interrupt_ && !deliver_interrupt(*this)) {
     interrupt_ = 0;
     throw ArcError{interrupt_exc};
   }
   if (heap_->collection_wanted()) heap_->collect_minor();
-  if (preempt_budget < 0) scheduler_tick(*this);
+  scheduler_tick(*this);  // sets the time slice
+  if (heap_->stress()) poke_safe_point();  // collect at every safe point
   return NIL;
 }
 

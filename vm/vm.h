@@ -2,6 +2,7 @@
 // the current ports, and the dynamic state (handlers, winds) of the running
 // program.
 #pragma once
+#include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <functional>
@@ -150,7 +151,10 @@ class VM final : public gc::RootSource {
   std::vector<RunRecord> runs;
 
   // ---- interruption (Ctrl-C) ----
-  void request_interrupt() { interrupt_ = 1; }
+  void request_interrupt() {  // async-signal-safe
+    interrupt_ = 1;
+    poke_safe_point();
+  }
   // Raises the pending interrupt, if any (for blocking calls woken by EINTR).
   void poll_interrupt() {
     if (interrupt_) safe_point_slow();
@@ -189,9 +193,15 @@ class VM final : public gc::RootSource {
   Value current_fiber = NIL;  // the running fiber, nil on the main program
   // ---- green threads (vm/thread.cpp) ----
   Scheduler* scheduler = nullptr;  // made by the first thread operation
-  // Safe points left before the scheduler looks at the other threads; it
-  // stays out of reach while there are none (vm/thread.h).
-  int64_t preempt_budget = INT64_MAX;
+  // Safe points left before the slow path (safe_point_slow): the
+  // scheduler's time slice while there are other threads (vm/thread.h),
+  // else kIdleSafePoints. Whatever wants the slow path sooner (a collection
+  // wanted, Ctrl-C) zeroes it, from any thread or a signal handler; so a
+  // safe point is one decrement and test. Relaxed atomics: a zeroing lost
+  // to a racing decrement is seen when the count runs out.
+  std::atomic<int64_t> preempt_budget{kIdleSafePoints};
+  static constexpr int64_t kIdleSafePoints = int64_t(1) << 16;
+  void poke_safe_point() { preempt_budget.store(0, std::memory_order_relaxed); }
   // Raises "stack overflow" when the machine stack is nearly used up (on a
   // fiber's small stack, deep C++ recursion such as nested macro expansion).
   void check_machine_stack();
