@@ -30,6 +30,21 @@
 #include "vm/thread.h"
 #include "vm/vm.h"
 
+// GCC on x86-64 keeps pc and base of this loop in the stack frame,
+// loading and storing them around every instruction (its register
+// allocator gives up on a function this size). Naming callee-saved machine
+// registers for the three hottest registers keeps them there, as OCaml's
+// bytecode interpreter does: 14% fewer instructions for an empty loop
+// iteration, 5% for a call (cachegrind). Elsewhere they are plain locals.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#pragma GCC diagnostic ignored "-Wregister"
+#define VM_REGISTER register
+#define VM_REG(name) __asm__(name)
+#else
+#define VM_REGISTER
+#define VM_REG(name)
+#endif
+
 namespace vm {
 
 namespace {
@@ -185,9 +200,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   }
   if (dispatch_counting_ != counters.count_ops) refresh_dispatch();
 
-  Value* base = r_.base;
-  Value* sp = scope.fslot + 1 + nargs;
-  const Insn* pc = nullptr;
+  VM_REGISTER Value* base VM_REG("r12") = r_.base;
+  VM_REGISTER Value* sp VM_REG("rbx") = scope.fslot + 1 + nargs;
+  VM_REGISTER const Insn* pc VM_REG("r13") = nullptr;
   Code* code = nullptr;
   Value* K = nullptr;
   Insn insn = 0;
