@@ -16,7 +16,7 @@
 // collection all belong to eden and are all evacuated at the next safe point
 // (collect_minor). Builtins can therefore allocate any amount between two
 // safe points. Eden is zeroed kZeroBlock bytes at a time just ahead of the
-// allocation pointer (limit_ is the end of the zeroed part), so the fast path
+// allocation pointer (bump_limit_ is the end of the zeroed part), so the fast path
 // is a compare, a bump and one header store, and no pause zeroes anything.
 //
 // Header bits (GcHeader::gcbits; kMarkBit is the PageSpace's):
@@ -139,7 +139,11 @@ void* map_bytes(size_t bytes) {
 
 class GenHeap final : public Heap {
  public:
-  GenHeap() { barrier_active_ = true; }
+  GenHeap() {
+    barrier_active_ = true;
+    bump_gcbits_ = kYoung;
+    bump_max_ = PageSpace::kMaxSmall;
+  }
   ~GenHeap() override {
     for (Chunk& c : active_) munmap(c.start, c.size);
     for (Chunk& c : spare_) munmap(c.start, c.size);
@@ -154,10 +158,10 @@ class GenHeap final : public Heap {
     nursery_size_ = bytes;
     for (Chunk& c : spare_) munmap(c.start, c.size);
     spare_.clear();
-    if (cur_.start && top_ == cur_.start && active_.empty()) {  // nothing allocated yet
+    if (cur_.start && bump_top_ == cur_.start && active_.empty()) {  // nothing allocated yet
       munmap(cur_.start, cur_.size);
       cur_ = Chunk{nullptr, 0, nullptr};
-      top_ = limit_ = nullptr;
+      bump_top_ = bump_limit_ = nullptr;
     }
     if (surv_[from_].top == surv_[from_].start) unmap_survivors();  // remapped at their new size
   }
@@ -171,9 +175,9 @@ class GenHeap final : public Heap {
       h = allocate_old(bytes);
       h->kind = kind;
     } else {
-      if (size_t(limit_ - top_) < bytes) [[unlikely]] refill(bytes);
-      h = reinterpret_cast<GcHeader*>(top_);
-      top_ += bytes;
+      if (size_t(bump_limit_ - bump_top_) < bytes) [[unlikely]] refill(bytes);
+      h = reinterpret_cast<GcHeader*>(bump_top_);
+      bump_top_ += bytes;
       h->kind = kind;  // the rest of the memory is zero already
       h->gcbits = kYoung;
       if (kinds_[kind].finalize) [[unlikely]] young_final_.push_back(h);
@@ -308,9 +312,9 @@ class GenHeap final : public Heap {
   }
 
   // Brings bytes_allocated and objects_allocated up to date: the fast path
-  // counts only objects by kind, and eden's bytes are where top_ got to.
+  // counts only objects by kind, and eden's bytes are where bump_top_ got to.
   void count_allocation() {
-    uint64_t eden = cur_.start ? uint64_t(top_ - cur_.start) : 0;
+    uint64_t eden = cur_.start ? uint64_t(bump_top_ - cur_.start) : 0;
     for (const Chunk& c : active_) eden += uint64_t(c.used_end - c.start);
     stats_.bytes_allocated = allocated_before_ + eden;
     uint64_t n = 0;
@@ -334,18 +338,18 @@ class GenHeap final : public Heap {
   // The zeroed part of the chunk is used up: zero the next block, or take
   // the next chunk.
   void refill(size_t bytes) {
-    if (!cur_.start || size_t(cur_.start + cur_.size - top_) < bytes) next_chunk();
+    if (!cur_.start || size_t(cur_.start + cur_.size - bump_top_) < bytes) next_chunk();
     char* end = cur_.start + cur_.size;
-    char* want = std::min(end, std::max(top_ + bytes, limit_) + kZeroBlock);
-    std::memset(limit_, 0, size_t(want - limit_));
-    limit_ = want;
+    char* want = std::min(end, std::max(bump_top_ + bytes, bump_limit_) + kZeroBlock);
+    std::memset(bump_limit_, 0, size_t(want - bump_limit_));
+    bump_limit_ = want;
   }
 
   // The current chunk is full: keep it in eden and take another. The first
   // chunk filling up is what asks for a minor collection.
   void next_chunk() {
     if (cur_.start) {
-      cur_.used_end = top_;
+      cur_.used_end = bump_top_;
       active_.push_back(cur_);
       want_collection();
     }
@@ -355,7 +359,7 @@ class GenHeap final : public Heap {
     } else {
       cur_ = map_chunk();
     }
-    top_ = limit_ = cur_.start;
+    bump_top_ = bump_limit_ = cur_.start;
     note_peak();
   }
 
@@ -437,7 +441,7 @@ class GenHeap final : public Heap {
   // least recently used one; at most two are kept.
   void reset_eden() {
     if (cur_.start) {
-      cur_.used_end = top_;
+      cur_.used_end = bump_top_;
       active_.push_back(cur_);
       cur_ = Chunk{nullptr, 0, nullptr};
     }
@@ -453,7 +457,7 @@ class GenHeap final : public Heap {
     }
     active_.clear();
     if (stress_ && spare_.size() < 2) spare_.push_front(map_chunk());
-    top_ = limit_ = nullptr;
+    bump_top_ = bump_limit_ = nullptr;
     next_chunk();
   }
 
@@ -550,7 +554,7 @@ class GenHeap final : public Heap {
 
   // True iff w points into the used part of an eden chunk; of the from-space.
   bool in_eden(Word w) const {
-    if (cur_.start && in(w, cur_.start, top_)) return true;
+    if (cur_.start && in(w, cur_.start, bump_top_)) return true;
     for (const Chunk& c : active_)
       if (in(w, c.start, c.used_end)) return true;
     return false;
@@ -563,8 +567,8 @@ class GenHeap final : public Heap {
   friend class Evacuator;
   PageSpace old_;
   Chunk cur_{nullptr, 0, nullptr};  // the eden chunk being allocated into
-  char* top_ = nullptr;
-  char* limit_ = nullptr;      // the end of the zeroed part of cur_
+  // Heap::bump_top_ and bump_limit_ (the end of the zeroed part) are the
+  // allocation pointer into cur_: try_bump allocates there inline.
   std::vector<Chunk> active_;  // filled chunks of this nursery cycle
   std::deque<Chunk> spare_;    // empty chunks, least recently used first
   Semispace surv_[2];

@@ -113,6 +113,12 @@ struct GcStats {
   double gc_share() const;
 };
 
+// The size an object of `bytes` really takes: a multiple of 8, at least 16.
+inline size_t round_object_size(size_t bytes) {
+  bytes = (bytes + 7) & ~size_t(7);
+  return bytes < 16 ? 16 : bytes;
+}
+
 class Heap {
  public:
   virtual ~Heap() = default;
@@ -124,6 +130,21 @@ class Heap {
 
   // Rule 1: never collects. Returns zeroed memory with the header filled in.
   virtual GcHeader* allocate(size_t bytes, uint8_t kind) = 0;
+  // allocate's fast path, inline: a bump in the collector's allocation
+  // buffer (gen's eden: zeroed up to bump_limit_), for a small object of a
+  // kind without a finalizer. Null when it does not apply; then allocate().
+  GcHeader* try_bump(size_t bytes, uint8_t kind) {
+    bytes = round_object_size(bytes);
+    char* p = bump_top_;
+    if (size_t(bump_limit_ - p) < bytes || bytes > bump_max_ || kinds_[kind].finalize)
+      return nullptr;
+    bump_top_ = p + bytes;
+    GcHeader* h = reinterpret_cast<GcHeader*>(p);
+    h->kind = kind;
+    h->gcbits = bump_gcbits_;
+    stats_.allocations_by_kind[kind]++;
+    return h;
+  }
 
   // Rule 3. The barrier sees the value overwritten as well as the new one:
   // gen remembers old objects that get a young reference (the new value), a
@@ -203,6 +224,13 @@ class Heap {
   void* stack_bottom_ = nullptr;  // set_stack_bottom
   bool barrier_active_ = false;
   std::atomic<bool> wanted_{false};
+  // The bump buffer try_bump allocates in ([bump_top_, bump_limit_), zeroed;
+  // empty for collectors without one), the gcbits of what it makes, and
+  // the largest object it takes.
+  char* bump_top_ = nullptr;
+  char* bump_limit_ = nullptr;
+  uint8_t bump_gcbits_ = 0;
+  size_t bump_max_ = 0;
   std::atomic<int64_t>* poke_ = nullptr;
   // Sets wanted_, then pokes the mutator's safe-point counter (any thread).
   void want_collection() {

@@ -63,10 +63,7 @@ class PageSpace {
   PageSpace& operator=(const PageSpace&) = delete;
 
   // The size allocate() really takes for a request of bytes.
-  static size_t round(size_t bytes) {
-    bytes = (bytes + 7) & ~size_t(7);
-    return bytes < 16 ? 16 : bytes;
-  }
+  static size_t round(size_t bytes) { return round_object_size(bytes); }
 
   // Zeroed memory for an object of round(bytes) bytes; the caller fills in the
   // header's kind. Small or large by size.

@@ -12,9 +12,9 @@ namespace vm {
 
 Profile g_profile;
 
-namespace {
-
 gc::Heap* g_heap = nullptr;
+
+namespace {
 
 using gc::Visitor;
 using gc::Word;
@@ -113,8 +113,6 @@ uint32_t g_next_hash = 0x9e3779b9u;
 
 }  // namespace
 
-gc::Heap& heap() { return *g_heap; }
-bool has_heap() { return g_heap != nullptr; }
 void set_heap(gc::Heap* h) { g_heap = h; }
 
 const char* kind_name(Kind k) {

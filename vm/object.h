@@ -202,13 +202,16 @@ struct Exception {
 };
 
 // ---- allocation ----
-gc::Heap& heap();
-bool has_heap();
+extern gc::Heap* g_heap;  // set_heap
+inline gc::Heap& heap() { return *g_heap; }
+inline bool has_heap() { return g_heap != nullptr; }
 void set_heap(gc::Heap* h);
 
 template <class T>
 inline T* alloc(Kind k, size_t extra = 0) {
-  return reinterpret_cast<T*>(heap().allocate(sizeof(T) + extra, uint8_t(k)));
+  gc::Heap& h = heap();
+  if (GcHeader* o = h.try_bump(sizeof(T) + extra, uint8_t(k))) return reinterpret_cast<T*>(o);
+  return reinterpret_cast<T*>(h.allocate(sizeof(T) + extra, uint8_t(k)));
 }
 
 inline void set(GcHeader* obj, Value* slot, Value v) {
