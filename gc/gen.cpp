@@ -143,6 +143,8 @@ class GenHeap final : public Heap {
     barrier_active_ = true;
     bump_gcbits_ = kYoung;
     bump_max_ = PageSpace::kMaxSmall;
+    remembers_ = true;
+    remember_skip_ = kYoung | kRemembered;
   }
   ~GenHeap() override {
     for (Chunk& c : active_) munmap(c.start, c.size);
@@ -226,7 +228,7 @@ class GenHeap final : public Heap {
   }
 
  protected:
-  void remember(GcHeader* obj) override {
+  void remember_slow(GcHeader* obj) override {
     if (obj->gcbits & (kYoung | kRemembered)) return;
     obj->gcbits |= kRemembered;
     remembered_.push_back(obj);

@@ -173,7 +173,10 @@ class Heap {
   // obj's references changed behind the barrier (a fiber's stack while it
   // ran): a generational collector must rescan it at the next minor
   // collection.
-  virtual void remember(GcHeader* /*obj*/) {}
+  // Inline: most calls find obj young or already remembered.
+  void remember(GcHeader* obj) {
+    if (remembers_ && !(obj->gcbits & remember_skip_)) remember_slow(obj);
+  }
   // True if the collector traces objects through KindInfo::trace. The
   // conservative one (boehm) does not, so references an object keeps in
   // malloc'd memory (a fiber's state) must reach it as roots. (vcgc does,
@@ -210,6 +213,11 @@ class Heap {
   std::vector<Word*>& handle_slots() { return handles_; }
 
  protected:
+  // remember's work, for collectors that set remembers_; skipped for an
+  // object whose gcbits has any of remember_skip_.
+  virtual void remember_slow(GcHeader* /*obj*/) {}
+  bool remembers_ = false;
+  uint8_t remember_skip_ = 0;
   // obj's slot held old_value and now holds new_value.
   virtual void barrier_slow(GcHeader* /*obj*/, Word* /*slot*/, Word /*old_value*/,
                             Word /*new_value*/) {}

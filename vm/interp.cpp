@@ -317,7 +317,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       Value r;
       if (k == Kind::Builtin) {
         Builtin* b = f.as<Builtin>();
-        if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
+        // min <= n <= max in one unsigned compare (max -1, any number,
+        // makes max - min huge).
+        if (uint32_t(n - b->min_args) > uint32_t(b->max_args - b->min_args))
           arity_error(symbol_name(b->name), b->min_args, b->max_args, n);
         if (__builtin_expect(b->op != BuiltinOp::Plain, 0) && !entry) {
           // Fibers switched here, without a machine-stack switch (vm/fiber.h).
