@@ -38,7 +38,16 @@ struct Binding {
 };
 
 enum class NK { Const, Local, Global, SetLocal, InitLocal, SetGlobal, If, Fn, Call, Seq, Let, Catch,
-                Prim, OptArg };
+                Prim, OptArg, Loop, LoopJump };
+
+// A local function that only ever calls itself in tail position, run as a
+// loop in its caller's frame (Builder::loop_form): its parameters are
+// locals there, and a self call stores them and jumps back to the head.
+struct LoopInfo {
+  Value name;                    // the function's name in the source (g in (rfn g ...))
+  std::vector<Binding*> params;
+  size_t head = 0;               // where the iteration starts (emitter)
+};
 
 struct Node {
   NK kind;
@@ -47,6 +56,7 @@ struct Node {
   Binding* b = nullptr;     // Local, SetLocal, InitLocal, OptArg
   Lambda* fn = nullptr;     // Fn
   Op prim = Op::NIL;        // Prim
+  LoopInfo* loop = nullptr; // Loop, LoopJump
   std::vector<Node*> kids;  // operands, in evaluation order
 };
 
@@ -107,6 +117,7 @@ class Builder {
     if constexpr (std::is_same_v<T, Node>) nodes_.push_back(std::move(p));
     if constexpr (std::is_same_v<T, Binding>) bindings_.push_back(std::move(p));
     if constexpr (std::is_same_v<T, Lambda>) lambdas_.push_back(std::move(p));
+    if constexpr (std::is_same_v<T, LoopInfo>) loop_infos_.push_back(std::move(p));
     return raw;
   }
 
@@ -259,7 +270,10 @@ class Builder {
     for (Value p = cdr(x); is_cons(p); p = cdr(p)) ++nargs;
     // ((fn (a b) body) x y) binds a and b in this frame: let, do, with...
     if (is_fn_form(head) && simple_params(car(cdr(head)), nargs)) return build_let(x, s, line);
+    if (Value g, fnform; loop_form(x, nargs, &g, &fnform)) return build_loop(x, g, fnform, s, line);
     if (TYPE(head) == Kind::Symbol && !lookup(s, head)) {
+      for (auto it = loops_.rbegin(); it != loops_.rend(); ++it)
+        if ((*it)->name == head) return build_loop_jump(x, *it, s, line);
       for (const PrimOp& p : kPrims)
         if (p.nargs == nargs && symbol_name(head) == p.name) {
           Node* n = node(NK::Prim, line);
@@ -307,6 +321,130 @@ class Builder {
       n->kids.push_back(init);
     }
     n->kids.push_back(build_body(cdr(cdr(fnform)), &inner, line));
+    return n;
+  }
+
+  // ((rfn g (params) body...) args...), which every iteration macro makes
+  // (for, while, each, afn loops...), reaches the compiler expanded as
+  //   (((fn (g) (assign g (fn (params) body...))) nil) args...)
+  // When params are plain names and g appears in body only as the head of
+  // calls in tail position with as many arguments (no other reference, no
+  // closure capturing it), g's calls are jumps: the function runs as a loop
+  // in this frame, with no closure made and no call per iteration. Each
+  // round gets fresh boxes for boxed parameters, as a call would.
+  bool loop_form(Value x, int nargs, Value* g, Value* fnform) {
+    Value head = car(x);
+    if (!is_cons(head) || !is_fn_form(car(head))) return false;
+    Value letfn = car(head), letargs = cdr(head);
+    if (!is_cons(letargs) || !car(letargs).is_nil() || !cdr(letargs).is_nil()) return false;
+    Value letparams = car(cdr(letfn)), letbody = cdr(cdr(letfn));
+    if (!is_cons(letparams) || !cdr(letparams).is_nil() || TYPE(car(letparams)) != Kind::Symbol)
+      return false;
+    Value name = car(letparams);
+    if (!is_cons(letbody) || !cdr(letbody).is_nil()) return false;
+    Value as = car(letbody);  // (assign g (fn params body...))
+    if (!is_cons(as) || car(as) != S.assign || !is_cons(cdr(as)) || car(cdr(as)) != name ||
+        !is_cons(cdr(cdr(as))) || !cdr(cdr(cdr(as))).is_nil())
+      return false;
+    Value fn = car(cdr(cdr(as)));
+    if (!is_fn_form(fn) || !is_cons(cdr(fn))) return false;
+    Value params = car(cdr(fn));
+    if (!simple_params(params, nargs) || occurs(params, name)) return false;
+    if (!only_tail_calls_body(cdr(cdr(fn)), name, nargs, true)) return false;
+    *g = name;
+    *fnform = fn;
+    return true;
+  }
+
+  static bool member(Value list, Value x) {
+    for (Value p = list; is_cons(p); p = cdr(p))
+      if (car(p) == x) return true;
+    return false;
+  }
+
+  // Whether symbol g occurs in x outside quoted data.
+  static bool occurs(Value x, Value g) {
+    if (x == g) return true;
+    if (!is_cons(x) || car(x) == S.quote) return false;
+    for (Value p = x;; p = cdr(p)) {
+      if (!is_cons(p)) return p == g;
+      if (occurs(car(p), g)) return true;
+    }
+  }
+
+  static bool only_tail_calls_body(Value forms, Value g, int nargs, bool tail) {
+    for (Value p = forms; is_cons(p); p = cdr(p))
+      if (!only_tail_calls(car(p), g, nargs, tail && cdr(p).is_nil())) return false;
+    return true;
+  }
+
+  // Whether every use of g in x (an expanded form) is a call with nargs
+  // arguments in tail position (tail: x is in tail position).
+  static bool only_tail_calls(Value x, Value g, int nargs, bool tail) {
+    if (!is_cons(x)) return x != g;
+    Value head = car(x), args = cdr(x);
+    if (head == S.quote) return true;
+    if (head == S.if_) {
+      for (Value p = args; is_cons(p);) {
+        if (cdr(p).is_nil()) return only_tail_calls(car(p), g, nargs, tail);  // the else
+        if (!only_tail_calls(car(p), g, nargs, false)) return false;         // a test
+        if (!only_tail_calls(car(cdr(p)), g, nargs, tail)) return false;
+        p = cdr(cdr(p));
+      }
+      return true;
+    }
+    if (head == S.fn) {  // a closure: g must not be in it, unless a parameter hides it
+      Value params = is_cons(args) ? car(args) : NIL;
+      if (simple_params_list(params) && member(params, g)) return true;
+      return !occurs(args, g);
+    }
+    if (head == S.assign) {
+      for (Value p = args; is_cons(p); p = is_cons(cdr(p)) ? cdr(cdr(p)) : NIL) {
+        if (car(p) == g) return false;
+        if (is_cons(cdr(p)) && !only_tail_calls(car(cdr(p)), g, nargs, false)) return false;
+      }
+      return true;
+    }
+    int n = 0;
+    for (Value p = args; is_cons(p); p = cdr(p)) {
+      ++n;
+      if (!only_tail_calls(car(p), g, nargs, false)) return false;
+    }
+    if (head == g) return tail && n == nargs;
+    if (is_fn_form(head) && is_cons(cdr(head)) && simple_params(car(cdr(head)), n)) {
+      // a let: its body is where the call is
+      if (member(car(cdr(head)), g)) return true;
+      return only_tail_calls_body(cdr(cdr(head)), g, nargs, tail);
+    }
+    return only_tail_calls(head, g, nargs, false);
+  }
+
+  static bool simple_params_list(Value params) {
+    Value p = params;
+    for (; is_cons(p); p = cdr(p))
+      if (TYPE(car(p)) != Kind::Symbol) return false;
+    return p.is_nil();
+  }
+
+  // The loop of loop_form: args evaluated here, then the parameters bound in
+  // this frame, then the body, in which g's calls are LoopJumps.
+  Node* build_loop(Value x, Value g, Value fnform, Scope* s, uint32_t line) {
+    Node* n = node(NK::Loop, line);
+    n->loop = make<LoopInfo>();
+    n->loop->name = g;
+    for (Value p = cdr(x); is_cons(p); p = cdr(p)) n->kids.push_back(build(car(p), s, line));
+    Scope inner{s, s->fn, {}};
+    for (Value p = car(cdr(fnform)); is_cons(p); p = cdr(p)) n->loop->params.push_back(bind(&inner, car(p)));
+    loops_.push_back(n->loop);
+    n->kids.push_back(build_body(cdr(cdr(fnform)), &inner, line_of(fnform, line)));
+    loops_.pop_back();
+    return n;
+  }
+
+  Node* build_loop_jump(Value x, LoopInfo* loop, Scope* s, uint32_t line) {
+    Node* n = node(NK::LoopJump, line);
+    n->loop = loop;
+    for (Value p = cdr(x); is_cons(p); p = cdr(p)) n->kids.push_back(build(car(p), s, line));
     return n;
   }
 
@@ -471,6 +609,8 @@ class Builder {
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Binding>> bindings_;
   std::vector<std::unique_ptr<Lambda>> lambdas_;
+  std::vector<std::unique_ptr<LoopInfo>> loop_infos_;
+  std::vector<LoopInfo*> loops_;  // the loops being built, innermost last
 };
 
 // ---- code generation ----
@@ -562,6 +702,36 @@ class Emitter {
         for (Node* k : n->kids) emit_node(k, false);
         return emit(n->prim, konst(n->value));
       case NK::OptArg: return emit_optarg(n);
+      case NK::Loop: return emit_loop(n, tail);
+      case NK::LoopJump: return emit_loop_jump(n);
+    }
+  }
+
+  // args...; STOREL/POP each parameter; head: MKBOX the boxed ones; body
+  void emit_loop(Node* n, bool tail) {
+    LoopInfo* l = n->loop;
+    for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_node(n->kids[i], false);
+    store_loop_params(l);
+    l->head = insns_.size();
+    for (Binding* b : l->params)
+      if (b->boxed()) emit(Op::MKBOX, b->slot);
+    emit_node(n->kids.back(), tail);
+  }
+
+  // args...; STOREL/POP each parameter; JUMP head. It leaves no value, but
+  // the depth counts one, as for any expression (what follows is unreachable).
+  void emit_loop_jump(Node* n) {
+    for (Node* k : n->kids) emit_node(k, false);
+    store_loop_params(n->loop);
+    emit_signed(Op::JUMP, int32_t(n->loop->head) - int32_t(insns_.size() + 1));
+    tailcall_at_ = insns_.size() - 1;  // no RETURN after it (emit_if)
+    depth_ += 1;
+  }
+
+  void store_loop_params(LoopInfo* l) {
+    for (size_t i = l->params.size(); i-- > 0;) {
+      emit(Op::STOREL, l->params[i]->slot);
+      pop();
     }
   }
 

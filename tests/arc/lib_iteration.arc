@@ -120,3 +120,29 @@ li ; expect: 3
 (summing s (s t) (s nil) (s 5)) ; expect: 2
 (summing s nil) ; expect: 0
 (summing s (each x '(1 2 3 4 5) (s (odd x)))) ; expect: 3
+
+; --- loops compiled in their caller's frame ---
+; (the compiler runs a self-calling local function as a loop; these hold
+; whichever way it is compiled)
+; each round has its own binding of the loop variable
+(let fs nil (for i 1 3 (push (fn () i) fs)) (map [_] fs)) ; expect: (3 2 1)
+; also when the body assigns it (a boxed variable: a fresh box each round)
+(let fs nil (for i 1 5 (push (fn () i) fs) (++ i)) (map [_] fs)) ; expect: (6 4 2)
+(let fs nil (each x '(a b c) (push (fn () x) fs)) (map [_] fs)) ; expect: (c b a)
+; a loop's value, in and out of tail position
+(list (while nil) (let x 0 (while (< x 3) (++ x)) x)) ; expect: (nil 3)
+((afn (i acc) (if (is i 0) acc (self (- i 1) (cons i acc)))) 3 nil) ; expect: (1 2 3)
+; nested loops with the same name
+((afn (i acc) (if (is i 0) acc
+                  (self (- i 1) (+ acc ((afn (j s) (if (is j 0) s (self (- j 1) (+ s 1)))) i 0)))))
+ 3 0) ; expect: 6
+; a self call out of tail position is recursion
+((afn (n) (if (is n 0) 0 (+ 1 (self (- n 1))))) 10) ; expect: 10
+; the function escapes: it is a function
+(isa ((afn (i) (if (is i 0) self (self (- i 1)))) 3) 'fn) ; expect: t
+; a closure that calls the loop function
+(let r nil ((afn (i) (when (< i 3) (push (fn () (self 10)) r) (self (+ i 1)))) 0) (len r)) ; expect: 3
+; a loop whose parameter hides an outer loop's name
+((afn (i) (if (< i 3) (self (+ i 1)) ((fn (self) (list i self)) 'inner))) 0) ; expect: (3 inner)
+; many rounds, in constant stack, with a handler inside
+(let n 0 (repeat 100000 (on-err (fn (e) nil) (fn () (++ n)))) n) ; expect: 100000

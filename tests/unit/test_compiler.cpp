@@ -303,3 +303,38 @@ TEST_CASE("macros expand at compile time, in the form after their definition", "
   CHECK(support::eval("((fn (m1) (m1 5)) car)") == "5");  // lexicals don't shadow macros
   CHECK(support::eval("(macex1 '(m1 z))") == "(quote z)");
 }
+
+// A local function that only calls itself in tail position (afn, rfn and
+// every iteration macro) is a loop in its caller's frame: no closure, no
+// call per round; the self call stores the parameter and jumps back.
+TEST_CASE("golden: a self-calling afn is a loop", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (n) ((afn (i) (when (< i n) (self (+ i 1)))) 0)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 2 locals, 0 upvalues
+  0000     1  FIXNUM   0
+  0001        STOREL   1
+  0002        POP
+  0003        LOADL    1
+  0004        LOADL    0
+  0005        LT       0	; <
+  0006        JUMPF    6	; to 13
+  0007        LOADL    1
+  0008        FIXNUM   1
+  0009        ADD      1	; +
+  0010        STOREL   1
+  0011        POP
+  0012        JUMP     -10	; to 3
+  0013        NIL
+  0014        RETURN
+)GOLD");
+}
+
+// Not a loop when the function escapes, is called other than in tail
+// position, or is captured by a closure: then it is a closure as written.
+TEST_CASE("a self-calling function that escapes stays a closure", "[compiler]") {
+  for (const char* src : {"(fn (n) ((afn (i) (if (is i 0) self (self (- i 1)))) n))",
+                          "(fn (n) ((afn (i) (if (is i 0) 0 (+ 1 (self (- i 1))))) n))",
+                          "(fn (n) ((afn (i) (if (is i 0) (fn () (self 1)) (self (- i 1)))) n))"}) {
+    std::string d = disasm_of(src);
+    CHECK(d.find("CLOSURE") != std::string::npos);
+  }
+}
