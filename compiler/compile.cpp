@@ -275,9 +275,9 @@ class Builder {
       for (auto it = loops_.rbegin(); it != loops_.rend(); ++it)
         if ((*it)->name == head) return build_loop_jump(x, *it, s, line);
       for (const PrimOp& p : kPrims)
-        if (p.nargs == nargs && symbol_name(head) == p.name) {
+        if ((p.nargs == nargs || (p.op == Op::ADD && nargs > 2)) && symbol_name(head) == p.name) {
           Node* n = node(NK::Prim, line);
-          n->prim = p.op;
+          n->prim = nargs > 2 ? Op::ADDN : p.op;
           n->value = head;
           for (Value q = cdr(x); is_cons(q); q = cdr(q)) n->kids.push_back(build(car(q), s, line));
           return n;
@@ -700,7 +700,12 @@ class Emitter {
       case NK::Catch: return emit_catch(n);
       case NK::Prim:
         for (Node* k : n->kids) emit_node(k, false);
-        return emit(n->prim, konst(n->value));
+        emit(n->prim, konst(n->value));
+        if (n->prim == Op::ADDN) {  // (+ a b c ...): the count follows
+          insns_.push_back(uint32_t(n->kids.size()));
+          depth_ -= int(n->kids.size()) - 1;
+        }
+        return;
       case NK::OptArg: return emit_optarg(n);
       case NK::Loop: return emit_loop(n, tail);
       case NK::LoopJump: return emit_loop_jump(n);

@@ -48,6 +48,7 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
       case 'G':
         out += std::to_string(insn_a(i));
         note = write_string(K[insn_a(i)]);
+        if (insn_op(i) == Op::ADDN) note += ", " + std::to_string(code[pc + 1]) + " arguments";
         if (TYPE(K[insn_a(i)]) == Kind::Code) {
           Code* child = K[insn_a(i)].as<Code>();
           note = "<code " + (child->name.is_nil() ? std::string("fn") : symbol_name(child->name)) + ">";
@@ -79,7 +80,7 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
     out += "\n";
     pc += 1;
     if (insn_op(i) == Op::CLOSURE) pc += K[insn_a(i)].as<Code>()->nup;
-    if (insn_op(i) == Op::OPTARG) pc += 1;
+    if (insn_op(i) == Op::OPTARG || insn_op(i) == Op::ADDN) pc += 1;
   }
 }
 

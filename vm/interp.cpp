@@ -621,6 +621,24 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       }
     op_ADD_general:
       PRIM_SLOW(prim_add, 2);
+    op_ADDN: {
+      int k = int(*pc++);
+      Value* a = sp - k;
+      int64_t sum = 0;
+      int i = 0;
+      for (; i < k && a[i].is_fixnum(); ++i)
+        if (__builtin_add_overflow(sum, a[i].as_fixnum(), &sum)) break;
+      if (i == k && Value::fits_fixnum(sum)) {
+        sp = a;
+        *sp++ = Value::fixnum(sum);
+        DISPATCH();
+      }
+      PRIM_SLOW(prim_add, k);
+    }
+    op_ADDN_general: {
+      int k = int(*pc++);
+      PRIM_SLOW(prim_add, k);
+    }
     op_SUB:
       if (BOTH_FIXNUMS()) {
         int64_t r;

@@ -42,7 +42,8 @@ struct PrimitiveOp {
   Value VM::*prim;
 };
 const PrimitiveOp kPrimitiveOps[] = {
-    {Op::ADD, "+", &VM::prim_add},   {Op::SUB, "-", &VM::prim_sub},
+    {Op::ADD, "+", &VM::prim_add},   {Op::ADDN, "+", &VM::prim_add},
+    {Op::SUB, "-", &VM::prim_sub},
     {Op::LT, "<", &VM::prim_lt},     {Op::GT, ">", &VM::prim_gt},
     {Op::IS, "is", &VM::prim_is},    {Op::CAR, "car", &VM::prim_car},
     {Op::CDR, "cdr", &VM::prim_cdr}, {Op::CONS, "cons", &VM::prim_cons},

@@ -103,6 +103,7 @@ n ; expect: 1
 ; Code compiled before the redefinition calls the new definition, for
 ; every operand (fixnums included); restoring the primitive restores it.
 (def fp-add (a b) (+ a b))
+(def fp-add3 (a b c) (+ a b c))
 (def fp-head (x) (car x))
 (def fp-pair (a b) (cons a b))
 (def fp-small (a b) (< a b))
@@ -118,6 +119,7 @@ n ; expect: 1
 (assign < (fn (a b) 'lt))
 (assign is (fn (a b) 'same))
 (fp-add 1 2) ; expect: (plus (1 2))
+(fp-add3 1 2 3) ; expect: (plus (1 2 3))
 (fp-head '(1 2)) ; expect: my-car
 (fp-pair 1 2) ; expect: (kons 1 2)
 (fp-small 1 2) ; expect: lt
@@ -128,6 +130,7 @@ n ; expect: 1
 (assign < orig<)
 (assign is orig-is)
 (fp-add 1 2) ; expect: 3
+(fp-add3 1 2 3) ; expect: 6
 (fp-head '(1 2)) ; expect: 1
 (fp-pair 1 2) ; expect: (1 . 2)
 (fp-small 1 2) ; expect: t

@@ -71,6 +71,14 @@
 (- 5) ; expect: -5
 (- 10 1 2) ; expect: 7
 (+ 1 2 3 4) ; expect: 10
+; three or more arguments (one opcode): fixnums, overflow, other types
+(let (a b c) '(1 2 3) (+ a b c)) ; expect: 6
+(let x 4611686018427387903 (+ x x 2)) ; expect: 9223372036854775808
+(let x 1.5 (+ 1 x 2)) ; expect: 4.5
+(let x 1/2 (+ x x 1)) ; expect: 2
+(let s "b" (+ "a" s "c")) ; expect: "abc"
+(let l '(2) (+ '(1) l nil '(3))) ; expect: (1 2 3)
+(let x 'a (+ 1 2 x)) ; error: +: expected a number
 (* 1 2 3 4) ; expect: 24
 (caught (fn () (-))) ; expect: caught
 (caught (fn () (+ nil 1))) ; expect: caught
