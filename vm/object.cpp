@@ -147,13 +147,6 @@ void register_kinds(gc::Heap& h) {
   reg(Kind::Box, fixed_size<Box>, box_trace);
 }
 
-Value cons(Value a, Value b) {
-  Cons* c = alloc<Cons>(Kind::Cons);
-  c->car = a;
-  c->cdr = b;
-  return Value::ref(c);
-}
-
 Value src_cons(Value a, Value b, uint64_t pos) {
   if (pos == 0) return cons(a, b);
   SrcCons* c = alloc<SrcCons>(Kind::Cons);

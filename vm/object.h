@@ -248,7 +248,12 @@ inline bool is_tagged(Value v) { return TYPE(v) == Kind::Tagged; }
 inline Value car(Value c) { return c.as<Cons>()->car; }  // c must be a cons
 inline Value cdr(Value c) { return c.as<Cons>()->cdr; }
 
-Value cons(Value a, Value b);
+inline Value cons(Value a, Value b) {
+  Cons* c = alloc<Cons>(Kind::Cons);  // fresh: no barrier for its fields
+  c->car = a;
+  c->cdr = b;
+  return Value::ref(c);
+}
 Value src_cons(Value a, Value b, uint64_t pos);
 Value list(std::initializer_list<Value> xs);
 // The source position of a form, 0 if it has none.
