@@ -291,7 +291,9 @@ class GenHeap final : public Heap {
   }
 
   Word evacuate(GcHeader* h) {
-    size_t bytes = PageSpace::round(kinds_[h->kind].size(h));
+    const KindInfo& k = kinds_[h->kind];
+    size_t bytes = k.plain_size && !h->flags ? PageSpace::round(k.plain_size)
+                                             : PageSpace::round(k.size(h));
     unsigned age = age_of(h) + 1;
     GcHeader* copy;
     if (age < age_limit_ && size_t(to_end_ - to_top_) >= bytes) {
@@ -381,10 +383,17 @@ class GenHeap final : public Heap {
   // Traces an object the collection copied (old or young) or a remembered
   // one, and remembers an old one iff it still refers to a young one.
   void trace_copy(GcHeader* o, Evacuator& e) {
-    auto tr = kinds_[o->kind].trace;
-    if (!tr) return;
-    young_seen_ = false;
-    tr(o, e);
+    const KindInfo& k = kinds_[o->kind];
+    if (k.ref_words) {  // inline, with no virtual call per slot
+      young_seen_ = false;
+      Word* w = reinterpret_cast<Word*>(o + 1);
+      for (unsigned i = 0; i < k.ref_words; ++i)
+        if (is_ref(w[i])) e.visit(&w[i]);
+    } else {
+      if (!k.trace) return;
+      young_seen_ = false;
+      k.trace(o, e);
+    }
     if (young_seen_ && !(o->gcbits & (kRemembered | kYoung))) {
       o->gcbits |= kRemembered;
       remembered_.push_back(o);

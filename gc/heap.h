@@ -68,6 +68,12 @@ struct KindInfo {
   // concurrent collector (vcgc) must not call trace for it on its own
   // thread: it calls it only on the mutator, at a safe point.
   bool trace_on_mutator = false;
+  // Shortcuts a collector may take instead of the calls, for small kinds
+  // made in bulk (conses): if nonzero, the object's references are exactly
+  // the ref_words words after its header (trace visits those), and an
+  // object whose header flags are 0 is plain_size bytes.
+  uint8_t ref_words = 0;
+  uint16_t plain_size = 0;
 };
 
 constexpr int kMaxKinds = 32;

@@ -130,6 +130,12 @@ void register_kinds(gc::Heap& h) {
     h.register_kind(uint8_t(k), gc::KindInfo{kind_name(k), size, trace, fin});
   };
   reg(Kind::Cons, cons_size, cons_trace);
+  {
+    gc::KindInfo k = h.kind_info(uint8_t(Kind::Cons));  // car and cdr; a SrcCons has a flag
+    k.ref_words = 2;
+    k.plain_size = sizeof(Cons);
+    h.register_kind(uint8_t(Kind::Cons), k);
+  }
   reg(Kind::Symbol, fixed_size<Symbol>, symbol_trace);
   reg(Kind::String, fixed_size<String>, string_trace);
   reg(Kind::Blob, blob_size, nullptr);
