@@ -625,8 +625,10 @@ class Emitter {
     for (size_t i = 0; i < l_->params.size(); ++i)
       if ((i < l_->nreq || i >= nfixed) && l_->params[i]->boxed()) emit(Op::MKBOX, l_->params[i]->slot);
     for (Node* n : l_->prologue) {
-      emit_node(n, false);
-      if (n->kind != NK::OptArg) pop();
+      if (n->kind == NK::OptArg)
+        emit_node(n, false);
+      else
+        emit_statement(n);
     }
     emit_node(l_->body, true);
     emit(Op::RETURN);
@@ -685,17 +687,10 @@ class Emitter {
       case NK::Fn: return emit_fn(n);
       case NK::Call: return emit_call(n, tail);
       case NK::Seq:
-        for (size_t i = 0; i < n->kids.size(); ++i) {
-          bool last = i + 1 == n->kids.size();
-          emit_node(n->kids[i], tail && last);
-          if (!last) pop();
-        }
-        return;
+        for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_statement(n->kids[i]);
+        return emit_node(n->kids.back(), tail);
       case NK::Let:
-        for (size_t i = 0; i + 1 < n->kids.size(); ++i) {
-          emit_node(n->kids[i], false);
-          pop();
-        }
+        for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_statement(n->kids[i]);
         return emit_node(n->kids.back(), tail);
       case NK::Catch: return emit_catch(n);
       case NK::Prim:
@@ -734,10 +729,20 @@ class Emitter {
   }
 
   void store_loop_params(LoopInfo* l) {
-    for (size_t i = l->params.size(); i-- > 0;) {
-      emit(Op::STOREL, l->params[i]->slot);
-      pop();
+    for (size_t i = l->params.size(); i-- > 0;) emit(Op::POPL, l->params[i]->slot);
+  }
+
+  // n for its effect: a value for a local of this frame that needs no box
+  // goes straight from the stack into its slot (POPL); else n, then POP.
+  void emit_statement(Node* n) {
+    if ((n->kind == NK::InitLocal || n->kind == NK::SetLocal) && n->b->owner == l_ &&
+        !n->b->boxed()) {
+      mark_line(n->line);
+      emit_node(n->kids[0], false);
+      return emit(Op::POPL, n->b->slot);
     }
+    emit_node(n, false);
+    pop();
   }
 
   void emit_const(Value v) {

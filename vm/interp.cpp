@@ -470,6 +470,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_STOREL:
       base[A] = sp[-1];
       DISPATCH();
+    op_POPL:
+      base[A] = *--sp;
+      DISPATCH();
     op_LOADB:
       *sp++ = base[A].as<Box>()->v;
       DISPATCH();

@@ -122,36 +122,31 @@ TEST_CASE("golden: fn with a dotted rest", "[compiler][golden]") {
 TEST_CASE("golden: fn destructuring with an optional", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn ((a (o b 5))) b))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional, lenient; 4 locals, 0 upvalues
   0000     1  LOADL    0
-  0001        STOREL   1
-  0002        POP
-  0003        CONST    0	; #<procedure:%dcar>
-  0004        LOADL    1
-  0005        CALL     1
-  0006        STOREL   2
-  0007        POP
-  0008        CONST    1	; #<procedure:%dcdr>
-  0009        LOADL    1
-  0010        CALL     1
-  0011        STOREL   1
-  0012        POP
-  0013        CONST    2	; #<procedure:%consp>
-  0014        LOADL    1
-  0015        CALL     1
-  0016        JUMPF    4	; to 21
-  0017        CONST    0	; #<procedure:%dcar>
-  0018        LOADL    1
-  0019        CALL     1
-  0020        JUMP     1	; to 22
-  0021        FIXNUM   5
-  0022        STOREL   3
-  0023        POP
-  0024        CONST    1	; #<procedure:%dcdr>
-  0025        LOADL    1
-  0026        CALL     1
-  0027        STOREL   1
-  0028        POP
-  0029        LOADL    3
-  0030        RETURN
+  0001        POPL     1
+  0002        CONST    0	; #<procedure:%dcar>
+  0003        LOADL    1
+  0004        CALL     1
+  0005        POPL     2
+  0006        CONST    1	; #<procedure:%dcdr>
+  0007        LOADL    1
+  0008        CALL     1
+  0009        POPL     1
+  0010        CONST    2	; #<procedure:%consp>
+  0011        LOADL    1
+  0012        CALL     1
+  0013        JUMPF    4	; to 18
+  0014        CONST    0	; #<procedure:%dcar>
+  0015        LOADL    1
+  0016        CALL     1
+  0017        JUMP     1	; to 19
+  0018        FIXNUM   5
+  0019        POPL     3
+  0020        CONST    1	; #<procedure:%dcdr>
+  0021        LOADL    1
+  0022        CALL     1
+  0023        POPL     1
+  0024        LOADL    3
+  0025        RETURN
 )GOLD");
 }
 
@@ -254,10 +249,9 @@ TEST_CASE("golden: primitive fast paths", "[compiler][golden]") {
 TEST_CASE("golden: let inlined into the frame", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn () ((fn (a) a) 1)))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 1 locals, 0 upvalues
   0000     1  FIXNUM   1
-  0001        STOREL   0
-  0002        POP
-  0003        LOADL    0
-  0004        RETURN
+  0001        POPL     0
+  0002        LOADL    0
+  0003        RETURN
 )GOLD");
 }
 
@@ -311,20 +305,18 @@ TEST_CASE("golden: a self-calling afn is a loop", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (n) ((afn (i) (when (< i n) (self (+ i 1)))) 0)))ARC") ==
         R"GOLD(fn (test:1): 1 required, 0 optional; 2 locals, 0 upvalues
   0000     1  FIXNUM   0
-  0001        STOREL   1
-  0002        POP
-  0003        LOADL    1
-  0004        LOADL    0
-  0005        LT       0	; <
-  0006        JUMPF    6	; to 13
-  0007        LOADL    1
-  0008        FIXNUM   1
-  0009        ADD      1	; +
-  0010        STOREL   1
-  0011        POP
-  0012        JUMP     -10	; to 3
-  0013        NIL
-  0014        RETURN
+  0001        POPL     1
+  0002        LOADL    1
+  0003        LOADL    0
+  0004        LT       0	; <
+  0005        JUMPF    5	; to 11
+  0006        LOADL    1
+  0007        FIXNUM   1
+  0008        ADD      1	; +
+  0009        POPL     1
+  0010        JUMP     -9	; to 2
+  0011        NIL
+  0012        RETURN
 )GOLD");
 }
 
