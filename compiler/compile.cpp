@@ -863,6 +863,8 @@ class Emitter {
     c->lenient = l_->lenient;
     c->nlocals = l_->nlocals;
     c->maxstack = uint32_t(max_depth_ + 4);
+    c->exact_nargs = l_->nopt || l_->rest ? -1 : int32_t(l_->nreq);
+    c->frame_words = c->nlocals + kFrameHeader + c->maxstack;
     c->line = l_->line;
     c->nup = uint32_t(l_->captures.size());
     return Value::ref(c);

@@ -50,6 +50,11 @@ struct Code {
   uint32_t maxstack;     // operand stack depth
   uint32_t line;         // line of the fn form
   uint32_t nup;          // captured variables (CLOSURE's capture words)
+  // For the interpreter's call: the argument count that needs no
+  // adjusting (nreq, or -1 with optional or rest parameters), and the stack
+  // words a frame takes (locals, header, operand stack).
+  int32_t exact_nargs;
+  uint32_t frame_words;
 };
 
 inline Code* code_of(Value closure) { return closure.as<Closure>()->code.as<Code>(); }

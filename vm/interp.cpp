@@ -287,8 +287,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       if (k == Kind::Closure) {
         Code* c = code_of(f);
         Value* args = sp - n;
-        check_stack(args + c->nlocals + kFrameHeader + c->maxstack);
-        if (n != c->nreq || c->nopt || c->rest) n = adjust_args(c, f, args, n);
+        check_stack(args + c->frame_words);
+        if (n != c->exact_nargs) n = adjust_args(c, f, args, n);
         Value rpc, rlink;
         if (entry) {
           rpc = Value::fixnum(entry_rpc);
@@ -546,7 +546,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       n = int(A);
       // A self tail call (a loop) reuses the frame as it is: the header and
       // the frame size stay; only the arguments move down.
-      if (sp[-n - 1] == base[-1] && uint32_t(n) == code->nreq && !code->nopt && !code->rest) {
+      if (sp[-n - 1] == base[-1] && n == code->exact_nargs) {
         for (int i = 0; i < n; ++i) base[i] = sp[i - n];  // short: no memmove call
         sp = base + code->nlocals + kFrameHeader;
         pc = code_insns(code);
