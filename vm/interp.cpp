@@ -314,73 +314,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         SAFEPOINT();
         DISPATCH();
       }
+      if (k == Kind::Builtin) goto call_builtin;
       Value r;
-      if (k == Kind::Builtin) {
-        Builtin* b = f.as<Builtin>();
-        // min <= n <= max in one unsigned compare (max -1, any number,
-        // makes max - min huge).
-        if (uint32_t(n - b->min_args) > uint32_t(b->max_args - b->min_args))
-          arity_error(symbol_name(b->name), b->min_args, b->max_args, n);
-        if (__builtin_expect(b->op != BuiltinOp::Plain, 0) && !entry) {
-          // Fibers switched here, without a machine-stack switch (vm/fiber.h).
-          if (b->op == BuiltinOp::Resume) {
-            Value fb = sp[-n], x = n > 1 ? sp[1 - n] : NIL;
-            Value* call_sp = sp;
-            sp -= n + 1;
-            SAVE();
-            FiberEntry e = fiber_enter(*this, fb, x, tail);
-            if (e == FiberEntry::Fresh) {
-              ++scope.in_place;
-              sp = r_.sp;  // the fiber's function and x
-              base = nullptr;
-              code = nullptr;
-              n = 1;
-              tail = false;
-              entry = true;
-              entry_rpc = kReturnToCpp;  // its return ends it (op_RETURN)
-              goto call;
-            }
-            if (e != FiberEntry::No) {
-              ++scope.in_place;
-              TO_RESUMER(x, e == FiberEntry::ResumedTail);  // the fiber's yield returns x
-            }
-            sp = call_sp;
-          } else if (b->op == BuiltinOp::Yield && scope.in_place > 0) {
-            Value x = n ? sp[-1] : NIL;
-            sp -= n + 1;
-            SAVE();
-            bool resume_tail = fiber_exit(*this, FiberExit::Yield, tail);
-            --scope.in_place;
-            TO_RESUMER(x, resume_tail);
-          } else if (b->op == BuiltinOp::Reenters && scope.in_place > 0) {
-            SAVE();
-            --scope.in_place;
-            MigrateEnd how;
-            bool resume_tail;
-            Value v = fiber_migrate(*this, n, tail, &how, &resume_tail);
-            if (how == MigrateEnd::Value) TO_RESUMER(v, resume_tail);
-            base = r_.base;
-            sp = r_.sp;
-            code = code_of(base[-1]);
-            K = code_consts(code);
-            pc = code_insns(code) + r_.builtin_pc;
-            if (how == MigrateEnd::Killed) throw ThreadKilled{};
-            throw ArcError{v};
-          }
-        }
-        SAVE();
-        r_.builtin_args = sp - n;
-        r_.sp = sp;
-        r = b->fn(*this, sp - n, n);
-        // A builtin that runs Arc code (eval and macex expand macros) passes
-        // safe points in a nested run, where the code object may have moved.
-        if (code) RELOAD();
-        if (r == tail_call_marker()) {
-          n = r_.pending_nargs;
-          sp = r_.builtin_args + n;
-          goto call;
-        }
-      } else if (k == Kind::Continuation) {
+      if (k == Kind::Continuation) {
         if (n > 1) arity_error("continuation", 0, 1, n);
         Value v = n ? sp[-1] : NIL;
         Continuation* kc = f.as<Continuation>();
@@ -430,7 +366,83 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         throw_error("Function call on inappropriate object", {f});
       }
       sp -= n + 1;
-      if (entry) return r;  // apply() of a builtin or data
+      if (entry) return r;  // apply() of data
+      if (tail) {
+        *sp++ = r;
+        goto op_RETURN;
+      }
+      *sp++ = r;
+      DISPATCH();
+    }
+
+    call_builtin:  // a builtin at sp[-n-1], its n arguments above it
+    {
+      Builtin* b = sp[-n - 1].as<Builtin>();
+      // min <= n <= max in one unsigned compare (max -1, any number,
+      // makes max - min huge).
+      if (uint32_t(n - b->min_args) > uint32_t(b->max_args - b->min_args))
+        arity_error(symbol_name(b->name), b->min_args, b->max_args, n);
+      if (__builtin_expect(b->op != BuiltinOp::Plain, 0) && !entry) {
+        // Fibers switched here, without a machine-stack switch (vm/fiber.h).
+        if (b->op == BuiltinOp::Resume) {
+          Value fb = sp[-n], x = n > 1 ? sp[1 - n] : NIL;
+          Value* call_sp = sp;
+          sp -= n + 1;
+          SAVE();
+          FiberEntry e = fiber_enter(*this, fb, x, tail);
+          if (e == FiberEntry::Fresh) {
+            ++scope.in_place;
+            sp = r_.sp;  // the fiber's function and x
+            base = nullptr;
+            code = nullptr;
+            n = 1;
+            tail = false;
+            entry = true;
+            entry_rpc = kReturnToCpp;  // its return ends it (op_RETURN)
+            goto call;
+          }
+          if (e != FiberEntry::No) {
+            ++scope.in_place;
+            TO_RESUMER(x, e == FiberEntry::ResumedTail);  // the fiber's yield returns x
+          }
+          sp = call_sp;
+        } else if (b->op == BuiltinOp::Yield && scope.in_place > 0) {
+          Value x = n ? sp[-1] : NIL;
+          sp -= n + 1;
+          SAVE();
+          bool resume_tail = fiber_exit(*this, FiberExit::Yield, tail);
+          --scope.in_place;
+          TO_RESUMER(x, resume_tail);
+        } else if (b->op == BuiltinOp::Reenters && scope.in_place > 0) {
+          SAVE();
+          --scope.in_place;
+          MigrateEnd how;
+          bool resume_tail;
+          Value v = fiber_migrate(*this, n, tail, &how, &resume_tail);
+          if (how == MigrateEnd::Value) TO_RESUMER(v, resume_tail);
+          base = r_.base;
+          sp = r_.sp;
+          code = code_of(base[-1]);
+          K = code_consts(code);
+          pc = code_insns(code) + r_.builtin_pc;
+          if (how == MigrateEnd::Killed) throw ThreadKilled{};
+          throw ArcError{v};
+        }
+      }
+      SAVE();
+      r_.builtin_args = sp - n;
+      r_.sp = sp;
+      Value r = b->fn(*this, sp - n, n);
+      // A builtin that runs Arc code (eval and macex expand macros) passes
+      // safe points in a nested run, where the code object may have moved.
+      if (code) RELOAD();
+      if (r == tail_call_marker()) {
+        n = r_.pending_nargs;
+        sp = r_.builtin_args + n;
+        goto call;
+      }
+      sp -= n + 1;
+      if (entry) return r;  // apply() of a builtin
       if (tail) {
         *sp++ = r;
         goto op_RETURN;
@@ -538,10 +550,39 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       if (base[local] != MISSING) pc += SA;
       DISPATCH();
     }
-    op_CALL:
+    op_CALL: {
+      // The common case inline: a closure that takes exactly n arguments,
+      // called from bytecode (so not the run's entry call, not a tail call).
       n = int(A);
       tail = false;
+      Value f = sp[-n - 1];
+      // (the test TYPE makes, counted as TYPE counts it; anything else goes
+      // to call:, whose TYPE counts it)
+      uint8_t kind = f.is_ref() ? f.header()->kind : 0xff;
+      if (kind == uint8_t(Kind::Builtin)) {
+        if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(Kind::Builtin)]++;
+        goto call_builtin;
+      }
+      if (kind == uint8_t(Kind::Closure)) {
+        if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(Kind::Closure)]++;
+        Code* c = code_of(f);
+        if (n == c->exact_nargs) {
+          Value* args = sp - n;
+          check_stack(args + c->frame_words);
+          for (uint32_t i = uint32_t(n); i < c->nlocals; ++i) args[i] = NIL;
+          args[c->nlocals] = Value::fixnum(pc - code_insns(code));
+          args[c->nlocals + 1] = Value::fixnum(base - r_.stack);
+          base = args;
+          code = c;
+          K = code_consts(c);
+          pc = code_insns(c);
+          sp = base + c->nlocals + kFrameHeader;
+          SAFEPOINT();
+          DISPATCH();
+        }
+      }
       goto call;
+    }
     op_TAILCALL:
       n = int(A);
       // A self tail call (a loop) reuses the frame as it is: the header and
