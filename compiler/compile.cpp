@@ -694,6 +694,12 @@ class Emitter {
         return emit_node(n->kids.back(), tail);
       case NK::Catch: return emit_catch(n);
       case NK::Prim:
+        if (Op imm_op = immediate_form(n); imm_op != Op::NIL) {  // (op a k), k a small fixnum
+          emit_node(n->kids[0], false);
+          emit(imm_op, konst(n->value));
+          insns_.push_back(uint32_t(int32_t(n->kids[1]->value.as_fixnum())));
+          return;
+        }
         for (Node* k : n->kids) emit_node(k, false);
         emit(n->prim, konst(n->value));
         if (n->prim == Op::ADDN) {  // (+ a b c ...): the count follows
@@ -704,6 +710,23 @@ class Emitter {
       case NK::OptArg: return emit_optarg(n);
       case NK::Loop: return emit_loop(n, tail);
       case NK::LoopJump: return emit_loop_jump(n);
+    }
+  }
+
+  // The immediate opcode for (op a k) with k a fixnum constant that fits
+  // 32 bits, for +, -, <, > and is; else Op::NIL.
+  static Op immediate_form(Node* n) {
+    if (n->kids.size() != 2 || n->kids[1]->kind != NK::Const || !n->kids[1]->value.is_fixnum())
+      return Op::NIL;
+    int64_t k = n->kids[1]->value.as_fixnum();
+    if (k < INT32_MIN || k > INT32_MAX) return Op::NIL;
+    switch (n->prim) {
+      case Op::ADD: return Op::ADDI;
+      case Op::SUB: return Op::SUBI;
+      case Op::LT: return Op::LTI;
+      case Op::GT: return Op::GTI;
+      case Op::IS: return Op::ISI;
+      default: return Op::NIL;
     }
   }
 

@@ -29,6 +29,17 @@ inline Insn encode_signed(Op op, int32_t a) { return uint32_t(op) | (uint32_t(a)
 inline Op insn_op(Insn i) { return Op(i & 0xff); }
 inline uint32_t insn_a(Insn i) { return i >> 8; }
 inline int32_t insn_sa(Insn i) { return int32_t(i) >> 8; }
+// The words after an instruction that belong to it (CLOSURE: its code's
+// nup, not counted here).
+inline int insn_extra_words(Op op) {
+  switch (op) {
+    case Op::OPTARG: case Op::ADDN: case Op::ADDI: case Op::SUBI: case Op::LTI: case Op::GTI:
+    case Op::ISI:
+      return 1;
+    default:
+      return 0;
+  }
+}
 
 // Frame layout (vm/interp.cpp): base[-1] the closure, base[0..nlocals) the
 // locals (arguments first), base[nlocals] the caller's pc offset,

@@ -683,6 +683,53 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       int k = int(*pc++);
       PRIM_SLOW(prim_add, k);
     }
+// The immediate forms: the fast path on a fixnum; else the immediate goes
+// on the stack and the two-operand general case follows.
+#define IMMEDIATE_OP(name, prim, FAST)                     \
+    op_##name: {                                           \
+      int64_t k = int32_t(*pc++);                          \
+      Value x = sp[-1];                                    \
+      FAST                                                 \
+      *sp++ = Value::fixnum(k);                            \
+      PRIM_SLOW(prim, 2);                                  \
+    }                                                      \
+    op_##name##_general: {                                 \
+      int64_t k = int32_t(*pc++);                          \
+      *sp++ = Value::fixnum(k);                            \
+      PRIM_SLOW(prim, 2);                                  \
+    }
+    IMMEDIATE_OP(ADDI, prim_add, {
+      int64_t r;
+      if (x.is_fixnum() && !__builtin_add_overflow(x.as_fixnum(), k, &r) && Value::fits_fixnum(r)) {
+        sp[-1] = Value::fixnum(r);
+        DISPATCH();
+      }
+    })
+    IMMEDIATE_OP(SUBI, prim_sub, {
+      int64_t r;
+      if (x.is_fixnum() && !__builtin_sub_overflow(x.as_fixnum(), k, &r) && Value::fits_fixnum(r)) {
+        sp[-1] = Value::fixnum(r);
+        DISPATCH();
+      }
+    })
+    IMMEDIATE_OP(LTI, prim_lt, {
+      if (x.is_fixnum()) {
+        sp[-1] = boolean(x.as_fixnum() < k);
+        DISPATCH();
+      }
+    })
+    IMMEDIATE_OP(GTI, prim_gt, {
+      if (x.is_fixnum()) {
+        sp[-1] = boolean(x.as_fixnum() > k);
+        DISPATCH();
+      }
+    })
+    // As IS: a fixnum on either side makes identity the answer.
+    IMMEDIATE_OP(ISI, prim_is, {
+      sp[-1] = boolean(x == Value::fixnum(k));
+      DISPATCH();
+    })
+#undef IMMEDIATE_OP
     op_SUB:
       if (BOTH_FIXNUMS()) {
         int64_t r;

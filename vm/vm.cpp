@@ -43,7 +43,9 @@ struct PrimitiveOp {
 };
 const PrimitiveOp kPrimitiveOps[] = {
     {Op::ADD, "+", &VM::prim_add},   {Op::ADDN, "+", &VM::prim_add},
-    {Op::SUB, "-", &VM::prim_sub},
+    {Op::ADDI, "+", &VM::prim_add},  {Op::SUB, "-", &VM::prim_sub},
+    {Op::SUBI, "-", &VM::prim_sub},  {Op::LTI, "<", &VM::prim_lt},
+    {Op::GTI, ">", &VM::prim_gt},    {Op::ISI, "is", &VM::prim_is},
     {Op::LT, "<", &VM::prim_lt},     {Op::GT, ">", &VM::prim_gt},
     {Op::IS, "is", &VM::prim_is},    {Op::CAR, "car", &VM::prim_car},
     {Op::CDR, "cdr", &VM::prim_cdr}, {Op::CONS, "cons", &VM::prim_cons},

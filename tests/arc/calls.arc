@@ -104,6 +104,9 @@ n ; expect: 1
 ; every operand (fixnums included); restoring the primitive restores it.
 (def fp-add (a b) (+ a b))
 (def fp-add3 (a b c) (+ a b c))
+(def fp-inc (a) (+ a 1))
+(def fp-small5 (a) (< a 5))
+(def fp-zero (a) (is a 0))
 (def fp-head (x) (car x))
 (def fp-pair (a b) (cons a b))
 (def fp-small (a b) (< a b))
@@ -120,6 +123,9 @@ n ; expect: 1
 (assign is (fn (a b) 'same))
 (fp-add 1 2) ; expect: (plus (1 2))
 (fp-add3 1 2 3) ; expect: (plus (1 2 3))
+(fp-inc 7) ; expect: (plus (7 1))
+(fp-small5 9) ; expect: lt
+(fp-zero 0) ; expect: same
 (fp-head '(1 2)) ; expect: my-car
 (fp-pair 1 2) ; expect: (kons 1 2)
 (fp-small 1 2) ; expect: lt
@@ -131,6 +137,9 @@ n ; expect: 1
 (assign is orig-is)
 (fp-add 1 2) ; expect: 3
 (fp-add3 1 2 3) ; expect: 6
+(fp-inc 7) ; expect: 8
+(fp-small5 9) ; expect: nil
+(fp-zero 0) ; expect: t
 (fp-head '(1 2)) ; expect: 1
 (fp-pair 1 2) ; expect: (1 . 2)
 (fp-small 1 2) ; expect: t

@@ -103,8 +103,7 @@ TEST_CASE("golden: fn with an optional seeing an earlier parameter", "[compiler]
   CHECK(disasm_of(R"ARC((fn (a (o b (+ a 1))) b))ARC") == R"GOLD(fn (test:1): 1 required, 1 optional, lenient; 2 locals, 0 upvalues
   0000     1  OPTARG   5	; local 1, to 7
   0002        LOADL    0
-  0003        FIXNUM   1
-  0004        ADD      0	; +
+  0003        ADDI     0	; +, 1
   0005        STOREL   1
   0006        POP
   0007        LOADL    1
@@ -311,8 +310,7 @@ TEST_CASE("golden: a self-calling afn is a loop", "[compiler][golden]") {
   0004        LT       0	; <
   0005        JUMPF    5	; to 11
   0006        LOADL    1
-  0007        FIXNUM   1
-  0008        ADD      1	; +
+  0007        ADDI     1	; +, 1
   0009        POPL     1
   0010        JUMP     -9	; to 2
   0011        NIL
