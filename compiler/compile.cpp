@@ -867,16 +867,17 @@ class Emitter {
   }
 
   Value finish() {
-    Value insns = make_blob(insns_.size() * sizeof(Insn));
-    std::memcpy(insns.as<Blob>()->data, insns_.data(), insns_.size() * sizeof(Insn));
-    Value consts = make_vector(consts_.size());
-    for (size_t i = 0; i < consts_.size(); ++i) consts.as<Vector>()->items[i] = consts_[i];
     Value lines = make_blob(lines_.size() * sizeof(uint32_t));
     if (!lines_.empty())  // an empty vector's data() may be null, which memcpy must not get
       std::memcpy(lines.as<Blob>()->data, lines_.data(), lines_.size() * sizeof(uint32_t));
-    Code* c = alloc<Code>(Kind::Code);
-    c->insns = insns;
-    c->consts = consts;
+    // Constants and instructions inline (vm/code.h); a fresh object's
+    // stores need no barrier.
+    Code* c = alloc<Code>(Kind::Code, consts_.size() * sizeof(Value) + insns_.size() * sizeof(Insn));
+    c->nconsts = uint32_t(consts_.size());
+    c->ninsns = uint32_t(insns_.size());
+    for (size_t i = 0; i < consts_.size(); ++i) code_consts(c)[i] = consts_[i];
+    if (!insns_.empty())
+      std::memcpy(const_cast<Insn*>(code_insns(c)), insns_.data(), insns_.size() * sizeof(Insn));
     c->lines = lines;
     c->name = l_->name;
     c->file = l_->file;

@@ -46,10 +46,11 @@ inline int insn_extra_words(Op op) {
 // base[nlocals+1] the caller's base offset, then the operand stack.
 constexpr int kFrameHeader = 2;
 
+// A code object carries its constants and then its instructions inline,
+// after the fixed fields, so that the interpreter reaches both from the
+// code pointer without loading another object.
 struct Code {
   GcHeader h;
-  Value insns;   // Blob of Insn
-  Value consts;  // Vector
   Value lines;   // Blob of uint32 pairs (insn index, line), ascending
   Value name;    // Symbol or nil
   Value file;    // String or nil
@@ -66,12 +67,14 @@ struct Code {
   // words a frame takes (locals, header, operand stack).
   int32_t exact_nargs;
   uint32_t frame_words;
+  uint32_t nconsts, ninsns;  // the inline constants (Values), then instructions
 };
+static_assert(sizeof(Code) % sizeof(Value) == 0);
 
 inline Code* code_of(Value closure) { return closure.as<Closure>()->code.as<Code>(); }
-inline const Insn* code_insns(Code* c) { return reinterpret_cast<const Insn*>(c->insns.as<Blob>()->data); }
-inline uint32_t code_ninsns(Code* c) { return uint32_t(c->insns.as<Blob>()->size / sizeof(Insn)); }
-inline Value* code_consts(Code* c) { return c->consts.as<Vector>()->items; }
+inline Value* code_consts(Code* c) { return reinterpret_cast<Value*>(c + 1); }
+inline const Insn* code_insns(Code* c) { return reinterpret_cast<const Insn*>(code_consts(c) + c->nconsts); }
+inline uint32_t code_ninsns(Code* c) { return c->ninsns; }
 // The source line of the instruction at index pc, 0 if unknown.
 uint32_t code_line_at(Code* c, uint32_t pc);
 

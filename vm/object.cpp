@@ -70,13 +70,17 @@ void closure_trace(GcHeader* h, Visitor& v) {
   visit(v, c->code);
   for (uint64_t i = 0; i < c->nup; ++i) visit(v, c->up[i]);
 }
+size_t code_size(const GcHeader* h) {
+  auto* c = reinterpret_cast<const Code*>(h);
+  return sizeof(Code) + c->nconsts * sizeof(Value) + c->ninsns * sizeof(Insn);
+}
 void code_trace(GcHeader* h, Visitor& v) {
   auto* c = reinterpret_cast<Code*>(h);
-  visit(v, c->insns);
-  visit(v, c->consts);
   visit(v, c->lines);
   visit(v, c->name);
   visit(v, c->file);
+  Value* k = code_consts(c);
+  for (uint32_t i = 0; i < c->nconsts; ++i) visit(v, k[i]);
 }
 void builtin_trace(GcHeader* h, Visitor& v) { visit(v, reinterpret_cast<Builtin*>(h)->name); }
 void tagged_trace(GcHeader* h, Visitor& v) {
@@ -145,7 +149,7 @@ void register_kinds(gc::Heap& h) {
   reg(Kind::Ratnum, fixed_size<Ratnum>, ratnum_trace);
   reg(Kind::Table, fixed_size<Table>, table_trace);
   reg(Kind::Closure, closure_size, closure_trace);
-  reg(Kind::Code, fixed_size<Code>, code_trace);
+  reg(Kind::Code, code_size, code_trace);
   reg(Kind::Builtin, fixed_size<Builtin>, builtin_trace);
   reg(Kind::Tagged, fixed_size<Tagged>, tagged_trace);
   reg(Kind::Port, fixed_size<Port>, nullptr, port_finalize);
