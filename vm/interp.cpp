@@ -652,6 +652,20 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     goto call;                                                  \
   } while (0)
 #define BOTH_FIXNUMS() (sp[-1].is_fixnum() & sp[-2].is_fixnum())
+// A test's result, its operands already popped: when a JUMPF follows (an
+// if), that jump is taken here, saving its dispatch (so --stats does not
+// count it); else the boolean is pushed.
+#define TEST_RESULT(cond)                                  \
+  do {                                                     \
+    bool c_ = (cond);                                      \
+    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) {              \
+      insn = *pc++;                                        \
+      if (!c_) pc += SA;                                   \
+      DISPATCH();                                          \
+    }                                                      \
+    *sp++ = boolean(c_);                                   \
+    DISPATCH();                                            \
+  } while (0)
 
     op_ADD:
       if (BOTH_FIXNUMS()) {
@@ -714,20 +728,20 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     })
     IMMEDIATE_OP(LTI, prim_lt, {
       if (x.is_fixnum()) {
-        sp[-1] = boolean(x.as_fixnum() < k);
-        DISPATCH();
+        --sp;
+        TEST_RESULT(x.as_fixnum() < k);
       }
     })
     IMMEDIATE_OP(GTI, prim_gt, {
       if (x.is_fixnum()) {
-        sp[-1] = boolean(x.as_fixnum() > k);
-        DISPATCH();
+        --sp;
+        TEST_RESULT(x.as_fixnum() > k);
       }
     })
     // As IS: a fixnum on either side makes identity the answer.
     IMMEDIATE_OP(ISI, prim_is, {
-      sp[-1] = boolean(x == Value::fixnum(k));
-      DISPATCH();
+      --sp;
+      TEST_RESULT(x == Value::fixnum(k));
     })
 #undef IMMEDIATE_OP
     op_SUB:
@@ -744,25 +758,22 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       PRIM_SLOW(prim_sub, 2);
     op_LT:
       if (BOTH_FIXNUMS()) {
-        sp[-2] = boolean(sp[-2].as_fixnum() < sp[-1].as_fixnum());
-        --sp;
-        DISPATCH();
+        sp -= 2;
+        TEST_RESULT(sp[0].as_fixnum() < sp[1].as_fixnum());
       }
     op_LT_general:
       PRIM_SLOW(prim_lt, 2);
     op_GT:
       if (BOTH_FIXNUMS()) {
-        sp[-2] = boolean(sp[-2].as_fixnum() > sp[-1].as_fixnum());
-        --sp;
-        DISPATCH();
+        sp -= 2;
+        TEST_RESULT(sp[0].as_fixnum() > sp[1].as_fixnum());
       }
     op_GT_general:
       PRIM_SLOW(prim_gt, 2);
     op_IS:
       if (sp[-1] == sp[-2] || (sp[-1].is_fixnum() | sp[-2].is_fixnum())) {
-        sp[-2] = boolean(sp[-1] == sp[-2]);
-        --sp;
-        DISPATCH();
+        sp -= 2;
+        TEST_RESULT(sp[0] == sp[1]);
       }
     op_IS_general:
       PRIM_SLOW(prim_is, 2);
@@ -793,8 +804,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_CONS_general:
       PRIM_SLOW(prim_cons, 2);
     op_NO:
-      sp[-1] = boolean(sp[-1].is_nil());
-      DISPATCH();
+      --sp;
+      TEST_RESULT(sp[0].is_nil());
     op_NO_general:
       PRIM_SLOW(prim_no, 1);
     op_ACONS: {
@@ -917,6 +928,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef SA
 #undef PRIM_SLOW
 #undef BOTH_FIXNUMS
+#undef TEST_RESULT
 }
 
 }  // namespace vm
