@@ -666,6 +666,19 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     *sp++ = boolean(c_);                                   \
     DISPATCH();                                            \
   } while (0)
+// The same for a value an if may test (car, cdr): taken by a following
+// JUMPF, else pushed.
+#define VALUE_RESULT(value)                                \
+  do {                                                     \
+    Value v_ = (value);                                    \
+    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) {              \
+      insn = *pc++;                                        \
+      if (v_.is_nil()) pc += SA;                           \
+      DISPATCH();                                          \
+    }                                                      \
+    *sp++ = v_;                                            \
+    DISPATCH();                                            \
+  } while (0)
 
     op_ADD:
       if (BOTH_FIXNUMS()) {
@@ -780,8 +793,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_CAR: {
       Value x = sp[-1];
       if (is_cons(x)) {
-        sp[-1] = car(x);
-        DISPATCH();
+        --sp;
+        VALUE_RESULT(car(x));
       }
       if (x.is_nil()) DISPATCH();
     }
@@ -790,8 +803,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_CDR: {
       Value x = sp[-1];
       if (is_cons(x)) {
-        sp[-1] = cdr(x);
-        DISPATCH();
+        --sp;
+        VALUE_RESULT(cdr(x));
       }
       if (x.is_nil()) DISPATCH();
     }
@@ -929,6 +942,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef PRIM_SLOW
 #undef BOTH_FIXNUMS
 #undef TEST_RESULT
+#undef VALUE_RESULT
 }
 
 }  // namespace vm
