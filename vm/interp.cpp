@@ -260,6 +260,23 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   } while (0)
 #define A (insn >> 8)
 #define SA (int32_t(insn) >> 8)
+// A closure c's frame over its arguments at args (adjusted to its
+// parameters), returning to rpc and rlink: locals past the arguments nil,
+// the header, then its first instruction.
+#define ENTER_FRAME(c, args, rpc, rlink)                                 \
+  do {                                                                   \
+    Value rpc_ = (rpc), rlink_ = (rlink);                                \
+    for (uint32_t i = uint32_t(n); i < c->nlocals; ++i) args[i] = NIL;   \
+    args[c->nlocals] = rpc_;                                             \
+    args[c->nlocals + 1] = rlink_;                                       \
+    base = args;                                                         \
+    code = c;                                                            \
+    K = code_consts(c);                                                  \
+    pc = code_insns(c);                                                  \
+    sp = base + c->nlocals + kFrameHeader;                               \
+    SAFEPOINT();                                                         \
+    DISPATCH();                                                          \
+  } while (0)
 // Back in the frame that resumed a fiber running in place, which hands it v
 // (r_ holds the resumer's registers again): v is the resume call's value.
 #define TO_RESUMER(v, resume_tail)             \
@@ -303,16 +320,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
           rpc = Value::fixnum(pc - code_insns(code));
           rlink = Value::fixnum(base - r_.stack);
         }
-        for (uint32_t i = uint32_t(n); i < c->nlocals; ++i) args[i] = NIL;
-        args[c->nlocals] = rpc;
-        args[c->nlocals + 1] = rlink;
-        base = args;
-        code = c;
-        K = code_consts(c);
-        pc = code_insns(c);
-        sp = base + c->nlocals + kFrameHeader;
-        SAFEPOINT();
-        DISPATCH();
+        ENTER_FRAME(c, args, rpc, rlink);
       }
       if (k == Kind::Builtin) goto call_builtin;
       Value r;
@@ -569,16 +577,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         if (n == c->exact_nargs) {
           Value* args = sp - n;
           check_stack(args + c->frame_words);
-          for (uint32_t i = uint32_t(n); i < c->nlocals; ++i) args[i] = NIL;
-          args[c->nlocals] = Value::fixnum(pc - code_insns(code));
-          args[c->nlocals + 1] = Value::fixnum(base - r_.stack);
-          base = args;
-          code = c;
-          K = code_consts(c);
-          pc = code_insns(c);
-          sp = base + c->nlocals + kFrameHeader;
-          SAFEPOINT();
-          DISPATCH();
+          ENTER_FRAME(c, args, Value::fixnum(pc - code_insns(code)),
+                      Value::fixnum(base - r_.stack));
         }
       }
       goto call;
@@ -790,26 +790,21 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       }
     op_IS_general:
       PRIM_SLOW(prim_is, 2);
-    op_CAR: {
-      Value x = sp[-1];
-      if (is_cons(x)) {
-        --sp;
-        VALUE_RESULT(car(x));
-      }
-      if (x.is_nil()) DISPATCH();
-    }
-    op_CAR_general:
-      PRIM_SLOW(prim_car, 1);
-    op_CDR: {
-      Value x = sp[-1];
-      if (is_cons(x)) {
-        --sp;
-        VALUE_RESULT(cdr(x));
-      }
-      if (x.is_nil()) DISPATCH();
-    }
-    op_CDR_general:
-      PRIM_SLOW(prim_cdr, 1);
+// car and cdr: of a cons, or nil of nil; else the general case.
+#define LIST_PART(name, part, prim) \
+    op_##name: {                    \
+      Value x = sp[-1];             \
+      if (is_cons(x)) {             \
+        --sp;                       \
+        VALUE_RESULT(part(x));      \
+      }                             \
+      if (x.is_nil()) DISPATCH();   \
+    }                               \
+    op_##name##_general:            \
+      PRIM_SLOW(prim, 1);
+    LIST_PART(CAR, car, prim_car)
+    LIST_PART(CDR, cdr, prim_cdr)
+#undef LIST_PART
     op_CONS:
       sp[-2] = cons(sp[-2], sp[-1]);
       --sp;
@@ -937,6 +932,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef SAFEPOINT
 #undef DISPATCH
 #undef TO_RESUMER
+#undef ENTER_FRAME
 #undef A
 #undef SA
 #undef PRIM_SLOW
