@@ -51,8 +51,9 @@ bool fiber_exit(VM& vm, FiberExit how, bool yield_tail);
 // (its call of nargs values on top of the stack, its position in r_): moves
 // it onto its own machine stack, where the call and the rest of the fiber
 // run, until it yields, returns or fails. The resumer's registers are back
-// after; *failed says the value is the fiber's error (or null and
-// ThreadKilled when it was killed), *resume_tail as for fiber_exit.
+// after; *how says whether the value is what the fiber handed over, its
+// error, or nothing because it was killed (the caller raises ThreadKilled);
+// *resume_tail as for fiber_exit.
 enum class MigrateEnd { Value, Error, Killed };
 Value fiber_migrate(VM& vm, int nargs, bool tail, MigrateEnd* how, bool* resume_tail);
 
