@@ -42,8 +42,9 @@ inline int insn_extra_words(Op op) {
 }
 
 // Frame layout (vm/interp.cpp): base[-1] the closure, base[0..nlocals) the
-// locals (arguments first), base[nlocals] the caller's pc offset,
-// base[nlocals+1] the caller's base offset, then the operand stack.
+// locals (arguments first), base[nlocals] the caller's return pc as a byte
+// offset from the start of its code object (frame_pc), base[nlocals+1] the
+// caller's base offset, then the operand stack.
 constexpr int kFrameHeader = 2;
 
 // A code object carries its constants and then its instructions inline,
@@ -75,6 +76,14 @@ inline Code* code_of(Value closure) { return closure.as<Closure>()->code.as<Code
 inline Value* code_consts(Code* c) { return reinterpret_cast<Value*>(c + 1); }
 inline const Insn* code_insns(Code* c) { return reinterpret_cast<const Insn*>(code_consts(c) + c->nconsts); }
 inline uint32_t code_ninsns(Code* c) { return c->ninsns; }
+// A pc in c as a frame header keeps it: a byte offset from c, which stays
+// right when c moves (its instructions move with it), and back.
+inline int64_t frame_pc(Code* c, const Insn* pc) {
+  return reinterpret_cast<const char*>(pc) - reinterpret_cast<const char*>(c);
+}
+inline const Insn* frame_pc_insn(Code* c, int64_t off) {
+  return reinterpret_cast<const Insn*>(reinterpret_cast<const char*>(c) + off);
+}
 // The source line of the instruction at index pc, 0 if unknown.
 uint32_t code_line_at(Code* c, uint32_t pc);
 

@@ -317,7 +317,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
           for (int i = -1; i < n; ++i) base[i] = args[i];  // down: no overlap problem
           args = base;
         } else {
-          rpc = Value::fixnum(pc - code_insns(code));
+          rpc = Value::fixnum(frame_pc(code, pc));
           rlink = Value::fixnum(base - r_.stack);
         }
         ENTER_FRAME(c, args, rpc, rlink);
@@ -577,7 +577,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         if (n == c->exact_nargs) {
           Value* args = sp - n;
           check_stack(args + c->frame_words);
-          ENTER_FRAME(c, args, Value::fixnum(pc - code_insns(code)),
+          ENTER_FRAME(c, args, Value::fixnum(frame_pc(code, pc)),
                       Value::fixnum(base - r_.stack));
         }
       }
@@ -616,7 +616,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       if (base < r_.capture_low) r_.capture_low = base;  // the capture cache
       code = code_of(base[-1]);
       K = code_consts(code);
-      pc = code_insns(code) + rpc;
+      pc = frame_pc_insn(code, rpc);
       DISPATCH();
     }
 

@@ -328,7 +328,12 @@ Value VM::backtrace(size_t limit) {
     int64_t link = base[c->nlocals + 1].as_fixnum();
     if (link < 0) break;
     base = r_.stack + link;
-    pc = saved_pc < 0 ? 0 : uint32_t(saved_pc);
+    if (saved_pc < 0 || TYPE(base[-1]) != Kind::Closure) {
+      pc = 0;
+    } else {  // the caller's code, and the instruction index of its pc there
+      Code* caller = code_of(base[-1]);
+      pc = uint32_t(frame_pc_insn(caller, saved_pc) - code_insns(caller));
+    }
   }
   if (lines.size() < limit) flush();
   Value r = NIL;
