@@ -43,7 +43,14 @@ void Heap::mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit) {
   while (!stack.empty()) {
     GcHeader* h = stack.back();
     stack.pop_back();
-    if (auto tr = kinds_[h->kind].trace) tr(h, m);
+    const KindInfo& k = kinds_[h->kind];
+    if (k.ref_words) {  // inline (KindInfo::ref_words): no calls per slot
+      Word* w = reinterpret_cast<Word*>(h + 1);
+      for (unsigned i = 0; i < k.ref_words; ++i)
+        if (is_ref(w[i])) m.visit(&w[i]);
+    } else if (k.trace) {
+      k.trace(h, m);
+    }
   }
 }
 

@@ -35,12 +35,6 @@ GcHeader* PageSpace::allocate(size_t bytes) {
 
 // The class's free list is empty: the next never-used cell of its bump page,
 // or of a new page.
-GcHeader* PageSpace::bump(size_t c, size_t bytes) {
-  Page* p = bump_page_[c];
-  if (!p || p->nused == p->ncells) p = bump_page_[c] = take_page(bytes);
-  return reinterpret_cast<GcHeader*>(p->cells() + p->nused++ * bytes);
-}
-
 PageSpace::Page* PageSpace::take_page(size_t bytes) {
   Page* p;
   if (!pool_.empty()) {

@@ -148,7 +148,13 @@ class PageSpace {
   };
   static constexpr size_t kClasses = kMaxSmall / 8 + 1;
 
-  GcHeader* bump(size_t cls, size_t bytes);
+  // The next never-used cell of the class's bump page; a fresh page when
+  // that one is full. Inline: a minor collection promotes through it.
+  GcHeader* bump(size_t cls, size_t bytes) {
+    Page* p = bump_page_[cls];
+    if (!p || p->nused == p->ncells) [[unlikely]] p = bump_page_[cls] = take_page(bytes);
+    return reinterpret_cast<GcHeader*>(p->cells() + p->nused++ * bytes);
+  }
   Page* take_page(size_t bytes);
   size_t sweep_page(Page* p, const KindInfo* kinds);
   void note_fragmentation();
