@@ -18,6 +18,11 @@
 //  5. Errors are C++ ArcError throws; the catch at the bottom of the loop
 //     finds the innermost handler of this run (handle_error) or leaves the
 //     run, after running the protect cleanups in between, in Arc.
+//  6. A fiber resumed from bytecode runs in place in this loop (vm/fiber.h);
+//     scope.in_place counts those entered and not left. While one runs, a
+//     return to C++ (its first frame's) ends that fiber instead of the run,
+//     and an error it does not handle fails it, then goes on in its
+//     resumer. Nothing may leave the run with one still entered.
 #include <cstring>
 
 #include "vm/builtins.h"
@@ -49,7 +54,7 @@ namespace vm {
 
 namespace {
 
-constexpr int64_t kReturnToCpp = -1;  // a frame whose caller is VM::apply
+constexpr int64_t kReturnToCpp = -1;  // a frame whose caller is VM::apply (or a fiber's first)
 constexpr int64_t kRethrow = -2;      // a frame that re-raises its value on return
 
 std::string fn_name(Value f) {
