@@ -321,6 +321,13 @@ void register_fiber_builtins(VM& vm) {
   set_builtin_op("yield", BuiltinOp::Yield);
 }
 
+bool fiber_resumed_from(VM& vm, uint64_t stack_id) {
+  // While a fiber runs, its ExecState holds its resumer's registers.
+  for (Value f = vm.current_fiber; f.is_ref(); f = impl_of(f)->parent)
+    if (uint64_t(reinterpret_cast<uintptr_t>(impl_of(f)->exec.r.stack)) == stack_id) return true;
+  return false;
+}
+
 FiberEntry fiber_enter(VM& vm, Value fb, Value x, bool resume_tail) {
   if (TYPE(fb) != Kind::Fiber) return FiberEntry::No;
   FiberImpl* f = impl_of(fb);

@@ -57,6 +57,10 @@ bool fiber_exit(VM& vm, FiberExit how, bool yield_tail);
 enum class MigrateEnd { Value, Error, Killed };
 Value fiber_migrate(VM& vm, int nargs, bool tail, MigrateEnd* how, bool* resume_tail);
 
+// Whether stack_id is the VM stack of an execution that resumed the running
+// fiber, directly or through other fibers (VM::escape_exception).
+bool fiber_resumed_from(VM& vm, uint64_t stack_id);
+
 // For collectors that do not trace objects (boehm): every live fiber's
 // state, as roots (the Fiber objects themselves stay collectable).
 void trace_fibers_as_roots(gc::Visitor& v);

@@ -109,6 +109,9 @@ Value call_data(Value f, Value* args, int n) {
   return car(p);
 }
 
+// The VM stack a continuation was captured on (VM::escape_exception).
+uint64_t continuation_stack_id(Value k) { return k.as<Continuation>()->stack_id; }
+
 // The thunks to run when control moves from wind chain `from` to `to`: the
 // afters of the winds only `from` has (innermost first), then the befores of
 // those only `to` has (outermost first). Winds are (before . after) pairs.
@@ -333,6 +336,11 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         if (n > 1) arity_error("continuation", 0, 1, n);
         Value v = n ? sp[-1] : NIL;
         Continuation* kc = f.as<Continuation>();
+        if (kc->stack_id != uint64_t(reinterpret_cast<uintptr_t>(r_.stack)) &&
+            current_fiber.is_ref() && fiber_resumed_from(*this, kc->stack_id)) {
+          SAVE();  // out of the fibers in between, to where it was captured
+          throw ArcError{escape_exception(f, v)};
+        }
         const RunRecord& run = runs.back();
         if (kc->level != r_.level || kc->run_base != run.fslot ||
             (kc->run_id != 0 && kc->run_id != run.id))
@@ -840,16 +848,23 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       // Find where this error goes: a handler of this run, or out of it.
       Value exc = e.exc;
       Exception* ex = exc.as<Exception>();
-      if (ex->backtrace.is_nil() && !is_break(exc)) {
+      bool escape = is_escape(exc);
+      if (ex->backtrace.is_nil() && !is_break(exc) && !escape) {
         r_.base = base;
         r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;
         set(ex, &ex->backtrace, backtrace());
       }
-      bool catchable = !is_break(exc);
+      bool catchable = !is_break(exc) && !escape;
+      // An escape arrives in the execution its continuation was captured in:
+      // there the continuation is invoked.
+      auto arrived = [&] {
+        return escape && continuation_stack_id(escape_continuation(exc)) ==
+                             uint64_t(reinterpret_cast<uintptr_t>(r_.stack));
+      };
       // A fiber running in place that does not handle it ends, after its
       // protect cleanups; then its resumer has it, and so on outwards.
       bool fiber_cleanups = false;
-      while (scope.in_place > 0 &&
+      while (!arrived() && scope.in_place > 0 &&
              !(catchable && !handlers.empty() && handlers.back().level == r_.level)) {
         Value entry_winds = runs.back().entry_winds;
         Value thunks = wind_thunks(winds, entry_winds);
@@ -880,6 +895,17 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         entry = false;
       }
       if (fiber_cleanups) {
+        resume = Resume::Call;
+        continue;
+      }
+      if (arrived()) {
+        sp = r_.sp;
+        sp[0] = escape_continuation(exc);
+        sp[1] = escape_value(exc);
+        sp += 2;
+        n = 1;
+        tail = false;
+        entry = false;
         resume = Resume::Call;
         continue;
       }

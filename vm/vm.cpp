@@ -192,6 +192,22 @@ void VM::swap_exec_in_place(ExecState& s) {
 
 Value VM::continue_frames(const RunContinue& c) { return run(nullptr, 0, &c); }
 
+namespace {
+constexpr uint16_t kExceptionEscape = 1;  // Exception header flag
+}  // namespace
+
+Value VM::escape_exception(Value k, Value v) {
+  Value e = make_exception(
+      make_string_utf8("a continuation escaped out of a fiber, but what it leads back to is gone"),
+      list({k, v}), NIL);
+  e.as<Exception>()->h.flags |= kExceptionEscape;
+  return e;
+}
+
+bool VM::is_escape(Value exc) { return exc.as<Exception>()->h.flags & kExceptionEscape; }
+Value VM::escape_continuation(Value exc) { return car(exc.as<Exception>()->irritants); }
+Value VM::escape_value(Value exc) { return car(cdr(exc.as<Exception>()->irritants)); }
+
 StackPool& VM::fiber_pool() {
   if (!fiber_pool_) {
     StackPoolConfig c;
@@ -420,6 +436,7 @@ Value VM::capture_continuation() {
   k->sp = top;
   k->pc = r_.builtin_pc;
   k->level = r_.level;
+  k->stack_id = uint64_t(reinterpret_cast<uintptr_t>(r_.stack));
   r_.capture_cache = Value::ref(k);
   r_.capture_low = r_.base;
   return Value::ref(k);

@@ -48,6 +48,7 @@ struct Continuation {
   uint64_t run_base, seg_start, seg_len;  // offsets into the stack
   uint64_t base, sp, pc;                   // offsets into the stack; pc into the code
   int level;
+  uint64_t stack_id;  // the VM stack it was captured on (its start address)
 };
 
 // A handler record: where an error (or a run's exit) unwinds to.
@@ -164,6 +165,15 @@ class VM final : public gc::RootSource {
   // Errors on-err does not catch (Ctrl-C, break-thread); protect cleanups
   // still run as they unwind.
   bool is_break(Value exc) const { return exc == interrupt_exc || exc == break_exc; }
+  // A continuation invoked inside a fiber but captured in an execution that
+  // (transitively) resumed it leaves the fibers in between as an error
+  // would, their protect cleanups run, and on-err not catching it; where it
+  // arrives, the continuation is invoked (vm/interp.cpp).
+  Value escape_exception(Value k, Value v);
+  static bool is_escape(Value exc);
+  // The continuation and value of an escape exception.
+  static Value escape_continuation(Value exc);
+  static Value escape_value(Value exc);
 
   // ---- safe point ----
   gc::Heap& heap() { return *heap_; }

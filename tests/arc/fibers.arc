@@ -126,3 +126,28 @@
 (kill-thread th)
 (sleep 0.01)
 (list (dead th) (fiber-done sleeper)) ; expect: (t t)
+
+; A continuation captured outside a fiber and invoked inside it leaves the
+; fiber (and any between): their protect cleanups run, on-err does not
+; catch it, they are finished, and the rest of the outer form runs once.
+(= runs 0)
+(let r (catch (let g (generator (fn (y) (y 1) (throw 'thrown)))
+                (g) (g) 'fell-through))
+  (++ runs)
+  (list r runs)) ; expect: (thrown 1)
+(= order nil)
+(= outer-fb nil inner-fb nil)
+(list (ccc (fn (k)
+             (= outer-fb (fiber (fn (_)
+                           (protect (fn ()
+                                      (= inner-fb (fiber (fn (_)
+                                                    (protect (fn () (on-err (fn (e) 'caught)
+                                                                            (fn () (k 'escaped))))
+                                                             (fn () (push 'inner order))))))
+                                      (resume inner-fb))
+                                    (fn () (push 'outer order))))))
+             (resume outer-fb)
+             'not-escaped))
+      order (fiber-done outer-fb) (fiber-done inner-fb)) ; expect: (escaped (outer inner) t t)
+; out of a fiber that moved onto its own machine stack
+(ccc (fn (k) (resume (fiber (fn (_) (eval 1) (k 'from-moved)))) 'not-escaped)) ; expect: from-moved
