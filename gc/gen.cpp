@@ -615,39 +615,22 @@ class GenHeap final : public Heap {
 // the survivor space, and an old object holding a young reference is
 // remembered.
 std::vector<std::string> GenHeap::verify() {
-  struct Checker final : Visitor {
-    GenHeap& heap;
-    std::unordered_set<GcHeader*> seen;
-    std::vector<GcHeader*> todo;
-    std::vector<std::string> problems;
-    GcHeader* from = nullptr;  // the object being traced; null for roots
-    explicit Checker(GenHeap& h) : heap(h) {}
-    void problem(const std::string& what) {
-      if (problems.size() < 20)
-        problems.push_back(what + " (from " + (from ? heap.kinds_[from->kind].name : "a root") + ")");
-    }
-    void visit(Word* slot) override {
-      Word w = *slot;
-      bool eden = heap.in_eden(w), young = eden || heap.in_survivors(w);
-      if (!young && !heap.old_.contains(w)) return problem("dangling reference");
-      GcHeader* h = header_of(w);
-      if (h->kind >= kMaxKinds || !heap.kinds_[h->kind].name) return problem("object of unknown kind");
-      if (h->gcbits & kForwarded) return problem("forwarded object reachable");
-      if (h->gcbits & kMarkBit) problem("mark bit left set");
-      if (young != bool(h->gcbits & kYoung)) problem("young bit does not match the space");
-      if (eden || !young ? age_of(h) != 0 : age_of(h) == 0) problem("age does not match the space");
-      if (young && from && !(from->gcbits & (kYoung | kRemembered)))
-        problem("old object holds a young reference but is not remembered");
-      if (seen.insert(h).second) todo.push_back(h);
-    }
-  } c(*this);
-  trace_all_roots(c);
-  while (!c.todo.empty()) {
-    c.from = c.todo.back();
-    c.todo.pop_back();
-    if (auto tr = kinds_[c.from->kind].trace) tr(c.from, c);
-  }
-  return c.problems;
+  return verify_reachable(
+      [this](Word w) { return in_eden(w) || in_survivors(w) || old_.contains(w); },
+      [this](GcHeader* h, GcHeader* from, const VerifyProblem& problem) {
+        Word w = word_of(h);
+        bool eden = in_eden(w), young = eden || in_survivors(w);
+        if (h->gcbits & kForwarded) {
+          problem("forwarded object reachable");
+          return false;
+        }
+        if (h->gcbits & kMarkBit) problem("mark bit left set");
+        if (young != bool(h->gcbits & kYoung)) problem("young bit does not match the space");
+        if (eden || !young ? age_of(h) != 0 : age_of(h) == 0) problem("age does not match the space");
+        if (young && from && !(from->gcbits & (kYoung | kRemembered)))
+          problem("old object holds a young reference but is not remembered");
+        return true;
+      });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <unordered_set>
 
 namespace gc {
 
@@ -52,6 +53,42 @@ void Heap::mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit) {
       k.trace(h, m);
     }
   }
+}
+
+std::vector<std::string> Heap::verify_reachable(
+    const std::function<bool(Word)>& contains,
+    const std::function<bool(GcHeader*, GcHeader*, const VerifyProblem&)>& check) {
+  struct Walker final : Visitor {
+    Heap& heap;
+    const std::function<bool(Word)>& contains;
+    const std::function<bool(GcHeader*, GcHeader*, const VerifyProblem&)>& check;
+    std::unordered_set<GcHeader*> seen;
+    std::vector<GcHeader*> todo;
+    std::vector<std::string> problems;
+    GcHeader* from = nullptr;  // the object being traced; null for roots
+    VerifyProblem problem = [this](const char* what) {
+      if (problems.size() < 20)
+        problems.push_back(std::string(what) + " (from " +
+                           (from ? heap.kinds_[from->kind].name : "a root") + ")");
+    };
+    Walker(Heap& h, const std::function<bool(Word)>& c,
+           const std::function<bool(GcHeader*, GcHeader*, const VerifyProblem&)>& k)
+        : heap(h), contains(c), check(k) {}
+    void visit(Word* slot) override {
+      Word w = *slot;
+      if (!contains(w)) return problem("dangling reference");
+      GcHeader* h = header_of(w);
+      if (h->kind >= kMaxKinds || !heap.kinds_[h->kind].name) return problem("object of unknown kind");
+      if (check(h, from, problem) && seen.insert(h).second) todo.push_back(h);
+    }
+  } w(*this, contains, check);
+  trace_all_roots(w);
+  while (!w.todo.empty()) {
+    w.from = w.todo.back();
+    w.todo.pop_back();
+    if (auto tr = kinds_[w.from->kind].trace) tr(w.from, w);
+  }
+  return w.problems;
 }
 
 void Heap::trace_all_roots(Visitor& v) {

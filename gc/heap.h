@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -231,6 +232,16 @@ class Heap {
   // The mark phase of the non-moving spaces: sets mark_bit on everything
   // reachable from the roots, with an explicit stack (no recursion).
   void mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit);
+  // verify()'s walk, one for every collector: everything reachable from the
+  // roots, with its own visited set (no header bits change). Each reference
+  // w must be in the collector's spaces (contains) and point at an object of
+  // a registered kind; then check(h, from, problem) runs the collector's own
+  // tests (from: the referring object, null for a root) and says whether to
+  // follow h's references. At most 20 problems, each naming what referred.
+  using VerifyProblem = std::function<void(const char*)>;
+  std::vector<std::string> verify_reachable(
+      const std::function<bool(Word)>& contains,
+      const std::function<bool(GcHeader* h, GcHeader* from, const VerifyProblem&)>& check);
 
   KindInfo kinds_[kMaxKinds];
   std::vector<RootSource*> root_sources_;

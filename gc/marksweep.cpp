@@ -75,36 +75,11 @@ class MarkSweepHeap final : public Heap {
 // Walks everything reachable (as mark does, with its own visited set so no
 // header bits change) and checks each reference.
 std::vector<std::string> MarkSweepHeap::verify() {
-  struct Checker final : Visitor {
-    MarkSweepHeap& heap;
-    std::unordered_set<GcHeader*> seen;
-    std::vector<GcHeader*> todo;
-    std::vector<std::string> problems;
-    const char* where = "root";
-    explicit Checker(MarkSweepHeap& h) : heap(h) {}
-    void visit(Word* slot) override {
-      if (!heap.space_.contains(*slot)) {
-        if (problems.size() < 20)
-          problems.push_back(std::string("dangling reference from ") + where);
-        return;
-      }
-      GcHeader* h = header_of(*slot);
-      if (h->kind >= kMaxKinds || !heap.kinds_[h->kind].name) {
-        problems.push_back("object of unknown kind");
-        return;
-      }
-      if (h->gcbits & kMarkBit) problems.push_back("mark bit left set");
-      if (seen.insert(h).second) todo.push_back(h);
-    }
-  } c(*this);
-  trace_all_roots(c);
-  while (!c.todo.empty()) {
-    GcHeader* h = c.todo.back();
-    c.todo.pop_back();
-    c.where = kinds_[h->kind].name;
-    if (auto tr = kinds_[h->kind].trace) tr(h, c);
-  }
-  return c.problems;
+  return verify_reachable([this](Word w) { return space_.contains(w); },
+                          [](GcHeader* h, GcHeader*, const VerifyProblem& problem) {
+                            if (h->gcbits & kMarkBit) problem("mark bit left set");
+                            return true;
+                          });
 }
 
 }  // namespace

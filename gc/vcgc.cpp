@@ -850,34 +850,12 @@ std::vector<std::string> VcgcHeap::verify() {
   std::unordered_set<GcHeader*> bigs;
   for (auto* list : {&bigs_, &pending_fin_})
     for (Big* b : *list) bigs.insert(b->object());
-  struct Checker final : Visitor {
-    VcgcHeap& heap;
-    const std::unordered_set<GcHeader*>& bigs;
-    std::unordered_set<GcHeader*> seen;
-    std::vector<GcHeader*> todo;
-    std::vector<std::string> problems;
-    GcHeader* from = nullptr;
-    Checker(VcgcHeap& h, const std::unordered_set<GcHeader*>& b) : heap(h), bigs(b) {}
-    void problem(const std::string& what) {
-      if (problems.size() < 20)
-        problems.push_back(what + " (from " + (from ? heap.kinds_[from->kind].name : "a root") + ")");
-    }
-    void visit(Word* slot) override {
-      Word w = *slot;
-      if (!heap.contains(w, bigs)) return problem("dangling reference");
-      GcHeader* h = header_of(w);
-      if (h->kind >= kMaxKinds || !heap.kinds_[h->kind].name) return problem("object of unknown kind");
-      if (colour_of(h) != heap.alloc_colour_) problem("reachable object left unmarked");
-      if (seen.insert(h).second) todo.push_back(h);
-    }
-  } c(*this, bigs);
-  trace_all_roots(c);
-  while (!c.todo.empty()) {
-    c.from = c.todo.back();
-    c.todo.pop_back();
-    if (auto tr = kinds_[c.from->kind].trace) tr(c.from, c);
-  }
-  return c.problems;
+  return verify_reachable([this, &bigs](Word w) { return contains(w, bigs); },
+                          [this](GcHeader* h, GcHeader*, const VerifyProblem& problem) {
+                            if (colour_of(h) != alloc_colour_)
+                              problem("reachable object left unmarked");
+                            return true;
+                          });
 }
 
 }  // namespace
