@@ -69,20 +69,27 @@ void* map_aligned(size_t size) {
 // clear the marks of the others. The free cells are threaded on a list of
 // their own, spliced onto the class's list only if some cell lived: a page
 // with none goes to the pool instead. Returns the live bytes.
+namespace {
+// One allocated cell: a marked one lives (its mark cleared); else it is
+// finalized and becomes free.
+bool sweep_cell(GcHeader* h, const KindInfo* kinds) {
+  if (h->gcbits & PageSpace::kMarkBit) {
+    h->gcbits &= ~PageSpace::kMarkBit;
+    return true;
+  }
+  if (auto fin = kinds[h->kind].finalize) fin(h);
+  h->kind = PageSpace::kFreeKind;
+  h->gcbits = 0;
+  return false;
+}
+}  // namespace
+
 size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
   size_t size = p->cell_size, live = 0, nfree = 0;
   if (p->evacuate) {  // dead cells freed, none threaded: the page empties soon
     for (size_t i = 0; i < p->nused; ++i) {
       auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * size);
-      if (h->kind == kFreeKind) continue;
-      if (h->gcbits & kMarkBit) {
-        h->gcbits &= ~kMarkBit;
-        ++live;
-        continue;
-      }
-      if (auto fin = kinds[h->kind].finalize) fin(h);
-      h->kind = kFreeKind;
-      h->gcbits = 0;
+      if (h->kind != kFreeKind && sweep_cell(h, kinds)) ++live;
     }
     evacuating_bytes_ += live * size;
     return live * size;
@@ -91,16 +98,9 @@ size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
   FreeCell* tail = nullptr;
   for (size_t i = p->nused; i-- > 0;) {
     auto* cell = reinterpret_cast<FreeCell*>(p->cells() + i * size);
-    GcHeader* h = &cell->h;
-    if (h->kind != kFreeKind) {
-      if (h->gcbits & kMarkBit) {
-        h->gcbits &= ~kMarkBit;
-        ++live;
-        continue;
-      }
-      if (auto fin = kinds[h->kind].finalize) fin(h);
-      h->kind = kFreeKind;
-      h->gcbits = 0;
+    if (cell->h.kind != kFreeKind && sweep_cell(&cell->h, kinds)) {
+      ++live;
+      continue;
     }
     cell->next = head;
     head = cell;
