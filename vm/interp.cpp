@@ -292,9 +292,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     Value v_ = (v);                            \
     base = r_.base;                            \
     sp = r_.sp;                                \
-    code = code_of(base[-1]);                  \
-    K = code_consts(code);                     \
-    pc = code_insns(code) + r_.builtin_pc;     \
+    RELOAD();                                  \
     *sp++ = v_;                                \
     if (resume_tail) goto op_RETURN;           \
     DISPATCH();                                \
@@ -443,9 +441,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
           if (how == MigrateEnd::Value) TO_RESUMER(v, resume_tail);
           base = r_.base;
           sp = r_.sp;
-          code = code_of(base[-1]);
-          K = code_consts(code);
-          pc = code_insns(code) + r_.builtin_pc;
+          RELOAD();
           if (how == MigrateEnd::Killed) throw ThreadKilled{};
           throw ArcError{v};
         }
@@ -889,9 +885,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         --scope.in_place;
         base = r_.base;
         sp = r_.sp;
-        code = code_of(base[-1]);
-        K = code_consts(code);
-        pc = code_insns(code) + r_.builtin_pc;
+        RELOAD();
         entry = false;
       }
       if (fiber_cleanups) {
