@@ -28,33 +28,6 @@ void Heap::remove_root_source(RootSource* s) {
   if (it != root_sources_.end()) root_sources_.erase(it);
 }
 
-void Heap::mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit) {
-  struct Marker final : Visitor {
-    std::vector<GcHeader*>& stack;
-    uint8_t bit;
-    Marker(std::vector<GcHeader*>& s, uint8_t b) : stack(s), bit(b) {}
-    void visit(Word* slot) override {
-      GcHeader* h = header_of(*slot);
-      if (h->gcbits & bit) return;
-      h->gcbits |= bit;
-      stack.push_back(h);
-    }
-  } m(stack, mark_bit);
-  trace_all_roots(m);
-  while (!stack.empty()) {
-    GcHeader* h = stack.back();
-    stack.pop_back();
-    const KindInfo& k = kinds_[h->kind];
-    if (k.ref_words) {  // inline (KindInfo::ref_words): no calls per slot
-      Word* w = reinterpret_cast<Word*>(h + 1);
-      for (unsigned i = 0; i < k.ref_words; ++i)
-        if (is_ref(w[i])) m.visit(&w[i]);
-    } else if (k.trace) {
-      k.trace(h, m);
-    }
-  }
-}
-
 std::vector<std::string> Heap::verify_reachable(
     const std::function<bool(Word)>& contains,
     const std::function<bool(GcHeader*, GcHeader*, const VerifyProblem&)>& check) {

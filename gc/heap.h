@@ -230,8 +230,13 @@ class Heap {
                             Word /*new_value*/) {}
   void trace_all_roots(Visitor& v);
   // The mark phase of the non-moving spaces: sets mark_bit on everything
-  // reachable from the roots, with an explicit stack (no recursion).
-  void mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit);
+  // reachable from the roots, with an explicit stack (no recursion), and
+  // calls on_mark(h) for each object as it marks it.
+  template <class OnMark>
+  void mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit, OnMark on_mark);
+  void mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit) {
+    mark_from_roots(stack, mark_bit, [](GcHeader*) {});
+  }
   // verify()'s walk, one for every collector: everything reachable from the
   // roots, with its own visited set (no header bits change). Each reference
   // w must be in the collector's spaces (contains) and point at an object of
@@ -311,5 +316,36 @@ class RootedVector : public RootSource {
  private:
   Heap& heap_;
 };
+
+
+template <class OnMark>
+void Heap::mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit, OnMark on_mark) {
+  struct Marker final : Visitor {
+    std::vector<GcHeader*>& stack;
+    uint8_t bit;
+    OnMark& on_mark;
+    Marker(std::vector<GcHeader*>& s, uint8_t b, OnMark& m) : stack(s), bit(b), on_mark(m) {}
+    void visit(Word* slot) override {
+      GcHeader* h = header_of(*slot);
+      if (h->gcbits & bit) return;
+      h->gcbits |= bit;
+      on_mark(h);
+      stack.push_back(h);
+    }
+  } m(stack, mark_bit, on_mark);
+  trace_all_roots(m);
+  while (!stack.empty()) {
+    GcHeader* h = stack.back();
+    stack.pop_back();
+    const KindInfo& k = kinds_[h->kind];
+    if (k.ref_words) {  // inline (KindInfo::ref_words): no calls per slot
+      Word* w = reinterpret_cast<Word*>(h + 1);
+      for (unsigned i = 0; i < k.ref_words; ++i)
+        if (is_ref(w[i])) m.visit(&w[i]);
+    } else if (k.trace) {
+      k.trace(h, m);
+    }
+  }
+}
 
 }  // namespace gc
