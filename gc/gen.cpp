@@ -418,9 +418,7 @@ class GenHeap final : public Heap {
   // Brings bytes_allocated and objects_allocated up to date: the fast path
   // counts only objects by kind, and eden's bytes are where bump_top_ got to.
   void count_allocation() {
-    uint64_t eden = cur_.start ? uint64_t(bump_top_ - cur_.start) : 0;
-    for (const Chunk& c : active_) eden += uint64_t(c.used_end - c.start);
-    stats_.bytes_allocated = allocated_before_ + eden;
+    stats_.bytes_allocated = allocated_before_ + eden_bytes();
     uint64_t n = 0;
     for (uint64_t k : stats_.allocations_by_kind) n += k;
     stats_.objects_allocated = n;
@@ -622,6 +620,7 @@ class GenHeap final : public Heap {
     Block b{c.start, c.size, c.used_end, size_t(c.used_end - c.start)};
     adopted_++;
     block_mapped_ += b.size;
+    last_block_ = nullptr;  // the insertion may move the blocks
     blocks_.insert(std::upper_bound(blocks_.begin(), blocks_.end(), b,
                                     [](const Block& x, const Block& y) { return x.start < y.start; }),
                    b);
