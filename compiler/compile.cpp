@@ -695,9 +695,20 @@ class Emitter {
       case NK::Catch: return emit_catch(n);
       case NK::Prim:
         if (Op imm_op = immediate_form(n); imm_op != Op::NIL) {  // (op a k), k a small fixnum
-          emit_node(n->kids[0], false);
-          emit(imm_op, konst(n->value));
+          if (Op l = local_form(imm_op); frame_local(n->kids[0]) && l != Op::Count) {
+            emit(l, konst(n->value));
+            insns_.push_back(n->kids[0]->b->slot);
+          } else {
+            emit_node(n->kids[0], false);
+            emit(imm_op, konst(n->value));
+          }
           insns_.push_back(uint32_t(int32_t(n->kids[1]->value.as_fixnum())));
+          return;
+        }
+        if (Op l = local_form(n->prim); l != Op::Count && frame_local(n->kids.back())) {
+          for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_node(n->kids[i], false);
+          emit(l, konst(n->value));
+          insns_.push_back(n->kids.back()->b->slot);
           return;
         }
         for (Node* k : n->kids) emit_node(k, false);
@@ -711,6 +722,12 @@ class Emitter {
       case NK::Loop: return emit_loop(n, tail);
       case NK::LoopJump: return emit_loop_jump(n);
     }
+  }
+
+  // True iff n reads a local of this frame that needs no box (what LOADL
+  // pushes): a local form can take it.
+  bool frame_local(Node* n) const {
+    return n->kind == NK::Local && n->b->owner == l_ && !n->b->boxed();
   }
 
   // The immediate opcode for (op a k) with k a fixnum constant that fits

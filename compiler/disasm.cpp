@@ -48,8 +48,14 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
       case 'G':
         out += std::to_string(insn_a(i));
         note = write_string(K[insn_a(i)]);
-        if (insn_op(i) == Op::ADDN) note += ", " + std::to_string(code[pc + 1]) + " arguments";
-        else if (insn_extra_words(insn_op(i))) note += ", " + std::to_string(int32_t(code[pc + 1]));
+        if (insn_op(i) == Op::ADDN) {
+          note += ", " + std::to_string(code[pc + 1]) + " arguments";
+        } else if (local_form_of(insn_op(i)) != Op::Count) {
+          note += ", local " + std::to_string(code[pc + 1]);
+          if (insn_extra_words(insn_op(i)) > 1) note += ", " + std::to_string(int32_t(code[pc + 2]));
+        } else if (insn_extra_words(insn_op(i))) {
+          note += ", " + std::to_string(int32_t(code[pc + 1]));
+        }
         if (TYPE(K[insn_a(i)]) == Kind::Code) {
           Code* child = K[insn_a(i)].as<Code>();
           note = "<code " + (child->name.is_nil() ? std::string("fn") : symbol_name(child->name)) + ">";

@@ -29,6 +29,34 @@ inline Insn encode_signed(Op op, int32_t a) { return uint32_t(op) | (uint32_t(a)
 inline Op insn_op(Insn i) { return Op(i & 0xff); }
 inline uint32_t insn_a(Insn i) { return i >> 8; }
 inline int32_t insn_sa(Insn i) { return int32_t(i) >> 8; }
+// The primitive opcode a local form runs as (opcodes.def); Op::Count for
+// an opcode that is not one.
+inline Op local_form_of(Op op) {
+  switch (op) {
+    case Op::CARL: return Op::CAR;
+    case Op::CDRL: return Op::CDR;
+    case Op::NOL: return Op::NO;
+    case Op::ISL: return Op::IS;
+    case Op::ADDL: return Op::ADD;
+    case Op::SUBL: return Op::SUB;
+    case Op::LTL: return Op::LT;
+    case Op::GTL: return Op::GT;
+    case Op::CONSL: return Op::CONS;
+    case Op::ADDIL: return Op::ADDI;
+    case Op::SUBIL: return Op::SUBI;
+    case Op::LTIL: return Op::LTI;
+    case Op::GTIL: return Op::GTI;
+    case Op::ISIL: return Op::ISI;
+    default: return Op::Count;
+  }
+}
+// The local form of a primitive opcode; Op::Count if it has none.
+inline Op local_form(Op op) {
+  for (int i = 0; i < kOpCount; ++i)
+    if (local_form_of(Op(i)) == op) return Op(i);
+  return Op::Count;
+}
+
 // The words after an instruction that belong to it (CLOSURE: its code's
 // nup, not counted here).
 inline int insn_extra_words(Op op) {
@@ -37,6 +65,7 @@ inline int insn_extra_words(Op op) {
     case Op::ISI:
       return 1;
     default:
+      if (Op base = local_form_of(op); base != Op::Count) return 1 + insn_extra_words(base);
       return 0;
   }
 }

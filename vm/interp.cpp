@@ -733,7 +733,18 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       int64_t k = int32_t(*pc++);                          \
       *sp++ = Value::fixnum(k);                            \
       PRIM_SLOW(prim, 2);                                  \
-    }
+    }                                                      \
+    op_##name##L: {  /* the local form (x read once) */    \
+      Value x = base[*pc++];                               \
+      *sp++ = x;                                           \
+      int64_t k = int32_t(*pc++);                          \
+      FAST                                                 \
+      *sp++ = Value::fixnum(k);                            \
+      PRIM_SLOW(prim, 2);                                  \
+    }                                                      \
+    op_##name##L_general:                                  \
+      *sp++ = base[*pc++];                                 \
+      goto op_##name##_general;
     IMMEDIATE_OP(ADDI, prim_add, {
       int64_t r;
       if (x.is_fixnum() && !__builtin_add_overflow(x.as_fixnum(), k, &r) && Value::fits_fixnum(r)) {
@@ -810,7 +821,17 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       if (x.is_nil()) DISPATCH();   \
     }                               \
     op_##name##_general:            \
-      PRIM_SLOW(prim, 1);
+      PRIM_SLOW(prim, 1);           \
+    op_##name##L: {                 \
+      Value x = base[*pc++];        \
+      if (is_cons(x)) VALUE_RESULT(part(x)); \
+      *sp++ = x;                    \
+      if (x.is_nil()) DISPATCH();   \
+      goto op_##name##_general;     \
+    }                               \
+    op_##name##L_general:           \
+      *sp++ = base[*pc++];          \
+      goto op_##name##_general;
     LIST_PART(CAR, car, prim_car)
     LIST_PART(CDR, cdr, prim_cdr)
 #undef LIST_PART
@@ -832,6 +853,27 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     }
     op_ACONS_general:
       PRIM_SLOW(prim_acons, 1);
+
+// The local forms: push the local named by the next word, then run as the
+// opcode (which reads its own extra word, if any, after it). Their general
+// cases are the opcode's: refresh_dispatch sends a local form there when
+// it sends its opcode. (CARL, CDRL and the immediate ones, the commonest,
+// have fast paths of their own, with LIST_PART and IMMEDIATE_OP.)
+#define LOCAL_FORM(name, op)         \
+    op_##name:                       \
+      *sp++ = base[*pc++];           \
+      goto op_##op;                  \
+    op_##name##_general:             \
+      *sp++ = base[*pc++];           \
+      goto op_##op##_general;
+    LOCAL_FORM(NOL, NO)
+    LOCAL_FORM(ISL, IS)
+    LOCAL_FORM(ADDL, ADD)
+    LOCAL_FORM(SUBL, SUB)
+    LOCAL_FORM(LTL, LT)
+    LOCAL_FORM(GTL, GT)
+    LOCAL_FORM(CONSL, CONS)
+#undef LOCAL_FORM
 
     op_CATCH:
       handlers.push_back(Handler{size_t(base - r_.stack), size_t(sp - r_.stack),

@@ -114,6 +114,9 @@ void VM::refresh_dispatch() {
   for (const PrimitiveOp& p : kPrimitiveOps)
     if (global_value(intern(p.name)) != this->*p.prim)
       op_targets_[int(p.op)] = op_general_labels_[int(p.op)];
+  for (int i = 0; i < kOpCount; ++i)
+    if (Op op = local_form_of(Op(i)); op != Op::Count && op_targets_[int(op)] != op_labels_[int(op)])
+      op_targets_[i] = op_general_labels_[i];
   dispatch_counting_ = counters.count_ops;
   for (int i = 0; i < kOpCount; ++i) dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
 }

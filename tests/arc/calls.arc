@@ -144,6 +144,33 @@ n ; expect: 1
 (fp-pair 1 2) ; expect: (1 . 2)
 (fp-small 1 2) ; expect: t
 (fp-same 3 3) ; expect: t
+; The same for operands that are not locals (the local forms, CARL ADDIL
+; and so on, are what the functions above compile to; these compile to
+; the plain opcodes).
+(def fp-add-e (a b) (+ (car a) (car b)))
+(def fp-inc-e (a) (+ (car a) 1))
+(def fp-zero-e (a) (is (car a) 0))
+(def fp-small-e (a) (< (car a) (cadr a)))
+(def fp-no-e (a) (no (car a)))
+(assign orig-no no)
+(assign + (fn args (list 'plus args)))
+(assign is (fn (a b) 'same))
+(assign < (fn (a b) 'lt))
+(assign no (fn (x) 'nope))
+(fp-add-e '(1) '(2)) ; expect: (plus (1 2))
+(fp-inc-e '(7)) ; expect: (plus (7 1))
+(fp-zero-e '(0)) ; expect: same
+(fp-small-e '(1 2)) ; expect: lt
+(fp-no-e '(nil)) ; expect: nope
+(assign + orig+)
+(assign is orig-is)
+(assign < orig<)
+(assign no orig-no)
+(fp-add-e '(1) '(2)) ; expect: 3
+(fp-inc-e '(7)) ; expect: 8
+(fp-zero-e '(0)) ; expect: t
+(fp-small-e '(1 2)) ; expect: t
+(fp-no-e '(nil)) ; expect: t
 ; a primitive's global holding another builtin
 (assign + -)
 (fp-add 5 3) ; expect: 2

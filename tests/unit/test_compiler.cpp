@@ -102,8 +102,7 @@ TEST_CASE("golden: fn with a rest symbol", "[compiler][golden]") {
 TEST_CASE("golden: fn with an optional seeing an earlier parameter", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (a (o b (+ a 1))) b))ARC") == R"GOLD(fn (test:1): 1 required, 1 optional, lenient; 2 locals, 0 upvalues
   0000     1  OPTARG   5	; local 1, to 7
-  0002        LOADL    0
-  0003        ADDI     0	; +, 1
+  0002        ADDIL    0	; +, local 0, 1
   0005        STOREL   1
   0006        POP
   0007        LOADL    1
@@ -236,11 +235,38 @@ TEST_CASE("golden: non-tail calls", "[compiler][golden]") {
 
 TEST_CASE("golden: primitive fast paths", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (n) (cons (car n) (cdr n))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
-  0000     1  LOADL    0
-  0001        CAR      0	; car
-  0002        LOADL    0
-  0003        CDR      1	; cdr
+  0000     1  CARL     0	; car, local 0
+  0002        CDRL     1	; cdr, local 0
   0004        CONS     2	; cons
+  0005        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: local forms take a frame's unboxed locals only", "[compiler][golden]") {
+  // (is a b) and (no b) on locals: ISL, NOL; (cons a c) with c boxed (set
+  // by a closure): LOADB then CONS; (car a) inside the closure, a an
+  // upvalue there: LOADU then CAR.
+  CHECK(disasm_of(R"ARC((fn (a b c) (is a b) (no b) (cons a c) (fn () (car a) (= c 1))))ARC") ==
+        R"GOLD(fn (test:1): 3 required, 0 optional; 3 locals, 0 upvalues
+  0000     1  MKBOX    2
+  0001        LOADL    0
+  0002        ISL      0	; is, local 1
+  0004        POP
+  0005        NOL      1	; no, local 1
+  0007        POP
+  0008        LOADL    0
+  0009        LOADB    2
+  0010        CONS     2	; cons
+  0011        POP
+  0012        CLOSURE  3	; <code fn> local0 local2
+  0015        RETURN
+
+fn (test:1): 0 required, 0 optional; 0 locals, 2 upvalues
+  0000     1  LOADU    0
+  0001        CAR      0	; car
+  0002        POP
+  0003        FIXNUM   1
+  0004        STOREUB  1
   0005        RETURN
 )GOLD");
 }
@@ -306,11 +332,9 @@ TEST_CASE("golden: a self-calling afn is a loop", "[compiler][golden]") {
   0000     1  FIXNUM   0
   0001        POPL     1
   0002        LOADL    1
-  0003        LOADL    0
-  0004        LT       0	; <
+  0003        LTL      0	; <, local 0
   0005        JUMPF    5	; to 11
-  0006        LOADL    1
-  0007        ADDI     1	; +, 1
+  0006        ADDIL    1	; +, local 1, 1
   0009        POPL     1
   0010        JUMP     -9	; to 2
   0011        NIL
