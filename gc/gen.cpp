@@ -176,6 +176,7 @@ struct Block {
   size_t size;
   char* end;
   size_t live;           // bytes; until its first sweep, all of them
+  uint64_t objects = UINT64_MAX;  // live ones as of its last sweep (none yet: unknown)
   uint64_t marked = 0;   // objects the current major collection marked
   bool evacuate = false;
   bool pinned = false;   // holds an object with a finalizer
@@ -272,7 +273,8 @@ class GenHeap final : public Heap {
     for (GcHeader* h : young_final_) kinds_[h->kind].finalize(h);
     young_final_.clear();
     old_.sweep(kinds_);
-    sweep_blocks();
+    for (GcHeader* h : block_final_) kinds_[h->kind].finalize(h);
+    block_final_.clear();
   }
 
   void figures(GenFigures& f) const {
@@ -369,7 +371,7 @@ class GenHeap final : public Heap {
   // A live eden object in a minor collection that promotes in place: old
   // from now on, where it is, and traced like a copy.
   void promote_in_place(GcHeader* h) {
-    h->gcbits = kInBlock;
+    h->gcbits = kInBlock | (block_sense_ ? kMarkBit : 0);  // unmarked for the next major
     in_place_bytes_ += object_bytes(h);
     work_.push_back(h);
   }
@@ -638,13 +640,24 @@ class GenHeap final : public Heap {
     return last_block_ = &*(it - 1);
   }
 
+  // Whether a major collection has marked h. In a block, an object is
+  // marked when its mark bit is block_sense_, which each major collection
+  // flips: the marks of one are the next one's unmarked state, so a block
+  // none of whose objects died needs no pass to clear them.
+  bool is_marked(const GcHeader* h) const {
+    uint8_t g = h->gcbits;
+    if ((g & (kInBlock | kYoung)) == kInBlock) return bool(g & kMarkBit) == block_sense_;
+    return g & kMarkBit;
+  }
+
   // One pass over a block's objects in address order: the unmarked ones
   // (dead since the last sweep, or never reached when the block was
-  // promoted) and the fillers already there merge into fillers, one per
-  // run: kind kFreeKind, the run's bytes in the first payload word. The
-  // marks are cleared. Returns the live bytes.
-  size_t sweep_block(const Block& b) {
+  // promoted, so still young) and the fillers already there merge into
+  // fillers, one per run: kind kFreeKind, the run's bytes in the first
+  // payload word. Sets b.live (bytes) and b.objects.
+  void sweep_block(Block& b) {
     size_t live = 0;
+    uint64_t objects = 0;
     char* run = nullptr;  // where the current run of dead objects starts
     for (char* p = b.start; p < b.end;) {
       auto* h = reinterpret_cast<GcHeader*>(p);
@@ -652,12 +665,12 @@ class GenHeap final : public Heap {
       if (h->kind == PageSpace::kFreeKind) {
         bytes = filler_bytes(h);
         if (!run) run = p;
-      } else if (h->gcbits & kMarkBit) {
+      } else if (is_marked(h)) {
         bytes = object_bytes(h);
-        h->gcbits &= ~kMarkBit;
         if (run) make_filler(run, size_t(p - run));
         run = nullptr;
         live += bytes;
+        objects++;
       } else {
         bytes = object_bytes(h);
         if (!run) run = p;
@@ -665,7 +678,8 @@ class GenHeap final : public Heap {
       p += bytes;
     }
     if (run) make_filler(run, size_t(b.end - run));
-    return live;
+    b.live = live;
+    b.objects = objects;
   }
   static size_t filler_bytes(const GcHeader* h) { return reinterpret_cast<const Word*>(h + 1)[0]; }
   static void make_filler(char* at, size_t bytes) {
@@ -676,12 +690,13 @@ class GenHeap final : public Heap {
 
   // A major collection's sweep of the blocks, after the mark: the objects
   // with a finalizer that were not marked are finalized; a block with no
-  // marked object is freed whole (unmapped, or a spare eden chunk) without
-  // a pass over it; the others are swept (sweep_block).
+  // marked object is freed whole (unmapped, or a spare eden chunk), and one
+  // whose objects all lived is left as it is, both without a pass over
+  // them; the others are swept (sweep_block).
   void sweep_blocks() {
     size_t keep = 0;
     for (GcHeader* h : block_final_) {
-      if (h->gcbits & kMarkBit) {
+      if (is_marked(h)) {
         block_final_[keep++] = h;
         block_of(h)->pinned = true;
       } else {
@@ -692,7 +707,10 @@ class GenHeap final : public Heap {
     block_bytes_ = block_mapped_ = 0;
     keep = 0;
     for (Block& b : blocks_) {
-      b.live = b.marked ? sweep_block(b) : 0;
+      if (b.marked == 0)
+        b.live = 0;
+      else if (b.marked != b.objects)
+        sweep_block(b);
       if (b.live == 0) {
         recycle_chunk(b.start, b.size);
         continue;
@@ -730,12 +748,22 @@ class GenHeap final : public Heap {
   // sweep found it fragmented.
   void mark_sweep() {
     for (Block& b : blocks_) b.marked = 0, b.pinned = false;
-    mark_from_roots(stack_, kMarkBit, [this](GcHeader* h) {
-      if ((h->gcbits & (kInBlock | kYoung)) == kInBlock) block_of(h)->marked++;
+    block_sense_ = !block_sense_;
+    mark_from_roots(stack_, [this](GcHeader* h) {
+      uint8_t g = h->gcbits;
+      if ((g & (kInBlock | kYoung)) == kInBlock) {  // in a block: the bit flips to the sense
+        if (bool(g & kMarkBit) == block_sense_) return false;
+        h->gcbits = g ^ kMarkBit;
+        block_of(h)->marked++;
+        return true;
+      }
+      if (g & kMarkBit) return false;
+      h->gcbits = g | kMarkBit;
+      return true;
     });
     size_t keep = 0;
     for (GcHeader* o : remembered_)
-      if (o->gcbits & kMarkBit) remembered_[keep++] = o;
+      if (is_marked(o)) remembered_[keep++] = o;
     remembered_.resize(keep);
     const SpaceFigures& f = old_.figures();
     bool compact = (f.fragmentation > kCompactAbove && f.free_partial_bytes > kCompactMinBytes) ||
@@ -769,15 +797,17 @@ class GenHeap final : public Heap {
 
   // After the sweep: sets apart the blocks at most kSparsePage full (none
   // holding an object with a finalizer), if the memory they would give back
-  // is worth a compaction (or under stress, every other time). True iff
-  // any is set apart.
+  // is worth a compaction: more than kCompactMinBytes and than kCompactAbove
+  // of the old generation's footprint (or under stress, every other time).
+  // True iff any is set apart.
   bool plan_block_evacuation() {
     uint64_t freed = 0;
     for (Block& b : blocks_) {
       b.evacuate = !b.pinned && double(b.live) <= kSparsePage * double(b.end - b.start);
       if (b.evacuate) freed += b.size - b.live;
     }
-    bool worth = freed > kCompactMinBytes || (stress_ && freed > 0 && ++stress_blocks_ % 2 == 0);
+    bool worth = freed > kCompactMinBytes ||
+                 (stress_ && freed > 0 && ++stress_blocks_ % 2 == 0);
     if (!worth)
       for (Block& b : blocks_) b.evacuate = false;
     return worth;
@@ -802,7 +832,7 @@ class GenHeap final : public Heap {
       size_t bytes = object_bytes(h);
       GcHeader* copy = old_.allocate_uninitialised(bytes);
       copy_object(copy, h, bytes);
-      copy->gcbits &= ~kInBlock;
+      copy->gcbits &= ~(kInBlock | kMarkBit);  // (a block's mark bit is its sense)
       h->gcbits |= kForwarded;
       reinterpret_cast<Word*>(h + 1)[0] = word_of(copy);
     };
@@ -894,6 +924,7 @@ class GenHeap final : public Heap {
   Chunk cur_{nullptr, 0, nullptr};  // the eden chunk being allocated into
   std::vector<Block> blocks_;       // eden chunks promoted in place, by address
   Block* last_block_ = nullptr;     // block_of's last answer
+  bool block_sense_ = false;        // a marked block object's mark bit (is_marked)
   std::vector<GcHeader*> block_final_;  // objects in blocks with a finalizer
   uint64_t block_bytes_ = 0;        // their live bytes
   uint64_t block_mapped_ = 0;       // their chunks' bytes
@@ -962,7 +993,11 @@ std::vector<std::string> GenHeap::verify() {
           problem("forwarded object reachable");
           return false;
         }
-        if (h->gcbits & kMarkBit) problem("mark bit left set");
+        if ((h->gcbits & (kInBlock | kYoung)) == kInBlock) {
+          if (bool(h->gcbits & kMarkBit) != block_sense_) problem("block mark bit against the sense");
+        } else if (h->gcbits & kMarkBit) {
+          problem("mark bit left set");
+        }
         if (young != bool(h->gcbits & kYoung)) problem("young bit does not match the space");
         if (young && (eden ? age_of(h) != 0 : age_of(h) == 0)) problem("age does not match the space");
         if (!young && (h->gcbits & ~kInBlock) >> kAgeShift) problem("old object with an age");

@@ -229,13 +229,17 @@ class Heap {
   virtual void barrier_slow(GcHeader* /*obj*/, Word* /*slot*/, Word /*old_value*/,
                             Word /*new_value*/) {}
   void trace_all_roots(Visitor& v);
-  // The mark phase of the non-moving spaces: sets mark_bit on everything
-  // reachable from the roots, with an explicit stack (no recursion), and
-  // calls on_mark(h) for each object as it marks it.
-  template <class OnMark>
-  void mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit, OnMark on_mark);
+  // The mark phase of the non-moving spaces: marks everything reachable
+  // from the roots, with an explicit stack (no recursion). mark(h) marks h
+  // and is true iff it was not marked yet; the second form sets mark_bit.
+  template <class Mark>
+  void mark_from_roots(std::vector<GcHeader*>& stack, Mark mark);
   void mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit) {
-    mark_from_roots(stack, mark_bit, [](GcHeader*) {});
+    mark_from_roots(stack, [mark_bit](GcHeader* h) {
+      if (h->gcbits & mark_bit) return false;
+      h->gcbits |= mark_bit;
+      return true;
+    });
   }
   // verify()'s walk, one for every collector: everything reachable from the
   // roots, with its own visited set (no header bits change). Each reference
@@ -318,21 +322,17 @@ class RootedVector : public RootSource {
 };
 
 
-template <class OnMark>
-void Heap::mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit, OnMark on_mark) {
+template <class Mark>
+void Heap::mark_from_roots(std::vector<GcHeader*>& stack, Mark mark) {
   struct Marker final : Visitor {
     std::vector<GcHeader*>& stack;
-    uint8_t bit;
-    OnMark& on_mark;
-    Marker(std::vector<GcHeader*>& s, uint8_t b, OnMark& m) : stack(s), bit(b), on_mark(m) {}
+    Mark& mark;
+    Marker(std::vector<GcHeader*>& s, Mark& m) : stack(s), mark(m) {}
     void visit(Word* slot) override {
       GcHeader* h = header_of(*slot);
-      if (h->gcbits & bit) return;
-      h->gcbits |= bit;
-      on_mark(h);
-      stack.push_back(h);
+      if (mark(h)) stack.push_back(h);
     }
-  } m(stack, mark_bit, on_mark);
+  } m(stack, mark);
   trace_all_roots(m);
   while (!stack.empty()) {
     GcHeader* h = stack.back();

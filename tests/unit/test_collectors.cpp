@@ -193,6 +193,52 @@ TEST_CASE("gen: past its copy budget a minor collection promotes eden in place",
   CHECK(h->verify().empty());
 }
 
+TEST_CASE("gen: blocks keep their marks' sense across major collections", "[gc]") {
+  auto h = heap_with_res("gen");
+  h->set_nursery_size(64 << 10);
+  gc::RootedVector<Word> keep(*h);
+  auto fill = [&](int n, int from) {
+    for (int i = 0; i < n; ++i) keep.items.push_back(w(pair(*h, fix(from + i), 0)));
+  };
+  fill(6000, 0);  // 144 KB: promoted in place, most of it
+  h->collect_minor();
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  REQUIRE(f.blocks >= 1);
+  uint64_t in_blocks = f.block_bytes;
+  // Majors that find every object live leave the blocks as they are: the
+  // marks they set are the next one's unmarked state.
+  for (int i = 0; i < 3; ++i) {
+    h->collect();
+    REQUIRE(gc::gen_figures(*h, f));
+    CHECK(f.block_bytes == in_blocks);
+    CHECK(h->verify().empty());
+  }
+  // Objects promoted in place between two majors start unmarked too.
+  fill(6000, 6000);
+  h->collect_minor();
+  h->collect_minor();
+  REQUIRE(gc::gen_figures(*h, f));
+  uint64_t more = f.block_bytes;
+  CHECK(more > in_blocks);
+  CHECK(h->verify().empty());
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.block_bytes == more);
+  CHECK(h->verify().empty());
+  // Half of them die: the next major sweeps those blocks.
+  for (size_t i = 0; i < keep.items.size(); i += 2) keep.items[i] = fix(0);
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.block_bytes < more);
+  CHECK(f.block_bytes >= more / 2 - 64 * 1024);
+  CHECK(h->verify().empty());
+  for (size_t i = 1; i < keep.items.size(); i += 2) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+  h->collect();  // and the one after, on what is left
+  CHECK(h->verify().empty());
+  for (size_t i = 1; i < keep.items.size(); i += 2) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+}
+
 TEST_CASE("gen: objects promoted in place keep their referents, finalizers and remembered set", "[gc]") {
   auto h = heap_with_res("gen");
   h->set_nursery_size(64 << 10);
