@@ -268,7 +268,9 @@ int run_repl(compiler::Runtime& rt) {
 
 void print_stats(compiler::Runtime& rt, std::FILE* out) {
   vm::VM& vm = rt.vm();
-  const gc::GcStats& st = vm.heap().stats();
+  gc::Heap& heap = vm.heap();
+  heap.refresh_stats();  // (the allocation totals are summed up here)
+  const gc::GcStats& st = heap.stats();
   std::fprintf(out, "== arcana stats ==\n");
   std::fprintf(out, "type dispatches by type:\n");
   for (int k = 0; k < vm::kKindCount; ++k)
@@ -290,8 +292,6 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
       std::fprintf(out, "  %-14s %llu\n", vm::kind_name(vm::Kind(k)),
                    (unsigned long long)st.allocations_by_kind[k]);
   // The figures of (gc-stats), under the same names.
-  gc::Heap& heap = vm.heap();
-  heap.refresh_stats();
   auto u = [](uint64_t n) { return (unsigned long long)n; };
   std::fprintf(out, "gc (%s):\n", heap.name());
   std::fprintf(out, "  collections: %llu (minor %llu, major %llu)\n", u(st.collections),

@@ -268,6 +268,24 @@ TEST_CASE("arcana --stats prints the counters at exit", "[cli]") {
   CHECK(has(r.err, "collections:"));
 }
 
+TEST_CASE("arcana --stats counts every allocation in its total", "[cli]") {
+  // 100,000 conses at least, most of them still in eden at exit: the total
+  // must include them (it is summed up from the counts by kind).
+  Result r = arcana({"--stats", "-e", "(len (n-of 100000 'x))"});
+  CHECK(r.exited_with(0));
+  size_t allocations = r.err.find("allocations: ");
+  REQUIRE(allocations != std::string::npos);
+  auto number_after = [&](const std::string& key) -> unsigned long long {
+    size_t at = r.err.find(key, allocations);
+    if (at == std::string::npos) return 0;
+    return std::stoull(r.err.substr(at + key.size()));
+  };
+  unsigned long long total = number_after("allocations: ");
+  unsigned long long conses = number_after("\n  Cons ");  // the allocations by kind
+  CHECK(conses >= 100000);
+  CHECK(total >= conses);
+}
+
 TEST_CASE("deep recursion past --stack-limit is an Arc error", "[cli]") {
   Result r = arcana({"--stack-limit=8", "-e", "((fn (f) (f f)) (fn (f) (+ 1 (f f))))"});
   CHECK(r.exited_with(1));
