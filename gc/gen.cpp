@@ -51,19 +51,20 @@
 // for eden's full chunks; the current one, partly used, is copied within
 // the budget), a live eden object it reaches is promoted where it is: it
 // becomes old (gcbits kInBlock) and is traced like a copy; nothing refers
-// to it differently. Survivors in the from-space are still copied. The
-// chunks promoted this way become blocks of the old generation as they
-// are: their unreached objects stay young-marked garbage, and the
-// originals of the objects copied before the budget ran out become
-// fillers (kind PageSpace::kFreeKind, their bytes in the first payload
-// word). Blocks are never allocated into. A major collection counts, as it
+// to it differently. Survivors in the from-space are still copied, and so
+// are objects with a finalizer (ports, fibers, threads), whatever the
+// budget: few and small, and one of them left in a block would keep the
+// block's whole chunk for as long as it lives. The eden chunks that
+// received an object promoted this way become blocks of the old
+// generation as they are: their unreached objects stay young-marked
+// garbage, and the originals of the objects copied become fillers (kind
+// PageSpace::kFreeKind, their bytes in the first payload word); the other
+// chunks are emptied as usual. Blocks are never allocated into. A major collection counts, as it
 // marks, the objects each block holds (Block::marked, through
 // mark_from_roots' on_mark); a block with none is freed whole (it becomes
 // a spare eden chunk), without a pass over it; the others are swept in one
 // pass in address order that merges each run of dead objects into one
-// filler. Objects with a finalizer promoted in place are listed
-// (block_final_) and finalized when a major collection finds them dead;
-// their blocks never move. A block left at most kSparsePage full is
+// filler. A block left at most kSparsePage full is
 // compacted when that frees more than kCompactMinBytes: its objects move
 // into the pages as the page compaction below moves a sparse page's.
 //
@@ -166,6 +167,7 @@ struct Chunk {
   char* start;
   size_t size;
   char* used_end;  // for chunks retired from allocation: how far they filled
+  bool promoted = false;  // a minor collection promoted an object in it in place
 };
 
 // An eden chunk promoted in place: its objects from start to end, packed,
@@ -179,7 +181,6 @@ struct Block {
   uint64_t objects = UINT64_MAX;  // live ones as of its last sweep (none yet: unknown)
   uint64_t marked = 0;   // objects the current major collection marked
   bool evacuate = false;
-  bool pinned = false;   // holds an object with a finalizer
 };
 
 // A survivor space: objects from start to top, packed.
@@ -273,8 +274,6 @@ class GenHeap final : public Heap {
     for (GcHeader* h : young_final_) kinds_[h->kind].finalize(h);
     young_final_.clear();
     old_.sweep(kinds_);
-    for (GcHeader* h : block_final_) kinds_[h->kind].finalize(h);
-    block_final_.clear();
   }
 
   void figures(GenFigures& f) const {
@@ -374,22 +373,36 @@ class GenHeap final : public Heap {
     h->gcbits = kInBlock | (block_sense_ ? kMarkBit : 0);  // unmarked for the next major
     in_place_bytes_ += object_bytes(h);
     work_.push_back(h);
+    eden_chunk_of(h).promoted = true;
+  }
+
+  // The eden chunk that holds h (in eden).
+  Chunk& eden_chunk_of(GcHeader* h) {
+    Word w = word_of(h);
+    if (in(w, cur_.start, bump_top_)) return cur_;
+    for (Chunk& c : active_)
+      if (in(w, c.start, c.used_end)) return c;
+    __builtin_unreachable();
   }
 
   // Whether a live eden object is copied: while the budget lasts. Once it
   // is spent, the collection promotes the rest of eden in place, and the
   // originals of the objects it copied become fillers (copied_ lists them).
   bool copy_from_eden(GcHeader* h) {
-    if (all_in_place_) return false;
-    bool current = in(word_of(h), cur_.start, bump_top_);
-    if (in_place_ && !current) return false;
+    bool finalizable = kinds_[h->kind].finalize != nullptr;  // copied whatever the budget
+    if (!finalizable) {
+      if (all_in_place_) return false;
+      if (in_place_ && !in(word_of(h), cur_.start, bump_top_)) return false;
+    }
     size_t bytes = object_bytes(h);
     if (copy_budget_ == SIZE_MAX) return true;  // (gc): every survivor promoted by copying
-    if (bytes > copy_budget_) {
-      in_place_ = all_in_place_ = true;
-      return false;
+    if (!finalizable) {
+      if (bytes > copy_budget_) {
+        in_place_ = all_in_place_ = true;
+        return false;
+      }
+      copy_budget_ -= bytes;
     }
-    copy_budget_ -= bytes;
     copied_.push_back(Copied{h, bytes});
     return true;
   }
@@ -539,36 +552,34 @@ class GenHeap final : public Heap {
     stats_.bytes_promoted += promoted_;
     promoted_ = 0;
     finalize_young();
-    // The originals of copies, in the chunks that become blocks (after
-    // finalize_young, which follows their forwarding addresses).
-    for (const Copied& c : copied_)
-      if (in(word_of(c.from), cur_.start, bump_top_) ? all_in_place_ : in_place_)
-        make_filler(reinterpret_cast<char*>(c.from), c.bytes);
+    // The originals of copies, in the chunks that may become blocks (after
+    // finalize_young, which follows their forwarding addresses; the other
+    // chunks are emptied).
+    if (in_place_)
+      for (const Copied& c : copied_) make_filler(reinterpret_cast<char*>(c.from), c.bytes);
     copied_.clear();
     if (stress_) std::memset(from.start, kPoison, size_t(from.top - from.start));
     from.top = from.start;
     to.top = to_top_;
     from_ = 1 - from_;
     to_start_ = to_top_ = to_end_ = nullptr;
-    reset_eden(in_place_, all_in_place_);
+    reset_eden();
     in_place_ = all_in_place_ = false;
   }
 
   // After the evacuation: a young object with a finalizer that was not
   // copied is dead, and is finalized before its memory is reused (fibers
   // give their stacks back here, so dropped fibers cost no major
-  // collection); one that was promoted by copying is the old generation's
-  // to sweep, one promoted in place goes on the blocks' list.
+  // collection); one that was promoted is the old generation's to sweep.
+  // (None is promoted in place: copy_from_eden.)
   void finalize_young() {
     size_t keep = 0;
     for (GcHeader* h : young_final_) {
       if (h->gcbits & kForwarded) {
         GcHeader* copy = header_of(reinterpret_cast<Word*>(h + 1)[0]);
         if (copy->gcbits & kYoung) young_final_[keep++] = copy;
-      } else if (h->gcbits & kYoung) {
+      } else {
         kinds_[h->kind].finalize(h);
-      } else {  // promoted in place
-        block_final_.push_back(h);
       }
     }
     young_final_.resize(keep);
@@ -584,9 +595,8 @@ class GenHeap final : public Heap {
   // Every eden chunk is empty again, or, after a promotion in place, a
   // block if it holds a live object. The chunk allocation resumes in is the
   // least recently used one; at most two are kept.
-  void reset_eden(bool adopt_full, bool adopt_current) {
-    bool current = cur_.start != nullptr;
-    if (current) {
+  void reset_eden() {
+    if (cur_.start) {
       cur_.used_end = bump_top_;
       active_.push_back(cur_);
       cur_ = Chunk{nullptr, 0, nullptr};
@@ -594,8 +604,10 @@ class GenHeap final : public Heap {
     count_allocation();
     for (Chunk& c : active_) allocated_before_ += uint64_t(c.used_end - c.start);
     for (Chunk& c : active_) {
-      bool adopt = current && &c == &active_.back() ? adopt_current : adopt_full;
-      if (adopt && adopt_chunk(c)) continue;
+      if (c.promoted) {
+        adopt_chunk(c);
+        continue;
+      }
       if (stress_) std::memset(c.start, kPoison, size_t(c.used_end - c.start));
       recycle_chunk(c.start, c.size);
     }
@@ -614,11 +626,10 @@ class GenHeap final : public Heap {
       munmap(start, size);
   }
 
-  // After a promotion in place, a chunk that holds objects becomes a block
-  // as it is: its live objects are old (kInBlock), the dead ones still
-  // young until the next major collection sweeps them.
-  bool adopt_chunk(const Chunk& c) {
-    if (c.used_end == c.start) return false;
+  // After a promotion in place, a chunk that received an object promoted
+  // in place becomes a block as it is: its live objects are old (kInBlock),
+  // the dead ones still young until the next major collection sweeps them.
+  void adopt_chunk(const Chunk& c) {
     Block b{c.start, c.size, c.used_end, size_t(c.used_end - c.start)};
     adopted_++;
     block_mapped_ += b.size;
@@ -626,7 +637,6 @@ class GenHeap final : public Heap {
     blocks_.insert(std::upper_bound(blocks_.begin(), blocks_.end(), b,
                                     [](const Block& x, const Block& y) { return x.start < y.start; }),
                    b);
-    return true;
   }
 
   // The block holding h (kInBlock), for the marker: the last one found
@@ -688,24 +698,14 @@ class GenHeap final : public Heap {
     reinterpret_cast<Word*>(h + 1)[0] = Word(bytes);
   }
 
-  // A major collection's sweep of the blocks, after the mark: the objects
-  // with a finalizer that were not marked are finalized; a block with no
-  // marked object is freed whole (unmapped, or a spare eden chunk), and one
-  // whose objects all lived is left as it is, both without a pass over
-  // them; the others are swept (sweep_block).
+  // A major collection's sweep of the blocks, after the mark: a block with
+  // no marked object is freed whole (unmapped, or a spare eden chunk), and
+  // one whose objects all lived is left as it is, both without a pass over
+  // them; the others are swept (sweep_block). (Blocks hold no object with a
+  // finalizer.)
   void sweep_blocks() {
-    size_t keep = 0;
-    for (GcHeader* h : block_final_) {
-      if (is_marked(h)) {
-        block_final_[keep++] = h;
-        block_of(h)->pinned = true;
-      } else {
-        kinds_[h->kind].finalize(h);
-      }
-    }
-    block_final_.resize(keep);
     block_bytes_ = block_mapped_ = 0;
-    keep = 0;
+    size_t keep = 0;
     for (Block& b : blocks_) {
       if (b.marked == 0)
         b.live = 0;
@@ -747,7 +747,7 @@ class GenHeap final : public Heap {
   // survivors), then sweep the old generation, compacting it when the last
   // sweep found it fragmented.
   void mark_sweep() {
-    for (Block& b : blocks_) b.marked = 0, b.pinned = false;
+    for (Block& b : blocks_) b.marked = 0;
     block_sense_ = !block_sense_;
     mark_from_roots(stack_, [this](GcHeader* h) {
       uint8_t g = h->gcbits;
@@ -795,19 +795,17 @@ class GenHeap final : public Heap {
     old_.trim_pool(grow > spares ? grow - spares : 0);
   }
 
-  // After the sweep: sets apart the blocks at most kSparsePage full (none
-  // holding an object with a finalizer), if the memory they would give back
-  // is worth a compaction: more than kCompactMinBytes and than kCompactAbove
-  // of the old generation's footprint (or under stress, every other time).
-  // True iff any is set apart.
+  // After the sweep: sets apart the blocks at most kSparsePage full, if the
+  // memory they would give back is worth a compaction (more than
+  // kCompactMinBytes; under stress, every other time). True iff any is set
+  // apart.
   bool plan_block_evacuation() {
     uint64_t freed = 0;
     for (Block& b : blocks_) {
-      b.evacuate = !b.pinned && double(b.live) <= kSparsePage * double(b.end - b.start);
+      b.evacuate = double(b.live) <= kSparsePage * double(b.end - b.start);
       if (b.evacuate) freed += b.size - b.live;
     }
-    bool worth = freed > kCompactMinBytes ||
-                 (stress_ && freed > 0 && ++stress_blocks_ % 2 == 0);
+    bool worth = freed > kCompactMinBytes || (stress_ && freed > 0 && ++stress_blocks_ % 2 == 0);
     if (!worth)
       for (Block& b : blocks_) b.evacuate = false;
     return worth;
@@ -925,7 +923,6 @@ class GenHeap final : public Heap {
   std::vector<Block> blocks_;       // eden chunks promoted in place, by address
   Block* last_block_ = nullptr;     // block_of's last answer
   bool block_sense_ = false;        // a marked block object's mark bit (is_marked)
-  std::vector<GcHeader*> block_final_;  // objects in blocks with a finalizer
   uint64_t block_bytes_ = 0;        // their live bytes
   uint64_t block_mapped_ = 0;       // their chunks' bytes
   uint64_t blocks_evacuated_bytes_ = 0;  // moved out of sparse blocks, since start

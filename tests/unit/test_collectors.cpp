@@ -239,7 +239,7 @@ TEST_CASE("gen: blocks keep their marks' sense across major collections", "[gc]"
   for (size_t i = 1; i < keep.items.size(); i += 2) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
 }
 
-TEST_CASE("gen: objects promoted in place keep their referents, finalizers and remembered set", "[gc]") {
+TEST_CASE("gen: objects promoted in place keep their referents and remembered set; finalizable ones are copied", "[gc]") {
   auto h = heap_with_res("gen");
   h->set_nursery_size(64 << 10);
   REQUIRE(gc::set_promote_age(*h, 3));
@@ -266,21 +266,75 @@ TEST_CASE("gen: objects promoted in place keep their referents, finalizers and r
   gc::GenFigures f;
   REQUIRE(gc::gen_figures(*h, f));
   REQUIRE(f.promoted_in_place_bytes > 0);
-  CHECK(res.get() == res_before);  // promoted in place
+  // Copied, though the collection promotes the pairs around it in place:
+  // left in a block, it would keep the block's chunk as long as it lives.
+  CHECK(res.get() != res_before);
+  CHECK(reinterpret_cast<Res*>(res.get())->id == 7);
   CHECK(young.get() != young_before);  // the survivor moved again...
   bool found = false;
   for (Word p = root; p; p = as_pair(p)->b)
     if (as_pair(p)->a == young.get()) found = true;  // ...and the pair holding it followed
   CHECK(found);
   CHECK(h->verify().empty());  // which checks that an old holder of it is remembered
-  // The resource was promoted in place: a major collection finalizes it
-  // only once it is dead.
+  // A major collection finalizes it only once it is dead.
   h->collect();
   CHECK(g_finalized == 0);
   root = 0;
   res = 0;
   h->collect();
   CHECK(g_finalized == 1);
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("gen: finalizable objects that live on keep no blocks", "[gc]") {
+  auto h = heap_with_res("gen");
+  h->set_nursery_size(64 << 10);
+  gc::RootedVector<Word> keep(*h);
+  gc::Rooted<Word> list(*h, 0);
+  // Rounds that each promote a chunk in place and keep one resource made
+  // in the middle of it.
+  for (int round = 0; round < 20; ++round) {
+    list = 0;
+    for (int i = 0; i < 3000; ++i) {
+      list = w(pair(*h, fix(i), list));
+      if (i == 1000) {
+        auto* r = reinterpret_cast<Res*>(h->allocate(sizeof(Res), kRes));
+        r->id = uint64_t(round);
+        keep.items.push_back(gc::word_of(&r->h));
+      }
+    }
+    h->collect_minor();
+  }
+  list = 0;
+  h->collect();
+  h->collect();
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.promoted_in_place_bytes > 0);
+  CHECK(f.blocks == 0);  // the 20 resources are in the old generation's pages
+  CHECK(h->stats().bytes_live == 20 * gc::PageSpace::round(sizeof(Res)));
+  for (size_t i = 0; i < keep.items.size(); ++i)
+    CHECK(reinterpret_cast<Res*>(keep.items[i])->id == i);
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("gen: an eden chunk with nothing promoted in place is not kept", "[gc]") {
+  auto h = heap_with_res("gen");
+  h->set_nursery_size(64 << 10);
+  gc::Rooted<Word> root(*h, 0);
+  for (int i = 0; i < 3000; ++i) root = w(pair(*h, fix(i), root));
+  h->collect_minor();  // promotes in place past the budget
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  uint64_t blocks = f.blocks, in_place = f.promoted_in_place_bytes;
+  REQUIRE(blocks >= 1);
+  // All of eden survived, so the next collection promotes its full chunks
+  // in place from the start; but nothing in them lives: none becomes a block.
+  for (int i = 0; i < 8000; ++i) pair(*h, fix(i), 0);
+  h->collect_minor();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.promoted_in_place_bytes == in_place);
+  CHECK(f.blocks == blocks);
   CHECK(h->verify().empty());
 }
 
