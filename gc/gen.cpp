@@ -141,7 +141,7 @@ constexpr size_t kZeroBlock = size_t(16) << 10;
 constexpr uint64_t kMinMajorTrigger = uint64_t(16) << 20;
 // 2.5 rather than 2: on bench/gc's binary_trees, 26 major collections
 // instead of 36, for a peak RSS of 71 MiB (libgc's: 69 MiB; 64 at 2).
-constexpr double kGrowth = 2.5;
+constexpr double kGrowth = 2.25;
 constexpr uint64_t kStressMajorEvery = 32;
 // A major collection compacts the old generation when the last sweep found
 // more than this share of its bytes free in pages that still hold live
