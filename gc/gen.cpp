@@ -46,7 +46,8 @@
 // is its copying, and a program building a big structure keeps nearly all
 // of eden live: each collection would copy a whole chunk, then again at
 // promotion. So a minor collection copies at most nursery_size_ /
-// kCopyBudgetShare bytes out of eden. Past that budget, or from the start
+// kCopyBudgetShare bytes out of eden (kMaxCopyBudget at most, whatever the
+// nursery: about a millisecond of copying). Past that budget, or from the start
 // when the last one found at least kInPlaceAbove of eden live (then only
 // for eden's full chunks; the current one, partly used, is copied within
 // the budget), a live eden object it reaches is promoted where it is: it
@@ -153,10 +154,11 @@ constexpr uint64_t kCompactMinBytes = uint64_t(1) << 20;  // less is not worth a
 constexpr int kPoison = 0xdb;
 // A minor collection promotes eden in place from the start when at least
 // kInPlaceAbove of eden's bytes survived the one before; else it copies at
-// most nursery_size_ / kCopyBudgetShare bytes out of eden, then promotes the
-// rest of eden in place.
+// most nursery_size_ / kCopyBudgetShare bytes (kMaxCopyBudget at most) out
+// of eden, then promotes the rest of eden in place.
 constexpr double kInPlaceAbove = 0.5;
 constexpr size_t kCopyBudgetShare = 2;
+constexpr size_t kMaxCopyBudget = size_t(512) << 10;
 // Under stress every kStressInPlaceEvery-th minor collection copies at most
 // kStressCopyBudget bytes out of eden.
 constexpr uint64_t kStressInPlaceEvery = 3;
@@ -528,7 +530,7 @@ class GenHeap final : public Heap {
     copy_budget_ = promote_all ? SIZE_MAX
                    : stress_ && ++stress_minors_ % kStressInPlaceEvery == 0
                        ? kStressCopyBudget
-                       : nursery_size_ / kCopyBudgetShare;
+                       : std::min(kMaxCopyBudget, nursery_size_ / kCopyBudgetShare);
     in_place_bytes_ = 0;
     size_t budget = copy_budget_;
     uint64_t eden = eden_bytes();
