@@ -92,9 +92,10 @@
 // The old generation is compacted by evacuation, not slid: its sweep
 // returns pages left empty to a pool shared by all size classes (trimmed to
 // what the generation grows by before the next major; the rest is unmapped),
-// and measures fragmentation, the share of its bytes free in pages that
-// still hold live objects. When that share exceeds kCompactAbove (and kCompactMinBytes are
-// free that way), the next major collection sets apart the pages at most
+// and measures fragmentation: the bytes free in pages that still hold live
+// objects, as a share of the generation's memory (its blocks whole
+// included: fragmentation()). When that share exceeds kCompactAbove (and
+// kCompactMinBytes are free that way), the next major collection sets apart the pages at most
 // kSparsePage full (PageSpace::plan_evacuation; pages holding an object with
 // a finalizer stay put, as do large objects), moves their objects into the
 // free cells of the others, leaving forwarding addresses, and rewrites every
@@ -743,6 +744,15 @@ class GenHeap final : public Heap {
   }
 
   uint64_t old_bytes() const { return old_.bytes_in_use() + block_bytes_; }
+  // The free cells of partly used pages (as of the last sweep) as a share
+  // of the old generation's memory, blocks included: a share of the pages
+  // alone would compact the few pages promotion by copying fills when
+  // most of the generation is blocks.
+  double fragmentation() const {
+    const SpaceFigures& f = old_.figures();
+    uint64_t held = f.page_bytes - f.pooled_bytes + f.large_bytes + block_mapped_;
+    return held ? double(f.free_partial_bytes) / double(held) : 0;
+  }
   // What the old generation holds: its bytes in use, the blocks whole.
   uint64_t old_footprint() const { return old_.bytes_in_use() + block_mapped_; }
 
@@ -769,7 +779,7 @@ class GenHeap final : public Heap {
       if (is_marked(o)) remembered_[keep++] = o;
     remembered_.resize(keep);
     const SpaceFigures& f = old_.figures();
-    bool compact = (f.fragmentation > kCompactAbove && f.free_partial_bytes > kCompactMinBytes) ||
+    bool compact = (fragmentation() > kCompactAbove && f.free_partial_bytes > kCompactMinBytes) ||
                    (stress_ && ++stress_majors_ % 2 == 0);
     if (compact) compact = old_.plan_evacuation(kinds_, kSparsePage) > 0;
     old_.sweep(kinds_);
@@ -886,7 +896,7 @@ class GenHeap final : public Heap {
     // still count the old objects that died since the last major one), and
     // the survivors.
     stats_.bytes_live = old_bytes() + size_t(surv_[from_].top - surv_[from_].start);
-    stats_.fragmentation = old_.figures().fragmentation;
+    stats_.fragmentation = fragmentation();
     stats_.compactions = compactions_;
     stats_.bytes_compacted = old_.figures().evacuated_bytes + blocks_evacuated_bytes_;
     note_peak();

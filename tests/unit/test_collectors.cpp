@@ -338,6 +338,44 @@ TEST_CASE("gen: an eden chunk with nothing promoted in place is not kept", "[gc]
   CHECK(h->verify().empty());
 }
 
+TEST_CASE("gen: fragmentation is measured over the whole old generation, blocks included", "[gc]") {
+  auto h = heap_with_res("gen");
+  h->set_nursery_size(1 << 20);
+  gc::RootedVector<Word> pages(*h), blocks(*h);
+  for (int i = 0; i < 70000; ++i) pages.items.push_back(w(pair(*h, fix(i), 0)));
+  h->collect();  // 1.68 MB of pairs, copied into pages
+  // 9.6 MB between two safe points: the collection copies half a nursery
+  // of it and promotes the rest in place, in nine or ten blocks.
+  for (int i = 0; i < 400000; ++i) blocks.items.push_back(w(pair(*h, fix(i), 0)));
+  h->collect_minor();
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  REQUIRE(f.blocks >= 8);
+  // Nine pairs in ten in the pages die: the pages are mostly free, the
+  // generation is not.
+  for (size_t i = 0; i < pages.items.size(); ++i)
+    if (i % 10) pages.items[i] = fix(0);
+  h->collect();
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.old.fragmentation > 0.5);  // the pages' own share: it would compact
+  CHECK(f.old.free_partial_bytes > (1u << 20));
+  CHECK(h->stats().fragmentation < 0.25);
+  CHECK(f.compactions == 0);
+  // The blocks' pairs die as well: now most of what the generation holds
+  // is free cells in its pages, and the next major collection compacts.
+  blocks.items.clear();
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.blocks == 0);
+  CHECK(h->stats().fragmentation > 0.25);
+  h->collect();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.compactions == 1);
+  for (size_t i = 0; i < pages.items.size(); i += 10) CHECK(as_pair(pages.items[i])->a == fix(int64_t(i)));
+  CHECK(h->verify().empty());
+}
+
 TEST_CASE("gen: a sparse block is compacted and freed", "[gc]") {
   auto h = heap_with_res("gen");
   h->set_nursery_size(1 << 20);
