@@ -93,14 +93,15 @@ struct GcStats {
   uint64_t collections = 0;        // all of them: minor + major
   uint64_t minor_collections = 0;  // young generation only
   uint64_t major_collections = 0;  // the whole heap
-  uint64_t bytes_promoted = 0;     // copied from the nursery to the old generation
+  uint64_t bytes_promoted = 0;     // from the nursery to the old generation (copied or in place)
   uint64_t bytes_allocated = 0;  // since start
   uint64_t objects_allocated = 0;
   uint64_t bytes_live = 0;       // after the last collection
   uint64_t peak_heap_bytes = 0;  // the most the heap held (see each collector)
-  // Non-moving page spaces (marksweep, gen's old generation): the share of
-  // their bytes free in pages that still hold live objects, at the last
-  // sweep; and how often, and how much, gen compacted them.
+  // Non-moving page spaces (marksweep, gen's old generation): the bytes
+  // free in pages that still hold live objects, at the last sweep, as a
+  // share of the space (for gen, of its old generation, blocks included);
+  // and how often, and how much, gen compacted it.
   double fragmentation = 0;
   uint64_t compactions = 0;
   uint64_t bytes_compacted = 0;
