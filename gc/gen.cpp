@@ -115,6 +115,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <new>
@@ -386,7 +387,7 @@ class GenHeap final : public Heap {
     if (in(w, cur_.start, bump_top_)) return cur_;
     for (Chunk& c : active_)
       if (in(w, c.start, c.used_end)) return c;
-    __builtin_unreachable();
+    std::abort();  // not in eden: the collector's own error
   }
 
   // Whether a live eden object is copied: while the budget lasts. Once it
