@@ -60,14 +60,17 @@
 // generation as they are: their unreached objects stay young-marked
 // garbage, and the originals of the objects copied become fillers (kind
 // PageSpace::kFreeKind, their bytes in the first payload word); the other
-// chunks are emptied as usual. Blocks are never allocated into. A major collection counts, as it
-// marks, the objects each block holds (Block::marked, through
-// mark_from_roots' on_mark); a block with none is freed whole (it becomes
-// a spare eden chunk), without a pass over it; the others are swept in one
-// pass in address order that merges each run of dead objects into one
-// filler. A block left at most kSparsePage full is
-// compacted when that frees more than kCompactMinBytes: its objects move
-// into the pages as the page compaction below moves a sparse page's.
+// chunks are emptied as usual. Blocks are never allocated into. A major
+// collection counts, as it marks, the objects each block holds
+// (Block::marked); a block's mark bit means marked when it equals a sense
+// each major collection flips (is_marked), so marks need no clearing. A
+// block with no marked object is freed whole (it becomes a spare eden
+// chunk), and one whose objects all lived is left as it is, both without a
+// pass over them; the others are swept in one pass in address order that
+// merges each run of dead objects into one filler. A block left at most
+// kSparsePage full is compacted when that frees more than
+// kCompactMinBytes: its objects move into the pages as the page compaction
+// below moves a sparse page's.
 //
 // The invariant between collections: every old object that holds a
 // reference to a young object is in the remembered set. The write barrier
@@ -378,16 +381,9 @@ class GenHeap final : public Heap {
     h->gcbits = kInBlock | (block_sense_ ? kMarkBit : 0);  // unmarked for the next major
     in_place_bytes_ += object_bytes(h);
     work_.push_back(h);
-    eden_chunk_of(h).promoted = true;
-  }
-
-  // The eden chunk that holds h (in eden).
-  Chunk& eden_chunk_of(GcHeader* h) {
-    Word w = word_of(h);
-    if (in(w, cur_.start, bump_top_)) return cur_;
-    for (Chunk& c : active_)
-      if (in(w, c.start, c.used_end)) return c;
-    std::abort();  // not in eden: the collector's own error
+    Chunk* c = eden_chunk(word_of(h));
+    if (!c) std::abort();  // not in eden: the collector's own error
+    c->promoted = true;
   }
 
   // Whether a live eden object is copied: while the budget lasts. Once it
@@ -764,15 +760,13 @@ class GenHeap final : public Heap {
     for (Block& b : blocks_) b.marked = 0;
     block_sense_ = !block_sense_;
     mark_from_roots(stack_, [this](GcHeader* h) {
-      uint8_t g = h->gcbits;
-      if ((g & (kInBlock | kYoung)) == kInBlock) {  // in a block: the bit flips to the sense
-        if (bool(g & kMarkBit) == block_sense_) return false;
-        h->gcbits = g ^ kMarkBit;
+      if (is_marked(h)) return false;
+      if ((h->gcbits & (kInBlock | kYoung)) == kInBlock) {  // in a block: the bit flips to the sense
+        h->gcbits ^= kMarkBit;
         block_of(h)->marked++;
-        return true;
+      } else {
+        h->gcbits |= kMarkBit;
       }
-      if (g & kMarkBit) return false;
-      h->gcbits = g | kMarkBit;
       return true;
     });
     size_t keep = 0;
@@ -913,13 +907,15 @@ class GenHeap final : public Heap {
     if (total > stats_.peak_heap_bytes) stats_.peak_heap_bytes = total;
   }
 
-  // True iff w points into the used part of an eden chunk; of the from-space.
-  bool in_eden(Word w) const {
-    if (cur_.start && in(w, cur_.start, bump_top_)) return true;
-    for (const Chunk& c : active_)
-      if (in(w, c.start, c.used_end)) return true;
-    return false;
+  // The eden chunk whose used part w points into; null if none.
+  Chunk* eden_chunk(Word w) {
+    if (in(w, cur_.start, bump_top_)) return &cur_;
+    for (Chunk& c : active_)
+      if (in(w, c.start, c.used_end)) return &c;
+    return nullptr;
   }
+  // True iff w points into the used part of an eden chunk; of the from-space.
+  bool in_eden(Word w) { return eden_chunk(w) != nullptr; }
   bool in_survivors(Word w) const { return in(w, surv_[from_].start, surv_[from_].top); }
   // True iff w points into a block, not at a filler.
   bool in_blocks(Word w) const {
