@@ -1,0 +1,1 @@
+; stdlib/app.arc — placeholder while it is being written (issue 11).

@@ -1,0 +1,1 @@
+; stdlib/prompt.arc — placeholder while it is being written (issue 11).

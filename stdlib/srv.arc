@@ -1,0 +1,1 @@
+; stdlib/srv.arc — placeholder while it is being written (issue 11).
