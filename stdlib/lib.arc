@@ -3,8 +3,7 @@
 ; tables, templates, queues, time, persistence and hooks (ARC.md 5.9, 5.10,
 ; 5.12-5.19). Loaded after core.arc.
 ;
-; Not here yet: `w/socket` (5.13) waits for sockets. `read` is a builtin
-; and `load` is in prelude.arc.
+; `read` is a builtin and `load` is in prelude.arc.
 
 ; --- 5.9 Places and assignment ---------------------------------------------
 
@@ -419,6 +418,10 @@
 
 (mac w/appendfile (var path . body)
   `(let ,var (outfile ,path 'append) (after (do ,@body) (close ,var))))
+
+; (w/socket var port . body): var a socket listening on port while body runs.
+(mac w/socket (var port . body)
+  `(let ,var (open-socket ,port) (after (do ,@body) (close ,var))))
 
 (mac w/instring (var str . body)
   `(let ,var (instring ,str) (after (do ,@body) (close ,var))))

@@ -88,10 +88,11 @@ void tagged_trace(GcHeader* h, Visitor& v) {
   visit(v, t->tag);
   visit(v, t->rep);
 }
+// The impl's destructor closes what is open, without waiting (a socket's
+// close() may wait for its peer; nothing may wait inside the collector).
 void port_finalize(GcHeader* h) {
   auto* p = reinterpret_cast<Port*>(h);
   if (p->impl) {
-    if (!p->impl->closed) p->impl->close();
     delete p->impl;
     p->impl = nullptr;
   }

@@ -41,6 +41,7 @@ namespace vm {
   X(Continuation, "fn")    \
   X(Fiber, "fiber")        \
   X(Thread, "thread")      \
+  X(Socket, "socket")      \
   X(Fixnum, "int")         \
   X(Char, "char")          \
   X(Nil, "sym")            \

@@ -28,6 +28,9 @@ struct PortImpl {
   void write_char(uint32_t c);
   virtual void flush() {}
   virtual void close() { closed = true; }
+  // force-close: for a socket, drop unsent output and reset the connection
+  // (vm/socket.h); for other ports, the same as close.
+  virtual void abort() { close(); }
   // The file descriptor underneath, or -1 (string ports).
   virtual int fd() const { return -1; }
   // An output string port's contents so far; null for other ports.

@@ -11,6 +11,7 @@
 //    printed (a cycle through cars or values) prints as "...";
 //  - nesting deeper than kMaxDepth prints "...".
 #include "vm/print.h"
+#include "vm/socket.h"
 
 #include <cstdio>
 #include <unordered_set>
@@ -224,6 +225,7 @@ void Printer::print(Value v, bool host_nil) {
     case Kind::Continuation: out_ += "#<continuation>"; break;
     case Kind::Fiber: out_ += "#<fiber>"; break;
     case Kind::Thread: out_ += "#<thread>"; break;
+    case Kind::Socket: out_ += "#<socket " + std::to_string(v.as<ListenSocket>()->port) + ">"; break;
     case Kind::Port: out_ += port_form(v); break;
     case Kind::Exception:
       out_ += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";

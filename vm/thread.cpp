@@ -91,6 +91,8 @@ struct ThreadImpl {
   Value pending = NIL;    // an exception to raise when it next runs (a break)
   Timers::iterator timer;
   bool has_timer = false;
+  Timers::iterator alarm;  // set_alarm: when it is broken
+  bool has_alarm = false;
   std::vector<int> fds;   // descriptors it waits for (WaitingFd)
 };
 
@@ -105,6 +107,7 @@ struct Scheduler final : gc::RootSource {
   std::vector<ThreadImpl*> live;  // not finished, the running one included
   std::deque<ThreadImpl*> runq;
   Timers timers;
+  Timers alarms;  // set_alarm's deadlines, apart from the waits they break
   int epfd = -1;
   int timerfd = -1;  // the fallback timer when epoll_pwait2 is missing
   bool have_pwait2 = true;
@@ -137,6 +140,8 @@ struct Scheduler final : gc::RootSource {
   void post(ThreadImpl* t, Value exc);
   void kill(ThreadImpl* t);
   void release_lock_of(ThreadImpl* t);
+  void cancel_alarm(ThreadImpl* t);
+  void fire_alarms(uint64_t now);
   void poll_ready(const timespec* timeout);
   void wait_for_events();
   void block();
@@ -270,6 +275,7 @@ void Scheduler::kill(ThreadImpl* t) {
   if (t->killed || t->finished) return;
   t->killed = true;
   cancel_wait(t);
+  cancel_alarm(t);
   runq.erase(std::remove(runq.begin(), runq.end(), t), runq.end());
   release_lock_of(t);
   if (!t->started) {  // never ran: nothing to unwind
@@ -311,6 +317,22 @@ void Scheduler::unwatch_fd(ThreadImpl* t, int fd) {
   if (v.empty()) {
     epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nullptr);
     fd_table.erase(it);
+  }
+}
+
+void Scheduler::cancel_alarm(ThreadImpl* t) {
+  if (!t->has_alarm) return;
+  alarms.erase(t->alarm);
+  t->has_alarm = false;
+}
+
+// Breaks the threads whose alarms are due (the running one raises it at
+// its next check_pending).
+void Scheduler::fire_alarms(uint64_t now) {
+  while (!alarms.empty() && alarms.begin()->first <= now) {
+    ThreadImpl* t = alarms.begin()->second;
+    cancel_alarm(t);
+    post(t, vm.break_exc);
   }
 }
 
@@ -380,21 +402,25 @@ void Scheduler::poll_ready(const timespec* timeout) {
                                  [](pid_t pid) { return waitpid(pid, nullptr, WNOHANG) != 0; }),
                   zombies.end());
   }
-  if (!timers.empty()) {
+  if (!timers.empty() || !alarms.empty()) {
     uint64_t now = now_ns();
     while (!timers.empty() && timers.begin()->first <= now) {
       ThreadImpl* t = timers.begin()->second;
       cancel_wait(t);
       make_runnable(t);
     }
+    fire_alarms(now);
   }
 }
 
 // Nothing is runnable: wait until the earliest timer is due or a
 // descriptor is ready (no limit without timers).
 void Scheduler::wait_for_events() {
-  if (timers.empty()) return poll_ready(nullptr);
-  uint64_t now = now_ns(), at = timers.begin()->first;
+  if (timers.empty() && alarms.empty()) return poll_ready(nullptr);
+  uint64_t at = UINT64_MAX;
+  if (!timers.empty()) at = timers.begin()->first;
+  if (!alarms.empty()) at = std::min(at, alarms.begin()->first);
+  uint64_t now = now_ns();
   timespec wait = to_timespec(at > now ? at - now : 0);
   poll_ready(&wait);
 }
@@ -423,7 +449,7 @@ void Scheduler::block() {
       switch_to(next);  // returns when someone switches back to self
       return;
     }
-    if (timers.empty() && fd_waiters == 0) {
+    if (timers.empty() && alarms.empty() && fd_waiters == 0) {
       // Nothing can ever wake anyone: say so in the thread that waits.
       cancel_wait(self);
       self->state = ThreadImpl::Running;
@@ -479,6 +505,7 @@ void Scheduler::after_switch(Transfer t) {
 // The running thread t has ended: never returns.
 void Scheduler::finish(ThreadImpl* t) {
   t->finished = true;
+  cancel_alarm(t);
   release_lock_of(t);
   live.erase(std::find(live.begin(), live.end(), t));
   t->fn = t->pending = NIL;
@@ -491,7 +518,7 @@ void Scheduler::finish(ThreadImpl* t) {
       switch_to(next);  // never comes back: nothing refers to t any more
       std::abort();
     }
-    if (timers.empty() && fd_waiters == 0) {
+    if (timers.empty() && alarms.empty() && fd_waiters == 0) {
       // Everyone left waits for the lock, which t's end handed on, or is
       // stuck; the main thread hears of it.
       post(main, make_exception(make_string_utf8("deadlock: every thread is waiting"), NIL, NIL));
@@ -691,11 +718,18 @@ void scheduler_tick(VM& vm) {
     return;
   }
   s->update_budget();
-  if (s->live.size() <= 1) return;
+  ThreadImpl* self = s->current;
+  if (s->live.size() <= 1) {
+    if (!s->alarms.empty()) {
+      s->fire_alarms(now_ns());
+      s->check_pending(self);
+    }
+    return;
+  }
   timespec zero{0, 0};
   s->poll_ready(&zero);
+  s->check_pending(self);  // its alarm went off
   if (s->runq.empty()) return;
-  ThreadImpl* self = s->current;
   s->make_runnable(self);
   ThreadImpl* next = s->runq.front();
   s->runq.pop_front();
@@ -762,6 +796,68 @@ void fd_closing(VM& vm, int fd) {
     s->cancel_wait(t);
     s->make_runnable(t);
   }
+}
+
+uint64_t monotonic_ns() { return now_ns(); }
+
+IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline, int wake_fd) {
+  short want = write ? POLLOUT : POLLIN;
+  pollfd p[2] = {{fd, want, 0}, {wake_fd, POLLIN, 0}};
+  int np = wake_fd >= 0 ? 2 : 1;
+  // What is ready now: the wake descriptor first, as a stopping server
+  // must not start on another request.
+  auto look = [&](int timeout_ms) -> int {
+    int n;
+    while ((n = poll(p, nfds_t(np), timeout_ms)) < 0 && errno == EINTR) {
+      if (timeout_ms != 0) return 0;
+    }
+    if (n <= 0) return 0;
+    if (np == 2 && p[1].revents) return 2;
+    return p[0].revents ? 1 : 0;
+  };
+  auto result = [](int r) { return r == 2 ? IoWait::Woken : IoWait::Ready; };
+  if (std::current_exception()) {
+    // No switch inside a catch block (see the top of this file): wait here.
+    for (;;) {
+      int ms = -1;
+      if (deadline) {
+        uint64_t now = now_ns();
+        if (now >= deadline) return IoWait::Timeout;
+        ms = int(std::min<uint64_t>((deadline - now) / 1000000 + 1, 1u << 30));
+      }
+      if (int r = look(ms)) return result(r);
+      if (deadline && now_ns() >= deadline) return IoWait::Timeout;
+    }
+  }
+  Scheduler& s = sched(vm);
+  ThreadImpl* t = s.current;
+  for (;;) {
+    if (int r = look(0)) return result(r);
+    if (deadline && now_ns() >= deadline) return IoWait::Timeout;
+    if (!s.watch_fd(t, fd, write ? EPOLLOUT : EPOLLIN)) {
+      // Not pollable: nothing to wait for.
+      return IoWait::Ready;
+    }
+    t->fds.push_back(fd);
+    if (wake_fd >= 0 && s.watch_fd(t, wake_fd, EPOLLIN)) t->fds.push_back(wake_fd);
+    ++s.fd_waiters;
+    if (deadline) {
+      t->timer = s.timers.emplace(deadline, t);
+      t->has_timer = true;
+    }
+    t->state = ThreadImpl::WaitingFd;
+    s.block();  // whoever woke it took it out of every wait (cancel_wait)
+  }
+}
+
+void set_alarm(VM& vm, double secs) {
+  Scheduler& s = sched(vm);
+  ThreadImpl* t = s.current;
+  s.cancel_alarm(t);
+  if (!(secs >= 0)) return;
+  constexpr double kForever = 1e9;  // seconds: about 31 years
+  t->alarm = s.alarms.emplace(now_ns() + uint64_t(std::min(secs, kForever) * 1e9), t);
+  t->has_alarm = true;
 }
 
 void reap_later(VM& vm, int pid) {

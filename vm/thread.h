@@ -56,6 +56,21 @@ bool other_threads(VM& vm);
 // call then waits.
 void wait_fds(VM& vm, const int* fds, int n, bool write);
 inline void wait_fd(VM& vm, int fd, bool write) { wait_fds(vm, &fd, 1, write); }
+// How wait_io ended.
+enum class IoWait { Ready, Timeout, Woken };
+// Parks the running thread until fd is ready (for reading, or for
+// writing), the monotonic clock reaches deadline_ns (0: no deadline), or
+// wake_fd (-1: none) is readable; the others run meanwhile. For
+// non-blocking descriptors (sockets): unlike wait_fds it parks even when no
+// other thread exists (the process then waits in epoll), and inside a catch
+// block it waits in poll(2). A break posted meanwhile is raised.
+IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline_ns, int wake_fd = -1);
+// The clock wait_io's deadlines are on (CLOCK_MONOTONIC), in nanoseconds.
+uint64_t monotonic_ns();
+// Breaks the running thread (as break-thread does) once secs seconds have
+// passed, unless it is called again first; secs < 0 only cancels. The
+// server's threadlife* watchdog, without a watchdog thread.
+void set_alarm(VM& vm, double secs);
 // fd is about to be closed: the threads waiting for it wake (and find it
 // closed) rather than wait forever, as epoll forgets a closed descriptor.
 // Never switches threads (finalizers call it).

@@ -13,6 +13,7 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/socket.h"
 #include "vm/thread.h"
 
 namespace vm {
@@ -92,6 +93,8 @@ VM::VM(const Options& o) : opts(o) {
   register_fiber_builtins(*this);
   register_thread_kind(*heap_);
   register_thread_builtins(*this);
+  register_socket_kind(*heap_);
+  register_socket_builtins(*this);
   auto prim = [](const char* n) { return global_value(intern(n)); };
   prim_add = prim("+");
   prim_sub = prim("-");

@@ -16,6 +16,7 @@
 #include "vm/error.h"
 #include "vm/port.h"
 #include "vm/print.h"
+#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/vm.h"
@@ -136,16 +137,27 @@ Value bi_disp(VM& vm, Value* args, int nargs) { return print_to(vm, "disp", args
 
 // ---- closing and flushing ----
 
-// Closing twice is harmless; closing a non-port is an error. Sockets, when
-// they exist, are closed by the networking area's close hook.
-Value bi_close(VM&, Value* args, int nargs) {
+// Closing twice is harmless; closing what is not a port or a listening
+// socket is an error. force-close resets a socket's connection, dropping
+// what it has not sent (PortImpl::abort).
+Value close_ports(const char* fn, Value* args, int nargs, bool force) {
   for (int i = 0; i < nargs; ++i)
-    if (TYPE(args[i]) != Kind::Port) type_error("close", "a port", args[i]);
+    if (TYPE(args[i]) != Kind::Port && TYPE(args[i]) != Kind::Socket)
+      type_error(fn, "a port or socket", args[i]);
   for (int i = 0; i < nargs; ++i) {
+    if (TYPE(args[i]) == Kind::Socket) {
+      close_listen_socket(args[i]);
+      continue;
+    }
     PortImpl* p = port_impl(args[i]);
-    if (p && !p->closed) p->close();
+    if (p && !p->closed) force ? p->abort() : p->close();
   }
   return NIL;
+}
+
+Value bi_close(VM&, Value* args, int nargs) { return close_ports("close", args, nargs, false); }
+Value bi_force_close(VM&, Value* args, int nargs) {
+  return close_ports("force-close", args, nargs, true);
 }
 
 Value bi_flushout(VM& vm, Value* args, int nargs) {
@@ -195,7 +207,7 @@ const BuiltinDef kIoBuiltins[] = {
     {"write", bi_write, 0, 2, "print x re-readably; returns nil"},
     {"disp", bi_disp, 0, 2, "print x for humans; returns nil"},
     {"close", bi_close, 0, -1, "close each port; returns nil"},
-    {"force-close", bi_close, 0, -1, "close each port at once; returns nil"},
+    {"force-close", bi_force_close, 0, -1, "close each port at once; returns nil"},
     {"flushout", bi_flushout, 0, 1, "flush the current output port; returns t"},
     {"pipe-from", bi_pipe_from, 1, 1, "an input port on the output of a shell command"},
 };

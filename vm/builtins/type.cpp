@@ -188,6 +188,7 @@ Value arc_type(Value v) {
     case Kind::Exception: return S.exception;
     case Kind::Fiber: return intern("fiber");
     case Kind::Thread: return intern("thread");
+    case Kind::Socket: return intern("socket");
     default: throw_error("type: unknown type", {v});
   }
 }

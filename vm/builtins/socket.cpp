@@ -1,0 +1,124 @@
+// vm/builtins/socket.cpp — the networking builtins of ARC.md 4.11:
+// open-socket, socket-accept, client-ip; and beyond Arc 3.1, socket-port
+// (the port a socket listens on, for port 0) and connect-socket (a client
+// connection, for clients and tests). w/socket is in lib.arc.
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "vm/builtins.h"
+#include "vm/error.h"
+#include "vm/socket.h"
+#include "vm/string.h"
+#include "vm/thread.h"
+#include "vm/vm.h"
+
+namespace vm {
+
+namespace {
+
+Value arg_socket(const char* fn, Value v) {
+  if (TYPE(v) != Kind::Socket) type_error(fn, "a socket", v);
+  return v;
+}
+
+int arg_port(const char* fn, Value v) {
+  int64_t p = arg_fixnum(fn, v);
+  if (p < 0 || p > 65535) type_error(fn, "a port number (0 to 65535)", v);
+  return int(p);
+}
+
+std::string host_arg(const char* fn, Value* args, int nargs, int i) {
+  if (nargs <= i || args[i].is_nil()) return "";
+  return arg_text(fn, args[i]);
+}
+
+// (open-socket port (o host)): listen on port of host (all interfaces by
+// default, as Arc 3.1); port 0 takes a free one (socket-port tells which).
+Value bi_open_socket(VM&, Value* args, int nargs) {
+  int port = arg_port("open-socket", args[0]);
+  return open_listen_socket(port, host_arg("open-socket", args, nargs, 1), false, true);
+}
+
+Value bi_socket_port(VM&, Value* args, int) {
+  return Value::fixnum(arg_socket("socket-port", args[0]).as<ListenSocket>()->port);
+}
+
+// (socket-accept s): waits (as a thread) for a connection: (in out ip).
+Value bi_socket_accept(VM&, Value* args, int) {
+  return accept_connection(arg_socket("socket-accept", args[0]), -1);
+}
+
+Value bi_client_ip(VM&, Value* args, int) {
+  if (SocketInput* in = socket_input(args[0])) return make_string_utf8(in->ip());
+  if (SocketOutput* out = socket_output(args[0])) return make_string_utf8(out->ip());
+  type_error("client-ip", "a socket port", args[0]);
+}
+
+// (connect-socket host port): a connection to host:port, as (in out). The
+// connect waits as a thread; a host name is looked up first (getaddrinfo,
+// which does wait for the resolver).
+Value bi_connect_socket(VM& vm, Value* args, int) {
+  std::string host = arg_text("connect-socket", args[0]);
+  int port = arg_port("connect-socket", args[1]);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
+  addrinfo* res = nullptr;
+  std::string service = std::to_string(port);
+  int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
+  if (rc != 0) throw_error("connect-socket: unknown host " + host + ": " + gai_strerror(rc));
+  int fd = -1, err = ECONNREFUSED;
+  for (addrinfo* a = res; a && fd < 0; a = a->ai_next) {
+    fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) {
+      err = errno;
+      continue;
+    }
+    if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
+      if (errno == EINPROGRESS) {
+        try {
+          wait_io(vm, fd, true, 0);
+        } catch (...) {
+          ::close(fd);
+          freeaddrinfo(res);
+          throw;
+        }
+        socklen_t len = sizeof err;
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+      } else {
+        err = errno;
+      }
+      if (err) {
+        ::close(fd);
+        fd = -1;
+      }
+    }
+  }
+  freeaddrinfo(res);
+  if (fd < 0)
+    throw_error("connect-socket: cannot connect to " + host + ":" + service + ": " + strerror(err));
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return connection_ports(fd, host, false);
+}
+
+const BuiltinDef kDefs[] = {
+    {"open-socket", bi_open_socket, 1, 2, "(open-socket port (o host)): a listening TCP socket"},
+    {"socket-port", bi_socket_port, 1, 1, "the port a listening socket is bound to"},
+    {"socket-accept", bi_socket_accept, 1, 1, "wait for a connection: (in out ip)"},
+    {"client-ip", bi_client_ip, 1, 1, "the peer's IP address of a socket port"},
+    {"connect-socket", bi_connect_socket, 2, 2, "(connect-socket host port): (in out)"},
+};
+
+}  // namespace
+
+void register_socket_builtins(VM& vm) { define_builtins(vm, kDefs); }
+
+}  // namespace vm

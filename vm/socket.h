@@ -1,0 +1,123 @@
+// vm/socket.h — TCP sockets (ARC.md 4.11): a listening socket is an Arc
+// object of its own (type `socket`); a connection is two ports, an input
+// and an output, sharing one descriptor.
+//
+// Every descriptor here is non-blocking, and every wait parks the calling
+// green thread on the scheduler's epoll (wait_io, DESIGN invariant 7): an
+// accept, a read that finds nothing, a write into a full send buffer. The
+// descriptor of a connection is closed when both of its ports are closed,
+// or collected (as files are); force-close resets it at once.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "vm/object.h"
+#include "vm/port.h"
+
+namespace vm {
+
+class VM;
+
+struct ListenSocket {
+  GcHeader h;
+  int fd;
+  int port;  // the bound port (the one the kernel chose for port 0)
+};
+
+// The descriptor of one connection, shared by its two ports.
+struct SocketConn {
+  int fd = -1;
+  std::string ip;  // the peer's address
+  bool in_open = true, out_open = true;
+  ~SocketConn() { close_fd(); }
+  // Closes the descriptor (waking the threads parked on it).
+  void close_fd();
+  // Closes it with a reset: unsent output is dropped (SO_LINGER 0).
+  void reset();
+};
+
+// Something a subsystem keeps with a connection's input port (the HTTP
+// parser state of vm/http.cpp).
+struct PortExtension {
+  virtual ~PortExtension() = default;
+};
+
+class SocketInput final : public PortImpl {
+ public:
+  explicit SocketInput(std::shared_ptr<SocketConn> c);
+  ~SocketInput() override;
+  void write_bytes(const char*, size_t) override {}
+  void close() override;
+  void abort() override;
+  int fd() const override { return conn_->fd; }
+  const std::string& ip() const { return conn_->ip; }
+  SocketConn& conn() { return *conn_; }
+
+  // The buffer, for readers that parse it in place (vm/http.cpp).
+  const char* data() const { return buf_.get() + pos_; }
+  size_t avail() const { return end_ - pos_; }
+  void consume(size_t n) { pos_ += n; }
+  enum class Fill { Data, Eof, Timeout, Woken, Reset };
+  // Reads what has arrived into the buffer (after what is unconsumed),
+  // waiting until the deadline (0: none) or until wake_fd is readable.
+  Fill fill(uint64_t deadline_ns, int wake_fd = -1);
+  std::unique_ptr<PortExtension> ext;
+
+ protected:
+  int next_byte() override;
+  int look_byte() override;
+
+ private:
+  bool refill();  // for readc and friends: false at end of input
+  std::shared_ptr<SocketConn> conn_;
+  std::unique_ptr<char[]> buf_;  // allocated on the first read
+  size_t pos_ = 0, end_ = 0;
+};
+
+class SocketOutput final : public PortImpl {
+ public:
+  explicit SocketOutput(std::shared_ptr<SocketConn> c);
+  ~SocketOutput() override;
+  void write_bytes(const char* p, size_t n) override;
+  void flush() override;
+  void close() override;
+  void abort() override;
+  int fd() const override { return conn_->fd; }
+  const std::string& ip() const { return conn_->ip; }
+  SocketConn& conn() { return *conn_; }
+
+  enum class Sent { Done, Timeout, Failed };
+  // Writes what is buffered, then the pieces given (header and body of a
+  // response, gathered by writev), waiting for the peer as needed until the
+  // deadline (0: none). Failed: the peer reset or closed; err says why.
+  Sent send(const char* const* pieces, const size_t* sizes, int n, uint64_t deadline_ns,
+            int* err = nullptr);
+
+ private:
+  void close_quietly();
+  std::shared_ptr<SocketConn> conn_;
+  std::string buf_;
+  bool draining_ = false;
+};
+
+SocketInput* socket_input(Value port);    // null unless a socket's input port
+SocketOutput* socket_output(Value port);  // null unless a socket's output port
+
+// A listening TCP socket on port (0: any free one) of host (empty: every
+// interface, IPv4 and IPv6). reuse_port: other sockets may bind the same
+// port (SO_REUSEPORT: the server's workers); listen: false only binds,
+// which reserves the port. Arc errors for what fails.
+Value open_listen_socket(int port, const std::string& host, bool reuse_port, bool listen);
+// Accepts a connection on s: the list (in out ip). nullptr result (NIL) if
+// wake_fd became readable first. Raises Arc errors for failures (EMFILE...).
+Value accept_connection(Value s, int wake_fd);
+// Closes a listening socket (close); again is harmless.
+void close_listen_socket(Value s);
+// Sets up a connection's two ports for an accepted descriptor.
+Value connection_ports(int fd, const std::string& ip, bool with_ip);
+
+void register_socket_kind(gc::Heap& h);
+void register_socket_builtins(VM& vm);
+
+}  // namespace vm
