@@ -35,6 +35,9 @@ const char* kUsage =
     "  --stack-limit=MB     VM stack size (default 512); deeper recursion is an error\n"
     "  --fiber-release=P    what becomes of a finished fiber's stacks: keep (default),\n"
     "                       madvise (return the pages) or munmap (unmap idle allocations)\n"
+    "  --workers=N          serve forks N worker processes sharing the port (for\n"
+    "                       applications that keep no state in memory between requests)\n"
+    "  --host=ADDR          the address serve listens on (default: every interface)\n"
     "  --help, --version\n";
 
 struct Args {
@@ -44,6 +47,8 @@ struct Args {
   bool stats = false;
   std::string profile;
   std::vector<std::string> exprs;
+  int workers = 0;
+  std::string host;  // --host: srv.arc's srv-host*
   std::string file;
   std::vector<std::string> argv;
 };
@@ -108,6 +113,22 @@ int parse_args(int argc, char** argv, Args& args) {
         return 2;
       }
       args.rt.stack_limit_bytes = size_t(mb) << 20;
+    } else if (starts(a, "--workers=") || !std::strcmp(a, "--workers")) {
+      const char* v = a[9] == '=' ? a + 10 : (++i < argc ? argv[i] : "");
+      char* end = nullptr;
+      long n = std::strtol(v, &end, 10);
+      if (end == v || *end || n < 1 || n > 256) {
+        std::fputs("arcana: --workers needs a number from 1 to 256\n", stderr);
+        return 2;
+      }
+      args.workers = int(n);
+    } else if (starts(a, "--host=") || !std::strcmp(a, "--host")) {
+      const char* v = a[6] == '=' ? a + 7 : (++i < argc ? argv[i] : "");
+      if (!*v) {
+        std::fputs("arcana: --host needs an address\n", stderr);
+        return 2;
+      }
+      args.host = v;
     } else if (!std::strcmp(a, "--")) {
       ++i;
       break;
@@ -155,6 +176,8 @@ int run(Args& args) {
     vm.counters.count_ops = true;
   }
   set_argv(vm, args.argv);
+  vm.opts.workers = args.workers;
+  if (!args.host.empty()) vm.define("srv-host*", vm::make_string_utf8(args.host));
   int status = 0;
   try {
     if (!args.exprs.empty()) {

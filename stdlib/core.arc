@@ -838,24 +838,8 @@
 (def ellipsize (str (o limit 80))
   (if (<= (len str) limit) str (+ (cut str 0 limit) "...")))
 
-; Bytes of 248 and over are skipped so that each of the 62 characters is
-; equally likely; without /dev/urandom, rand is used instead.
-(def rand-string (n)
-  (withs (cs "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-          s (newstring n)
-          fill (fn (next)
-                 ((afn (i)
-                    (when (< i n)
-                      (let b (next)
-                        (if (< b 248)
-                            (do (sref s (cs (mod b 62)) i) (self (+ i 1)))
-                            (self i)))))
-                  0)))
-    (if (file-exists "/dev/urandom")
-        (let in (infile "/dev/urandom")
-          (after (fill (fn () (readb in))) (close in)))
-        (fill (fn () (rand 248))))
-    s))
+; rand-string is a builtin (vm/builtins/crypto.cpp): characters drawn from
+; the kernel's random source, as Arc 3.1's read /dev/urandom.
 
 ; --- 5.11 Higher-order helpers ---
 

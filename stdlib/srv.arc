@@ -1,1 +1,676 @@
-; stdlib/srv.arc — placeholder while it is being written (issue 11).
+; stdlib/srv.arc — the HTTP server of ARC.md 6.5 (Arc 3.1's srv.arc): ops,
+; the request object, closures as links and forms (fnids), logging,
+; throttling and background threads. Loaded after html.arc; app.arc and the
+; news site build on it.
+;
+; The API and its behaviour are Arc 3.1's, so its programs run unchanged:
+; a handler prints its header lines and its page with pr to the standard
+; output it is given. What is underneath is not: the bytes and the
+; operating system are C++ (vm/socket.cpp, vm/http.cpp). One green thread
+; serves one connection, parked on the scheduler's epoll whenever it waits,
+; and keeps it open between requests (HTTP/1.1 keep-alive). %http-read
+; reads and parses a whole request (libhttp-parser) into the request table;
+; the handler writes into a response port, a buffer; %http-send completes
+; the handler's header as HTTP/1.1 needs (status line, Content-Length,
+; Date, Connection) and sends header and body in one writev. So header*
+; still says "Connection: close", as Arc 3.1's does, and the connection
+; stays open all the same when the client asks for that.
+;
+; Differences a client can see, all for HTTP's sake: an unknown op is a 404
+; (Arc 3.1 answers 200), static files carry their real content types and
+; are answered 304 when unchanged, a throttled client gets 429 before the
+; connection closes, a handler that fails gives 500 (its message and
+; backtrace go to the error log, none of it to the client), and one that
+; runs past threadlife* gives 503. serve does not call (setuid 2) (set
+; srv-setuid* to a uid to drop privileges after binding), and the request
+; log names the cookies a request carried but not their values, which are
+; session keys.
+
+; --- Configuration (ARC.md 6.5) --------------------------------------------
+
+(= arcdir* "arc/" logdir* "arc/logs/" staticdir* "static/")
+
+(= quitsrv* nil breaksrv* nil srv-noisy* nil)
+
+; Seconds a request may run before its thread is broken (503).
+(= threadlife* 30)
+
+(= requests* 0 requests/ip* (table) throttle-ips* (table) ignore-ips* (table)
+   spurned* (table))
+
+(= req-times* (table) req-limit* 30 req-window* 10 dos-window* 2)
+
+; Beyond Arc 3.1, the limits a connection lives by. Seconds: the whole
+; header of a request must arrive within header-timeout* of its first byte
+; (of the connection, for the first request); an open connection between
+; requests is closed after idle-timeout*; a body that makes no progress
+; for body-timeout*, or a client that reads none of its response for as
+; long, is dropped. Bytes: a body over the op's limit in max-body* (default
+; max-body-default*) is answered 413. Connections: past max-conns* open
+; at once, a new one waits up to conn-wait* seconds for a free place, then
+; is answered 503. srv-grace* is how long a stopping server (SIGTERM) lets
+; the requests in flight finish.
+(= header-timeout* 10 idle-timeout* 5 body-timeout* 10)
+(= max-body* (table) max-body-default* (* 1024 1024))
+(= max-conns* 10000 conn-wait* 1 srv-grace* 10)
+
+; The address serve binds: nil listens on all interfaces, as Arc 3.1 does;
+; arcana's --host sets it.
+(= srv-host* nil)
+(= srv-setuid* nil)
+
+; Open connections, and the listening socket of the running server.
+(= srv-conns* 0 currsock* nil)
+
+; The application's shutdown hooks: (on-shutdown f) adds one; a server
+; stopped by SIGTERM (or SIGINT, when not at the REPL) runs them in order
+; after the last request, then exits 0.
+(= shutdown-hooks* nil)
+(def on-shutdown (f) (= shutdown-hooks* (join shutdown-hooks* (list f))))
+
+(= header* "HTTP/1.1 200 OK
+Content-Type: text/html; charset=utf-8
+Connection: close")
+
+(= rdheader* "HTTP/1.0 302 Moved")
+
+(def gen-type-header (ctype)
+  (+ "HTTP/1.0 200 OK
+Content-Type: "
+     ctype
+     "
+Connection: close"))
+
+; Arc 3.1's four types, and the others a site serves: each static-filetype
+; names one (text/html stays the key Arc 3.1 programs use).
+(= type-header* (table))
+(each (k v) (pair '(gif "image/gif" jpg "image/jpeg" png "image/png"
+              text/html "text/html; charset=utf-8" css "text/css; charset=utf-8"
+              js "text/javascript; charset=utf-8" txt "text/plain; charset=utf-8"
+              ico "image/x-icon" svg "image/svg+xml" json "application/json"
+              pdf "application/pdf" woff2 "font/woff2" webp "image/webp"))
+  (= (type-header* k) (gen-type-header v)))
+
+(= srvops* (table) redirector* (table) optimes* (table) opcounts* (table))
+
+(= unknown-msg* "Unknown." max-age* (table) static-max-age* nil)
+
+; --- Starting and stopping -------------------------------------------------
+
+(def ensure-srvdirs ()
+  (map ensure-dir (list arcdir* logdir* staticdir*)))
+
+; (serve (o port 8080)): listen on port (0: any free one; the line printed
+; names it), start the background threads, serve until quitsrv* is set or
+; the process is told to stop. With arcana --workers N, %srv-open forks N
+; worker processes that each come back here with a socket of their own on
+; the same port; the parent supervises them and never returns.
+(def serve ((o port 8080))
+  (wipe quitsrv*)
+  (ensure-srvdirs)
+  (let s (%srv-open port srv-host*)
+    (= currsock* s)
+    (each job pending-bgthreads* (apply new-bgthread job))
+    (%srv-signals)
+    (when srv-setuid* (setuid srv-setuid*))
+    (unless (%srv-worker)
+      (prn "ready to serve port " (socket-port s))
+      (flushout))
+    (protect (fn ()
+               (until (or quitsrv* (%srv-stopping))
+                 (handle-request s breaksrv*)))
+             (fn () (close s) (wipe currsock*)))
+    (%srv-finish)))
+
+; After the accept loop: let the connections in flight finish (idle ones
+; close at once), then, if the process was told to stop, run the shutdown
+; hooks and exit.
+(def %srv-finish ()
+  (let until (+ (msec) (* 1000 srv-grace*))
+    (while (and (> srv-conns* 0) (< (msec) until))
+      (sleep .01)))
+  (if (%srv-stopping)
+      (do (each f shutdown-hooks*
+            (on-err (fn (e) (ero "shutdown hook:" (details e))) f))
+          (quit 0))
+      (prn "quit server")))
+
+; (serve1 (o port 8080)): handle exactly one request, in this thread, with
+; its errors raised here (breaksrv).
+(def serve1 ((o port 8080))
+  (let s (open-socket port srv-host*)
+    (after (let (i o ip) (socket-accept s)
+             (++ srv-conns*)
+             (%srv-connection i o ip t t))
+           (close s))))
+
+(def handle-request (s breaksrv)
+  (if breaksrv
+      (handle-request-1 s)
+      (on-err (fn (e)
+                ; accept failed (out of descriptors, say): log it, and
+                ; give the connections in flight a moment to end.
+                (errsafe (srvlog 'err "accept" (details e)))
+                (sleep .05))
+              (fn () (handle-request-1 s)))))
+
+; Accepts one connection and starts the thread that serves it. Banned IPs
+; are closed on at once; past max-conns* the connection waits for a place
+; (in the kernel's queue) and is then refused with 503.
+(def handle-request-1 (s)
+  (let full (no (%srv-wait-place))
+    (awhen (%srv-accept s)
+      (let (i o ip) it
+        (if (ignore-ips* ip)
+            (do (++ (spurned* ip 0))
+                (force-close i o))
+            full
+            (do (errsafe (srvlog 'err ip 503 "over max-conns*" max-conns*))
+                (%http-error o i 503 "Too many connections")
+                (close i o))
+            (do (++ srv-conns*)
+                (new-thread (fn () (handle-request-thread i o ip)))))))))
+
+; t when a connection may be taken: there is a free place now, or one
+; frees within conn-wait* seconds.
+(def %srv-wait-place ()
+  (or (< srv-conns* max-conns*)
+      (let until (+ (msec) (* 1000 conn-wait*))
+        (while (and (>= srv-conns* max-conns*) (< (msec) until)
+                    (no (%srv-stopping)))
+          (sleep .005))
+        (< srv-conns* max-conns*))))
+
+(def handle-request-thread (i o ip)
+  (%srv-connection i o ip nil breaksrv*))
+
+; Serves the requests of one connection until it closes: the client's
+; wish, a handler's (closing its output), a bad request, a timeout, or a
+; stopping server. busy is set while a request is being answered, so that
+; a thread broken then (threadlife*) answers 503 as it unwinds.
+(def %srv-connection (i o ip once breaksrv)
+  (with (str (%response-port) busy nil)
+    (protect
+      (fn ()
+        (while (let r (%http-read i ip max-body* max-body-default*)
+                 (if (no r)
+                      nil
+                     (acons r)
+                      (do (%srv-bad-request i o ip (car r) (cdr r)) nil)
+                      (do (set busy)
+                          (do1 (and (%srv-request r i o str ip breaksrv) (no once))
+                               (wipe busy)))))))
+      (fn ()
+        (%alarm nil)
+        (when busy
+          (errsafe (srvlog 'err ip 503 "request broken: over threadlife*" threadlife*))
+          (errsafe (%http-error o i 503 "Request took too long")))
+        (-- srv-conns*)
+        (close i o)))))
+
+(def %srv-bad-request (i o ip status msg)
+  (errsafe (srvlog 'err ip status msg))
+  (%http-error o i status msg))
+
+; One request: count it, throttle it, answer it. t if the connection stays
+; open for the next.
+(def %srv-request (req i o str ip breaksrv)
+  (++ requests*)
+  (++ (requests/ip* ip 0))
+  (if (abusive-ip ip)
+      (do (++ (spurned* ip 0))
+          (errsafe (srvlog 'err ip 429 "throttled"))
+          (%http-error o i 429 "Too many requests")
+          nil)
+      (let t1 (msec)
+        (when srv-noisy* (write (tablist req)) (prn))
+        (%alarm threadlife*)
+        (if breaksrv
+            (respond str req!op req!args req!cooks ip req)
+            (on-err (fn (e) (%srv-failed str req ip e))
+                    (fn () (respond str req!op req!args req!cooks ip req))))
+        (%alarm nil)
+        (do1 (%http-send o str i)
+             (log-request req!type req!op req!args req!cooks ip req!start t1)
+             (harvest-fnids)))))
+
+; A handler's error: the client gets a plain 500 (whatever the handler had
+; printed is dropped); the message and the Arc backtrace go to the log.
+(def %srv-failed (str req ip e)
+  (errsafe (srvlog 'err ip 500 req!op (%describe-error e)))
+  (%port-reset str)
+  (w/stdout str
+    (prn "HTTP/1.1 500 Internal Server Error")
+    (prn "Content-Type: text/html; charset=utf-8")
+    (prn)
+    (pr "Internal server error.")))
+
+; --- Abuse (ARC.md 6.5, step 3) ----------------------------------------------
+
+; An IP is only looked at past 250 requests (and not at all while
+; req-limit* is nil: a benchmark's client makes thousands a second). Its queue keeps the times of
+; its last req-limit* requests (1 when throttled): the oldest leaving it is
+; dos-window* old or less, the IP is ignored from then on; req-window* old
+; or less, this request is abusive.
+(def abusive-ip (ip)
+  (and req-limit*
+       (> (or (requests/ip* ip) 0) 250)
+       (let now (seconds)
+         (do1 (aif (req-times* ip)
+                   (and (>= (qlen it) (if (throttle-ips* ip) 1 req-limit*))
+                        (let dt (- now (deq it))
+                          (when (< dt dos-window*) (set (ignore-ips* ip)))
+                          (< dt req-window*)))
+                   (do (= (req-times* ip) (queue)) nil))
+              (enq now (req-times* ip))))))
+
+; --- Requests as Arc 3.1 parses them (6.5, steps 4-9) ----------------------
+; The server itself parses in C++ (%http-read); these are kept for programs
+; that call them, with the same results.
+
+(def parseheader (lines)
+  (let (type op args) (parseurl (car lines))
+    (list type
+          op
+          args
+          (and (is type 'post)
+               (some (fn (s)
+                       (and (begins s "Content-Length:")
+                            (errsafe (coerce (cadr (tokens s)) 'int))))
+                     (cdr lines)))
+          (some (fn (s)
+                  (and (begins s "Cookie:")
+                       (parsecookies s)))
+                (cdr lines)))))
+
+(def parseurl (s)
+  (let (type url) (tokens s)
+    (let (base args) (tokens url #\?)
+      (list (sym (downcase type))
+            (sym (cut base 1))
+            (if args (parseargs args) nil)))))
+
+(def parseargs (s)
+  (map (fn ((k v)) (list k (urldecode (or v ""))))
+       (map [tokens _ #\=] (tokens s #\&))))
+
+(def parsecookies (s)
+  (map [tokens _ #\=]
+       (cdr (tokens s [or (whitec _) (is _ #\;)]))))
+
+; Arc 3.1's POST path, for programs that call it on ports of their own:
+; reads n characters of form data and responds.
+(def handle-post (i o op args n cooks ip)
+  (if (no n)
+      (respond-err o "Post request without Content-Length.")
+      (let line nil
+        (whilet c (and (> n 0) (readc i))
+          (-- n)
+          (push c line))
+        (respond o op (+ (parseargs (string (rev line))) args) cooks ip))))
+
+; --- Responding (6.5, step 10) --------------------------------------------
+
+(deftem request
+  args  nil
+  cooks nil
+  ip    nil)
+
+(def arg (req key) (alref req!args key))
+
+(def reassemble-args (req)
+  (aif req!args
+       (apply string "?" (intersperse "&" (map [string (car _) "=" (cadr _)] it)))
+       ""))
+
+; Writes the answer to op into str: the op's handler, a static file under
+; staticdir*, or a 404. req is the request %http-read made; without it (a
+; program calling respond itself) one is made from args, cooks and ip.
+(def respond (str op args cooks ip (o req))
+  (w/stdout str
+    (iflet f (srvops* op)
+           (let req (or req (inst 'request 'args args 'cooks cooks 'ip ip))
+             (if (redirector* op)
+                 (do (prn rdheader*)
+                     (prn "Location: " (f str req))
+                     (prn))
+                 (do (prn header*)
+                     (awhen (max-age* op)
+                       (prn "Cache-Control: max-age=" it))
+                     (f str req))))
+           (let filetype (static-filetype op)
+             (unless (and filetype
+                          (%http-file str req staticdir* (string op)
+                                      (type-header* filetype) static-max-age*))
+               (respond-status str 404 unknown-msg*))))))
+
+; The type of a static file by its extension, as a key of type-header*.
+; Arc 3.1 knows gif, jpg and png, and serves css, txt, htm, html and arc as
+; text/html; here each has its own type. Names may have folders
+; (%http-file keeps them inside staticdir*).
+(def static-filetype (sym)
+  (let fname (coerce sym 'string)
+    (and (posmatch "." fname)
+         (case (downcase (last (tokens fname #\.)))
+           "gif"  'gif
+           "jpg"  'jpg
+           "jpeg" 'jpg
+           "png"  'png
+           "css"  'css
+           "js"   'js
+           "txt"  'txt
+           "htm"  'text/html
+           "html" 'text/html
+           "arc"  'txt
+           "ico"  'ico
+           "svg"  'svg
+           "json" 'json
+           "pdf"  'pdf
+           "woff2" 'woff2
+           "webp" 'webp))))
+
+(def respond-err (str msg . args)
+  (w/stdout str
+    (prn header*)
+    (prn)
+    (apply pr msg args)))
+
+; A page with another status than 200: (respond-status str 404 "Unknown.").
+(def respond-status (str code msg)
+  (w/stdout str
+    (prn "HTTP/1.1 " code " " (%http-reason code))
+    (prn "Content-Type: text/html; charset=utf-8")
+    (prn)
+    (pr msg)))
+
+; --- Defining operations ------------------------------------------------------
+
+(mac defop-raw (name parms . body)
+  (w/uniq t1
+    `(= (srvops* ',name)
+        (fn ,parms
+          (let ,t1 (msec)
+            (do1 (do ,@body)
+                 (save-optime ',name (- (msec) ,t1))))))))
+
+(mac defopr-raw (name parms . body)
+  `(do (set (redirector* ',name))
+       (defop-raw ,name ,parms ,@body)))
+
+(mac defop (name parm . body)
+  (w/uniq gs
+    `(do (wipe (redirector* ',name))
+         (defop-raw ,name (,gs ,parm)
+           (w/stdout ,gs (prn) ,@body)))))
+
+(mac defopr (name parm . body)
+  (w/uniq gs
+    `(do (set (redirector* ',name))
+         (defop-raw ,name (,gs ,parm)
+           ,@body))))
+
+(def save-optime (name ms)
+  (unless (optimes* name) (= (optimes* name) (queue)))
+  (enq-limit ms (optimes* name) 1000)
+  (++ (opcounts* name 0)))
+
+; One line in the srv log per request: times to parse and to respond (***
+; past a second), the method, the op, its first argument (unless a fnid),
+; and the names of its cookies.
+(def log-request (type op args cooks ip t0 t1)
+  (with (parsetime (- t1 t0) respondtime (- (msec) t1))
+    (srvlog 'srv ip
+            parsetime
+            respondtime
+            (if (> (+ parsetime respondtime) 1000) "***" "")
+            type
+            op
+            (let arg1 (car args)
+              (if (caris arg1 "fnid") "" arg1))
+            (map car cooks))))
+
+; --- Closures as links and forms (fnids) -------------------------------------
+
+(= fns* (table) fnids* nil timed-fnids* nil)
+
+; The deadline (seconds) of each timed fnid, so an expired one is dead at
+; once rather than when harvest-fnids next runs.
+(= %srv-fnid-deadlines* (table))
+
+; 22 characters from the kernel's random source: 131 bits, not guessable.
+(def new-fnid ()
+  (check (sym (rand-string 22)) ~fns* (new-fnid)))
+
+(def fnid (f)
+  (atlet key (new-fnid)
+    (= (fns* key) f)
+    (push key fnids*)
+    key))
+
+(def timed-fnid (lasts f)
+  (atlet key (new-fnid)
+    (= (fns* key) f)
+    (= (%srv-fnid-deadlines* key) (+ (seconds) lasts))
+    (push (list key (seconds) lasts) timed-fnids*)
+    key))
+
+(mac afnid (f)
+  `(atlet it (new-fnid)
+     (= (fns* it) ,f)
+     (push it fnids*)
+     it))
+
+; The closure a request's fnid argument names, nil if unknown or expired.
+(def %srv-fn-of (req)
+  (let id (aif (arg req "fnid") (%find-sym it))
+    (awhen (and id (fns* id))
+      (let deadline (%srv-fnid-deadlines* id)
+        (if (and deadline (> (seconds) deadline))
+            (do (wipe (fns* id) (%srv-fnid-deadlines* id)) nil)
+            it)))))
+
+; Past n stored closures: the expired timed ones go, then the oldest tenth
+; of the untimed ones.
+(def harvest-fnids ((o n 50000))
+  (when (len> fns* n)
+    (pull (fn ((id created lasts))
+            (when (> (since created) lasts)
+              (wipe (fns* id) (%srv-fnid-deadlines* id))
+              t))
+          timed-fnids*)
+    (atlet nharvest (trunc (/ n 10))
+      (let (kill keep) (split (rev fnids*) nharvest)
+        (= fnids* (rev keep))
+        (each id kill
+          (wipe (fns* id)))))))
+
+(= fnurl* "/x" rfnurl* "/r" rfnurl2* "/y" jfnurl* "/a")
+
+(= dead-msg* "\nUnknown or expired link.")
+
+(defop-raw x (str req)
+  (w/stdout str
+    (aif (%srv-fn-of req)
+         (it req)
+         (pr dead-msg*))))
+
+(defopr-raw y (str req)
+  (aif (%srv-fn-of req)
+       (w/stdout str (it req))
+       "deadlink"))
+
+(defop-raw a (str req)
+  (aif (%srv-fn-of req)
+       (tostring (it req))))
+
+(defopr r req
+  (aif (%srv-fn-of req)
+       (it req)
+       "deadlink"))
+
+(defop deadlink req
+  (pr dead-msg*))
+
+(def url-for (fnid)
+  (string fnurl* "?fnid=" fnid))
+
+(def flink (f)
+  (string fnurl* "?fnid=" (fnid (fn (req) (prn) (f req)))))
+
+(def rflink (f)
+  (string rfnurl* "?fnid=" (fnid f)))
+
+(mac w/link (expr . body)
+  `(tag (a href (flink (fn (,(uniq)) ,expr)))
+     ,@body))
+
+(mac w/rlink (expr . body)
+  `(tag (a href (rflink (fn (,(uniq)) ,expr)))
+     ,@body))
+
+(mac onlink (text . body)
+  `(w/link (do ,@body) (pr ,text)))
+
+(mac onrlink (text . body)
+  `(w/rlink (do ,@body) (pr ,text)))
+
+(mac linkf (text parms . body)
+  `(tag (a href (flink (fn ,parms ,@body)))
+     (pr ,text)))
+
+(mac rlinkf (text parms . body)
+  `(tag (a href (rflink (fn ,parms ,@body)))
+     (pr ,text)))
+
+(mac w/link-if (test expr . body)
+  `(tag-if ,test (a href (flink (fn (,(uniq)) ,expr)))
+     ,@body))
+
+(def fnid-field (id)
+  (gentag input type 'hidden name 'fnid value id))
+
+(def fnform (f bodyfn (o redir))
+  (tag (form method 'post action (if redir rfnurl2* fnurl*))
+    (fnid-field (fnid f))
+    (bodyfn)))
+
+(mac aform (f . body)
+  (w/uniq ga
+    `(tag (form method 'post action fnurl*)
+       (fnid-field (fnid (fn (,ga)
+                           (prn)
+                           (,f ,ga))))
+       ,@body)))
+
+(mac taform (lasts f . body)
+  (w/uniq (gl gf gi ga)
+    `(withs (,gl ,lasts
+             ,gf (fn (,ga) (prn) (,f ,ga)))
+       (tag (form method 'post action fnurl*)
+         (fnid-field (if ,gl (timed-fnid ,gl ,gf) (fnid ,gf)))
+         ,@body))))
+
+(mac arform (f . body)
+  `(tag (form method 'post action rfnurl*)
+     (fnid-field (fnid ,f))
+     ,@body))
+
+(mac tarform (lasts f . body)
+  (w/uniq (gl gf)
+    `(withs (,gl ,lasts ,gf ,f)
+       (tag (form method 'post action rfnurl*)
+         (fnid-field (if ,gl (timed-fnid ,gl ,gf) (fnid ,gf)))
+         ,@body))))
+
+(mac aformh (f . body)
+  `(tag (form method 'post action fnurl*)
+     (fnid-field (fnid ,f))
+     ,@body))
+
+(mac arformh (f . body)
+  `(tag (form method 'post action rfnurl2*)
+     (fnid-field (fnid ,f))
+     ,@body))
+
+; --- Logging, ids, misc ops ---------------------------------------------------
+
+(= unique-ids* (table))
+
+(def unique-id ((o len 8))
+  (let id (sym (rand-string (max 5 len)))
+    (if (unique-ids* id)
+        (unique-id len)
+        (= (unique-ids* id) id))))
+
+; The log files stay open (one per type, reopened when the date changes),
+; and each line is written whole: a request costs one write, not an open,
+; a write and a close.
+(= %srv-logports* (table))
+
+(def %srv-logport (type)
+  (let path (logfile-name type)
+    (let entry (%srv-logports* type)
+      (if (and entry (is (car entry) path))
+          (cadr entry)
+          (do (when entry (errsafe (close (cadr entry))))
+              (let p (outfile path 'append)
+                (= (%srv-logports* type) (list path p))
+                p))))))
+
+(def srvlog (type . args)
+  (let line (tostring (apply prs (seconds) args) (prn))
+    (atomic (disp line (%srv-logport type)))))
+
+(def logfile-name (type)
+  (string logdir* type "-" (memodate)))
+
+(with (lastasked nil lastval nil)
+  (def memodate ()
+    (let now (seconds)
+      (if (or (no lastasked) (> (- now lastasked) 60))
+          (= lastasked now lastval (datestring))
+          lastval))))
+
+(defop || req (pr "It's alive."))
+
+(defop topips req
+  (when (admin (get-user req))
+    (whitepage
+      (sptab
+        (each ip (let leaders nil
+                   (maptable (fn (ip n)
+                               (when (> n 100)
+                                 (insort (compare > requests/ip*) ip leaders)))
+                             requests/ip*)
+                   leaders)
+          (let n (requests/ip* ip)
+            (row ip n (pr (num (* 100 (/ n requests*)) 1)))))))))
+
+(defop spurned req
+  (when (admin (get-user req))
+    (whitepage
+      (sptab
+        (map (fn ((ip n)) (row ip n))
+             (sortable spurned*))))))
+
+(def sortable (ht (o f >))
+  (let res nil
+    (maptable (fn kv (insort (compare f cadr) kv res))
+              ht)
+    res))
+
+; --- Background threads ---------------------------------------------------------
+
+(= bgthreads* (table) pending-bgthreads* nil)
+
+(def new-bgthread (id f sec)
+  (aif (bgthreads* id) (break-thread it))
+  (= (bgthreads* id) (new-thread (fn ()
+                                   (while t
+                                     (sleep sec)
+                                     (f))))))
+
+(mac defbg (id sec . body)
+  `(do (pull [caris _ ',id] pending-bgthreads*)
+       (push (list ',id (fn () ,@body) ,sec)
+             pending-bgthreads*)))

@@ -35,6 +35,8 @@ void register_type_builtins(VM& vm);     // type, annotate, rep, coerce
 void register_io_builtins(VM& vm);       // ports, read/write chars and bytes, printing
 void register_system_builtins(VM& vm);   // files, OS, time, rand, quit
 void register_control_builtins(VM& vm);  // err, on-err, protect, ccc, apply, gc, stats
+void register_http_builtins(VM& vm);     // requests, responses, static files (srv.arc)
+void register_crypto_builtins(VM& vm);   // password hashes, random strings (libsodium)
 
 // Argument checkers: return the unboxed argument or raise
 // "NAME: expected WHAT, got X".

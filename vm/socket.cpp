@@ -306,15 +306,16 @@ Value connection_ports(int fd, const std::string& ip, bool with_ip) {
   auto conn = std::make_shared<SocketConn>();
   conn->fd = fd;
   conn->ip = ip;
+  conn->created_ns = monotonic_ns();
   // The ports are made before any Value is held: allocation never collects.
   Value in = make_port(new SocketInput(conn));
   Value out = make_port(new SocketOutput(conn));
   return with_ip ? list({in, out, make_string_utf8(ip)}) : list({in, out});
 }
 
-Value accept_connection(Value sv, int wake_fd) {
+Value accept_connection(Value* slot, int wake_fd) {
   for (;;) {
-    ListenSocket* s = listen_socket(sv);  // again after each wait: it may move
+    ListenSocket* s = listen_socket(*slot);  // again after each wait: it may move
     if (s->fd < 0) throw_error("socket-accept: the socket is closed");
     sockaddr_storage a{};
     socklen_t len = sizeof a;

@@ -29,6 +29,7 @@ struct ListenSocket {
 struct SocketConn {
   int fd = -1;
   std::string ip;  // the peer's address
+  uint64_t created_ns = 0;  // when it was accepted (monotonic_ns)
   bool in_open = true, out_open = true;
   ~SocketConn() { close_fd(); }
   // Closes the descriptor (waking the threads parked on it).
@@ -109,9 +110,11 @@ SocketOutput* socket_output(Value port);  // null unless a socket's output port
 // port (SO_REUSEPORT: the server's workers); listen: false only binds,
 // which reserves the port. Arc errors for what fails.
 Value open_listen_socket(int port, const std::string& host, bool reuse_port, bool listen);
-// Accepts a connection on s: the list (in out ip). nullptr result (NIL) if
-// wake_fd became readable first. Raises Arc errors for failures (EMFILE...).
-Value accept_connection(Value s, int wake_fd);
+// Accepts a connection on the socket in *slot (a rooted place, such as a
+// builtin's argument: it is read again after each wait, as the collector
+// may move the socket meanwhile): the list (in out ip), or nil if wake_fd
+// became readable first. Raises Arc errors for failures (EMFILE...).
+Value accept_connection(Value* slot, int wake_fd);
 // Closes a listening socket (close); again is harmless.
 void close_listen_socket(Value s);
 // Sets up a connection's two ports for an accepted descriptor.

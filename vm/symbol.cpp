@@ -58,6 +58,16 @@ Value intern(std::string_view name) {
   return sym;
 }
 
+Value find_symbol(std::string_view name) {
+  if (name == "nil") return NIL;
+  if (name == "t") return T;
+  InternTable& t = table();
+  auto it = t.index.find(std::string(name));
+  return it == t.index.end() ? UNBOUND : t.syms[it->second];
+}
+
+Value make_uninterned_symbol(std::string_view name) { return new_symbol(name); }
+
 std::string symbol_name(Value sym) {
   if (sym.is_nil()) return "nil";
   if (sym == T) return "t";

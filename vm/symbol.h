@@ -12,6 +12,12 @@
 namespace vm {
 
 Value intern(std::string_view utf8_name);
+// The symbol of that name if one was interned, else UNBOUND; interns
+// nothing (for names from the network, which must not grow the table).
+Value find_symbol(std::string_view utf8_name);
+// A symbol of that name outside the table: equal (is) to no other symbol,
+// collected when unreferenced.
+Value make_uninterned_symbol(std::string_view utf8_name);
 // The symbol's name in UTF-8 ("nil" and "t" for the immediates).
 std::string symbol_name(Value sym);
 // Global value cell access; sym must be a Symbol object (not nil or t).

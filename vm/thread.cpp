@@ -413,8 +413,8 @@ void Scheduler::poll_ready(const timespec* timeout) {
   }
 }
 
-// Nothing is runnable: wait until the earliest timer is due or a
-// descriptor is ready (no limit without timers).
+// Nothing is runnable: wait until the earliest timer or alarm is due or a
+// descriptor is ready (no limit without either).
 void Scheduler::wait_for_events() {
   if (timers.empty() && alarms.empty()) return poll_ready(nullptr);
   uint64_t at = UINT64_MAX;
@@ -858,6 +858,24 @@ void set_alarm(VM& vm, double secs) {
   constexpr double kForever = 1e9;  // seconds: about 31 years
   t->alarm = s.alarms.emplace(now_ns() + uint64_t(std::min(secs, kForever) * 1e9), t);
   t->has_alarm = true;
+}
+
+void scheduler_after_fork(VM& vm) {
+  Scheduler* s = vm.scheduler;
+  if (!s) return;
+  ::close(s->epfd);
+  s->epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (s->timerfd >= 0) {
+    ::close(s->timerfd);
+    s->timerfd = -1;
+  }
+  for (auto& [fd, w] : s->fd_table) {
+    epoll_event ev{};
+    ev.events = w.events;
+    ev.data.fd = fd;
+    epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
+  }
+  s->zombies.clear();  // the parent's children, not ours
 }
 
 void reap_later(VM& vm, int pid) {

@@ -71,6 +71,10 @@ uint64_t monotonic_ns();
 // passed, unless it is called again first; secs < 0 only cancels. The
 // server's threadlife* watchdog, without a watchdog thread.
 void set_alarm(VM& vm, double secs);
+// In a child just forked (the server's workers): the epoll instance is
+// shared with the parent across fork, so the child makes its own and
+// registers its waits there again.
+void scheduler_after_fork(VM& vm);
 // fd is about to be closed: the threads waiting for it wake (and find it
 // closed) rather than wait forever, as epoll forgets a closed descriptor.
 // Never switches threads (finalizers call it).

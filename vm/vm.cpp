@@ -13,6 +13,7 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/server.h"
 #include "vm/socket.h"
 #include "vm/thread.h"
 
@@ -95,6 +96,9 @@ VM::VM(const Options& o) : opts(o) {
   register_thread_builtins(*this);
   register_socket_kind(*heap_);
   register_socket_builtins(*this);
+  register_http_builtins(*this);
+  register_server_builtins(*this);
+  register_crypto_builtins(*this);
   auto prim = [](const char* n) { return global_value(intern(n)); };
   prim_add = prim("+");
   prim_sub = prim("-");

@@ -22,6 +22,7 @@ struct Options {
   size_t stack_limit_bytes = size_t(512) << 20;  // VM stack reservation
   StackRelease fiber_release = StackRelease::keep;  // --fiber-release
   bool stats = false;                             // --stats
+  int workers = 0;  // --workers: serve forks this many worker processes (vm/server.cpp)
 };
 
 struct Counters {

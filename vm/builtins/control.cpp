@@ -29,6 +29,13 @@ Value bi_details(VM&, Value* a, int) {
   return string_copy(a[0].as<Exception>()->message);
 }
 
+// (%describe-error e): the message and the Arc backtrace of an exception,
+// as the REPL prints them (the server's error log).
+Value bi_describe_error(VM&, Value* a, int) {
+  if (TYPE(a[0]) != Kind::Exception) type_error("%describe-error", "an exception", a[0]);
+  return make_string_utf8(describe_error(a[0]));
+}
+
 Value bi_ccc(VM& vm, Value* a, int) {
   Value f = a[0];
   Value k = vm.capture_continuation();
@@ -143,6 +150,7 @@ Value bi_bound(VM&, Value* a, int) {
 const BuiltinDef kDefs[] = {
     {"err", bi_err, 1, -1, "raise an error: msg, then the other args written"},
     {"details", bi_details, 1, 1, "the message string of an exception"},
+    {"%describe-error", bi_describe_error, 1, 1, "an exception's message and backtrace"},
     {"ccc", bi_ccc, 1, 1, "call f with the current continuation"},
     {"apply", bi_apply, 1, -1, "(apply f a1 ... lst): call f with a1... and lst's elements"},
     {"%push-wind", bi_push_wind, 2, 2, "enter a dynamic-wind extent (before after)"},

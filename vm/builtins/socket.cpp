@@ -51,7 +51,8 @@ Value bi_socket_port(VM&, Value* args, int) {
 
 // (socket-accept s): waits (as a thread) for a connection: (in out ip).
 Value bi_socket_accept(VM&, Value* args, int) {
-  return accept_connection(arg_socket("socket-accept", args[0]), -1);
+  arg_socket("socket-accept", args[0]);
+  return accept_connection(&args[0], -1);
 }
 
 Value bi_client_ip(VM&, Value* args, int) {

@@ -36,7 +36,15 @@ Value bi_uniq(VM&, Value*, int) {
   return intern("gs" + std::to_string(++counter));
 }
 
+// (%find-sym s): the symbol named s if one exists, else nil, interning
+// nothing: for names that come from the network (the server's fnids).
+Value bi_find_sym(VM&, Value* args, int) {
+  Value s = find_symbol(string_utf8(arg_string("%find-sym", args[0])));
+  return s == UNBOUND ? NIL : s;
+}
+
 const BuiltinDef kStringBuiltins[] = {
+    {"%find-sym", bi_find_sym, 1, 1, "the existing symbol named s, or nil (interns nothing)"},
     {"newstring", bi_newstring, 1, 2, "(newstring n (o c)): a string of n copies of c (default #\\nul)"},
     {"uniq", bi_uniq, 0, 0, "(uniq): a fresh symbol gsN"},
 };

@@ -1,0 +1,539 @@
+// vm/builtins/http.cpp — the builtins srv.arc serves HTTP with: reading a
+// request into the request table (%http-read), the response port handlers
+// write into (%response-port), sending what they wrote (%http-send), the
+// server's own error answers (%http-error), and static files with their
+// validators (%http-file). The bytes are parsed by vm/http.cpp.
+//
+// A connection's parser lives with its input port (SocketInput::ext), so
+// bytes of a pipelined request that arrive with the one before wait there.
+// Each builtin here that waits re-reads its arguments afterwards rather
+// than keeping Values in C++ locals: other threads run (and collect)
+// while it waits, and the arguments are on this thread's VM stack, which
+// the collector updates in place.
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+#include "vm/builtins.h"
+#include "vm/error.h"
+#include "vm/http.h"
+#include "vm/number.h"
+#include "vm/port.h"
+#include "vm/server.h"
+#include "vm/socket.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+#include "vm/table.h"
+#include "vm/thread.h"
+#include "vm/vm.h"
+
+namespace vm {
+
+namespace {
+
+// ---- the response port ----
+
+// Where a handler's output collects until the server sends it. close (by
+// the handler) asks for the connection to close after this response;
+// force-close drops the response and resets the connection.
+class ResponsePort final : public PortImpl {
+ public:
+  ResponsePort() {
+    is_output = true;
+    name = "response";
+  }
+  void write_bytes(const char* p, size_t n) override { buf.append(p, n); }
+  std::string* contents() override { return &buf; }
+  void close() override {
+    close_after = true;
+    PortImpl::close();
+  }
+  void abort() override {
+    aborted = true;
+    PortImpl::close();
+  }
+  void reset() {
+    buf.clear();
+    close_after = aborted = false;
+    closed = false;
+  }
+  std::string buf;
+  bool close_after = false, aborted = false;
+};
+
+ResponsePort* response_port(const char* fn, Value v) {
+  ResponsePort* r = TYPE(v) == Kind::Port ? dynamic_cast<ResponsePort*>(port_impl(v)) : nullptr;
+  if (!r) type_error(fn, "a response port", v);
+  return r;
+}
+
+// ---- a connection's HTTP state ----
+
+struct HttpConn final : PortExtension {
+  http::RequestParser parser;
+  uint64_t requests = 0;       // answered on this connection
+  bool received = false;       // some byte of the current request came
+  // Of the request being answered:
+  bool http10 = false, head = false, keep_alive = false;
+};
+
+HttpConn& http_conn(SocketInput* in) {
+  if (!in->ext) in->ext = std::make_unique<HttpConn>();
+  return static_cast<HttpConn&>(*in->ext);
+}
+
+SocketInput* arg_socket_in(const char* fn, Value v) {
+  SocketInput* in = socket_input(v);
+  if (!in) type_error(fn, "a socket input port", v);
+  return in;
+}
+
+SocketOutput* arg_socket_out(const char* fn, Value v) {
+  SocketOutput* out = socket_output(v);
+  if (!out) type_error(fn, "a socket output port", v);
+  return out;
+}
+
+// A global's value as seconds (srv.arc's header-timeout* and the like).
+double global_seconds(const char* name, double dflt) {
+  Value v = global_value(intern(name));
+  return is_number(v) ? number_to_double(v) : dflt;
+}
+
+uint64_t after_secs(double secs) {
+  if (!(secs > 0)) secs = 0.001;
+  return monotonic_ns() + uint64_t(std::min(secs, 1e9) * 1e9);
+}
+
+int64_t now_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+// The op symbol of a path: the interned symbol if there is one, else a
+// fresh uninterned one (no op or limit can be registered under a name
+// never interned, and a hostile client must not grow the symbol table).
+Value op_symbol(const std::string& path) {
+  Value s = find_symbol(path);
+  return s == UNBOUND ? make_uninterned_symbol(path) : s;
+}
+
+Value str(std::string_view s) { return make_string_utf8(s); }
+
+// Bytes as characters 0-255 (an uploaded file's content: no decoding can
+// lose or change a byte; (writeb (int c)) writes each back).
+Value byte_string(std::string_view s) {
+  Value v = make_string(s.size());
+  for (size_t i = 0; i < s.size(); ++i) string_set(v, i, uint8_t(s[i]));
+  return v;
+}
+
+Value pairs_list(const http::Pairs& ps, Value tail) {
+  Value out = tail;
+  for (size_t i = ps.size(); i-- > 0;) out = cons(list({str(ps[i].first), str(ps[i].second)}), out);
+  return out;
+}
+
+}  // namespace
+
+// What else a handler may want besides Arc 3.1's args, cooks and ip: type
+// (get, head, post), op, path, query, headers (an alist of lower-cased
+// names), body (unless it was a form), files ((name filename type data)),
+// start (msec when its first byte came), version.
+Value http::request_to_arc(http::Request& r, const std::string& ip, int64_t start, int& status,
+                           std::string& message) {
+  struct {
+    int& status;
+    std::string& message;
+  } c{status, message};
+  status = 0;
+  std::string path, query;
+  if (!http::split_target(r.target, path, query)) {
+    c.status = 400;
+    c.message = "bad request target";
+    return NIL;
+  }
+  http::Pairs query_args, body_args;
+  if (!http::parse_args(query, query_args)) {
+    c.status = 400;
+    c.message = "bad escape in the query";
+    return NIL;
+  }
+  std::vector<http::Part> parts;
+  bool form_body = false;
+  if (r.method == "POST") {
+    const std::string* ct = r.header("content-type");
+    std::string boundary = ct ? http::multipart_boundary(*ct) : "";
+    if (!boundary.empty()) {
+      if (!http::parse_multipart(r.body, boundary, parts)) {
+        c.status = 400;
+        c.message = "malformed multipart body";
+        return NIL;
+      }
+    } else if (!ct || ct->rfind("application/x-www-form-urlencoded", 0) == 0) {
+      // Arc 3.1 reads any POST body as a form.
+      form_body = true;
+      if (!http::parse_args(r.body, body_args)) {
+        c.status = 400;
+        c.message = "bad escape in the form";
+        return NIL;
+      }
+    }
+  }
+  // No collection can happen from here to the return (invariant 2), so the
+  // partial values need no roots.
+  Value args = pairs_list(query_args, NIL);
+  Value files = NIL;
+  for (size_t i = parts.size(); i-- > 0;) {
+    http::Part& p = parts[i];
+    Value data = p.is_file ? byte_string(p.data) : str(p.data);
+    if (p.is_file) files = cons(list({str(p.name), str(p.filename), str(p.content_type), data}), files);
+    args = cons(list({str(p.name), data}), args);
+  }
+  args = pairs_list(body_args, args);
+  Value cooks = NIL, headers = NIL;
+  for (size_t i = r.headers.size(); i-- > 0;) {
+    auto& [k, v] = r.headers[i];
+    headers = cons(list({str(k), str(v)}), headers);
+    if (k == "cookie") {
+      auto cs = http::parse_cookies(v);
+      for (size_t j = cs.size(); j-- > 0;) {
+        Value cookie = NIL;
+        for (size_t m = cs[j].size(); m-- > 0;) cookie = cons(str(cs[j][m]), cookie);
+        cooks = cons(cookie, cooks);
+      }
+    }
+  }
+  std::string type = r.method;
+  for (char& ch : type) ch = char(tolower(uint8_t(ch)));
+  Value t = make_table(16);
+  table_put(t, intern("type"), intern(type));
+  table_put(t, intern("op"), op_symbol(path));
+  table_put(t, intern("args"), args);
+  table_put(t, intern("cooks"), cooks);
+  table_put(t, intern("ip"), str(ip));
+  table_put(t, intern("path"), str(path));
+  if (!query.empty()) table_put(t, intern("query"), str(query));
+  table_put(t, intern("headers"), headers);
+  if (!r.body.empty() && !form_body) table_put(t, intern("body"), str(r.body));
+  table_put(t, intern("files"), files);
+  table_put(t, intern("start"), make_integer(start));
+  table_put(t, intern("version"),
+            str(std::to_string(r.major) + "." + std::to_string(r.minor)));
+  return t;
+}
+
+namespace {
+
+Value error_pair(int status, const std::string& message) {
+  return cons(Value::fixnum(status), str(message));
+}
+
+// The body limit for the op of a request whose head has just been read:
+// its entry in limits (an Arc table, op -> bytes), else dflt.
+uint64_t body_limit(http::Request& r, Value limits, Value dflt) {
+  uint64_t n = is_integer(dflt) && dflt.is_fixnum() && dflt.as_fixnum() >= 0
+                   ? uint64_t(dflt.as_fixnum()) : uint64_t(1) << 20;
+  if (TYPE(limits) != Kind::Table) return n;
+  std::string path, query;
+  if (!http::split_target(r.target, path, query)) return n;
+  Value op = find_symbol(path);
+  if (op == UNBOUND) return n;
+  Value v = table_get(limits, op);
+  return v.is_fixnum() && v.as_fixnum() >= 0 ? uint64_t(v.as_fixnum()) : n;
+}
+
+// (%http-read in ip limits dflt): the next request of the connection, as
+// the request table; nil when the connection is done (closed by the peer
+// between requests, idle past idle-timeout*, or the server stopping); or
+// (status . message) for a request that must be answered with an error
+// (bad syntax 400, unsupported method 405/501, URI 414, header block 431,
+// body over its op's limit 413, a timeout 408).
+Value bi_http_read(VM&, Value* args, int) {
+  SocketInput* in = arg_socket_in("%http-read", args[0]);
+  HttpConn& c = http_conn(in);
+  http::RequestParser& p = c.parser;
+  if (p.state() != http::RequestParser::State::Idle) p.next();
+  c.received = false;
+  double header_secs = global_seconds("header-timeout*", 10);
+  double idle_secs = global_seconds("idle-timeout*", 5);
+  double body_secs = global_seconds("body-timeout*", 10);
+  // The first request must come within the header timeout of the
+  // connection; later ones within the idle timeout of the last.
+  uint64_t idle_deadline = c.requests == 0
+                               ? in->conn().created_ns + uint64_t(header_secs * 1e9)
+                               : after_secs(idle_secs);
+  uint64_t head_deadline = 0, body_deadline = 0;
+  int64_t start = 0;
+  using State = http::RequestParser::State;
+  for (;;) {
+    // Parse what is buffered.
+    while (in->avail() > 0 && p.state() != State::Done && p.state() != State::Error) {
+      State before = p.state();
+      if (before == State::Idle) {
+        // Its first byte: the whole head must follow within the header
+        // timeout (of the connection's start, for its first request).
+        c.received = true;
+        start = now_ms();
+        head_deadline = c.requests == 0 ? idle_deadline : after_secs(header_secs);
+      }
+      size_t used = p.feed(in->data(), in->avail());
+      in->consume(used);
+      if (before == State::Head || before == State::Idle) {
+        if (p.state() == State::Body) {
+          http::Request& r = p.request();
+          p.set_body_limit(body_limit(r, args[2], args[3]));
+          if (r.content_length > body_limit(r, args[2], args[3])) {
+            return error_pair(413, "body of " + std::to_string(r.content_length) + " bytes");
+          }
+          if (r.expect_continue && r.content_length > 0 && in->conn().fd >= 0) {
+            static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+            (void)!::send(in->conn().fd, kContinue, sizeof kContinue - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+          }
+          body_deadline = after_secs(body_secs);
+          continue;
+        }
+      }
+      if (used == 0) break;
+      if (p.state() == State::Body) body_deadline = after_secs(body_secs);  // progress
+    }
+    if (p.state() == State::Done) {
+      http::Request& r = p.request();
+      ++c.requests;
+      c.http10 = r.minor == 0;
+      c.head = r.method == "HEAD";
+      c.keep_alive = r.keep_alive && !r.upgrade;
+      int status;
+      std::string message;
+      Value req = http::request_to_arc(r, in->ip(), start, status, message);
+      if (status) return error_pair(status, message);
+      return req;
+    }
+    if (p.state() == State::Error) return error_pair(p.error_status(), p.error_message());
+    // Wait for more. A stopping server closes a connection between requests.
+    bool idle = p.state() == State::Idle;
+    if (idle && server_stopping()) return NIL;
+    uint64_t deadline = idle ? idle_deadline : p.state() == State::Head ? head_deadline : body_deadline;
+    switch (in->fill(deadline, idle ? server_stop_fd() : -1)) {
+      case SocketInput::Fill::Data:
+        break;
+      case SocketInput::Fill::Eof:
+        if (!p.started()) return NIL;
+        p.eof();
+        return error_pair(p.error_status() ? p.error_status() : 400, "connection closed mid-request");
+      case SocketInput::Fill::Timeout:
+        if (idle && c.requests > 0) return NIL;  // an idle keep-alive connection
+        return error_pair(408, idle ? "no request within header-timeout*"
+                                    : p.state() == State::Head ? "header not complete within header-timeout*"
+                                                               : "body stalled past body-timeout*");
+      case SocketInput::Fill::Woken:
+      case SocketInput::Fill::Reset:
+        return NIL;
+    }
+  }
+}
+
+// (%http-send out str in): sends what the handler wrote into the response
+// port str as an HTTP/1.1 response, then empties str. t if the connection
+// stays open for another request.
+Value bi_http_send(VM&, Value* args, int) {
+  SocketOutput* out = arg_socket_out("%http-send", args[0]);
+  ResponsePort* r = response_port("%http-send", args[1]);
+  HttpConn& c = http_conn(arg_socket_in("%http-send", args[2]));
+  if (r->aborted) {  // force-close: no response at all
+    r->reset();
+    out->abort();
+    return NIL;
+  }
+  bool keep = c.keep_alive && !r->close_after && !server_stopping();
+  // The written bytes are moved out first: a thread of the handler's may
+  // still write to the port while this one waits for the peer.
+  std::string written;
+  written.swap(r->buf);
+  r->reset();
+  std::string head;
+  http::ResponseInfo info = http::complete_response(written, c.http10, keep, head);
+  const char* pieces[2] = {head.data(), written.data() + info.body_offset};
+  size_t sizes[2] = {head.size(), c.head ? 0 : info.body_size};
+  auto sent = out->send(pieces, sizes, 2, after_secs(global_seconds("body-timeout*", 10)));
+  if (sent != SocketOutput::Sent::Done) {
+    out->abort();
+    return NIL;
+  }
+  return boolean(keep);
+}
+
+// After an error answer the connection closes. The client may still be
+// sending (the body of a 413); closing with its bytes unread would reset
+// the connection and could destroy the answer before it is read, so the
+// output side is shut first and what arrives is read and dropped for a
+// moment (as nginx's lingering close).
+void lingering_close(SocketInput* in) {
+  SocketConn& conn = in->conn();
+  if (conn.fd < 0) return;
+  shutdown(conn.fd, SHUT_WR);
+  uint64_t until = after_secs(1);
+  size_t dropped = 0;
+  while (dropped < (size_t(1) << 20)) {
+    in->consume(in->avail());
+    auto f = in->fill(until);
+    if (f != SocketInput::Fill::Data) break;
+    dropped += in->avail();
+  }
+  in->consume(in->avail());
+}
+
+// (%http-error out in status msg): the server's own answer (a 400, 413,
+// 503 ...), with the connection closing after it. A 408 for a connection
+// that sent nothing at all is not answered: it is just closed.
+Value bi_http_error(VM&, Value* args, int) {
+  SocketOutput* out = arg_socket_out("%http-error", args[0]);
+  SocketInput* in = arg_socket_in("%http-error", args[1]);
+  int64_t status = arg_fixnum("%http-error", args[2]);
+  // A client error says what was wrong (the server's words, not the
+  // client's); a server error says no more than its status.
+  std::string body = http::reason(int(status));
+  if (status < 500 && is_string(args[3])) body += ": " + string_utf8(args[3]);
+  HttpConn& c = http_conn(in);
+  if (!(status == 408 && !c.received)) {
+    std::string extra = status == 405 ? "Allow: GET, HEAD, POST\r\n" : "";
+    std::string resp = http::simple_response(int(status), body + "\n", false, extra);
+    const char* pieces[1] = {resp.data()};
+    size_t sizes[1] = {resp.size()};
+    if (out->send(pieces, sizes, 1, after_secs(2)) != SocketOutput::Sent::Done) return NIL;
+    lingering_close(arg_socket_in("%http-error", args[1]));
+  }
+  return NIL;
+}
+
+// ---- static files ----
+
+// True if name is a relative path that stays below its folder: no empty
+// name, no leading /, no NUL, no .. segment.
+bool safe_relative(const std::string& name) {
+  if (name.empty() || name[0] == '/' || name.find('\0') != std::string::npos) return false;
+  size_t i = 0;
+  while (i <= name.size()) {
+    size_t j = name.find('/', i);
+    if (j == std::string::npos) j = name.size();
+    if (name.compare(i, j - i, "..") == 0) return false;
+    i = j + 1;
+  }
+  return true;
+}
+
+bool parse_http_date(const std::string& s, time_t& out) {
+  tm t{};
+  const char* end = strptime(s.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &t);
+  if (!end) return false;
+  out = timegm(&t);
+  return true;
+}
+
+// (%http-file str in dir name header max-age): answers a request for the
+// static file dir/name into str: the file under header (a type-header*
+// text) with its Last-Modified and ETag, or 304 when the request's
+// If-None-Match or If-Modified-Since shows the client has it. nil if there
+// is no such regular file inside dir (symlinks are followed only while
+// they stay inside), which srv.arc answers with a 404.
+Value bi_http_file(VM&, Value* args, int) {
+  ResponsePort* r = response_port("%http-file", args[0]);
+  std::string dir = arg_text("%http-file", args[2]);
+  std::string name = arg_text("%http-file", args[3]);
+  if (!safe_relative(name)) return NIL;
+  char real_dir[PATH_MAX], real_file[PATH_MAX];
+  std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") + name;
+  if (!realpath(dir.c_str(), real_dir) || !realpath(path.c_str(), real_file)) return NIL;
+  std::string base = real_dir;
+  if (base.back() != '/') base += '/';
+  if (std::string(real_file).rfind(base, 0) != 0) return NIL;
+  int fd = open(real_file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NIL;
+  struct stat st{};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return NIL;
+  }
+  char etag[64];
+  snprintf(etag, sizeof etag, "\"%llx-%llx\"", (unsigned long long)st.st_size,
+           (unsigned long long)(st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec));
+  std::string modified = http::http_date(st.st_mtim.tv_sec);
+  std::string validators = "Last-Modified: " + modified + "\nETag: " + etag + "\n";
+  if (args[5].is_fixnum()) validators += "Cache-Control: max-age=" + std::to_string(args[5].as_fixnum()) + "\n";
+  // Is the client's copy current? If-None-Match wins over If-Modified-Since.
+  bool fresh = false;
+  SocketInput* in = socket_input(args[1]);
+  http::Request* req = in && in->ext ? &static_cast<HttpConn&>(*in->ext).parser.request() : nullptr;
+  if (req) {
+    if (const std::string* inm = req->header("if-none-match")) {
+      fresh = inm->find(etag) != std::string::npos || *inm == "*";
+    } else if (const std::string* ims = req->header("if-modified-since")) {
+      time_t t;
+      fresh = parse_http_date(*ims, t) && st.st_mtim.tv_sec <= t;
+    }
+  }
+  if (fresh) {
+    ::close(fd);
+    r->buf += "HTTP/1.1 304 Not Modified\n" + validators + "\n";
+    return T;
+  }
+  std::string header = is_string(args[4]) ? string_utf8(args[4]) : "HTTP/1.1 200 OK";
+  while (!header.empty() && (header.back() == '\n' || header.back() == '\r')) header.pop_back();
+  r->buf += header + "\n" + validators + "\n";
+  size_t at = r->buf.size();
+  r->buf.resize(at + size_t(st.st_size));
+  size_t got = 0;
+  while (got < size_t(st.st_size)) {
+    ssize_t n = read(fd, r->buf.data() + at + got, size_t(st.st_size) - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += size_t(n);
+  }
+  r->buf.resize(at + got);
+  ::close(fd);
+  return T;
+}
+
+Value bi_response_port(VM&, Value*, int) { return make_port(new ResponsePort()); }
+
+Value bi_port_reset(VM&, Value* args, int) {
+  response_port("%port-reset", args[0])->reset();
+  return NIL;
+}
+
+Value bi_http_reason(VM&, Value* args, int) {
+  return str(http::reason(int(arg_fixnum("%http-reason", args[0]))));
+}
+
+// (http-date (o secs (seconds))): the date as HTTP writes it.
+Value bi_http_date(VM&, Value* args, int nargs) {
+  int64_t t = nargs > 0 ? arg_fixnum("http-date", args[0]) : int64_t(time(nullptr));
+  return str(http::http_date(t));
+}
+
+const BuiltinDef kDefs[] = {
+    {"%http-read", bi_http_read, 4, 4, "(%http-read in ip limits dflt): the next request"},
+    {"%http-send", bi_http_send, 3, 3, "(%http-send out str in): send a handler's response"},
+    {"%http-error", bi_http_error, 4, 4, "(%http-error out in status msg): answer an error"},
+    {"%http-file", bi_http_file, 6, 6, "(%http-file str in dir name header max-age): a static file"},
+    {"%response-port", bi_response_port, 0, 0, "a port collecting a response"},
+    {"%port-reset", bi_port_reset, 1, 1, "empty a response port"},
+    {"%http-reason", bi_http_reason, 1, 1, "the reason phrase of a status code"},
+    {"http-date", bi_http_date, 0, 1, "(http-date (o secs)): an HTTP date string"},
+};
+
+}  // namespace
+
+void register_http_builtins(VM& vm) { define_builtins(vm, kDefs); }
+
+}  // namespace vm

@@ -1,0 +1,563 @@
+// vm/http.cpp — see http.h.
+#include "vm/http.h"
+
+#include <http_parser.h>
+
+#include <algorithm>
+#include <cstring>
+#include <ctime>
+
+namespace vm::http {
+
+namespace {
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c = lower(c);
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// Bytes as UTF-8, each invalid sequence one U+FFFD (as ports decode).
+std::string valid_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char b = uint8_t(s[i]);
+    if (b < 0x80) {
+      out += char(b);
+      ++i;
+      continue;
+    }
+    int need = (b & 0xE0) == 0xC0 ? 1 : (b & 0xF0) == 0xE0 ? 2 : (b & 0xF8) == 0xF0 ? 3 : -1;
+    uint32_t cp = need == 1 ? b & 0x1F : need == 2 ? b & 0x0F : b & 0x07;
+    uint32_t min = need == 1 ? 0x80 : need == 2 ? 0x800 : 0x10000;
+    size_t j = i + 1;
+    bool ok = need > 0;
+    for (int k = 0; ok && k < need; ++k, ++j) {
+      if (j >= s.size() || (uint8_t(s[j]) & 0xC0) != 0x80) ok = false;
+      else cp = (cp << 6) | (uint8_t(s[j]) & 0x3F);
+    }
+    if (ok && cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF)) {
+      out.append(s.data() + i, j - i);
+      i = j;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;  // the lead byte only, as the ports do
+    }
+  }
+  return out;
+}
+
+// Splits s at any character in seps, dropping empty pieces (Arc's tokens).
+std::vector<std::string_view> tokens(std::string_view s, std::string_view seps) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && seps.find(s[i]) != std::string_view::npos) ++i;
+    size_t j = i;
+    while (j < s.size() && seps.find(s[j]) == std::string_view::npos) ++j;
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// The methods the server answers; the other standard ones are 405.
+bool served_method(unsigned m) { return m == HTTP_GET || m == HTTP_HEAD || m == HTTP_POST; }
+bool standard_method(unsigned m) {
+  return m == HTTP_PUT || m == HTTP_DELETE || m == HTTP_CONNECT || m == HTTP_OPTIONS ||
+         m == HTTP_TRACE || m == HTTP_PATCH;
+}
+
+}  // namespace
+
+const std::string* Request::header(std::string_view lname) const {
+  for (auto& [k, v] : headers)
+    if (k == lname) return &v;
+  return nullptr;
+}
+
+// ---- the parser ----
+
+struct RequestParser::Impl {
+  http_parser p;
+};
+
+struct RequestParser::Callbacks {
+  static RequestParser& self(http_parser* p) { return *static_cast<RequestParser*>(p->data); }
+
+  static void commit_header(RequestParser& r) {
+    if (r.field_.empty() && r.value_.empty()) return;
+    std::string name = r.field_;
+    for (char& c : name) c = lower(c);
+    r.req_.headers.emplace_back(std::move(name), std::string(trim(r.value_)));
+    r.field_.clear();
+    r.value_.clear();
+    r.in_value_ = false;
+  }
+
+  static int on_url(http_parser* p, const char* at, size_t n) {
+    RequestParser& r = self(p);
+    r.req_.target.append(at, n);
+    if (r.req_.target.size() > r.limits_.max_uri) {
+      r.fail(414, "request URI over " + std::to_string(r.limits_.max_uri) + " bytes");
+      return 1;
+    }
+    return 0;
+  }
+
+  static int on_header_field(http_parser* p, const char* at, size_t n) {
+    RequestParser& r = self(p);
+    if (r.in_value_) commit_header(r);
+    r.field_.append(at, n);
+    return 0;
+  }
+
+  static int on_header_value(http_parser* p, const char* at, size_t n) {
+    RequestParser& r = self(p);
+    r.in_value_ = true;
+    r.value_.append(at, n);
+    return 0;
+  }
+
+  static int on_headers_complete(http_parser* p) {
+    RequestParser& r = self(p);
+    commit_header(r);
+    Request& q = r.req_;
+    q.method = http_method_str(http_method(p->method));
+    q.major = p->http_major;
+    q.minor = p->http_minor;
+    q.keep_alive = http_should_keep_alive(p) != 0;
+    q.upgrade = p->upgrade != 0;
+    q.content_length = (p->flags & F_CONTENTLENGTH) ? p->content_length : 0;
+    if (const std::string* e = q.header("expect")) q.expect_continue = iequals(*e, "100-continue");
+    if (q.major != 1) {
+      r.fail(505, "HTTP version " + std::to_string(q.major) + "." + std::to_string(q.minor));
+      return -1;
+    }
+    if (!served_method(p->method)) {
+      r.fail(standard_method(p->method) ? 405 : 501, "method " + q.method);
+      return -1;
+    }
+    if (q.content_length > r.body_limit_) {
+      r.fail(413, "body of " + std::to_string(q.content_length) + " bytes");
+      return -1;
+    }
+    r.state_ = State::Body;
+    http_parser_pause(p, 1);  // the caller looks at the head before the body
+    return 0;
+  }
+
+  static int on_body(http_parser* p, const char* at, size_t n) {
+    RequestParser& r = self(p);
+    if (r.req_.body.size() + n > r.body_limit_) {
+      r.fail(413, "body over " + std::to_string(r.body_limit_) + " bytes");
+      return 1;
+    }
+    r.req_.body.append(at, n);
+    return 0;
+  }
+
+  static int on_message_complete(http_parser* p) {
+    RequestParser& r = self(p);
+    r.state_ = State::Done;
+    r.req_.keep_alive = http_should_keep_alive(p) != 0;
+    http_parser_pause(p, 1);  // a pipelined request after it waits its turn
+    return 0;
+  }
+};
+
+namespace {
+
+const http_parser_settings kSettings = [] {
+  http_parser_settings s{};
+  s.on_url = RequestParser::Callbacks::on_url;
+  s.on_header_field = RequestParser::Callbacks::on_header_field;
+  s.on_header_value = RequestParser::Callbacks::on_header_value;
+  s.on_headers_complete = RequestParser::Callbacks::on_headers_complete;
+  s.on_body = RequestParser::Callbacks::on_body;
+  s.on_message_complete = RequestParser::Callbacks::on_message_complete;
+  return s;
+}();
+
+}  // namespace
+
+RequestParser::RequestParser(Limits limits) : impl_(std::make_unique<Impl>()), limits_(limits) {
+  next();
+}
+
+RequestParser::~RequestParser() = default;
+
+void RequestParser::next() {
+  http_parser_init(&impl_->p, HTTP_REQUEST);
+  impl_->p.data = this;
+  state_ = State::Idle;
+  error_status_ = 0;
+  error_message_.clear();
+  req_ = Request{};
+  body_limit_ = UINT64_MAX;
+  head_bytes_ = 0;
+  field_.clear();
+  value_.clear();
+  in_value_ = false;
+}
+
+void RequestParser::fail(int status, std::string message) {
+  if (state_ == State::Error) return;
+  state_ = State::Error;
+  error_status_ = status;
+  error_message_ = std::move(message);
+}
+
+size_t RequestParser::feed(const char* p, size_t n) {
+  if (state_ == State::Done || state_ == State::Error || n == 0) return 0;
+  bool head = state_ == State::Idle || state_ == State::Head;
+  if (head) {
+    state_ = State::Head;
+    // The head is parsed only as far as the limits allow, so a header that
+    // never ends costs no more than the limit. A URI a little over its
+    // limit must reach on_url to be told apart from a long header block.
+    size_t allowance = std::max(limits_.max_header, limits_.max_uri + 32) + 2;
+    n = std::min(n, allowance > head_bytes_ ? allowance - head_bytes_ : size_t(0));
+    if (n == 0) {  // (zero bytes would tell the parser the input ended)
+      fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
+      return 0;
+    }
+  } else {
+    http_parser_pause(&impl_->p, 0);  // resume after the head
+  }
+  size_t used = http_parser_execute(&impl_->p, &kSettings, p, n);
+  if (head) head_bytes_ += used;
+  http_errno e = HTTP_PARSER_ERRNO(&impl_->p);
+  if (e != HPE_OK && e != HPE_PAUSED && state_ != State::Error) {
+    if (e == HPE_INVALID_METHOD)
+      fail(501, "unknown method");
+    else if (e == HPE_HEADER_OVERFLOW)
+      fail(431, "header block too large");
+    else
+      fail(400, http_errno_description(e));
+  }
+  if (state_ == State::Error) return used;
+  if (head && head_bytes_ > limits_.max_header + 2) {
+    // +2: the blank line that ends the head is not part of the limit.
+    if (req_.target.size() > limits_.max_uri)
+      fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
+    else
+      fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
+  }
+  return used;
+}
+
+void RequestParser::eof() {
+  if (state_ == State::Head || state_ == State::Body)
+    fail(400, "connection closed in the middle of a request");
+}
+
+// ---- what a request carries ----
+
+bool url_decode(std::string_view s, std::string& out) {
+  std::string bytes;
+  bytes.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '+') {
+      bytes += ' ';
+    } else if (c == '%') {
+      if (s.size() - i > 2) {
+        int h = hex_digit(s[i + 1]), l = hex_digit(s[i + 2]);
+        if (h < 0 || l < 0) return false;
+        bytes += char(h * 16 + l);
+      }
+      i += 2;
+    } else {
+      bytes += c;
+    }
+  }
+  out = valid_utf8(bytes);
+  return true;
+}
+
+bool parse_args(std::string_view s, Pairs& out) {
+  for (std::string_view arg : tokens(s, "&")) {
+    auto kv = tokens(arg, "=");
+    if (kv.empty()) continue;
+    std::string value;
+    if (kv.size() > 1 && !url_decode(kv[1], value)) return false;
+    out.emplace_back(valid_utf8(kv[0]), std::move(value));
+  }
+  return true;
+}
+
+std::vector<std::vector<std::string>> parse_cookies(std::string_view s) {
+  std::vector<std::vector<std::string>> out;
+  for (std::string_view c : tokens(s, " \t\r\n;")) {
+    std::vector<std::string> pieces;
+    for (std::string_view piece : tokens(c, "=")) pieces.push_back(valid_utf8(piece));
+    if (!pieces.empty()) out.push_back(std::move(pieces));
+  }
+  return out;
+}
+
+namespace {
+
+// The value of parameter key in a header value such as
+// `form-data; name="a"; filename="b.txt"` (quotes removed), or nullopt.
+bool header_param(std::string_view v, std::string_view key, std::string& out) {
+  size_t i = v.find(';');
+  while (i != std::string_view::npos) {
+    size_t j = i + 1;
+    while (j < v.size() && (v[j] == ' ' || v[j] == '\t')) ++j;
+    size_t eq = v.find('=', j);
+    if (eq == std::string_view::npos) return false;
+    std::string_view name = trim(v.substr(j, eq - j));
+    size_t k = eq + 1;
+    std::string value;
+    if (k < v.size() && v[k] == '"') {
+      ++k;
+      while (k < v.size() && v[k] != '"') {
+        if (v[k] == '\\' && k + 1 < v.size()) ++k;
+        value += v[k++];
+      }
+      ++k;
+    } else {
+      while (k < v.size() && v[k] != ';') value += v[k++];
+      value = std::string(trim(value));
+    }
+    if (iequals(name, key)) {
+      out = value;
+      return true;
+    }
+    i = v.find(';', k > v.size() ? v.size() : k);
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string multipart_boundary(std::string_view content_type) {
+  std::string_view type = trim(content_type.substr(0, content_type.find(';')));
+  if (!iequals(type, "multipart/form-data")) return "";
+  std::string b;
+  if (!header_param(content_type, "boundary", b) || b.empty() || b.size() > 200) return "";
+  return b;
+}
+
+bool parse_multipart(std::string_view body, std::string_view boundary, std::vector<Part>& parts) {
+  std::string delim = "--" + std::string(boundary);
+  size_t pos = body.find(delim);
+  if (pos == std::string_view::npos) return false;
+  pos += delim.size();
+  for (;;) {
+    if (body.substr(pos, 2) == "--") return true;  // the closing delimiter
+    if (body.substr(pos, 2) != "\r\n") return false;
+    pos += 2;
+    size_t head_end = body.find("\r\n\r\n", pos);
+    if (head_end == std::string_view::npos) return false;
+    Part part;
+    bool named = false;
+    std::string_view heads = body.substr(pos, head_end - pos);
+    size_t line_start = 0;
+    while (line_start <= heads.size()) {
+      size_t le = heads.find("\r\n", line_start);
+      std::string_view line = heads.substr(line_start, le == std::string_view::npos ? std::string_view::npos : le - line_start);
+      size_t colon = line.find(':');
+      if (colon != std::string_view::npos) {
+        std::string_view name = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
+        if (iequals(name, "content-disposition")) {
+          named = header_param(value, "name", part.name);
+          part.is_file = header_param(value, "filename", part.filename);
+        } else if (iequals(name, "content-type")) {
+          part.content_type = std::string(value);
+        }
+      }
+      if (le == std::string_view::npos) break;
+      line_start = le + 2;
+    }
+    size_t data_start = head_end + 4;
+    size_t next = body.find("\r\n" + delim, data_start);
+    if (next == std::string_view::npos) return false;
+    part.data = std::string(body.substr(data_start, next - data_start));
+    if (named) parts.push_back(std::move(part));
+    pos = next + 2 + delim.size();
+  }
+}
+
+bool split_target(std::string_view target, std::string& path, std::string& query) {
+  std::string_view t = target.substr(0, target.find('#'));
+  // The absolute form (a proxy's): keep the path after the authority.
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (t.size() >= scheme.size() && iequals(t.substr(0, scheme.size()), scheme)) {
+      size_t slash = t.find('/', scheme.size());
+      t = slash == std::string_view::npos ? std::string_view("/") : t.substr(slash);
+    }
+  }
+  if (t.empty() || t[0] != '/') return false;
+  size_t q = t.find('?');
+  std::string_view p = t.substr(1, q == std::string_view::npos ? std::string_view::npos : q - 1);
+  query = q == std::string_view::npos ? "" : std::string(t.substr(q + 1));
+  // Percent-escapes in a path are bytes; + is itself.
+  std::string bytes;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '%') {
+      if (i + 2 >= p.size()) return false;
+      int h = hex_digit(p[i + 1]), l = hex_digit(p[i + 2]);
+      if (h < 0 || l < 0) return false;
+      bytes += char(h * 16 + l);
+      i += 2;
+    } else {
+      bytes += p[i];
+    }
+  }
+  path = valid_utf8(bytes);
+  return true;
+}
+
+// ---- responses ----
+
+const char* reason(int status) {
+  const char* r = http_status_str(http_status(status));
+  return r && std::strcmp(r, "<unknown>") != 0 ? r : "Unknown";
+}
+
+std::string http_date(int64_t t) {
+  time_t tt = time_t(t);
+  tm g{};
+  gmtime_r(&tt, &g);
+  char buf[64];
+  strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &g);
+  return buf;
+}
+
+const std::string& http_date_now() {
+  static thread_local std::string cached;
+  static thread_local time_t cached_at = -1;
+  time_t now = time(nullptr);
+  if (now != cached_at) {
+    cached = http_date(now);
+    cached_at = now;
+  }
+  return cached;
+}
+
+namespace {
+
+// Header lines the server writes itself, whatever the handler printed.
+bool server_owned(std::string_view name) {
+  for (std::string_view owned : {"content-length", "date", "connection", "transfer-encoding", "keep-alive"})
+    if (iequals(name, owned)) return true;
+  return false;
+}
+
+bool bodiless(int status) { return (status >= 100 && status < 200) || status == 204 || status == 304; }
+
+}  // namespace
+
+ResponseInfo complete_response(std::string_view w, bool http10, bool keep_alive, std::string& head) {
+  ResponseInfo info;
+  head.clear();
+  head.reserve(256);
+  std::string_view lines;
+  if (w.substr(0, 5) != "HTTP/") {
+    // No header of the handler's: all of it is the page.
+    head += "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n";
+    info.body_offset = 0;
+  } else {
+    // The head ends at the first empty line (\n\n, or \r\n\r\n).
+    size_t end = std::string_view::npos, body = w.size();
+    for (size_t i = w.find('\n'); i != std::string_view::npos; i = w.find('\n', i + 1)) {
+      size_t next = i + 1;
+      if (next < w.size() && w[next] == '\n') {
+        end = i;
+        body = next + 1;
+        break;
+      }
+      if (next + 1 < w.size() && w[next] == '\r' && w[next + 1] == '\n') {
+        end = i;
+        body = next + 2;
+        break;
+      }
+    }
+    lines = w.substr(0, end == std::string_view::npos ? w.size() : end);
+    info.body_offset = body;
+    // The status line: its code and reason, our version.
+    size_t le = lines.find('\n');
+    std::string_view status_line = trim(lines.substr(0, le));
+    lines = le == std::string_view::npos ? std::string_view() : lines.substr(le + 1);
+    size_t sp = status_line.find(' ');
+    int code = 0;
+    std::string_view why;
+    if (sp != std::string_view::npos) {
+      std::string_view rest = status_line.substr(sp + 1);
+      size_t digits = 0;
+      while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9' && digits < 3)
+        code = code * 10 + (rest[digits++] - '0');
+      if (digits != 3 || code < 100) code = 0;
+      why = trim(rest.substr(digits));
+    }
+    if (code == 0) code = 200;
+    info.status = code;
+    head += "HTTP/1.1 ";
+    head += std::to_string(code);
+    head += ' ';
+    head += why.empty() ? std::string_view(reason(code)) : why;
+    head += "\r\n";
+    // The handler's own lines, but those the server writes.
+    while (!lines.empty()) {
+      le = lines.find('\n');
+      std::string_view line = trim(lines.substr(0, le));
+      lines = le == std::string_view::npos ? std::string_view() : lines.substr(le + 1);
+      size_t colon = line.find(':');
+      if (colon == std::string_view::npos || colon == 0) continue;
+      if (server_owned(trim(line.substr(0, colon)))) continue;
+      head += line;
+      head += "\r\n";
+    }
+  }
+  info.body_size = bodiless(info.status) ? 0 : w.size() - std::min(info.body_offset, w.size());
+  head += "Date: ";
+  head += http_date_now();
+  head += "\r\n";
+  if (!bodiless(info.status)) {
+    head += "Content-Length: ";
+    head += std::to_string(info.body_size);
+    head += "\r\n";
+  }
+  if (!keep_alive)
+    head += "Connection: close\r\n";
+  else if (http10)
+    head += "Connection: keep-alive\r\n";
+  head += "\r\n";
+  return info;
+}
+
+std::string simple_response(int status, std::string_view body, bool keep_alive,
+                            std::string_view extra) {
+  std::string r = "HTTP/1.1 " + std::to_string(status) + " " + reason(status) + "\r\n";
+  r += "Content-Type: text/plain; charset=utf-8\r\n";
+  r += extra;
+  r += "Date: " + http_date_now() + "\r\n";
+  if (!bodiless(status)) r += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  if (!keep_alive) r += "Connection: close\r\n";
+  r += "\r\n";
+  if (!bodiless(status)) r += body;
+  return r;
+}
+
+}  // namespace vm::http

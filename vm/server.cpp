@@ -1,0 +1,277 @@
+// vm/server.cpp — see server.h: stop signals, the workers of --workers,
+// and the server's builtins that are about processes and threads rather
+// than HTTP (%srv-open, %srv-accept, %srv-signals, %srv-stopping,
+// %srv-worker, %alarm).
+#include "vm/server.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "vm/builtins.h"
+#include "vm/error.h"
+#include "vm/number.h"
+#include "vm/port.h"
+#include "vm/socket.h"
+#include "vm/symbol.h"
+#include "vm/thread.h"
+#include "vm/vm.h"
+
+namespace vm {
+
+namespace {
+
+volatile sig_atomic_t g_stopping = 0;
+int g_stop_fd = -1;
+int g_worker = -1;  // this worker's index; -1 in a process that is none
+
+void on_stop_signal(int) {
+  int saved = errno;  // a handler must not change errno under the code it interrupts
+  g_stopping = 1;
+  if (g_stop_fd >= 0) {
+    uint64_t one = 1;
+    (void)!write(g_stop_fd, &one, sizeof one);
+  }
+  errno = saved;
+}
+
+void install(int sig, void (*handler)(int), bool restart) {
+  struct sigaction sa {};
+  sa.sa_handler = handler;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = restart ? SA_RESTART : 0;
+  sigaction(sig, &sa, nullptr);
+}
+
+// SIGINT is the server's to handle only where nothing else took it (the
+// REPL has its own: there Ctrl-C breaks the main thread, as ever).
+bool sigint_free() {
+  struct sigaction old {};
+  sigaction(SIGINT, nullptr, &old);
+  return old.sa_handler == SIG_DFL || old.sa_handler == on_stop_signal;
+}
+
+void install_stop_signals(bool restart) {
+  if (g_stop_fd < 0) g_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  install(SIGTERM, on_stop_signal, restart);
+  if (sigint_free()) install(SIGINT, on_stop_signal, restart);
+}
+
+// A server holds a descriptor per connection: the soft limit goes up to
+// the hard one (often 1,024 against 524,288).
+void raise_fd_limit() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+    r.rlim_cur = r.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &r);
+  }
+}
+
+double global_number(const char* name, double dflt) {
+  Value v = global_value(intern(name));
+  return is_number(v) ? number_to_double(v) : dflt;
+}
+
+void flush_port(Value port) {
+  if (!is_output_port(port) || port_impl(port)->closed) return;
+  try {
+    port_impl(port)->flush();
+  } catch (const ArcError&) {
+  }
+}
+
+// ---- workers ----
+
+struct Worker {
+  pid_t pid = -1;
+  time_t started = 0;
+};
+
+// Forks worker i. In the child: returns true, set up to serve. In the
+// parent: records the child and returns false.
+bool fork_worker(VM& vm, std::vector<Worker>& ws, int i) {
+  flush_port(vm.out_port);  // else both processes would write what is buffered
+  flush_port(vm.err_port);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "arcana: cannot fork a worker: %s\n", strerror(errno));
+    return false;
+  }
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);  // the parent gone, stop too
+    g_worker = i;
+    g_stopping = 0;
+    install(SIGTERM, SIG_DFL, true);  // until this worker's serve installs its own
+    install(SIGINT, SIG_DFL, true);
+    scheduler_after_fork(vm);
+    return true;
+  }
+  ws[size_t(i)] = Worker{pid, time(nullptr)};
+  return false;
+}
+
+// The parent's life: wait for the workers to listen, print the ready line,
+// restart those that die, and on a stop signal stop them and exit 0.
+// Returns only in a (re)started child: the descriptor it writes a byte to
+// once it listens.
+int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
+  std::vector<Worker> ws(static_cast<size_t>(nworkers));
+  int ready[2];
+  if (pipe2(ready, O_CLOEXEC) != 0) throw_error("serve: cannot make a pipe for the workers");
+  install_stop_signals(false);  // no SA_RESTART: the signal cuts waitpid short
+  for (int i = 0; i < nworkers; ++i)
+    if (fork_worker(vm, ws, i)) {
+      ::close(ready[0]);
+      return ready[1];
+    }
+  // Each child writes a byte once it listens (a child that fails to is
+  // not waited for past 10 s; its death is reported below).
+  time_t give_up = time(nullptr) + 10;
+  for (int got = 0; got < nworkers && !g_stopping && time(nullptr) < give_up;) {
+    pollfd p{ready[0], POLLIN, 0};
+    if (poll(&p, 1, 1000) <= 0) continue;
+    char b;
+    if (read(ready[0], &b, 1) == 1) ++got;
+  }
+  std::string line = "ready to serve port " + std::to_string(port) + " (" +
+                     std::to_string(nworkers) + " workers" + host_text + ")\n";
+  PortImpl* out = port_impl(vm.out_port);
+  out->write_str(line);
+  flush_port(vm.out_port);
+  double grace = global_number("srv-grace*", 10);
+  bool forwarded = false;
+  time_t stop_at = 0;
+  for (;;) {
+    if (g_stopping && !forwarded) {
+      for (auto& w : ws)
+        if (w.pid > 0) kill(w.pid, SIGTERM);
+      forwarded = true;
+      stop_at = time(nullptr);
+    }
+    int status;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) {
+        // Past the grace period (and a margin), what is left is killed.
+        if (forwarded && time(nullptr) - stop_at > grace + 5)
+          for (auto& w : ws)
+            if (w.pid > 0) kill(w.pid, SIGKILL);
+        continue;
+      }
+      break;  // ECHILD: none left
+    }
+    int i = 0;
+    while (i < nworkers && ws[size_t(i)].pid != pid) ++i;
+    if (i == nworkers) continue;
+    ws[size_t(i)].pid = -1;
+    if (g_stopping) {
+      bool any = false;
+      for (auto& w : ws) any |= w.pid > 0;
+      if (!any) break;
+      continue;
+    }
+    std::fprintf(stderr, "arcana: worker %d (pid %d) %s %d; restarting it\n", i, int(pid),
+                 WIFSIGNALED(status) ? "died of signal" : "exited with status",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    // One that dies at once would be restarted in a tight loop.
+    if (time(nullptr) - ws[size_t(i)].started < 1) sleep(1);
+    if (g_stopping) continue;
+    if (fork_worker(vm, ws, i)) {
+      ::close(ready[0]);
+      return ready[1];
+    }
+  }
+  flush_port(vm.out_port);
+  flush_port(vm.err_port);
+  std::exit(0);
+}
+
+// ---- builtins ----
+
+// (%srv-open port host): the server's listening socket. With --workers N
+// this process becomes the workers' parent and only the workers return,
+// each with a socket of its own (server.h).
+Value bi_srv_open(VM& vm, Value* args, int) {
+  int64_t port = arg_fixnum("serve", args[0]);
+  if (port < 0 || port > 65535) type_error("serve", "a port number (0 to 65535)", args[0]);
+  std::string host = args[1].is_nil() ? "" : arg_text("serve", args[1]);
+  raise_fd_limit();
+  int n = vm.opts.workers;
+  if (n <= 0 || g_worker >= 0) return open_listen_socket(int(port), host, false, true);
+  if (std::string(vm.heap().name()) == "vcgc")
+    throw_error("--workers needs a collector without a thread of its own (not vcgc)");
+  // The reservation: bound, never listening, so no connection waits on it.
+  Value reserve = open_listen_socket(int(port), host, true, false);
+  ListenSocket* rs = reserve.as<ListenSocket>();
+  int bound = rs->port, rfd = rs->fd;
+  int ready_fd = supervise(vm, n, bound, host.empty() ? "" : ", " + host);
+  // A worker: its own socket on the port, then tell the parent.
+  Value s = open_listen_socket(bound, host, true, true);
+  ::close(rfd);
+  reserve.as<ListenSocket>()->fd = -1;
+  char b = 1;
+  (void)!write(ready_fd, &b, 1);
+  ::close(ready_fd);
+  return s;
+}
+
+Value bi_srv_signals(VM&, Value*, int) {
+  install_stop_signals(true);
+  return NIL;
+}
+
+Value bi_srv_stopping(VM&, Value*, int) { return boolean(g_stopping != 0); }
+
+Value bi_srv_worker(VM&, Value*, int) { return g_worker >= 0 ? Value::fixnum(g_worker) : NIL; }
+
+// (%srv-accept s): a connection (in out ip), or nil once the server is
+// told to stop.
+Value bi_srv_accept(VM&, Value* args, int) {
+  if (TYPE(args[0]) != Kind::Socket) type_error("%srv-accept", "a socket", args[0]);
+  if (g_stopping) return NIL;
+  return accept_connection(&args[0], g_stop_fd);
+}
+
+// (%alarm secs): break this thread in secs seconds; (%alarm nil) cancels.
+Value bi_alarm(VM& vm, Value* args, int) {
+  if (args[0].is_nil()) {
+    set_alarm(vm, -1);
+    return NIL;
+  }
+  if (!is_number(args[0])) type_error("%alarm", "a number of seconds or nil", args[0]);
+  set_alarm(vm, number_to_double(args[0]));
+  return NIL;
+}
+
+const BuiltinDef kDefs[] = {
+    {"%srv-open", bi_srv_open, 2, 2, "the server's listening socket (forks the --workers)"},
+    {"%srv-signals", bi_srv_signals, 0, 0, "SIGTERM (and SIGINT outside the REPL) stop the server"},
+    {"%srv-stopping", bi_srv_stopping, 0, 0, "t once the server has been told to stop"},
+    {"%srv-worker", bi_srv_worker, 0, 0, "this worker's index, or nil"},
+    {"%srv-accept", bi_srv_accept, 1, 1, "a connection (in out ip), or nil when stopping"},
+    {"%alarm", bi_alarm, 1, 1, "break this thread in secs seconds; nil cancels"},
+};
+
+}  // namespace
+
+bool server_stopping() { return g_stopping != 0; }
+int server_stop_fd() { return g_stop_fd; }
+
+void register_server_builtins(VM& vm) { define_builtins(vm, kDefs); }
+
+}  // namespace vm
