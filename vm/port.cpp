@@ -92,7 +92,7 @@ class FdInput final : public PortImpl {
 class FdOutput final : public PortImpl {
  public:
   FdOutput(int fd, const std::string& nm, bool owns)
-      : fd_(fd), owns_(owns), line_buffered_(isatty(fd)) {
+      : fd_(fd), owns_(owns), line_buffered_(isatty(fd)), regular_(is_regular(fd)) {
     is_output = true;
     name = nm;
   }
@@ -137,7 +137,8 @@ class FdOutput final : public PortImpl {
       }
     } g{*this};
     draining_ = true;
-    bool threads = may_wait && has_vm() && other_threads(VM::current());
+    // A regular file is always ready: no wait (and no poll) before writing.
+    bool threads = may_wait && !regular_ && has_vm() && other_threads(VM::current());
     int err = 0;
     while (g.done < buf_.size() && fd_ >= 0) {
       size_t chunk = buf_.size() - g.done;
@@ -167,9 +168,15 @@ class FdOutput final : public PortImpl {
     fd_ = -1;
   }
 
+  static bool is_regular(int fd) {
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  }
+
   int fd_;
   bool owns_;
   bool line_buffered_;
+  bool regular_;
   bool draining_ = false;
   std::string buf_;
 };

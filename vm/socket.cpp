@@ -111,7 +111,7 @@ SocketInput::Fill SocketInput::fill(uint64_t deadline, int wake_fd) {
     if (n == 0) return Fill::Eof;
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) return Fill::Reset;
-    switch (wait_io(VM::current(), conn_->fd, false, deadline, wake_fd)) {
+    switch (wait_io(VM::current(), conn_->fd, false, deadline, wake_fd, true)) {
       case IoWait::Ready: break;
       case IoWait::Timeout: return Fill::Timeout;
       case IoWait::Woken: return Fill::Woken;
@@ -191,7 +191,7 @@ SocketOutput::Sent SocketOutput::send(const char* const* pieces, const size_t* s
       if (w < 0) {
         if (errno == EINTR) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
-          if (wait_io(VM::current(), conn_->fd, true, deadline) == IoWait::Timeout) {
+          if (wait_io(VM::current(), conn_->fd, true, deadline, -1, true) == IoWait::Timeout) {
             buf_.clear();
             return Sent::Timeout;
           }
@@ -282,6 +282,9 @@ Value open_listen_socket(int port, const std::string& host, bool reuse_port, boo
     if (reuse_port) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
     if (a->ai_family == AF_INET6 && host.empty())
       setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+    // Responses go out whole (one writev); Nagle would hold back a second
+    // segment. Accepted sockets inherit it (Linux), a system call each saved.
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     // A deep queue: connections wait there while the server is at its
     // connection limit (the kernel caps it at net.core.somaxconn).
     if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && (!do_listen || listen(fd, 4096) == 0)) break;
@@ -320,16 +323,11 @@ Value accept_connection(Value* slot, int wake_fd) {
     sockaddr_storage a{};
     socklen_t len = sizeof a;
     int fd = accept4(s->fd, reinterpret_cast<sockaddr*>(&a), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd >= 0) {
-      int one = 1;
-      // Responses go out whole (writev); Nagle would hold back the next.
-      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      return connection_ports(fd, address_text(a), true);
-    }
+    if (fd >= 0) return connection_ports(fd, address_text(a), true);
     int err = errno;
     if (err == EINTR || err == ECONNABORTED || err == EPROTO) continue;
     if (err != EAGAIN && err != EWOULDBLOCK) sys_error("socket-accept", err);
-    if (wait_io(VM::current(), s->fd, false, 0, wake_fd) == IoWait::Woken) return NIL;
+    if (wait_io(VM::current(), s->fd, false, 0, wake_fd, true) == IoWait::Woken) return NIL;
   }
 }
 

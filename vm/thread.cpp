@@ -94,6 +94,7 @@ struct ThreadImpl {
   Timers::iterator alarm;  // set_alarm: when it is broken
   bool has_alarm = false;
   std::vector<int> fds;   // descriptors it waits for (WaitingFd)
+  int woke_fd = -1;       // the descriptor whose readiness woke it (-1: something else)
 };
 
 struct Scheduler final : gc::RootSource {
@@ -113,17 +114,23 @@ struct Scheduler final : gc::RootSource {
   bool have_pwait2 = true;
   int fd_waiters = 0;  // threads waiting for descriptors
   // Who waits for each descriptor: one epoll registration per descriptor
-  // (epoll allows no more), data.fd naming it; readiness wakes them all,
-  // and each looks again (wait_fds). Level-triggered, removed when nobody
-  // waits.
+  // (epoll allows no more), data.fd naming it. Two kinds:
+  //  - level-triggered (wait_fds: pipes, terminals, children), registered
+  //    while someone waits and removed after; readiness wakes every waiter
+  //    and each looks again;
+  //  - kept (wait_io's sockets): registered once, edge-triggered for input
+  //    and output, until fd_closing, which saves two epoll_ctl calls a
+  //    wait. A reader waits only after a read found nothing, so no edge is
+  //    missed; readiness wakes the waiters that want what is ready.
   struct FdWaiters {
     uint32_t events = 0;
-    std::vector<ThreadImpl*> threads;
+    bool kept = false;
+    std::vector<std::pair<ThreadImpl*, uint32_t>> threads;  // and what each waits for
   };
   std::unordered_map<int, FdWaiters> fd_table;
   std::vector<pid_t> zombies;  // children whose waiter was killed: reaped later
 
-  bool watch_fd(ThreadImpl* t, int fd, uint32_t events);
+  bool watch_fd(ThreadImpl* t, int fd, uint32_t events, bool kept = false);
   void unwatch_fd(ThreadImpl* t, int fd);
   ThreadImpl* lock_owner = nullptr;
   int lock_depth = 0;
@@ -290,22 +297,22 @@ void Scheduler::kill(ThreadImpl* t) {
 
 // Adds t to fd's waiters, registering fd with epoll (or widening its
 // events). False if epoll cannot watch fd (a regular file).
-bool Scheduler::watch_fd(ThreadImpl* t, int fd, uint32_t events) {
+bool Scheduler::watch_fd(ThreadImpl* t, int fd, uint32_t events, bool kept) {
   auto it = fd_table.find(fd);
   if (it == fd_table.end()) {
     epoll_event ev{};
-    ev.events = events;
+    ev.events = kept ? EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET : events;
     ev.data.fd = fd;
     if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0) return false;
-    it = fd_table.emplace(fd, FdWaiters{events, {}}).first;
-  } else if ((it->second.events | events) != it->second.events) {
+    it = fd_table.emplace(fd, FdWaiters{ev.events, kept, {}}).first;
+  } else if (!it->second.kept && (it->second.events | events) != it->second.events) {
     epoll_event ev{};
     ev.events = it->second.events | events;
     ev.data.fd = fd;
     if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) != 0) return false;
     it->second.events = ev.events;
   }
-  it->second.threads.push_back(t);
+  it->second.threads.emplace_back(t, events);
   return true;
 }
 
@@ -313,8 +320,8 @@ void Scheduler::unwatch_fd(ThreadImpl* t, int fd) {
   auto it = fd_table.find(fd);
   if (it == fd_table.end()) return;
   auto& v = it->second.threads;
-  v.erase(std::remove(v.begin(), v.end(), t), v.end());
-  if (v.empty()) {
+  v.erase(std::remove_if(v.begin(), v.end(), [t](auto& w) { return w.first == t; }), v.end());
+  if (v.empty() && !it->second.kept) {
     epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nullptr);
     fd_table.erase(it);
   }
@@ -390,9 +397,18 @@ void Scheduler::poll_ready(const timespec* timeout) {
       }
       auto it = fd_table.find(fd);
       if (it == fd_table.end()) continue;
-      std::vector<ThreadImpl*> ready = it->second.threads;  // cancel_wait edits the table
+      // A level-triggered descriptor wakes all its waiters (one left
+      // waiting on a readiness it does not want would have epoll report it
+      // again and again); a kept one those who want what is ready.
+      uint32_t got = ev[i].events;
+      bool all = !it->second.kept || (got & (EPOLLERR | EPOLLHUP));
+      if (got & EPOLLRDHUP) got |= EPOLLIN;
+      std::vector<ThreadImpl*> ready;  // cancel_wait edits the table
+      for (auto& [t, want] : it->second.threads)
+        if (all || (want & got)) ready.push_back(t);
       for (ThreadImpl* t : ready) {
         cancel_wait(t);
+        t->woke_fd = fd;
         make_runnable(t);
       }
     }
@@ -791,33 +807,28 @@ void fd_closing(VM& vm, int fd) {
   if (!s) return;
   auto it = s->fd_table.find(fd);
   if (it == s->fd_table.end()) return;
-  std::vector<ThreadImpl*> waiting = it->second.threads;
+  std::vector<ThreadImpl*> waiting;
+  for (auto& w : it->second.threads) waiting.push_back(w.first);
   for (ThreadImpl* t : waiting) {
     s->cancel_wait(t);
+    t->woke_fd = fd;
     s->make_runnable(t);
+  }
+  // A kept registration goes with the descriptor (its number will be reused).
+  it = s->fd_table.find(fd);
+  if (it != s->fd_table.end()) {
+    epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, nullptr);
+    s->fd_table.erase(it);
   }
 }
 
 uint64_t monotonic_ns() { return now_ns(); }
 
-IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline, int wake_fd) {
-  short want = write ? POLLOUT : POLLIN;
-  pollfd p[2] = {{fd, want, 0}, {wake_fd, POLLIN, 0}};
-  int np = wake_fd >= 0 ? 2 : 1;
-  // What is ready now: the wake descriptor first, as a stopping server
-  // must not start on another request.
-  auto look = [&](int timeout_ms) -> int {
-    int n;
-    while ((n = poll(p, nfds_t(np), timeout_ms)) < 0 && errno == EINTR) {
-      if (timeout_ms != 0) return 0;
-    }
-    if (n <= 0) return 0;
-    if (np == 2 && p[1].revents) return 2;
-    return p[0].revents ? 1 : 0;
-  };
-  auto result = [](int r) { return r == 2 ? IoWait::Woken : IoWait::Ready; };
+IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline, int wake_fd, bool keep) {
   if (std::current_exception()) {
     // No switch inside a catch block (see the top of this file): wait here.
+    pollfd p[2] = {{fd, short(write ? POLLOUT : POLLIN), 0}, {wake_fd, POLLIN, 0}};
+    nfds_t np = wake_fd >= 0 ? 2 : 1;
     for (;;) {
       int ms = -1;
       if (deadline) {
@@ -825,28 +836,31 @@ IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline, int wake_fd) {
         if (now >= deadline) return IoWait::Timeout;
         ms = int(std::min<uint64_t>((deadline - now) / 1000000 + 1, 1u << 30));
       }
-      if (int r = look(ms)) return result(r);
-      if (deadline && now_ns() >= deadline) return IoWait::Timeout;
+      int n = poll(p, np, ms);
+      if (n < 0 && errno != EINTR) return IoWait::Ready;  // let the caller's call fail
+      if (n > 0) return np == 2 && p[1].revents ? IoWait::Woken : IoWait::Ready;
     }
   }
   Scheduler& s = sched(vm);
   ThreadImpl* t = s.current;
+  // The caller has just found the descriptor not ready (EAGAIN), so no
+  // look first: park at once, and trust what wakes it.
   for (;;) {
-    if (int r = look(0)) return result(r);
     if (deadline && now_ns() >= deadline) return IoWait::Timeout;
-    if (!s.watch_fd(t, fd, write ? EPOLLOUT : EPOLLIN)) {
-      // Not pollable: nothing to wait for.
-      return IoWait::Ready;
-    }
+    if (!s.watch_fd(t, fd, write ? EPOLLOUT : EPOLLIN, keep)) return IoWait::Ready;  // not pollable
     t->fds.push_back(fd);
-    if (wake_fd >= 0 && s.watch_fd(t, wake_fd, EPOLLIN)) t->fds.push_back(wake_fd);
+    if (wake_fd >= 0 && s.watch_fd(t, wake_fd, EPOLLIN, keep)) t->fds.push_back(wake_fd);
     ++s.fd_waiters;
     if (deadline) {
       t->timer = s.timers.emplace(deadline, t);
       t->has_timer = true;
     }
+    t->woke_fd = -1;
     t->state = ThreadImpl::WaitingFd;
     s.block();  // whoever woke it took it out of every wait (cancel_wait)
+    if (t->woke_fd == fd) return IoWait::Ready;
+    if (wake_fd >= 0 && t->woke_fd == wake_fd) return IoWait::Woken;
+    // Else its timer: the deadline is looked at again.
   }
 }
 

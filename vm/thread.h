@@ -61,10 +61,16 @@ enum class IoWait { Ready, Timeout, Woken };
 // Parks the running thread until fd is ready (for reading, or for
 // writing), the monotonic clock reaches deadline_ns (0: no deadline), or
 // wake_fd (-1: none) is readable; the others run meanwhile. For
-// non-blocking descriptors (sockets): unlike wait_fds it parks even when no
-// other thread exists (the process then waits in epoll), and inside a catch
-// block it waits in poll(2). A break posted meanwhile is raised.
-IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline_ns, int wake_fd = -1);
+// non-blocking descriptors, called when an operation has just found fd not
+// ready (EAGAIN): unlike wait_fds it parks even when no other thread exists
+// (the process then waits in epoll), and inside a catch block it waits in
+// poll(2). Ready may be spurious: the caller tries again. A break posted
+// meanwhile is raised.
+//   keep: fd (and wake_fd) stay registered with epoll, edge-triggered,
+//   until fd_closing, saving two system calls a wait; only for descriptors
+//   whose every close goes through fd_closing (sockets, vm/socket.cpp).
+IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline_ns, int wake_fd = -1,
+               bool keep = false);
 // The clock wait_io's deadlines are on (CLOCK_MONOTONIC), in nanoseconds.
 uint64_t monotonic_ns();
 // Breaks the running thread (as break-thread does) once secs seconds have

@@ -277,6 +277,7 @@ Value bi_http_read(VM&, Value* args, int) {
   int64_t start = 0;
   using State = http::RequestParser::State;
   for (;;) {
+    size_t had = in->avail();
     // Parse what is buffered.
     while (in->avail() > 0 && p.state() != State::Done && p.state() != State::Error) {
       State before = p.state();
@@ -324,7 +325,13 @@ Value bi_http_read(VM&, Value* args, int) {
     bool idle = p.state() == State::Idle;
     if (idle && server_stopping()) return NIL;
     uint64_t deadline = idle ? idle_deadline : p.state() == State::Head ? head_deadline : body_deadline;
-    switch (in->fill(deadline, idle ? server_stop_fd() : -1)) {
+    size_t before_fill = in->avail();
+    auto filled = in->fill(deadline, idle ? server_stop_fd() : -1);
+    // A full buffer the parser took nothing from (it takes every byte until
+    // it stops, so this should not happen): an error, not a spin.
+    if (filled == SocketInput::Fill::Data && before_fill == had && in->avail() == before_fill)
+      return error_pair(400, "request not parseable");
+    switch (filled) {
       case SocketInput::Fill::Data:
         break;
       case SocketInput::Fill::Eof:

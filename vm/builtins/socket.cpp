@@ -85,8 +85,9 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
     if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
       if (errno == EINPROGRESS) {
         try {
-          wait_io(vm, fd, true, 0);
+          wait_io(vm, fd, true, 0, -1, true);
         } catch (...) {
+          fd_closing(vm, fd);
           ::close(fd);
           freeaddrinfo(res);
           throw;
@@ -97,6 +98,7 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
         err = errno;
       }
       if (err) {
+        fd_closing(vm, fd);
         ::close(fd);
         fd = -1;
       }

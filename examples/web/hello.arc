@@ -1,0 +1,13 @@
+; examples/web/hello.arc — the smallest web server.
+;
+;   build/arcana examples/web/hello.arc          # http://localhost:8080/hello
+;   build/arcana examples/web/hello.arc 9000     # another port (0: any free one)
+;
+; An op is a page: (defop name req body) answers /name, with what body
+; prints as the page. (arg req "who") is a query or form argument.
+
+(defop hello req
+  (pr "hello")
+  (awhen (arg req "who") (pr ", " it)))
+
+(serve (int (or (car argv) "8080")))
