@@ -1,1 +1,874 @@
-; stdlib/app.arc — placeholder while it is being written (issue 11).
+; stdlib/app.arc — users and the application framework of ARC.md 6.6 (Arc
+; 3.1's app.arc): accounts, passwords and login cookies, login pages and
+; the admin page, forms and links that check their user, typed form fields
+; (vars-form), the markdown-like notation of comments, and parsing of times
+; and dates. Loaded after srv.arc and html.arc; prompt.arc and the news
+; site build on it.
+;
+; The names and what they do are Arc 3.1's, and so are the data files
+; under arcdir* (hpw, admins, cooks, openids), so a site moves between the
+; two. Where Arc 3.1 was unsafe this file is not, and the differences show:
+; - passwords are stored only as Argon2id hashes (%pw-hash, checked with
+;   %pw-verify), so Arc 3.1's SHA-1 hashes no longer log anyone in;
+; - login cookies have 131 random bits and are sent HttpOnly, SameSite=Lax;
+; - failed logins from one IP make its later attempts wait (good-login);
+; - everything a page shows that came from a user is escaped.
+
+; --- Users and their files -------------------------------------------------
+
+(= hpwfile*   (+ arcdir* "hpw")
+   oidfile*   (+ arcdir* "openids")
+   adminfile* (+ arcdir* "admins")
+   cookfile*  (+ arcdir* "cooks"))
+
+; Empty until load-userinfo, so that admin and get-user answer nil rather
+; than fail in a program that never loads them.
+(= hpasswords* (table) openids* (table) admins* nil
+   cookie->user* (table) user->cookie* (table) logins* (table)
+   dc-usernames* (table))
+
+(def asv ((o port 8080))
+  (load-userinfo)
+  (serve port))
+
+(def load-userinfo ()
+  (= hpasswords*   (safe-load-table hpwfile*)
+     openids*      (safe-load-table oidfile*)
+     admins*       (map string (errsafe (readfile adminfile*)))
+     cookie->user* (safe-load-table cookfile*)
+     user->cookie* (table)
+     dc-usernames* (table))
+  (maptable (fn (cookie user) (= (user->cookie* user) cookie)) cookie->user*)
+  (maptable (fn (user hash) (set (dc-usernames* (downcase user)))) hpasswords*)
+  t)
+
+; Saves table h in file, making its directory first if need be (a program
+; may create accounts before serve has made arcdir*).
+; Atomic, so that two threads saving at once do not share the .tmp file.
+(def %app-save (h file)
+  (atomic
+    (let slash (last (positions #\/ file))
+      (when slash (ensure-dir (cut file 0 slash))))
+    (save-table h file)))
+
+; (get-user req): the user the request's user cookie names, or nil. Only a
+; cookie that could be one of ours is made a symbol: anything else a
+; client sends would be interned for good.
+(def get-user (req)
+  (let u (aand (alref req!cooks "user")
+               (%app-cookie-like it)
+               (cookie->user* (sym it)))
+    (when u (= (logins* u) req!ip))
+    u))
+
+(def %app-cookie-like (s)
+  (and (isa s 'string) (<= 1 (len s) 64) (all alphadig s) s))
+
+(def admin (u) (and u (mem u admins*)))
+
+(def user-exists (u) (and u (hpasswords* u) u))
+
+; --- Cookies ---------------------------------------------------------------
+
+(def cook-user (user)
+  (let id (new-user-cookie)
+    (= (cookie->user* id) user
+       (user->cookie* user) id)
+    (%app-save cookie->user* cookfile*)
+    id))
+
+; 22 characters of rand-string, from the kernel's random source: 131 bits
+; (Arc 3.1 used an 8-character unique-id).
+(def new-user-cookie ()
+  (let id (sym (rand-string 22))
+    (if (cookie->user* id) (new-user-cookie) id)))
+
+; Nothing to forget, and no file to write, for nil: login-handler logs out
+; whoever sent the form, usually no one.
+(def logout-user (user)
+  (when user
+    (wipe (logins* user))
+    (awhen (user->cookie* user) (wipe (cookie->user* it)))
+    (wipe (user->cookie* user))
+    (%app-save cookie->user* cookfile*)))
+
+; The cookie is for the whole site and not for scripts (HttpOnly), nor
+; sent with requests other sites start, except plain links (SameSite=Lax).
+(def prcookie (cook)
+  (prn "Set-Cookie: user=" cook "; Path=/"
+       "; expires=Sun, 17-Jan-2038 19:14:07 GMT; HttpOnly; SameSite=Lax"))
+
+; --- Accounts and passwords ------------------------------------------------
+
+(def create-acct (user pw)
+  (set (dc-usernames* (downcase user)))
+  (set-pw user pw))
+
+(def disable-acct (user)
+  (set-pw user (rand-string 20))
+  (logout-user user))
+
+(def set-pw (user pw)
+  (= (hpasswords* user) (and pw (shash pw)))
+  (%app-save hpasswords* hpwfile*))
+
+; An Argon2id hash with a salt of its own ("$argon2id$v=19$..."), never
+; the SHA-1 of Arc 3.1; good-login checks with %pw-verify.
+(def shash (str) (%pw-hash str))
+
+(def username-taken (user)
+  (when (empty dc-usernames*)
+    (maptable (fn (u hash) (set (dc-usernames* (downcase u)))) hpasswords*))
+  (dc-usernames* (downcase user)))
+
+(def bad-newacct (user pw)
+  (if (no (goodname user 2 15))
+       (+ "Usernames can only contain letters, digits, dashes and "
+          "underscores, and should be between 2 and 15 characters long. "
+          "Please choose another.")
+      (username-taken user)
+       "That username is taken. Please choose another."
+      (or (no pw) (< (len pw) 4))
+       (+ "Passwords should be at least 4 characters long. "
+          "Please choose another.")))
+
+; (goodname str (o min 1) (o max)): str if it is a string of letters,
+; digits, - and _, not starting with -, of min to max characters.
+(def goodname (str (o min 1) (o max))
+  (and (isa str 'string)
+       (>= (len str) min)
+       (or (no max) (<= (len str) max))
+       (all [or (alphadig _) (in _ #\- #\_)] str)
+       (or (is str "") (isnt (str 0) #\-))
+       str))
+
+; --- Logging in ------------------------------------------------------------
+
+(= good-logins* (queue) bad-logins* (queue))
+
+; Failed logins slow down the IP they come from. Up to login-free-fails*
+; (3) failures within the last login-fail-window* (900) seconds cost
+; nothing; with n failures past that, each attempt waits
+; login-fail-delay* * 2^(n - 3) seconds, at most login-max-delay*: .5, 1,
+; 2, 4, then 5. The waits of one IP queue one after another, so parallel
+; attempts gain nothing; one that would wait longer than login-max-delay*
+; fails at once without its password being looked at. sleep parks only
+; the requesting thread.
+(= login-free-fails* 3 login-fail-window* 900
+   login-fail-delay* .5 login-max-delay* 5)
+
+; ip -> (seconds) of its recent failures, newest first, at most 30 kept;
+; ip -> the (msec) before which its next attempt is not checked.
+(= %app-fails* (table) %app-login-next* (table))
+
+(def %app-recent-fails (ip)
+  (let cutoff (- (seconds) login-fail-window*)
+    (= (%app-fails* ip) (keep [> _ cutoff] (%app-fails* ip)))))
+
+; The msec this attempt from ip waits before its check, or nil to fail it.
+(def %app-login-wait (ip)
+  (atomic
+    (let n (len (%app-recent-fails ip))
+      (if (< n login-free-fails*)
+          0
+          (withs (now   (msec)
+                  delay (* 1000 (min login-max-delay*
+                                     (* login-fail-delay*
+                                        (expt 2 (- n login-free-fails*)))))
+                  done  (+ (max now (or (%app-login-next* ip) 0)) delay))
+            (when (<= (- done now) (* 1000 login-max-delay*))
+              (= (%app-login-next* ip) done)
+              (- done now)))))))
+
+(def %app-note-fail (ip)
+  (atomic
+    (= (%app-fails* ip) (firstn 30 (cons (seconds) (%app-fails* ip))))
+    (when (> (len %app-fails*) 10000) (%app-harvest-fails))))
+
+; Forgets the IPs with no failure in the window (many IPs may have failed).
+(def %app-harvest-fails ()
+  (let now (msec)
+    (each ip (keys %app-fails*) (%app-recent-fails ip))
+    (each (ip next) (tablist %app-login-next*)
+      (when (< next now) (wipe (%app-login-next* ip))))))
+
+; Checked for a user with no password, so that a name that does not exist
+; takes as long to refuse as a wrong password does.
+(= %app-dummy-hash* nil)
+
+(def %app-pw-ok (user pw)
+  (let hash (hpasswords* user)
+    (if (isa hash 'string)
+        (%pw-verify hash pw)
+        (do (%pw-verify (or= %app-dummy-hash* (%pw-hash (rand-string 20))) pw)
+            nil))))
+
+; (good-login user pw ip): user if pw is its password, else nil. The
+; attempt goes in good-logins* or bad-logins* as (seconds ip user).
+(def good-login (user pw ip)
+  (let record (list (seconds) ip user)
+    (aif (%app-login-wait ip)
+         (do (when (> it 0) (sleep (/ it 1000.0)))
+             (if (and (isa user 'string) (isa pw 'string) (%app-pw-ok user pw))
+                 (do (unless (user->cookie* user) (cook-user user))
+                     (enq-limit record good-logins*)
+                     user)
+                 (do (%app-note-fail ip)
+                     (enq-limit record bad-logins*)
+                     nil)))
+         (do (enq-limit record bad-logins*)
+             nil))))
+
+; --- Forms and links for one user ------------------------------------------
+
+(mac when-umatch (user req . body)
+  `(if (is ,user (get-user ,req))
+       (do ,@body)
+       (mismatch-message)))
+
+(mac when-umatch/r (user req . body)
+  `(if (is ,user (get-user ,req))
+       (do ,@body)
+       "mismatch"))
+
+(def mismatch-message ()
+  (prn "Dead link: users don't match."))
+
+(defop mismatch req (mismatch-message))
+
+(mac uform (user req after . body)
+  `(aform (fn (,req) (when-umatch ,user ,req ,after))
+     ,@body))
+
+(mac urform (user req after . body)
+  `(arform (fn (,req) (when-umatch/r ,user ,req ,after))
+     ,@body))
+
+; A link made for user that does nothing for anyone else who follows it.
+(mac ulink (user text . body)
+  (w/uniq req
+    `(linkf ,text (,req)
+       (when-umatch ,user ,req ,@body))))
+
+; --- Pages and ops ---------------------------------------------------------
+
+; Prints x, a string or anything else, with the characters of HTML escaped.
+(def %app-pr-esc (x)
+  (pr (eschtml (if (isa x 'string) x (tostring (disp x))))))
+
+(defop admin req (admin-gate (get-user req)))
+
+(def admin-gate (u)
+  (if (admin u)
+      (admin-page u)
+      (login-page 'login nil (fn (u ip) (admin-gate u)))))
+
+; The admin's account form checks a new name as the login page does
+; (bad-newacct), where Arc 3.1 took any name.
+(def admin-page (user . msg)
+  (whitepage
+    (prbold "Admin: ")
+    (hspace 20)
+    (%app-pr-esc user)
+    (pr " | ")
+    (w/link (do (logout-user user)
+                (whitepage (pr "Bye ") (%app-pr-esc user) (pr ".")))
+      (pr "logout"))
+    (when msg
+      (hspace 10)
+      (each m msg (%app-pr-esc m)))
+    (br2)
+    (aform (fn (req)
+             (when-umatch user req
+               (with (u (arg req "u") p (arg req "p"))
+                 (if (or (blank u) (blank p))
+                      (pr "Bad data.")
+                     (user-exists u)
+                      (admin-page user "User already exists: " u)
+                      (aif (bad-newacct u p)
+                           (admin-page user it)
+                           (do (create-acct u p)
+                               (admin-page user)))))))
+      (pwfields "create (server) account"))))
+
+(def hello-page (user ip)
+  (whitepage (pr "hello ") (%app-pr-esc user) (pr " at ") (%app-pr-esc ip)))
+
+(defop login req (login-page 'both))
+
+; (login-page switch (o msg) (o afterward hello-page)): switch is login,
+; register or both. afterward is a function of the user and the IP that
+; prints the page after logging in, or a list (f url): call f on them,
+; then send the browser to url.
+(def login-page (switch (o msg nil) (o afterward hello-page))
+  (whitepage
+    (pagemessage msg)
+    (when (in switch 'login 'both)
+      (login-form "Login" switch login-handler afterward)
+      (hook 'login-form afterward)
+      (br2))
+    (when (in switch 'register 'both)
+      (login-form "Create Account" switch create-handler afterward))))
+
+; A list afterward ends in a redirect, so its form posts to the op that
+; may print header lines (the cookie) and returns the location.
+(def login-form (label switch handler afterward)
+  (prbold label)
+  (br2)
+  (fnform (fn (req) (handler req switch afterward))
+          (fn () (pwfields (downcase label)))
+          (acons afterward)))
+
+(def login-handler (req switch afterward)
+  (logout-user (get-user req))
+  (aif (good-login (arg req "u") (arg req "p") req!ip)
+       (login it req!ip (user->cookie* it) afterward)
+       (failed-login switch "Bad login." afterward)))
+
+(def create-handler (req switch afterward)
+  (logout-user (get-user req))
+  (with (user (arg req "u") pw (arg req "p"))
+    (aif (bad-newacct user pw)
+         (failed-login switch it afterward)
+         (do (create-acct user pw)
+             (login user req!ip (cook-user user) afterward)))))
+
+; Prints the cookie among the header lines, then either ends the header
+; and prints the next page, or returns the url to redirect to.
+(def login (user ip cookie afterward)
+  (= (logins* user) ip)
+  (prcookie cookie)
+  (if (acons afterward)
+      (let (f url) afterward
+        (f user ip)
+        url)
+      (do (prn)
+          (afterward user ip))))
+
+(def failed-login (switch msg afterward)
+  (if (acons afterward)
+      (flink (fn ignore (login-page switch msg afterward)))
+      (do (prn)
+          (login-page switch msg afterward))))
+
+(def pwfields ((o label "login"))
+  (inputs u username 20 nil
+          p password 20 nil)
+  (br)
+  (submit label))
+
+(defop logout req
+  (aif (get-user req)
+       (do (logout-user it)
+           (pr "Logged out."))
+       (pr "You were not logged in.")))
+
+(defop whoami req
+  (aif (get-user req)
+       (do (%app-pr-esc it) (pr " at ") (%app-pr-esc req!ip))
+       (do (pr "You are not logged in. ")
+           (w/link (login-page 'both) (pr "Log in"))
+           (pr "."))))
+
+; (defopl name req . body): an op for logged-in users; anyone else gets a
+; login page that comes back to the same op and arguments.
+(mac defopl (name parm . body)
+  `(defop ,name ,parm
+     (if (get-user ,parm)
+         (do ,@body)
+         (login-page 'both
+                     "You need to be logged in to do that."
+                     (list (fn (u ip))
+                           (+ ,(string name) (%app-query ,parm)))))))
+
+; The request's arguments as a query string, like srv.arc's
+; reassemble-args but encoded: the result goes into a Location header,
+; where a decoded newline would start a header line of the client's.
+(def %app-query (req)
+  (if req!args
+      (tostring
+        (on a req!args
+          (pr (if (is index 0) "?" "&") (%app-urlenc (car a)))
+          (when (cdr a) (pr "=" (%app-urlenc (cadr a))))))
+      ""))
+
+; s with every ASCII character but letters, digits and -_.~ percent-encoded.
+(def %app-urlenc (s)
+  (tostring
+    (each c s
+      (if (or (alphadig c) (in c #\- #\_ #\. #\~) (> (coerce c 'int) 127))
+          (writec c)
+          (pr (urlencode (string c)))))))
+
+; --- Typed form fields -----------------------------------------------------
+
+(= formwid* 60 bigformwid* 80 numwid* 16 formatdoc-url* nil)
+
+; A value no form field can produce: readvar's failure marker.
+(= fail* (list 'fail*))
+
+(def text-type (typ) (in typ 'string 'string1 'url 'text 'mdtext 'mdtext2))
+
+; (text-rows text wid (o pad 3)): rows for text in a box wid wide.
+(def text-rows (text wid (o pad 3))
+  (+ (trunc (/ (len text) (* wid .8))) pad))
+
+; (needrows text cols (o pad 0)): rows a textarea cols wide needs for text.
+(def needrows (text cols (o pad 0))
+  (+ pad (max (+ 1 (count #\newline text))
+              (roundup (/ (len text) (- cols 5))))))
+
+; (readvar typ str (o fail)): the text a form field sent, as a value of
+; type typ, or fail if it is not one. Text types lose their tags so that
+; no markup gets into a page that shows them; a choice must be one of the
+; options offered (Arc 3.1 took anything).
+(def readvar (typ str (o fail nil))
+  (case (carif typ)
+    string  (striptags str)
+    string1 (if (blank str) fail (striptags str))
+    url     (if (blank str) "" (valid-url str) (clean-url str) fail)
+    num     (or (car (%app-readnum str)) fail)
+    int     (or (cadr (%app-readnum str)) fail)
+    posint  (let i (cadr (%app-readnum str))
+              (if (and i (> i 0)) i fail))
+    text    (striptags str)
+    doc     (striptags str)
+    mdtext  (md-from-form str)
+    mdtext2 (md-from-form str t)
+    sym     (aif (car (tokens str)) (sym it) fail)
+    syms    (map sym (tokens str))
+    sexpr   (errsafe (readall str))
+    users   (keep goodname (tokens str))
+    toks    (tokens str)
+    bigtoks (tokens str)
+    lines   (lines str)
+    choice  (if (some [is (tostring (disp _)) str] (cddr typ))
+                (readvar (cadr typ) str fail)
+                fail)
+    yesno   (is str "yes")
+    hexcol  (if (hex>color str) str fail)
+    time    (or (errsafe (parse-time str)) fail)
+    date    (or (errsafe (parse-date str)) fail)
+            (err "readvar: unknown type" typ)))
+
+; The number str reads as and it rounded, as a list, or nil if str is not
+; a number or one too big to round (1e400 reads as infinity).
+(def %app-readnum (str)
+  (let n (saferead str)
+    (and (number n)
+         (aif (errsafe (round n)) (list n it)))))
+
+; (varcompare typ): an ordering of values of type typ, for sorting: longer
+; lists first, dates and other values ascending with empty ones last.
+(def varcompare (typ)
+  (if (in typ 'syms 'sexpr 'users 'toks 'bigtoks 'lines 'hexcol)
+       (fn (x y) (> (len x) (len y)))
+      (is typ 'date)
+       (fn (x y) (or (no y) (%app-date< x y)))
+       (fn (x y) (or (empty y) (and (~empty x) (< x y))))))
+
+; A field's value as an input's value attribute prints it: nil stays nil
+; (no attribute), anything else becomes its printed form, which the
+; attribute's printer escapes (it escapes only strings).
+(def %app-inval (x)
+  (if (or (no x) (isa x 'string)) x (tostring (disp x))))
+
+; (varfield typ id val): the input for a field of type typ named id.
+; Textarea contents are escaped: the text of a text type fully, the HTML
+; of an mdtext type only its < and >, so that its entities still show as
+; the characters they stand for and come back as they went.
+(def varfield (typ id val)
+  (if (in typ 'string 'string1 'url)
+       (gentag input type 'text name id value (%app-inval val) size formwid*)
+      (in typ 'num 'int 'posint 'sym)
+       (gentag input type 'text name id value (%app-inval val) size numwid*)
+      (in typ 'users 'toks)
+       (gentag input type 'text name id value (tostring (apply prs val))
+                     size formwid*)
+      (is typ 'sexpr)
+       (gentag input type 'text name id
+                     value (tostring (each e val (write e) (pr " ")))
+                     size formwid*)
+      (in typ 'syms 'text 'doc 'mdtext 'mdtext2 'lines 'bigtoks)
+       (let text (if (in typ 'syms 'bigtoks)
+                      (tostring (apply prs val))
+                     (is typ 'lines)
+                      (tostring (apply pr (intersperse #\newline val)))
+                     (in typ 'mdtext 'mdtext2)
+                      (unmarkdown (or val ""))
+                      (or (%app-inval val) ""))
+         (tag (textarea cols (if (is typ 'doc) bigformwid* formwid*)
+                        rows (needrows text formwid* 4)
+                        wrap 'virtual
+                        style (if (is typ 'doc) "font-size:8.5pt")
+                        name id)
+           ; A newline first, or browsers drop a newline the text begins with.
+           (prn)
+           (pr (if (in typ 'mdtext 'mdtext2)
+                   (%app-esc-lt text)
+                   (eschtml text))))
+         (when (and formatdoc-url* (in typ 'mdtext 'mdtext2))
+           (pr " ")
+           (tag (font size -2)
+             (link "help" formatdoc-url* (gray 175)))))
+      (caris typ 'choice)
+       (menu id (cddr typ) val)
+      (is typ 'yesno)
+       (menu id '("yes" "no") (if val "yes" "no"))
+      (is typ 'hexcol)
+       (gentag input type 'text name id value (%app-inval val))
+      (is typ 'time)
+       (gentag input type 'text name id value (if val (english-time val) ""))
+      (is typ 'date)
+       (gentag input type 'text name id value (if val (english-date val) ""))
+       (err "varfield: unknown type" typ)))
+
+(def %app-esc-lt (s)
+  (tostring
+    (each c s
+      (case c #\< (pr "&#60;") #\> (pr "&#62;") (writec c)))))
+
+; (varline typ id val (o liveurls)): a field's value, shown. mdtext is
+; HTML that md-from-form made safe and is printed as it is; every other
+; value is escaped. A time or date shows as english-time or english-date
+; does (Arc 3.1 showed the raw number or list).
+(def varline (typ id val (o liveurls))
+  (if (in typ 'users 'syms 'toks 'bigtoks)
+       (on x val (if (> index 0) (pr " ")) (%app-pr-esc x))
+      (is typ 'lines)
+       (each x val (%app-pr-esc x) (prn))
+      (is typ 'yesno)
+       (pr (if val 'yes 'no))
+      (caris typ 'choice)
+       (varline (cadr typ) nil val)
+      (is typ 'url)
+       (if (and liveurls (valid-url val))
+           (tag (a href (eschtml val)) (%app-pr-esc val))
+           (%app-pr-esc (or val "")))
+      (in typ 'mdtext 'mdtext2)
+       (pr (or val ""))
+      (text-type typ)
+       (%app-pr-esc (or val ""))
+      (and (is typ 'time) val)
+       (pr (english-time val))
+      (and (is typ 'date) (valid-date val))
+       (pr (english-date val))
+       (%app-pr-esc val)))
+
+; (vars-form user fields f done (o button "update") (o lasts)): a form of
+; fields (type name value view? modify? [question]). When user submits it,
+; (f name value) for each modifiable field whose text reads as its type,
+; then (done). Its fnid expires after lasts seconds, if lasts.
+(def vars-form (user fields f done (o button "update") (o lasts))
+  (let editable (some [_ 4] fields)
+    (taform lasts
+            (if editable
+                (fn (req)
+                  (when-umatch user req
+                    (each (k v) req!args
+                      (awhen (and v (find [is (string (cadr _)) k] fields))
+                        (let (typ id val view mod) it
+                          (when mod
+                            (let newval (readvar typ v fail*)
+                              (unless (is newval fail*)
+                                (f id newval)))))))
+                    (done)))
+                (fn (req)))
+      (tab (showvars fields))
+      (when editable
+        (br)
+        (submit button)))))
+
+(def showvars (fields (o liveurls))
+  (each (typ id val view mod question) fields
+    (when view
+      (when question
+        (tr (td (prn question))))
+      (tr (unless question (tag (td valign 'top) (pr id ":")))
+          (td (if mod
+                  (varfield typ id val)
+                  (varline typ id val liveurls))))
+      (prn))))
+
+; --- Text formatting: markdown and back ------------------------------------
+
+; The notation news.arc stores comments in, a tiny subset of Markdown:
+; a blank line starts a paragraph, a paragraph indented two or more spaces
+; is code, *text* is italic, and http/https URLs become links. The HTML
+; has the shape Arc 3.1 writes (<p>, <i>, <a href="..." rel="nofollow">,
+; <pre><code>), so stored items move between the two, and unmarkdown
+; turns it back into the source for editing.
+
+; (indented-code s i (o newlines 0) (o spaces 0)): if the whitespace from i
+; holds a blank line (newlines counted from the arguments on) and then
+; indents its next line by two or more spaces, (j n): the index of that
+; line's first nonblank character and the indentation. Otherwise nil.
+(def indented-code (s i (o newlines 0) (o spaces 0))
+  ((afn (j nl sp)
+     (let c (s j)
+       (if (nonwhite c)       (if (and (> nl 1) (> sp 1)) (list j sp))
+           (atend j s)        nil
+           (is c #\newline)   (self (+ j 1) (+ nl 1) 0)
+                              (self (+ j 1) nl (+ sp 1)))))
+   i newlines spaces))
+
+; (parabreak s i (o newlines 0)): if i starts whitespace holding a blank
+; line, the index where the next paragraph starts; else nil.
+(def parabreak (s i (o newlines 0))
+  ((afn (j nl)
+     (let c (s j)
+       (if (or (nonwhite c) (atend j s))
+           (if (> nl 1) j)
+           (self (+ j 1) (if (is c #\newline) (+ nl 1) nl)))))
+   i newlines))
+
+; (next-parabreak s i): (start end) of the first paragraph break at or
+; after i, or nil.
+(def next-parabreak (s i)
+  ((afn (j)
+     (unless (atend j s)
+       (aif (parabreak s j) (list j it) (self (+ j 1)))))
+   i))
+
+; (paras s (o i 0)): the paragraphs of s from i, the last trimmed at its
+; end. Unlike Arc 3.1 a last paragraph of one character is kept and an
+; empty one dropped (news.arc splits poll choices with this).
+(def paras (s (o i 0))
+  ((afn (i acc)
+     (if (>= i (len s))
+         (rev acc)
+         (iflet (end next) (next-parabreak s i)
+                (self next (cons (cut s i end) acc))
+                (let final (trim (cut s i) 'end)
+                  (rev (if (is final "") acc (cons final acc)))))))
+   i nil))
+
+(def opendelim (c) (in c #\< #\( #\[ #\{))
+
+(def closedelim (c) (in c #\> #\) #\] #\}))
+
+; (urlend s i (o indelim)): the index just past the URL that starts at i.
+; Trailing punctuation is not part of it; a bracket is when it opens a
+; group that goes on, or closes one the URL opened (indelim: inside one).
+(def urlend (s i (o indelim))
+  ((afn (j indelim)
+     (let c (s j)
+       (if (atend j s)
+           (if ((orf punc whitec opendelim) c) j
+               (closedelim c)                  (if indelim (+ j 1) j)
+                                               (+ j 1))
+           (let next (s (+ j 1))
+             (if (or (whitec c)
+                     (and (punc c) (whitec next))
+                     (and ((orf whitec punc) next)
+                          (or (opendelim c)
+                              (and (closedelim c) (no indelim)))))
+                 j
+                 (opendelim c)  (self (+ j 1) t)
+                 (closedelim c) (self (+ j 1) nil)
+                                (self (+ j 1) indelim))))))
+   i indelim))
+
+; (code-block s i): the text of a code block whose first line starts after
+; index i, up to (not including) the newline before the first line that
+; starts with a nonblank character, or the end of s.
+(def code-block (s i)
+  (let n (len s)
+    ((afn (j)
+       (let left (- n j 1)
+         (if (or (<= left 0)
+                 (and (> left 1)
+                      (is (s (+ j 1)) #\newline)
+                      (nonwhite (s (+ j 2)))))
+             (cut s (+ i 1) (+ j 1))
+             (self (+ j 1)))))
+     i)))
+
+; (markdown s (o maxurl) (o nolinks)): s as HTML. s is taken to be HTML
+; already (md-from-form escapes a form's text first); link text is cut to
+; maxurl characters. Departing from Arc 3.1, a lone * at the very end is
+; left as it is rather than opening an <i> that never closes, and an <i>
+; still open at the end (its closing * was in a code block) is closed.
+(def markdown (s (o maxurl) (o nolinks))
+  (let ital nil
+    (tostring
+      ((afn (i)
+         (when (< i (len s))
+           (self (%app-md-step s i maxurl nolinks ital
+                               (fn () (pr (if ital "</i>" "<i>"))
+                                      (assign ital (no ital)))))))
+       0)
+      (when ital (pr "</i>")))))
+
+; Prints what markdown makes of the text at index i; returns the index to
+; go on from. toggle flips italics.
+(def %app-md-step (s i maxurl nolinks ital toggle)
+  (iflet (start spaces) (indented-code s i (if (is i 0) 2 0))
+    (withs (from (- start spaces 1)
+            code (code-block s from))
+      (pr "<p><pre><code>" code "</code></pre>")
+      (+ from (len code) 1))
+    (iflet next (parabreak s i (if (is i 0) 1 0))
+      (do (unless (is i 0) (pr "<p>"))
+          next)
+      (and (is (s i) #\*)
+           (or ital
+               (and (< (+ i 1) (len s))
+                    (nonwhite (s (+ i 1)))
+                    (pos #\* s (+ i 1)))))
+        (do (toggle) (+ i 1))
+      (and (no nolinks)
+           (or (litmatch "http://" s i) (litmatch "https://" s i)))
+        (withs (end (urlend s i)
+                url (clean-url (cut s i end)))
+          (pr "<a href=\"" url "\" rel=\"nofollow\">"
+              (if maxurl (ellipsize url maxurl) url)
+              "</a>")
+          end)
+        (do (writec (s i)) (+ i 1)))))
+
+; (md-from-form str (o nolinks)): the text of a form field as safe HTML:
+; tags escaped, carriage returns dropped, the end trimmed, then markdown
+; with link text of at most 60 characters.
+(def md-from-form (str (o nolinks))
+  (markdown (trim (rem #\return (esc-tags str)) 'end) 60 nolinks))
+
+; (unmarkdown s): the source notation for HTML that markdown produced: <p>
+; back to a blank line, <i> and </i> to *, a link to its URL, a code block
+; to its text. Anything else is copied.
+(def unmarkdown (s)
+  (tostring
+    ((afn (i)
+       (when (< i (len s))
+         (self
+           (if (litmatch "<p>" s i)
+                (do (unless (is i 0) (pr "\n\n")) (+ i 3))
+               (litmatch "<i>" s i)
+                (do (pr #\*) (+ i 3))
+               (litmatch "</i>" s i)
+                (do (pr #\*) (+ i 4))
+               (litmatch "<a href=" s i)
+                (%app-unmd-link s i)
+               (litmatch "<pre><code>" s i)
+                (iflet end (findsubseq "</code></pre>" s (+ i 11))
+                  (do (pr (cut s (+ i 11) end)) (+ end 13))
+                  (do (writec (s i)) (+ i 1)))
+                (do (writec (s i)) (+ i 1))))))
+     0)))
+
+; A link <a href="URL" ...>text</a> at i: prints URL (the quotes around
+; it dropped) and returns the index past </a>.
+(def %app-unmd-link (s i)
+  (iflet end (pos [in _ #\> #\space] s (+ i 9))
+    (do (pr (cut s (+ i 9) (max (+ i 9) (- end 1))))
+        (aif (findsubseq "</a>" s end) (+ it 4) (+ end 1)))
+    (do (writec (s i)) (+ i 1))))
+
+; --- Times and dates -------------------------------------------------------
+
+; (english-time min): minutes since midnight as a 12-hour clock time.
+(def english-time (min)
+  (withs (n (mod min 720)
+          h (trunc (/ n 60))
+          m (mod n 60))
+    (string (if (is h 0) 12 h)
+            ":" (if (< m 10) "0") m
+            (if (is min 0)   " midnight"
+                (is min 720) " noon"
+                (>= min 720) " pm"
+                             " am"))))
+
+; (parse-time s): "3:05 pm", "12 noon", "9am", "21:30" as minutes since
+; midnight. As in Arc 3.1 an hour from 1 to 12 with no am or pm is taken
+; to be after noon; 0 and hours over 12 are read as a 24-hour clock.
+; Anything else, or an hour or minute out of range, is an error.
+(def parse-time (s)
+  (withs ((nums (o label "")) (halve s letter)
+          (h (o m 0) . more)  (map int (tokens nums ~digit))
+          label               (downcase (rem ~alphadig label))
+          am                  (in label "am" "a" "midnight"))
+    (unless (and h (no more) (<= 0 h 23) (<= 0 m 59)
+                 (in label "" "am" "pm" "a" "p" "midnight" "noon")
+                 (or (is h 12) (no (in label "midnight" "noon")))
+                 (or (<= h 12) (in label "" "pm" "p"))
+                 (or (> h 0) (in label "" "am" "a")))
+      (err (+ "Bad time: " s)))
+    (+ (* 60 (if (or (> h 12) (is h 0)) h
+                 am                      (if (is h 12) 0 h)
+                 (is h 12)               12
+                                         (+ h 12)))
+       m)))
+
+(= months* '("January" "February" "March" "April" "May" "June" "July"
+             "August" "September" "October" "November" "December"))
+
+; Lower-case month names and their abbreviations -> month numbers.
+(= month-names* (table))
+(on name months*
+  (let lc (downcase name)
+    (= (month-names* lc) (+ index 1)
+       (month-names* (cut lc 0 3)) (+ index 1))))
+(= (month-names* "sept") 9)
+
+(def monthnum (s) (month-names* (downcase s)))
+
+; (english-date (y m d)): "5 March 2009".
+(def english-date ((y m d))
+  (string d " " (months* (- m 1)) " " y))
+
+; (date-nums s): the (y m d) a date string names, or nil. Numbers alone
+; are read as d, m d (or d m when the first is over 12), y m d when the
+; first is over 31, else d m y; a month may be named before or after the
+; day; a missing year or month is the current one.
+(def date-nums (s)
+  (withs ((ynow mnow dnow) (date)
+          toks (tokens s ~alphadig)
+          num  (fn (tok) (and tok (all digit tok) (int tok))))
+    (if (no toks)
+         nil
+        (all [all digit _] toks)
+         (let ns (map int toks)
+           (case (len ns)
+             1 (list ynow mnow (car ns))
+             2 (let (a b) ns
+                 (if (and (> a 12) (<= b 12)) (list ynow b a) (list ynow a b)))
+               (if (> (car ns) 31)
+                   (firstn 3 ns)
+                   (rev (firstn 3 ns)))))
+        (num (car toks))
+         (aif (and (cadr toks) (monthnum (cadr toks)))
+              (list (or (num (car:cddr toks)) ynow) it (num (car toks))))
+        (monthnum (car toks))
+         (aif (num (cadr toks))
+              (list (or (num (car:cddr toks)) ynow)
+                    (monthnum (car toks))
+                    it)))))
+
+; (valid-date (y m d)): t if that day exists (Arc 3.1 accepted any day up
+; to 31 of any month).
+(def valid-date (ymd)
+  (let (y m d) (if (alist ymd) ymd)
+    (and (isa y 'int) (isa m 'int) (isa d 'int)
+         (<= 1 m 12)
+         (<= 1 d (%app-month-days y m)))))
+
+(def %app-month-days (y m)
+  (if (is m 2)
+      (if (and (multiple y 4) (or (~multiple y 100) (multiple y 400))) 29 28)
+      (if (in m 4 6 9 11) 30 31)))
+
+; (parse-date s): s as a (y m d) list; an error if it names no real date.
+(def parse-date (s)
+  (let ymd (date-nums s)
+    (if (valid-date ymd)
+        ymd
+        (err (+ "Invalid date: " s)))))
+
+; t if date a, a (y m d) list, is before date b.
+(def %app-date< (a b)
+  (and a b
+       ((afn (xs ys)
+          (and xs (or (< (car xs) (car ys))
+                      (and (is (car xs) (car ys)) (self (cdr xs) (cdr ys))))))
+        a b)))
+

@@ -332,7 +332,7 @@ Connection: close"))
            (let req (or req (inst 'request 'args args 'cooks cooks 'ip ip))
              (if (redirector* op)
                  (do (prn rdheader*)
-                     (prn "Location: " (f str req))
+                     (prn "Location: " (%srv-header-value (f str req)))
                      (prn))
                  (do (prn header*)
                      (awhen (max-age* op)
@@ -343,6 +343,15 @@ Connection: close"))
                           (%http-file str req staticdir* (string op)
                                       (type-header* filetype) static-max-age*))
                (respond-status str 404 unknown-msg*))))))
+
+; A value printed into a header line, without the line ends that would
+; let a redirect built from a request's arguments add header lines of its
+; own (Arc 3.1 prints it as it is).
+(def %srv-header-value (x)
+  (let s (string x)
+    (if (or (posmatch "\n" s) (posmatch "\r" s))
+        (rem [in _ #\return #\newline] s)
+        s)))
 
 ; The type of a static file by its extension, as a key of type-header*.
 ; Arc 3.1 knows gif, jpg and png, and serves css, txt, htm, html and arc as
