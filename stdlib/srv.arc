@@ -155,21 +155,22 @@ Connection: close"))
               (fn () (handle-request-1 s)))))
 
 ; Accepts one connection and starts the thread that serves it. Banned IPs
-; are closed on at once; past max-conns* the connection waits for a place
-; (in the kernel's queue) and is then refused with 503.
+; are closed on at once. Past max-conns* new connections wait (in the
+; kernel's queue) up to conn-wait* seconds for a place; one accepted while
+; the server is still full is refused with 503.
 (def handle-request-1 (s)
-  (let full (no (%srv-wait-place))
-    (awhen (%srv-accept s)
-      (let (i o ip) it
-        (if (ignore-ips* ip)
-            (do (++ (spurned* ip 0))
-                (force-close i o))
-            full
-            (do (errsafe (srvlog 'err ip 503 "over max-conns*" max-conns*))
-                (%http-error o i 503 "Too many connections")
-                (close i o))
-            (do (++ srv-conns*)
-                (new-thread (fn () (handle-request-thread i o ip)))))))))
+  (%srv-wait-place)
+  (awhen (%srv-accept s)
+    (let (i o ip) it
+      (if (ignore-ips* ip)
+          (do (++ (spurned* ip 0))
+              (force-close i o))
+          (>= srv-conns* max-conns*)
+          (do (errsafe (srvlog 'err ip 503 "over max-conns*" max-conns*))
+              (%http-error o i 503 "Too many connections")
+              (close i o))
+          (do (++ srv-conns*)
+              (new-thread (fn () (handle-request-thread i o ip))))))))
 
 ; t when a connection may be taken: there is a free place now, or one
 ; frees within conn-wait* seconds.

@@ -103,14 +103,23 @@ struct RequestParser::Impl {
 struct RequestParser::Callbacks {
   static RequestParser& self(http_parser* p) { return *static_cast<RequestParser*>(p->data); }
 
-  static void commit_header(RequestParser& r) {
-    if (r.field_.empty() && r.value_.empty()) return;
+  // Adds the header received to the request. False for a name with
+  // whitespace in it (RFC 9112 5.1: "Host : x" must be rejected, or two
+  // parties could read different headers), which Debian's non-strict
+  // libhttp-parser lets through.
+  static bool commit_header(RequestParser& r) {
+    if (r.field_.empty() && r.value_.empty()) return true;
+    if (r.field_.find_first_of(" \t") != std::string::npos) {
+      r.fail(400, "whitespace in a header name");
+      return false;
+    }
     std::string name = r.field_;
     for (char& c : name) c = lower(c);
     r.req_.headers.emplace_back(std::move(name), std::string(trim(r.value_)));
     r.field_.clear();
     r.value_.clear();
     r.in_value_ = false;
+    return true;
   }
 
   static int on_url(http_parser* p, const char* at, size_t n) {
@@ -123,15 +132,21 @@ struct RequestParser::Callbacks {
     return 0;
   }
 
+  // Header callbacks after the head are a chunked body's trailer fields:
+  // dropped, so nothing can add a header (a Cookie) after the head was
+  // read (RFC 9110 6.5.1).
   static int on_header_field(http_parser* p, const char* at, size_t n) {
     RequestParser& r = self(p);
-    if (r.in_value_) commit_header(r);
+    if (r.state_ != State::Head) return 0;
+    r.url_done_ = true;
+    if (r.in_value_ && !commit_header(r)) return 1;
     r.field_.append(at, n);
     return 0;
   }
 
   static int on_header_value(http_parser* p, const char* at, size_t n) {
     RequestParser& r = self(p);
+    if (r.state_ != State::Head) return 0;
     r.in_value_ = true;
     r.value_.append(at, n);
     return 0;
@@ -139,7 +154,8 @@ struct RequestParser::Callbacks {
 
   static int on_headers_complete(http_parser* p) {
     RequestParser& r = self(p);
-    commit_header(r);
+    r.url_done_ = true;
+    if (!commit_header(r)) return -1;
     Request& q = r.req_;
     q.method = http_method_str(http_method(p->method));
     q.major = p->http_major;
@@ -214,9 +230,18 @@ void RequestParser::next() {
   req_ = Request{};
   body_limit_ = UINT64_MAX;
   head_bytes_ = 0;
+  url_done_ = false;
   field_.clear();
   value_.clear();
   in_value_ = false;
+}
+
+void RequestParser::set_body_limit(uint64_t n) {
+  body_limit_ = n;
+  // Set after the head (where the caller learns the op): the announced
+  // length is checked now, before a byte of the body is read.
+  if (state_ == State::Body && req_.content_length > n)
+    fail(413, "body of " + std::to_string(req_.content_length) + " bytes");
 }
 
 void RequestParser::fail(int status, std::string message) {
@@ -232,9 +257,8 @@ size_t RequestParser::feed(const char* p, size_t n) {
   if (head) {
     state_ = State::Head;
     // The head is parsed only as far as the limits allow, so a header that
-    // never ends costs no more than the limit. A URI a little over its
-    // limit must reach on_url to be told apart from a long header block.
-    size_t allowance = std::max(limits_.max_header, limits_.max_uri + 32) + 2;
+    // never ends costs no more than the limit.
+    size_t allowance = std::max(limits_.max_header, limits_.max_uri) + 2;
     n = std::min(n, allowance > head_bytes_ ? allowance - head_bytes_ : size_t(0));
     if (n == 0) {  // (zero bytes would tell the parser the input ended)
       fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
@@ -255,9 +279,13 @@ size_t RequestParser::feed(const char* p, size_t n) {
       fail(400, http_errno_description(e));
   }
   if (state_ == State::Error) return used;
-  if (head && head_bytes_ > limits_.max_header + 2) {
-    // +2: the blank line that ends the head is not part of the limit.
-    if (req_.target.size() > limits_.max_uri)
+  // The limit is on the head before its blank line. The parser stops at a
+  // complete head with the blank line's last byte unconsumed, so a head
+  // within the limit has consumed at most max_header + 1 bytes (the blank
+  // line's CR), complete or not. Over it while still in the request line,
+  // the URI is what is too long.
+  if (head && head_bytes_ > limits_.max_header + 1) {
+    if (!url_done_ || req_.target.size() > limits_.max_uri)
       fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
     else
       fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
@@ -551,10 +579,10 @@ std::string simple_response(int status, std::string_view body, bool keep_alive,
                             std::string_view extra) {
   std::string r = "HTTP/1.1 " + std::to_string(status) + " " + reason(status) + "\r\n";
   r += "Content-Type: text/plain; charset=utf-8\r\n";
-  r += extra;
   r += "Date: " + http_date_now() + "\r\n";
   if (!bodiless(status)) r += "Content-Length: " + std::to_string(body.size()) + "\r\n";
   if (!keep_alive) r += "Connection: close\r\n";
+  r += extra;
   r += "\r\n";
   if (!bodiless(status)) r += body;
   return r;

@@ -65,7 +65,7 @@ class RequestParser {
   size_t feed(const char* p, size_t n);
   // The body limit for this request (bytes): a longer body is an error 413
   // (checked against Content-Length at once, and as chunks arrive).
-  void set_body_limit(uint64_t n) { body_limit_ = n; }
+  void set_body_limit(uint64_t n);
   // The peer closed: a request cut short is an error (400).
   void eof();
 
@@ -91,6 +91,7 @@ class RequestParser {
   Request req_;
   uint64_t body_limit_ = UINT64_MAX;
   size_t head_bytes_ = 0;
+  bool url_done_ = false;  // the request target has been read whole
   // Header assembly: the field or value being received (the parser may
   // deliver each in several pieces).
   std::string field_, value_;

@@ -447,7 +447,7 @@ bool parse_http_date(const std::string& s, time_t& out) {
   return true;
 }
 
-// (%http-file str in dir name header max-age): answers a request for the
+// (%http-file str req dir name header max-age): answers a request for the
 // static file dir/name into str: the file under header (a type-header*
 // text) with its Last-Modified and ETag, or 304 when the request's
 // If-None-Match or If-Modified-Since shows the client has it. nil if there
@@ -478,16 +478,34 @@ Value bi_http_file(VM&, Value* args, int) {
   std::string validators = "Last-Modified: " + modified + "\nETag: " + etag + "\n";
   if (args[5].is_fixnum()) validators += "Cache-Control: max-age=" + std::to_string(args[5].as_fixnum()) + "\n";
   // Is the client's copy current? If-None-Match wins over If-Modified-Since.
+  // The headers are the request table's (nil: a request made by hand).
   bool fresh = false;
-  SocketInput* in = socket_input(args[1]);
-  http::Request* req = in && in->ext ? &static_cast<HttpConn&>(*in->ext).parser.request() : nullptr;
-  if (req) {
-    if (const std::string* inm = req->header("if-none-match")) {
-      fresh = inm->find(etag) != std::string::npos || *inm == "*";
-    } else if (const std::string* ims = req->header("if-modified-since")) {
-      time_t t;
-      fresh = parse_http_date(*ims, t) && st.st_mtim.tv_sec <= t;
+  Value headers = TYPE(args[1]) == Kind::Table ? table_get(args[1], intern("headers")) : NIL;
+  std::string inm, ims;
+  for (Value h = headers; TYPE(h) == Kind::Cons; h = cdr(h)) {
+    Value kv = car(h);
+    if (TYPE(kv) != Kind::Cons || TYPE(cdr(kv)) != Kind::Cons) continue;
+    if (!is_string(car(kv)) || !is_string(car(cdr(kv)))) continue;
+    std::string k = string_utf8(car(kv));
+    if (k == "if-none-match" && inm.empty()) inm = string_utf8(car(cdr(kv)));
+    if (k == "if-modified-since" && ims.empty()) ims = string_utf8(car(cdr(kv)));
+  }
+  if (!inm.empty()) {
+    fresh = inm == "*";
+    // Any of a list of tags (weak ones compare weakly, as for GET).
+    for (size_t i = 0; !fresh && i < inm.size();) {
+      size_t j = inm.find(',', i);
+      if (j == std::string::npos) j = inm.size();
+      std::string tag(inm, i, j - i);
+      while (!tag.empty() && (tag.front() == ' ' || tag.front() == '\t')) tag.erase(0, 1);
+      while (!tag.empty() && (tag.back() == ' ' || tag.back() == '\t')) tag.pop_back();
+      if (tag.rfind("W/", 0) == 0) tag.erase(0, 2);
+      fresh = tag == etag;
+      i = j + 1;
     }
+  } else if (!ims.empty()) {
+    time_t t;
+    fresh = parse_http_date(ims, t) && st.st_mtim.tv_sec <= t;
   }
   if (fresh) {
     ::close(fd);
@@ -532,7 +550,7 @@ const BuiltinDef kDefs[] = {
     {"%http-read", bi_http_read, 4, 4, "(%http-read in ip limits dflt): the next request"},
     {"%http-send", bi_http_send, 3, 3, "(%http-send out str in): send a handler's response"},
     {"%http-error", bi_http_error, 4, 4, "(%http-error out in status msg): answer an error"},
-    {"%http-file", bi_http_file, 6, 6, "(%http-file str in dir name header max-age): a static file"},
+    {"%http-file", bi_http_file, 6, 6, "(%http-file str req dir name header max-age): a static file"},
     {"%response-port", bi_response_port, 0, 0, "a port collecting a response"},
     {"%port-reset", bi_port_reset, 1, 1, "empty a response port"},
     {"%http-reason", bi_http_reason, 1, 1, "the reason phrase of a status code"},
