@@ -663,13 +663,29 @@
 
 (def qlen (q) (%check-queue "qlen" q) (car (cddr q)))
 
-(def qlist (q) (%check-queue "qlist" q) (car q))
+; A copy: enq-limit reuses the cell it drops (below), so a list shared
+; with the queue could change under its holder.
+(def qlist (q) (%check-queue "qlist" q) (copylist (car q)))
 
+; A full queue's oldest cell becomes its newest: a queue at its limit
+; (the server's optimes*, a value per request) allocates nothing, so it
+; leaves no cells for the old generation to collect, where each one,
+; living through a thousand requests, would otherwise end.
 (def enq-limit (x q (o limit 1000))
   (%check-queue "enq-limit" q)
   (atomic
-    (unless (< (qlen q) limit) (deq q))
-    (enq x q)))
+    (let head (car q)
+      (if (or (< (qlen q) limit) (no head))
+          (enq x q)
+          (if (no (cdr head))
+              (do (scar head x) (car q))
+              (do (deq q)
+                  (scar head x)
+                  (scdr head nil)
+                  (scdr (cadr q) head)
+                  (scar (cdr q) head)
+                  (scar (cddr q) (+ (car (cddr q)) 1))
+                  (car q)))))))
 
 ; --- 5.17 Time and dates ----------------------------------------------------
 

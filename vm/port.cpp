@@ -59,7 +59,8 @@ class FdInput final : public PortImpl {
   // deliver more after a Ctrl-D. A read error reads as end of input.
   bool fill() {
     if (fd_ < 0) return false;
-    if (!buf_) buf_ = std::make_unique<uint8_t[]>(kBufSize);
+    // new[] without (): make_unique would zero all 64 KiB, touching every page.
+    if (!buf_) buf_.reset(new uint8_t[kBufSize]);
     ssize_t n;
     // With other threads about, wait for input as a thread (they run
     // meanwhile) rather than in read().

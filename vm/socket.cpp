@@ -80,20 +80,35 @@ SocketInput::~SocketInput() {
   if (!closed) close();
 }
 
+// Closing frees the buffer and the HTTP state at once rather than when
+// the port is collected: a port that lived through a few collections is
+// old, and waits for a major collection, which a server busy with short
+// requests may not have for a long time.
 void SocketInput::close() {
   conn_->in_open = false;
   if (!conn_->out_open) conn_->close_fd();
+  release();
   PortImpl::close();
 }
 
 void SocketInput::abort() {
   conn_->in_open = conn_->out_open = false;
   conn_->reset();
+  release();
   PortImpl::close();
 }
 
+void SocketInput::release() {
+  buf_.reset();
+  pos_ = end_ = 0;
+  ext.reset();
+}
+
 SocketInput::Fill SocketInput::fill(uint64_t deadline, int wake_fd) {
-  if (!buf_) buf_ = std::make_unique<char[]>(kInBufSize);
+  if (closed) return Fill::Eof;
+  // new[] without (): make_unique would zero it, touching every page, where
+  // a read touches only the pages it fills (a request: one).
+  if (!buf_) buf_.reset(new char[kInBufSize]);
   if (pos_ == end_) pos_ = end_ = 0;
   if (end_ == kInBufSize && pos_ > 0) {  // make room: move what is left down
     memmove(buf_.get(), buf_.get() + pos_, end_ - pos_);

@@ -63,6 +63,14 @@ class SocketInput final : public PortImpl {
   // Reads what has arrived into the buffer (after what is unconsumed),
   // waiting until the deadline (0: none) or until wake_fd is readable.
   Fill fill(uint64_t deadline_ns, int wake_fd = -1);
+  // Frees the buffer if nothing is left in it (an idle connection between
+  // requests holds none; fill allocates it again).
+  void drop_empty_buffer() {
+    if (pos_ == end_) {
+      buf_.reset();
+      pos_ = end_ = 0;
+    }
+  }
   std::unique_ptr<PortExtension> ext;
 
  protected:
@@ -70,7 +78,8 @@ class SocketInput final : public PortImpl {
   int look_byte() override;
 
  private:
-  bool refill();  // for readc and friends: false at end of input
+  bool refill();   // for readc and friends: false at end of input
+  void release();  // frees the buffer and ext (closing)
   std::shared_ptr<SocketConn> conn_;
   std::unique_ptr<char[]> buf_;  // allocated on the first read
   size_t pos_ = 0, end_ = 0;

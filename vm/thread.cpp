@@ -515,6 +515,10 @@ void Scheduler::after_switch(Transfer t) {
     vm.fiber_pool().release(from->slot);
     from->slot = nullptr;
     from->ctx = nullptr;
+    // What else it held goes now, not when its Thread object is collected
+    // (an old one waits for a major collection).
+    from->saved = ExecState{};
+    std::vector<int>().swap(from->fds);
   }
 }
 
