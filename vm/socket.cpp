@@ -118,14 +118,22 @@ SocketInput::Fill SocketInput::fill(uint64_t deadline, int wake_fd) {
   if (end_ == kInBufSize) return Fill::Data;  // full: the reader must consume first
   for (;;) {
     if (conn_->fd < 0) return Fill::Eof;
-    ssize_t n = ::read(conn_->fd, buf_.get() + end_, kInBufSize - end_);
-    if (n > 0) {
-      end_ += size_t(n);
-      return Fill::Data;
+    if (!drained_) {
+      size_t room = kInBufSize - end_;
+      ssize_t n = ::read(conn_->fd, buf_.get() + end_, room);
+      if (n > 0) {
+        end_ += size_t(n);
+        // Less than asked: the socket is empty now, and what arrives later
+        // is an edge the scheduler keeps, so the next fill waits first
+        // instead of a read that would find nothing.
+        drained_ = size_t(n) < room;
+        return Fill::Data;
+      }
+      if (n == 0) return Fill::Eof;
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) return Fill::Reset;
     }
-    if (n == 0) return Fill::Eof;
-    if (errno == EINTR) continue;
-    if (errno != EAGAIN && errno != EWOULDBLOCK) return Fill::Reset;
+    drained_ = false;
     switch (wait_io(VM::current(), conn_->fd, false, deadline, wake_fd, true)) {
       case IoWait::Ready: break;
       case IoWait::Timeout: return Fill::Timeout;

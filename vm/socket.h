@@ -83,6 +83,7 @@ class SocketInput final : public PortImpl {
   std::shared_ptr<SocketConn> conn_;
   std::unique_ptr<char[]> buf_;  // allocated on the first read
   size_t pos_ = 0, end_ = 0;
+  bool drained_ = false;  // the last read emptied the socket (fill waits first)
 };
 
 class SocketOutput final : public PortImpl {

@@ -68,6 +68,17 @@ Value find_symbol(std::string_view name) {
 
 Value make_uninterned_symbol(std::string_view name) { return new_symbol(name); }
 
+Value CachedSymbol::get() const {
+  InternTable& t = table();
+  if (table_ != &t) {  // first use, or another runtime's table (tests)
+    Value s = intern(name_);
+    table_ = &t;
+    index_ = t.index.at(name_);
+    return s;
+  }
+  return t.syms[index_];
+}
+
 std::string symbol_name(Value sym) {
   if (sym.is_nil()) return "nil";
   if (sym == T) return "t";

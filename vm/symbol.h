@@ -20,6 +20,20 @@ Value find_symbol(std::string_view utf8_name);
 Value make_uninterned_symbol(std::string_view utf8_name);
 // The symbol's name in UTF-8 ("nil" and "t" for the immediates).
 std::string symbol_name(Value sym);
+
+// A symbol C++ code names often (a table key, a global): looked up by name
+// once; its place in the intern table never changes, so a moving collector
+// cannot make the cached place stale, as it would a cached Value.
+class CachedSymbol {
+ public:
+  explicit constexpr CachedSymbol(const char* name) : name_(name) {}
+  Value get() const;
+
+ private:
+  const char* name_;
+  mutable const void* table_ = nullptr;  // the intern table the index is into
+  mutable size_t index_ = 0;
+};
 // Global value cell access; sym must be a Symbol object (not nil or t).
 inline Value global_value(Value sym) { return sym.as<Symbol>()->value; }
 void set_global(Value sym, Value v);

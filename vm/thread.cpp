@@ -125,6 +125,13 @@ struct Scheduler final : gc::RootSource {
   struct FdWaiters {
     uint32_t events = 0;
     bool kept = false;
+    // A kept descriptor's readiness that came while nobody waited for it
+    // (an edge is reported once): the next wait for it returns at once.
+    uint32_t pending = 0;
+    // What stays true once seen: the peer closed its side (RDHUP: reads
+    // will find the end), or the connection is gone (HUP, ERR). A read that
+    // took the last data may leave the end unread, and no edge comes again.
+    uint32_t sticky = 0;
     std::vector<std::pair<ThreadImpl*, uint32_t>> threads;  // and what each waits for
   };
   std::unordered_map<int, FdWaiters> fd_table;
@@ -304,7 +311,7 @@ bool Scheduler::watch_fd(ThreadImpl* t, int fd, uint32_t events, bool kept) {
     ev.events = kept ? EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET : events;
     ev.data.fd = fd;
     if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0) return false;
-    it = fd_table.emplace(fd, FdWaiters{ev.events, kept, {}}).first;
+    it = fd_table.emplace(fd, FdWaiters{ev.events, kept, 0, 0, {}}).first;
   } else if (!it->second.kept && (it->second.events | events) != it->second.events) {
     epoll_event ev{};
     ev.events = it->second.events | events;
@@ -404,8 +411,16 @@ void Scheduler::poll_ready(const timespec* timeout) {
       bool all = !it->second.kept || (got & (EPOLLERR | EPOLLHUP));
       if (got & EPOLLRDHUP) got |= EPOLLIN;
       std::vector<ThreadImpl*> ready;  // cancel_wait edits the table
+      uint32_t taken = 0;
       for (auto& [t, want] : it->second.threads)
-        if (all || (want & got)) ready.push_back(t);
+        if (all || (want & got)) {
+          ready.push_back(t);
+          taken |= want;
+        }
+      if (it->second.kept) {
+        it->second.pending |= got & ~taken;
+        it->second.sticky |= got & (EPOLLRDHUP | EPOLLHUP | EPOLLERR);
+      }
       for (ThreadImpl* t : ready) {
         cancel_wait(t);
         t->woke_fd = fd;
@@ -452,26 +467,30 @@ void Scheduler::block() {
     check_pending(self);
   }
   for (;;) {
-    timespec zero{0, 0};
-    poll_ready(&zero);
-    if (!runq.empty()) {
-      ThreadImpl* next = runq.front();
-      runq.pop_front();
-      if (next == self) {
+    if (runq.empty()) {
+      if (timers.empty() && alarms.empty() && fd_waiters == 0) {
+        // Nothing can ever wake anyone: say so in the thread that waits.
+        cancel_wait(self);
         self->state = ThreadImpl::Running;
-        check_pending(self);
-        return;
+        throw_error("deadlock: every thread is waiting and nothing can wake them");
       }
-      switch_to(next);  // returns when someone switches back to self
+      wait_for_events();  // one system call: waits, and queues whom it wakes
+      if (runq.empty()) continue;
+    } else {
+      // Others are runnable: those whose descriptors are ready queue up
+      // behind them.
+      timespec zero{0, 0};
+      poll_ready(&zero);
+    }
+    ThreadImpl* next = runq.front();
+    runq.pop_front();
+    if (next == self) {
+      self->state = ThreadImpl::Running;
+      check_pending(self);
       return;
     }
-    if (timers.empty() && alarms.empty() && fd_waiters == 0) {
-      // Nothing can ever wake anyone: say so in the thread that waits.
-      cancel_wait(self);
-      self->state = ThreadImpl::Running;
-      throw_error("deadlock: every thread is waiting and nothing can wake them");
-    }
-    wait_for_events();
+    switch_to(next);  // returns when someone switches back to self
+    return;
   }
 }
 
@@ -530,21 +549,22 @@ void Scheduler::finish(ThreadImpl* t) {
   live.erase(std::find(live.begin(), live.end(), t));
   t->fn = t->pending = NIL;
   for (;;) {
-    timespec zero{0, 0};
-    poll_ready(&zero);
     if (!runq.empty()) {
-      ThreadImpl* next = runq.front();
-      runq.pop_front();
-      switch_to(next);  // never comes back: nothing refers to t any more
-      std::abort();
-    }
-    if (timers.empty() && alarms.empty() && fd_waiters == 0) {
+      timespec zero{0, 0};
+      poll_ready(&zero);  // as in block: the ready queue up behind the runnable
+    } else if (timers.empty() && alarms.empty() && fd_waiters == 0) {
       // Everyone left waits for the lock, which t's end handed on, or is
       // stuck; the main thread hears of it.
       post(main, make_exception(make_string_utf8("deadlock: every thread is waiting"), NIL, NIL));
       continue;
+    } else {
+      wait_for_events();
+      if (runq.empty()) continue;
     }
-    wait_for_events();
+    ThreadImpl* next = runq.front();
+    runq.pop_front();
+    switch_to(next);  // never comes back: nothing refers to t any more
+    std::abort();
   }
 }
 
@@ -847,9 +867,29 @@ IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline, int wake_fd, bool 
   }
   Scheduler& s = sched(vm);
   ThreadImpl* t = s.current;
-  // The caller has just found the descriptor not ready (EAGAIN), so no
-  // look first: park at once, and trust what wakes it.
+  // The caller has just found the descriptor not ready (EAGAIN), or knows
+  // it drained it, so no look first: park at once, and trust what wakes it.
+  uint32_t want = write ? EPOLLOUT : EPOLLIN;
   for (;;) {
+    if (keep) {
+      // Readiness reported while nobody waited: it may be there now.
+      auto it = s.fd_table.find(fd);
+      if (it != s.fd_table.end()) {
+        uint32_t ended = EPOLLHUP | EPOLLERR | (write ? 0u : uint32_t(EPOLLRDHUP));
+        if (it->second.sticky & ended) return IoWait::Ready;
+        if (it->second.pending & (want | EPOLLERR | EPOLLHUP)) {
+          it->second.pending &= ~(want | EPOLLERR | EPOLLHUP);
+          return IoWait::Ready;
+        }
+      }
+      if (wake_fd >= 0) {
+        auto w = s.fd_table.find(wake_fd);
+        if (w != s.fd_table.end() && (w->second.pending & EPOLLIN)) {
+          w->second.pending &= ~uint32_t(EPOLLIN);
+          return IoWait::Woken;
+        }
+      }
+    }
     if (deadline && now_ns() >= deadline) return IoWait::Timeout;
     if (!s.watch_fd(t, fd, write ? EPOLLOUT : EPOLLIN, keep)) return IoWait::Ready;  // not pollable
     t->fds.push_back(fd);

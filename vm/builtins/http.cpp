@@ -104,10 +104,17 @@ SocketOutput* arg_socket_out(const char* fn, Value v) {
 }
 
 // A global's value as seconds (srv.arc's header-timeout* and the like).
-double global_seconds(const char* name, double dflt) {
-  Value v = global_value(intern(name));
+double global_seconds(const CachedSymbol& name, double dflt) {
+  Value v = global_value(name.get());
   return is_number(v) ? number_to_double(v) : dflt;
 }
+
+// The names this file looks up on every request.
+const CachedSymbol kHeaderTimeout("header-timeout*"), kIdleTimeout("idle-timeout*"),
+    kBodyTimeout("body-timeout*");
+const CachedSymbol kType("type"), kOp("op"), kArgs("args"), kCooks("cooks"), kIp("ip"),
+    kPath("path"), kQuery("query"), kHeaders("headers"), kBody("body"), kFiles("files"),
+    kStart("start"), kVersion("version"), kGet("get"), kPost("post");
 
 uint64_t after_secs(double secs) {
   if (!(secs > 0)) secs = 0.001;
@@ -217,18 +224,18 @@ Value http::request_to_arc(http::Request& r, const std::string& ip, int64_t star
   std::string type = r.method;
   for (char& ch : type) ch = char(tolower(uint8_t(ch)));
   Value t = make_table(16);
-  table_put(t, intern("type"), intern(type));
-  table_put(t, intern("op"), op_symbol(path));
-  table_put(t, intern("args"), args);
-  table_put(t, intern("cooks"), cooks);
-  table_put(t, intern("ip"), str(ip));
-  table_put(t, intern("path"), str(path));
-  if (!query.empty()) table_put(t, intern("query"), str(query));
-  table_put(t, intern("headers"), headers);
-  if (!r.body.empty() && !form_body) table_put(t, intern("body"), str(r.body));
-  table_put(t, intern("files"), files);
-  table_put(t, intern("start"), make_integer(start));
-  table_put(t, intern("version"),
+  table_put(t, kType.get(), type == "get" ? kGet.get() : type == "post" ? kPost.get() : intern(type));
+  table_put(t, kOp.get(), op_symbol(path));
+  table_put(t, kArgs.get(), args);
+  table_put(t, kCooks.get(), cooks);
+  table_put(t, kIp.get(), str(ip));
+  table_put(t, kPath.get(), str(path));
+  if (!query.empty()) table_put(t, kQuery.get(), str(query));
+  table_put(t, kHeaders.get(), headers);
+  if (!r.body.empty() && !form_body) table_put(t, kBody.get(), str(r.body));
+  table_put(t, kFiles.get(), files);
+  table_put(t, kStart.get(), make_integer(start));
+  table_put(t, kVersion.get(),
             str(std::to_string(r.major) + "." + std::to_string(r.minor)));
   return t;
 }
@@ -265,9 +272,9 @@ Value bi_http_read(VM&, Value* args, int) {
   http::RequestParser& p = c.parser;
   if (p.state() != http::RequestParser::State::Idle) p.next();
   c.received = false;
-  double header_secs = global_seconds("header-timeout*", 10);
-  double idle_secs = global_seconds("idle-timeout*", 5);
-  double body_secs = global_seconds("body-timeout*", 10);
+  double header_secs = global_seconds(kHeaderTimeout, 10);
+  double idle_secs = global_seconds(kIdleTimeout, 5);
+  double body_secs = global_seconds(kBodyTimeout, 10);
   // The first request must come within the header timeout of the
   // connection; later ones within the idle timeout of the last.
   uint64_t idle_deadline = c.requests == 0
@@ -373,7 +380,7 @@ Value bi_http_send(VM&, Value* args, int) {
   http::ResponseInfo info = http::complete_response(written, c.http10, keep, head);
   const char* pieces[2] = {head.data(), written.data() + info.body_offset};
   size_t sizes[2] = {head.size(), c.head ? 0 : info.body_size};
-  auto sent = out->send(pieces, sizes, 2, after_secs(global_seconds("body-timeout*", 10)));
+  auto sent = out->send(pieces, sizes, 2, after_secs(global_seconds(kBodyTimeout, 10)));
   if (sent != SocketOutput::Sent::Done) {
     out->abort();
     return NIL;
@@ -481,7 +488,7 @@ Value bi_http_file(VM&, Value* args, int) {
   // Is the client's copy current? If-None-Match wins over If-Modified-Since.
   // The headers are the request table's (nil: a request made by hand).
   bool fresh = false;
-  Value headers = TYPE(args[1]) == Kind::Table ? table_get(args[1], intern("headers")) : NIL;
+  Value headers = TYPE(args[1]) == Kind::Table ? table_get(args[1], kHeaders.get()) : NIL;
   std::string inm, ims;
   for (Value h = headers; TYPE(h) == Kind::Cons; h = cdr(h)) {
     Value kv = car(h);

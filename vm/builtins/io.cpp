@@ -133,6 +133,24 @@ Value print_to(VM& vm, const char* fn, Value* args, int nargs, bool write) {
 }
 
 Value bi_write(VM& vm, Value* args, int nargs) { return print_to(vm, "write", args, nargs, true); }
+
+// (%log-line port items (o flush t)): items displayed, separated by
+// spaces, then a newline, added to the port whole and flushed: one write
+// per line, as a log shared by threads (and processes) must have, without
+// building the line in Arc. With flush nil the line waits in the port's
+// buffer (which is only ever written out in whole lines).
+Value bi_log_line(VM&, Value* args, int nargs) {
+  PortImpl* out = arg_output("%log-line", args[0]);
+  std::string text;
+  for (Value l = args[1]; TYPE(l) == Kind::Cons; l = cdr(l)) {
+    if (!text.empty()) text += ' ';
+    print_value(text, car(l), false);
+  }
+  text += '\n';
+  out->write_str(text);
+  if (nargs < 3 || !args[2].is_nil()) out->flush();
+  return NIL;
+}
 Value bi_disp(VM& vm, Value* args, int nargs) { return print_to(vm, "disp", args, nargs, false); }
 
 // ---- closing and flushing ----
@@ -206,6 +224,7 @@ const BuiltinDef kIoBuiltins[] = {
     {"writeb", bi_writeb, 1, 2, "write a byte 0-255; returns it"},
     {"write", bi_write, 0, 2, "print x re-readably; returns nil"},
     {"disp", bi_disp, 0, 2, "print x for humans; returns nil"},
+    {"%log-line", bi_log_line, 2, 3, "(%log-line port items (o flush t)): one line of items"},
     {"close", bi_close, 0, -1, "close each port; returns nil"},
     {"force-close", bi_force_close, 0, -1, "close each port at once; returns nil"},
     {"flushout", bi_flushout, 0, 1, "flush the current output port; returns t"},
