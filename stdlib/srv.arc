@@ -168,9 +168,12 @@ Connection: close"))
           (do (++ (spurned* ip 0))
               (force-close i o))
           (>= srv-conns* max-conns*)
-          (do (errsafe (srvlog 'err ip 503 "over max-conns*" max-conns*))
-              (%http-error o i 503 "Too many connections")
-              (close i o))
+          ; answered by a thread of its own: the answer's lingering close
+          ; would hold up the accept loop
+          (new-thread (fn ()
+                        (errsafe (srvlog 'err ip 503 "over max-conns*" max-conns*))
+                        (%http-error o i 503 "Too many connections")
+                        (close i o)))
           (do (++ srv-conns*)
               (new-thread (fn () (handle-request-thread i o ip))))))))
 
@@ -238,9 +241,12 @@ Connection: close"))
              (harvest-fnids)))))
 
 ; A handler's error: the client gets a plain 500 (whatever the handler had
-; printed is dropped); the message and the Arc backtrace go to the log.
+; printed is dropped); the message and the Arc backtrace go to the log, on
+; one line (the backtrace's lines joined by " | ").
 (def %srv-failed (str req ip e)
-  (errsafe (srvlog 'err ip 500 req!op (%describe-error e)))
+  (errsafe (srvlog 'err ip 500 req!op
+                   (let lines (keep ~blank (lines (%describe-error e)))
+                     (apply string (intersperse " | " (map [trim _] lines))))))
   (%port-reset str)
   (w/stdout str
     (prn "HTTP/1.1 500 Internal Server Error")

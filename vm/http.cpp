@@ -231,6 +231,7 @@ void RequestParser::next() {
   body_limit_ = UINT64_MAX;
   head_bytes_ = 0;
   url_done_ = false;
+  start_.clear();
   field_.clear();
   value_.clear();
   in_value_ = false;
@@ -257,22 +258,29 @@ size_t RequestParser::feed(const char* p, size_t n) {
   if (head) {
     state_ = State::Head;
     // The head is parsed only as far as the limits allow, so a header that
-    // never ends costs no more than the limit.
-    size_t allowance = std::max(limits_.max_header, limits_.max_uri) + 2;
+    // never ends costs no more than the limit. The request line may go a
+    // little further, to see whether its URI is over its own limit.
+    size_t allowance = std::max(limits_.max_header, limits_.max_uri + 32) + 2;
     n = std::min(n, allowance > head_bytes_ ? allowance - head_bytes_ : size_t(0));
     if (n == 0) {  // (zero bytes would tell the parser the input ended)
-      fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
+      if (!url_done_)
+        fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
+      else
+        fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
       return 0;
     }
   } else {
     http_parser_pause(&impl_->p, 0);  // resume after the head
   }
+  if (head && head_bytes_ < kPrefix) start_.append(p, std::min(n, kPrefix - head_bytes_));
   size_t used = http_parser_execute(&impl_->p, &kSettings, p, n);
   if (head) head_bytes_ += used;
   http_errno e = HTTP_PARSER_ERRNO(&impl_->p);
   if (e != HPE_OK && e != HPE_PAUSED && state_ != State::Error) {
     if (e == HPE_INVALID_METHOD)
-      fail(501, "unknown method");
+      // "FOO /" or "get /" name a method the server does not know; "GET\r\n"
+      // names one it does, in a request line that is not one.
+      malformed_known_method() ? fail(400, "malformed request line") : fail(501, "unknown method");
     else if (e == HPE_HEADER_OVERFLOW)
       fail(431, "header block too large");
     else
@@ -282,15 +290,22 @@ size_t RequestParser::feed(const char* p, size_t n) {
   // The limit is on the head before its blank line. The parser stops at a
   // complete head with the blank line's last byte unconsumed, so a head
   // within the limit has consumed at most max_header + 1 bytes (the blank
-  // line's CR), complete or not. Over it while still in the request line,
-  // the URI is what is too long.
-  if (head && head_bytes_ > limits_.max_header + 1) {
-    if (!url_done_ || req_.target.size() > limits_.max_uri)
-      fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
-    else
-      fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
-  }
+  // line's CR), complete or not. Over it while the request line is still
+  // coming (and its URI within max_uri, else on_url said 414), the answer
+  // waits for the URI whole: too long is 414, else the head is 431.
+  if (head && head_bytes_ > limits_.max_header + 1 && (url_done_ || state_ != State::Head))
+    fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
   return used;
+}
+
+bool RequestParser::malformed_known_method() const {
+  size_t i = 0;
+  while (i < start_.size() && start_[i] >= 'A' && start_[i] <= 'Z') ++i;
+  if (i == 0 || i == start_.size() || start_[i] == ' ') return false;
+  std::string token = start_.substr(0, i);
+  for (int m = 0; m <= HTTP_SOURCE; ++m)
+    if (token == http_method_str(http_method(m))) return true;
+  return false;
 }
 
 void RequestParser::eof() {

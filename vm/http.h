@@ -82,6 +82,7 @@ class RequestParser {
 
  private:
   void fail(int status, std::string message);
+  bool malformed_known_method() const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   Limits limits_;
@@ -92,6 +93,8 @@ class RequestParser {
   uint64_t body_limit_ = UINT64_MAX;
   size_t head_bytes_ = 0;
   bool url_done_ = false;  // the request target has been read whole
+  static constexpr size_t kPrefix = 16;
+  std::string start_;      // the request's first bytes (to tell 400 from 501)
   // Header assembly: the field or value being received (the parser may
   // deliver each in several pieces).
   std::string field_, value_;
