@@ -1,0 +1,3 @@
+(= req-limit* nil)
+(defop hello req (pr "hello"))
+(serve (int (car argv)))
