@@ -1,10 +1,11 @@
 # Thin front for CMake. `make test` and `make run` install what is missing.
 BUILD ?= build
 DEPS = cmake g++ catch2 libgmp-dev libreadline-dev libgoogle-perftools-dev \
-       google-perftools libboost-context-dev libgc-dev libsodium-dev
+       google-perftools libboost-context-dev libgc-dev libsodium-dev \
+       libhttp-parser-dev zlib1g-dev python3
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure test run sanitize tsan clean format
+.PHONY: all deps configure test run sanitize tsan fuzz clean format
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -48,6 +49,29 @@ tsan: deps
 	cd $(TSAN_BUILD) && \
 	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
 	  ctest --output-on-failure -j $(JOBS) -R vcgc -E '^arc-vcgc/fibers$$'
+
+# libFuzzer (CMakeLists.txt, ARCANA_FUZZ) in its own build directory, with
+# clang: tests/fuzz/fuzz_http.cpp for FUZZ_TIME seconds under ASan and
+# UBSan, over a copy of the seed corpus tests/fuzz/corpus/http (new inputs
+# go to the copy; the repository's corpus changes only on purpose). Leaks
+# are checked at the end of the run, then input by input over the grown
+# corpus (checking each input while fuzzing runs LeakSanitizer over the
+# whole heap whenever the collector grows, and fuzzes 20 times slower). A
+# crash, a leak or a sanitizer report fails, its input left in
+# $(FUZZ_BUILD)/ (crash-<sha1>, leak-<sha1>).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 60
+FUZZ_DEPS = clang libfuzzer-14-dev
+FUZZ_ENV = ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+FUZZ_FLAGS = -max_len=4096 -timeout=10 -dict=tests/fuzz/http.dict -artifact_prefix=$(FUZZ_BUILD)/
+fuzz: deps
+	@$(MAKE) --no-print-directory deps DEPS="$(FUZZ_DEPS)"
+	@[ -f $(FUZZ_BUILD)/CMakeCache.txt ] || CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DARCANA_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_http
+	rm -rf $(FUZZ_BUILD)/corpus-http && cp -r tests/fuzz/corpus/http $(FUZZ_BUILD)/corpus-http
+	$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_http -max_total_time=$(FUZZ_TIME) -detect_leaks=0 \
+	  $(FUZZ_FLAGS) -print_final_stats=1 $(FUZZ_BUILD)/corpus-http
+	$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_http -runs=0 -detect_leaks=1 $(FUZZ_FLAGS) $(FUZZ_BUILD)/corpus-http
 
 run: deps all
 	$(BUILD)/arcana

@@ -103,43 +103,40 @@ struct RequestParser::Impl {
 struct RequestParser::Callbacks {
   static RequestParser& self(http_parser* p) { return *static_cast<RequestParser*>(p->data); }
 
-  // Adds the header received to the request. False for a name with
-  // whitespace in it (RFC 9112 5.1: "Host : x" must be rejected, or two
-  // parties could read different headers), which Debian's non-strict
-  // libhttp-parser lets through.
-  static bool commit_header(RequestParser& r) {
-    if (r.field_.empty() && r.value_.empty()) return true;
-    if (r.field_.find_first_of(" \t") != std::string::npos) {
-      r.fail(400, "whitespace in a header name");
-      return false;
-    }
+  // Adds the header received to the request.
+  static void commit_header(RequestParser& r) {
+    if (r.field_.empty() && r.value_.empty()) return;
     std::string name = r.field_;
     for (char& c : name) c = lower(c);
     r.req_.headers.emplace_back(std::move(name), std::string(trim(r.value_)));
     r.field_.clear();
     r.value_.clear();
     r.in_value_ = false;
-    return true;
   }
 
+  // (The URI's limit is checked on the bytes, in feed: a callback comes
+  // when a piece of data ends or the buffer does, so what it could see
+  // would depend on how the bytes arrived.)
   static int on_url(http_parser* p, const char* at, size_t n) {
-    RequestParser& r = self(p);
-    r.req_.target.append(at, n);
-    if (r.req_.target.size() > r.limits_.max_uri) {
-      r.fail(414, "request URI over " + std::to_string(r.limits_.max_uri) + " bytes");
-      return 1;
-    }
+    self(p).req_.target.append(at, n);
     return 0;
   }
 
   // Header callbacks after the head are a chunked body's trailer fields:
   // dropped, so nothing can add a header (a Cookie) after the head was
   // read (RFC 9110 6.5.1).
+  // A name with whitespace in it is refused (RFC 9112 5.1: "Host : x" must
+  // be, or two parties could read different headers), which Debian's
+  // non-strict libhttp-parser lets through. Each piece is looked at as it
+  // comes: a piece ends at the end of each feed at the latest.
   static int on_header_field(http_parser* p, const char* at, size_t n) {
     RequestParser& r = self(p);
     if (r.state_ != State::Head) return 0;
-    r.url_done_ = true;
-    if (r.in_value_ && !commit_header(r)) return 1;
+    if (r.in_value_) commit_header(r);
+    if (std::memchr(at, ' ', n) || std::memchr(at, '\t', n)) {
+      r.fail(400, "whitespace in a header name");
+      return 1;
+    }
     r.field_.append(at, n);
     return 0;
   }
@@ -154,8 +151,7 @@ struct RequestParser::Callbacks {
 
   static int on_headers_complete(http_parser* p) {
     RequestParser& r = self(p);
-    r.url_done_ = true;
-    if (!commit_header(r)) return -1;
+    commit_header(r);
     Request& q = r.req_;
     q.method = http_method_str(http_method(p->method));
     q.major = p->http_major;
@@ -230,7 +226,10 @@ void RequestParser::next() {
   req_ = Request{};
   body_limit_ = UINT64_MAX;
   head_bytes_ = 0;
-  url_done_ = false;
+  head_size_ = 0;
+  line_len_ = 0;
+  target_len_ = 0;
+  line_ = Line::Start;
   start_.clear();
   field_.clear();
   value_.clear();
@@ -252,21 +251,62 @@ void RequestParser::fail(int status, std::string message) {
   error_message_ = std::move(message);
 }
 
+// Looks at the bytes [p, p + n) of the head before the parser does, for
+// the limits: a URI over max_uri is 414; the head (the request line and the
+// header lines, not the blank line that ends it, nor blank lines before
+// it) over max_header is 431, once the request line has ended (until then
+// the URI's length decides). Returns how many bytes come before the one
+// that decides (n if none does, or the head ends first), with the status.
+// The parser is given only those, so whatever it finds wrong in them comes
+// first, and the answer never depends on how the bytes were split.
+size_t RequestParser::limit_scan(const char* p, size_t n, int& verdict) {
+  verdict = 0;
+  for (size_t i = 0; i < n; ++i) {
+    char c = p[i];
+    bool eol = c == '\r' || c == '\n';
+    if (line_len_ == 0 && eol) {  // a blank line: before the request, or the head's end
+      if (c == '\n' && line_ == Line::Headers) return n;
+      continue;
+    }
+    switch (line_) {
+      case Line::Start: line_ = Line::Method; break;
+      case Line::Method:
+        if (c == ' ') line_ = Line::Target;
+        else if (eol) line_ = Line::Headers;
+        break;
+      case Line::Target:
+        if (c == ' ' || eol) {
+          line_ = Line::Headers;
+        } else if (++target_len_ > limits_.max_uri) {
+          verdict = 414;
+          return i;
+        }
+        break;
+      case Line::Headers: break;
+    }
+    line_len_ = c == '\n' ? 0 : c == '\r' ? line_len_ : line_len_ + 1;
+    if (++head_size_ > limits_.max_header && line_ == Line::Headers) {
+      verdict = 431;
+      return i;
+    }
+  }
+  return n;
+}
+
 size_t RequestParser::feed(const char* p, size_t n) {
   if (state_ == State::Done || state_ == State::Error || n == 0) return 0;
   bool head = state_ == State::Idle || state_ == State::Head;
+  int verdict = 0;
   if (head) {
     state_ = State::Head;
-    // The head is parsed only as far as the limits allow, so a header that
-    // never ends costs no more than the limit. The request line may go a
-    // little further, to see whether its URI is over its own limit.
-    size_t allowance = std::max(limits_.max_header, limits_.max_uri + 32) + 2;
-    n = std::min(n, allowance > head_bytes_ ? allowance - head_bytes_ : size_t(0));
+    // The bytes of a head are bounded even if none decides a limit (blank
+    // lines before the request line are not counted): a client sending
+    // them for ever is refused.
+    size_t allowance = std::max(limits_.max_header, limits_.max_uri) + 64;
+    n = std::min(n, allowance - head_bytes_);
+    n = limit_scan(p, n, verdict);
     if (n == 0) {  // (zero bytes would tell the parser the input ended)
-      if (!url_done_)
-        fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
-      else
-        fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
+      fail_limit(verdict);
       return 0;
     }
   } else {
@@ -286,16 +326,20 @@ size_t RequestParser::feed(const char* p, size_t n) {
     else
       fail(400, http_errno_description(e));
   }
-  if (state_ == State::Error) return used;
-  // The limit is on the head before its blank line. The parser stops at a
-  // complete head with the blank line's last byte unconsumed, so a head
-  // within the limit has consumed at most max_header + 1 bytes (the blank
-  // line's CR), complete or not. Over it while the request line is still
-  // coming (and its URI within max_uri, else on_url said 414), the answer
-  // waits for the URI whole: too long is 414, else the head is 431.
-  if (head && head_bytes_ > limits_.max_header + 1 && (url_done_ || state_ != State::Head))
-    fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
+  if (state_ != State::Head) return used;
+  if (verdict) {
+    fail_limit(verdict);
+  } else if (head_bytes_ >= std::max(limits_.max_header, limits_.max_uri) + 64) {
+    fail(400, "no request line within " + std::to_string(head_bytes_) + " bytes");
+  }
   return used;
+}
+
+void RequestParser::fail_limit(int verdict) {
+  if (verdict == 414)
+    fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
+  else
+    fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
 }
 
 bool RequestParser::malformed_known_method() const {

@@ -82,6 +82,8 @@ class RequestParser {
 
  private:
   void fail(int status, std::string message);
+  void fail_limit(int verdict);
+  size_t limit_scan(const char* p, size_t n, int& verdict);
   bool malformed_known_method() const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -91,8 +93,11 @@ class RequestParser {
   std::string error_message_;
   Request req_;
   uint64_t body_limit_ = UINT64_MAX;
-  size_t head_bytes_ = 0;
-  bool url_done_ = false;  // the request target has been read whole
+  size_t head_bytes_ = 0;  // bytes of this request's head the parser took
+  // limit_scan's place in the head: the line it is in, that line's length
+  // so far, the head's size (without blank lines) and the target's.
+  enum class Line { Start, Method, Target, Headers } line_ = Line::Start;
+  size_t line_len_ = 0, head_size_ = 0, target_len_ = 0;
   static constexpr size_t kPrefix = 16;
   std::string start_;      // the request's first bytes (to tell 400 from 501)
   // Header assembly: the field or value being received (the parser may
