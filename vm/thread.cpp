@@ -158,6 +158,11 @@ struct Scheduler final : gc::RootSource {
   void fire_alarms(uint64_t now);
   void poll_ready(const timespec* timeout);
   void wait_for_events();
+  void wait_parked();
+  // wait_for_events's spin (see there): how long, and when it last found
+  // something (a time on now_ns's clock).
+  static constexpr uint64_t kSpinNs = 50000;
+  uint64_t last_event_ns = 0;
   void block();
   [[noreturn]] void finish(ThreadImpl* t);
   void switch_to(ThreadImpl* next);
@@ -446,7 +451,36 @@ void Scheduler::poll_ready(const timespec* timeout) {
 
 // Nothing is runnable: wait until the earliest timer or alarm is due or a
 // descriptor is ready (no limit without either).
+//
+// Spin, then park. While descriptors have been turning ready in quick
+// succession (a server under load: the next request is tens of
+// microseconds away), the wait first looks without sleeping for up to
+// kSpinNs: falling asleep and being woken costs a context switch and an
+// interrupt each way, a third of a small request's time on a virtual
+// machine (keep-alive hello: +25% requests/s). An idle process, or one
+// whose events come further apart, never spins more than once.
 void Scheduler::wait_for_events() {
+  uint64_t now = now_ns();
+  if (fd_waiters > 0 && now - last_event_ns < 4 * kSpinNs) {
+    uint64_t until = now + kSpinNs;
+    timespec zero{0, 0};
+    do {
+      poll_ready(&zero);
+      if (vm.interrupt_pending()) {  // a Ctrl-C would not cut a sleep short any more
+        vm.clear_interrupt();
+        post(main, vm.interrupt_exc);
+      }
+      if (!runq.empty()) {
+        last_event_ns = now_ns();
+        return;
+      }
+    } while (now_ns() < until);
+  }
+  wait_parked();
+  if (!runq.empty()) last_event_ns = now_ns();
+}
+
+void Scheduler::wait_parked() {
   if (timers.empty() && alarms.empty()) return poll_ready(nullptr);
   uint64_t at = UINT64_MAX;
   if (!timers.empty()) at = timers.begin()->first;
