@@ -23,9 +23,12 @@ namespace vm {
 
 namespace {
 
-// A connection's input buffer: a request header (8 KiB at most) and more
-// fit; 10,000 idle connections touch only the pages their reads filled.
-constexpr size_t kInBufSize = 16 * 1024;
+// A connection's input buffer starts small enough to share its page with
+// other allocations (a request is usually a few hundred bytes; a server's
+// memory grows with the connections it holds at once), and doubles when a
+// read fills it, up to kInBufMax.
+constexpr size_t kInBufStart = 2 * 1024;
+constexpr size_t kInBufMax = 16 * 1024;
 // Output is sent once this much is buffered (or on flush).
 constexpr size_t kOutBufSize = 64 * 1024;
 
@@ -107,19 +110,28 @@ void SocketInput::release() {
 SocketInput::Fill SocketInput::fill(uint64_t deadline, int wake_fd) {
   if (closed) return Fill::Eof;
   // new[] without (): make_unique would zero it, touching every page, where
-  // a read touches only the pages it fills (a request: one).
-  if (!buf_) buf_.reset(new char[kInBufSize]);
+  // a read touches only the pages it fills.
+  if (!buf_) {
+    cap_ = kInBufStart;
+    buf_.reset(new char[cap_]);
+  }
   if (pos_ == end_) pos_ = end_ = 0;
-  if (end_ == kInBufSize && pos_ > 0) {  // make room: move what is left down
+  if (end_ == cap_ && pos_ > 0) {  // make room: move what is left down
     memmove(buf_.get(), buf_.get() + pos_, end_ - pos_);
     end_ -= pos_;
     pos_ = 0;
   }
-  if (end_ == kInBufSize) return Fill::Data;  // full: the reader must consume first
+  if (end_ == cap_ && cap_ < kInBufMax) {
+    std::unique_ptr<char[]> bigger(new char[cap_ * 2]);
+    memcpy(bigger.get(), buf_.get(), end_);
+    buf_ = std::move(bigger);
+    cap_ *= 2;
+  }
+  if (end_ == cap_) return Fill::Data;  // full: the reader must consume first
   for (;;) {
     if (conn_->fd < 0) return Fill::Eof;
     if (!drained_) {
-      size_t room = kInBufSize - end_;
+      size_t room = cap_ - end_;
       ssize_t n = ::read(conn_->fd, buf_.get() + end_, room);
       if (n > 0) {
         end_ += size_t(n);

@@ -82,7 +82,7 @@ class SocketInput final : public PortImpl {
   void release();  // frees the buffer and ext (closing)
   std::shared_ptr<SocketConn> conn_;
   std::unique_ptr<char[]> buf_;  // allocated on the first read
-  size_t pos_ = 0, end_ = 0;
+  size_t cap_ = 0, pos_ = 0, end_ = 0;
   bool drained_ = false;  // the last read emptied the socket (fill waits first)
 };
 
