@@ -28,10 +28,14 @@
 (assign errsafe
   (annotate 'mac (fn (expr) `(on-err (fn (c) nil) (fn () ,expr)))))
 
+; Rebinding stdout to the port it already is needs no wind (a handler of
+; srv.arc's defop does, inside respond's w/stdout).
 (assign call-w/stdout
   (fn (port thunk)
     ((fn (old)
-       (dynamic-wind (fn () (%set-stdout port)) thunk (fn () (%set-stdout old))))
+       (if (is port old)
+           (thunk)
+           (dynamic-wind (fn () (%set-stdout port)) thunk (fn () (%set-stdout old)))))
      (stdout))))
 
 (assign call-w/stdin

@@ -94,6 +94,17 @@ const std::string* Request::header(std::string_view lname) const {
   return nullptr;
 }
 
+void Request::clear() {
+  method.clear();
+  target.clear();
+  headers.clear();
+  if (body.capacity() > 64 * 1024) std::string().swap(body);
+  body.clear();
+  major = minor = 1;
+  keep_alive = expect_continue = upgrade = false;
+  content_length = 0;
+}
+
 // ---- the parser ----
 
 struct RequestParser::Impl {
@@ -223,7 +234,7 @@ void RequestParser::next() {
   state_ = State::Idle;
   error_status_ = 0;
   error_message_.clear();
-  req_ = Request{};
+  req_.clear();
   body_limit_ = UINT64_MAX;
   head_bytes_ = 0;
   head_size_ = 0;

@@ -43,6 +43,9 @@ struct Request {
   uint64_t content_length = 0;   // announced (0 if none or chunked)
   // The first header named lname (lower case), or null.
   const std::string* header(std::string_view lname) const;
+  // Empty again, keeping the strings' memory for the next request on the
+  // connection (but not a large body's).
+  void clear();
 };
 
 // Parses the requests on one connection, one after another, from bytes fed

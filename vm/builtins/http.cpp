@@ -385,6 +385,13 @@ Value bi_http_send(VM&, Value* args, int) {
     out->abort();
     return NIL;
   }
+  // The next response reuses the buffer's memory, unless a thread wrote to
+  // the port meanwhile.
+  r = response_port("%http-send", args[1]);
+  if (r->buf.empty()) {
+    written.clear();
+    r->buf.swap(written);
+  }
   return boolean(keep);
 }
 
