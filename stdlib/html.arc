@@ -537,11 +537,14 @@
   `(td (gentag input type ',(if (is label 'password) 'password 'text)
                      name ',name size ,size value ,text)))
 
-; The initial text of a textarea is printed as it is, as Arc 3.1 does.
+; The initial text of a textarea (a user's own, shown again) is escaped
+; with esc-tags, where Arc 3.1 prints it as it is, so "</textarea>" in it
+; cannot end the element; the browser decodes the entities, so the text
+; comes back as it was typed.
 (def %html-input-area (name rows cols text)
   (w/uniq g
     `(td (textarea ',name ,rows ,cols
-           (let ,g ,text (if ,g (pr ,g)))))))
+           (let ,g ,text (if (isa ,g 'string) (pr (esc-tags ,g)) ,g (pr ,g)))))))
 
 ; (single-input label name chars btext (o pwd)): label, one input (a
 ; password input if pwd) chars wide, and a submit button.

@@ -310,6 +310,8 @@
 (tostring (inputs u username 20 nil p password 20 nil)) ; expect: "<table border=0><tr><td>username:</td><td><input type=text name=\"u\" size=20></td></tr><tr><td>password:</td><td><input type=password name=\"p\" size=20></td></tr></table>"
 (let v "a\"<b" (tostring (inputs t title 50 v))) ; expect: "<table border=0><tr><td>title:</td><td><input type=text name=\"t\" size=50 value=\"a&#34;&#60;b\"></td></tr></table>"
 (tostring (inputs x text '(4 50) "hi")) ; expect: "<table border=0><tr><td>text:</td><td><textarea name=\"x\" rows=4 cols=50>hi</textarea></td></tr></table>"
+; a user's text cannot close the textarea
+(let v "</textarea><script>x&y" (tostring (inputs x text '(4 50) v))) ; expect: "<table border=0><tr><td>text:</td><td><textarea name=\"x\" rows=4 cols=50>&#60;/textarea&#62;&#60;script&#62;x&#38;y</textarea></td></tr></table>"
 (tostring (inputs x text '(4 50) nil)) ; expect: "<table border=0><tr><td>text:</td><td><textarea name=\"x\" rows=4 cols=50></textarea></td></tr></table>"
 ; a len known only at run time: a list gives a textarea, else an input
 (let n '(2 3) (tostring (inputs x text n "hi"))) ; expect: "<table border=0><tr><td>text:</td><td><textarea name=\"x\" rows=2 cols=3>hi</textarea></td></tr></table>"
