@@ -22,6 +22,7 @@ import glob
 import http.client
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -39,9 +40,11 @@ _libc = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
 
 
-def _child_setup():
+def _child_setup(nofile=None):
     # The server dies with the test process, whatever kills it.
     _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if nofile:  # a descriptor limit it cannot raise (soft and hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
 
 def main():
@@ -206,8 +209,9 @@ class Server:
     setup(dir) runs before the server starts (to make static files).
     """
 
-    def __init__(self, script, *args, workers=None, setup=None):
+    def __init__(self, script, *args, workers=None, setup=None, nofile=None):
         self.script = os.path.join(SERVERS, script)
+        self.nofile = nofile
         self.args = [str(a) for a in args]
         self.workers = workers
         self.setup = setup
@@ -237,7 +241,8 @@ class Server:
         cmd += [self.script, "0"] + self.args
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(cmd, cwd=self.dir, stdin=subprocess.DEVNULL,
-                                         stdout=out, stderr=err, preexec_fn=_child_setup,
+                                         stdout=out, stderr=err,
+                                         preexec_fn=lambda: _child_setup(self.nofile),
                                          start_new_session=True)
         deadline = time.time() + timeout
         while True:
@@ -341,6 +346,7 @@ class ServerTest(unittest.TestCase):
     SCRIPT = None
     ARGS = ()
     WORKERS = None
+    NOFILE = None  # a descriptor limit for the server (RLIMIT_NOFILE)
 
     @classmethod
     def setup_dir(cls, d):
@@ -348,7 +354,8 @@ class ServerTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.srv = Server(cls.SCRIPT, *cls.ARGS, workers=cls.WORKERS, setup=cls.setup_dir)
+        cls.srv = Server(cls.SCRIPT, *cls.ARGS, workers=cls.WORKERS, setup=cls.setup_dir,
+                         nofile=cls.NOFILE)
         cls.srv.start()
 
     @classmethod
