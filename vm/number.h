@@ -19,6 +19,8 @@ Value make_integer(const mpz_t z);     // normalised
 void integer_to_mpz(Value v, mpz_t out);  // v a fixnum or bignum; out initialised by caller
 Value make_rational(const mpq_t q);    // normalised (may give an integer)
 double number_to_double(Value v);      // any real number
+// v as a double if it is a number, else dflt (a setting read from a global).
+inline double number_or(Value v, double dflt) { return is_number(v) ? number_to_double(v) : dflt; }
 
 Value num_add(Value a, Value b);
 Value num_sub(Value a, Value b);

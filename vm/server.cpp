@@ -82,11 +82,6 @@ void raise_fd_limit() {
   }
 }
 
-double global_number(const char* name, double dflt) {
-  Value v = global_value(intern(name));
-  return is_number(v) ? number_to_double(v) : dflt;
-}
-
 void flush_port(Value port) {
   if (!is_output_port(port) || port_impl(port)->closed) return;
   try {
@@ -153,7 +148,7 @@ int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
   PortImpl* out = port_impl(vm.out_port);
   out->write_str(line);
   flush_port(vm.out_port);
-  double grace = global_number("srv-grace*", 10);
+  double grace = number_or(global_value(intern("srv-grace*")), 10);
   bool forwarded = false;
   time_t stop_at = 0;
   for (;;) {

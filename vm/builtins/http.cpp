@@ -105,8 +105,7 @@ SocketOutput* arg_socket_out(const char* fn, Value v) {
 
 // A global's value as seconds (srv.arc's header-timeout* and the like).
 double global_seconds(const CachedSymbol& name, double dflt) {
-  Value v = global_value(name.get());
-  return is_number(v) ? number_to_double(v) : dflt;
+  return number_or(global_value(name.get()), dflt);
 }
 
 // The names this file looks up on every request.
