@@ -175,6 +175,7 @@ Connection: close"))
                         (%http-error o i 503 "Too many connections")
                         (close i o)))
           (do (++ srv-conns*)
+              (when (> srv-conns* %srv-conns-peak*) (= %srv-conns-peak* srv-conns*))
               (new-thread (fn () (handle-request-thread i o ip))))))))
 
 ; t when a connection may be taken: there is a free place now, or one
@@ -653,13 +654,23 @@ Connection: close"))
   (each (type (date port)) (tablist %srv-logports*)
     (errsafe (flushout port))))
 
+; The same thread gives back what a burst of connections used (their
+; threads' stacks, the C++ heap's free pages: %trim-memory) once the
+; connections open have fallen to half their peak, so the memory follows
+; the load down as well as up. The 16 stacks used last are kept.
+(= %srv-conns-peak* 0)
+
 (def %srv-start-log-flusher ()
   (unless %srv-log-flusher*
     (= %srv-log-flusher*
        (new-thread (fn ()
                      (while t
                        (sleep srv-log-flush*)
-                       (%srv-flush-logs)))))))
+                       (%srv-flush-logs)
+                       (when (and (> %srv-conns-peak* 16)
+                                  (<= srv-conns* (/ %srv-conns-peak* 2)))
+                         (%trim-memory 16)
+                         (= %srv-conns-peak* srv-conns*))))))))
 
 (def %srv-stop-log-flusher ()
   (when %srv-log-flusher*

@@ -5,6 +5,7 @@
 #include "vm/server.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -242,6 +243,17 @@ Value bi_srv_accept(VM&, Value* args, int) {
   return accept_connection(&args[0], g_stop_fd);
 }
 
+// (%trim-memory keep): gives back to the system the pages of vacant fiber
+// and thread stacks (all but the keep most recent) and the free memory of
+// the C++ heap (malloc_trim): what a burst of connections used, once it
+// is over. The number of stacks given back.
+Value bi_trim_memory(VM& vm, Value* args, int) {
+  size_t keep = size_t(arg_index("%trim-memory", args[0]));
+  size_t n = vm.has_fiber_pool() ? vm.fiber_pool().trim(keep) : 0;
+  malloc_trim(0);
+  return Value::fixnum(int64_t(n));
+}
+
 // (%alarm secs): break this thread in secs seconds; (%alarm nil) cancels.
 Value bi_alarm(VM& vm, Value* args, int) {
   if (args[0].is_nil()) {
@@ -260,6 +272,7 @@ const BuiltinDef kDefs[] = {
     {"%srv-worker", bi_srv_worker, 0, 0, "this worker's index, or nil"},
     {"%srv-accept", bi_srv_accept, 1, 1, "a connection (in out ip), or nil when stopping"},
     {"%alarm", bi_alarm, 1, 1, "break this thread in secs seconds; nil cancels"},
+    {"%trim-memory", bi_trim_memory, 1, 1, "give idle stacks and free heap pages back to the system"},
 };
 
 }  // namespace

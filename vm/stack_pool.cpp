@@ -137,6 +137,7 @@ StackSlot* StackPool::acquire() {
     last_warm_ = nullptr;  // a warm one was held all along
   unlink_vacant(s);
   s->in_use_ = true;
+  s->trimmed_ = false;
   ++in_use_;
   return s;
 }
@@ -207,6 +208,17 @@ void StackPool::unmap(StackAllocation* a) {
   allocations_.erase(std::find(allocations_.begin(), allocations_.end(), a));
   delete[] a->slots;
   delete a;
+}
+
+size_t StackPool::trim(size_t keep) {
+  size_t n = 0, seen = 0;
+  for (StackSlot* s = vacant_; s; s = s->next_) {
+    if (seen++ < keep || s->trimmed_) continue;
+    madvise(s->base_, geo_.slot_bytes, MADV_DONTNEED);
+    s->trimmed_ = true;
+    ++n;
+  }
+  return n;
 }
 
 void StackPool::push_vacant(StackSlot* s) {

@@ -138,6 +138,7 @@ class StackSlot {
   StackSlot* prev_ = nullptr;  // free-list links, while vacant
   StackSlot* next_ = nullptr;
   bool in_use_ = false;
+  bool trimmed_ = false;  // its pages were given back since it was last used
 };
 
 class StackPool {
@@ -152,6 +153,13 @@ class StackPool {
   StackSlot* acquire();
   void release(StackSlot* slot);
   size_t in_use() const { return in_use_; }
+  // Gives the pages of the vacant slots back to the system at once
+  // (MADV_DONTNEED), all but the `keep` most recently released: what a
+  // burst of fibers or threads touched is returned once it is over (the
+  // web server calls this when its connections fall). Whatever the release
+  // policy; a slot given back is not given back again until it is used.
+  // Returns the slots given back.
+  size_t trim(size_t keep);
 
   // Reads /proc/self/smaps for mappings and resident bytes: not for hot paths.
   StackPoolStats stats() const;

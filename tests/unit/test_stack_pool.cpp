@@ -124,6 +124,23 @@ TEST_CASE("the keep policy leaves released slots resident", "[fiber]") {
   CHECK(pool.stats().resident_bytes == before);
 }
 
+TEST_CASE("trim gives back the pages of vacant slots but the most recent", "[fiber]") {
+  StackPool pool(with_release(StackRelease::keep));
+  auto slots = acquire_n(pool, 8);
+  for (auto* s : slots) touch_all(s);
+  size_t slot_bytes = pool.geometry().slot_bytes;
+  for (size_t i = 0; i < 6; ++i) pool.release(slots[i]);
+  CHECK(pool.trim(2) == 4);  // six vacant, the two released last spared
+  // Two in use and two spared stay resident (MADV_DONTNEED frees at once).
+  CHECK(pool.stats().resident_bytes <= 4 * slot_bytes + 64 * 1024);
+  CHECK(pool.stats().resident_bytes >= 4 * slot_bytes);
+  CHECK(pool.trim(2) == 0);  // given back already
+  StackSlot* again = pool.acquire();  // the last released: not trimmed
+  CHECK(again == slots[5]);
+  for (size_t i = 0; i < 4; ++i) touch_all(pool.acquire());  // trimmed ones are usable
+  CHECK(pool.trim(0) == 0);  // the one still vacant was given back already
+}
+
 TEST_CASE("the madvise policy drops the pages of released slots", "[fiber]") {
   StackPoolConfig c = with_release(StackRelease::madvise);
   c.warm_slots = 0;
