@@ -246,14 +246,10 @@ Connection: close"))
 ; one line (the backtrace's lines joined by " | ").
 (def %srv-failed (str req ip e)
   (errsafe (srvlog 'err ip 500 req!op
-                   (let lines (keep ~blank (lines (%describe-error e)))
-                     (apply string (intersperse " | " (map [trim _] lines))))))
+                   (let report (keep ~blank (lines (%describe-error e)))
+                     (apply string (intersperse " | " (map [trim _] report))))))
   (%port-reset str)
-  (w/stdout str
-    (prn "HTTP/1.1 500 Internal Server Error")
-    (prn "Content-Type: text/html; charset=utf-8")
-    (prn)
-    (pr "Internal server error.")))
+  (respond-status str 500 "Internal server error."))
 
 ; --- Abuse (ARC.md 6.5, step 3) ----------------------------------------------
 

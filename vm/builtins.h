@@ -3,6 +3,7 @@
 // doc beside the function, and one register function that hands the table to
 // the VM. Argument checkers raise the Arc error naming the builtin.
 #pragma once
+#include <ctime>
 #include <string>
 
 #include "vm/object.h"
@@ -54,5 +55,8 @@ PortImpl* arg_input(const char* fn, Value v);
 PortImpl* arg_output(const char* fn, Value v);
 // A string or symbol as a UTF-8 path/command.
 std::string arg_text(const char* fn, Value v);
+
+// A clock in milliseconds (msec's is CLOCK_REALTIME).
+int64_t clock_ms(clockid_t clock);
 
 }  // namespace vm

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "vm/string.h"
+
 namespace vm::http {
 
 namespace {
@@ -31,31 +33,7 @@ int hex_digit(char c) {
 std::string valid_utf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char b = uint8_t(s[i]);
-    if (b < 0x80) {
-      out += char(b);
-      ++i;
-      continue;
-    }
-    int need = (b & 0xE0) == 0xC0 ? 1 : (b & 0xF0) == 0xE0 ? 2 : (b & 0xF8) == 0xF0 ? 3 : -1;
-    uint32_t cp = need == 1 ? b & 0x1F : need == 2 ? b & 0x0F : b & 0x07;
-    uint32_t min = need == 1 ? 0x80 : need == 2 ? 0x800 : 0x10000;
-    size_t j = i + 1;
-    bool ok = need > 0;
-    for (int k = 0; ok && k < need; ++k, ++j) {
-      if (j >= s.size() || (uint8_t(s[j]) & 0xC0) != 0x80) ok = false;
-      else cp = (cp << 6) | (uint8_t(s[j]) & 0x3F);
-    }
-    if (ok && cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF)) {
-      out.append(s.data() + i, j - i);
-      i = j;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;  // the lead byte only, as the ports do
-    }
-  }
+  for (size_t i = 0; i < s.size();) utf8_append(out, utf8_decode(s, i));
   return out;
 }
 

@@ -77,10 +77,7 @@ class FdInput final : public PortImpl {
     return end_ > 0;
   }
   void release() {
-    if (owns_ && fd_ >= 0) {
-      if (has_vm()) fd_closing(VM::current(), fd_);  // wake its waiters
-      ::close(fd_);
-    }
+    if (owns_) close_fd(fd_);
     fd_ = -1;
   }
 
@@ -162,10 +159,7 @@ class FdOutput final : public PortImpl {
   }
   void close_quietly() {
     drain();
-    if (owns_ && fd_ >= 0) {
-      if (has_vm()) fd_closing(VM::current(), fd_);  // wake its waiters
-      ::close(fd_);
-    }
+    if (owns_) close_fd(fd_);
     fd_ = -1;
   }
 
@@ -297,6 +291,14 @@ bool is_input_port(Value v) {
 }
 bool is_output_port(Value v) {
   return TYPE(v) == Kind::Port && port_impl(v) && port_impl(v)->is_output;
+}
+
+void flush_quietly(Value port) {
+  if (!is_output_port(port) || port_impl(port)->closed) return;
+  try {
+    port_impl(port)->flush();
+  } catch (const ArcError&) {
+  }
 }
 
 // ---- constructors ----

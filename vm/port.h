@@ -55,6 +55,9 @@ Value make_port(PortImpl* impl);
 inline PortImpl* port_impl(Value p) { return p.as<Port>()->impl; }
 bool is_input_port(Value v);
 bool is_output_port(Value v);
+// Flushes port if it is an open output port, ignoring a failure (a broken
+// port with nobody left to tell: before a fork, an exit, a child's output).
+void flush_quietly(Value port);
 
 // Constructors (vm/port.cpp). File opening errors are Arc errors.
 PortImpl* open_input_file(const std::string& path);

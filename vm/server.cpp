@@ -83,14 +83,6 @@ void raise_fd_limit() {
   }
 }
 
-void flush_port(Value port) {
-  if (!is_output_port(port) || port_impl(port)->closed) return;
-  try {
-    port_impl(port)->flush();
-  } catch (const ArcError&) {
-  }
-}
-
 // ---- workers ----
 
 struct Worker {
@@ -101,8 +93,8 @@ struct Worker {
 // Forks worker i. In the child: returns true, set up to serve. In the
 // parent: records the child and returns false.
 bool fork_worker(VM& vm, std::vector<Worker>& ws, int i) {
-  flush_port(vm.out_port);  // else both processes would write what is buffered
-  flush_port(vm.err_port);
+  flush_quietly(vm.out_port);  // else both processes would write what is buffered
+  flush_quietly(vm.err_port);
   pid_t pid = fork();
   if (pid < 0) {
     std::fprintf(stderr, "arcana: cannot fork a worker: %s\n", strerror(errno));
@@ -148,7 +140,7 @@ int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
                      std::to_string(nworkers) + " workers" + host_text + ")\n";
   PortImpl* out = port_impl(vm.out_port);
   out->write_str(line);
-  flush_port(vm.out_port);
+  flush_quietly(vm.out_port);
   double grace = number_or(global_value(intern("srv-grace*")), 10);
   bool forwarded = false;
   time_t stop_at = 0;
@@ -192,8 +184,8 @@ int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
       return ready[1];
     }
   }
-  flush_port(vm.out_port);
-  flush_port(vm.err_port);
+  flush_quietly(vm.out_port);
+  flush_quietly(vm.err_port);
   std::exit(0);
 }
 
@@ -203,16 +195,15 @@ int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
 // this process becomes the workers' parent and only the workers return,
 // each with a socket of its own (server.h).
 Value bi_srv_open(VM& vm, Value* args, int) {
-  int64_t port = arg_fixnum("serve", args[0]);
-  if (port < 0 || port > 65535) type_error("serve", "a port number (0 to 65535)", args[0]);
+  int port = arg_port("serve", args[0]);
   std::string host = args[1].is_nil() ? "" : arg_text("serve", args[1]);
   raise_fd_limit();
   int n = vm.opts.workers;
-  if (n <= 0 || g_worker >= 0) return open_listen_socket(int(port), host, false, true);
+  if (n <= 0 || g_worker >= 0) return open_listen_socket(port, host, false, true);
   if (std::string(vm.heap().name()) == "vcgc")
     throw_error("--workers needs a collector without a thread of its own (not vcgc)");
   // The reservation: bound, never listening, so no connection waits on it.
-  Value reserve = open_listen_socket(int(port), host, true, false);
+  Value reserve = open_listen_socket(port, host, true, false);
   ListenSocket* rs = reserve.as<ListenSocket>();
   int bound = rs->port, rfd = rs->fd;
   int ready_fd = supervise(vm, n, bound, host.empty() ? "" : ", " + host);

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "vm/builtins.h"
 #include "vm/error.h"
 #include "vm/string.h"
 #include "vm/thread.h"
@@ -58,12 +59,7 @@ ListenSocket* listen_socket(Value v) { return v.as<ListenSocket>(); }
 
 // ---- the descriptor ----
 
-void SocketConn::close_fd() {
-  if (fd < 0) return;
-  if (has_vm()) fd_closing(VM::current(), fd);  // wake its waiters
-  ::close(fd);
-  fd = -1;
-}
+void SocketConn::close_fd() { vm::close_fd(fd); }
 
 void SocketConn::reset() {
   if (fd < 0) return;
@@ -366,12 +362,14 @@ Value accept_connection(Value* slot, int wake_fd) {
   }
 }
 
+int arg_port(const char* fn, Value v) {
+  int64_t p = arg_fixnum(fn, v);
+  if (p < 0 || p > 65535) type_error(fn, "a port number (0 to 65535)", v);
+  return int(p);
+}
+
 void close_listen_socket(Value sv) {
-  ListenSocket* s = listen_socket(sv);
-  if (s->fd < 0) return;
-  fd_closing(VM::current(), s->fd);
-  ::close(s->fd);
-  s->fd = -1;
+  close_fd(listen_socket(sv)->fd);
 }
 
 // ---- the kind ----
@@ -380,14 +378,7 @@ namespace {
 
 size_t listen_size(const GcHeader*) { return sizeof(ListenSocket); }
 
-void listen_finalize(GcHeader* h) {
-  auto* s = reinterpret_cast<ListenSocket*>(h);
-  if (s->fd >= 0) {
-    if (has_vm()) fd_closing(VM::current(), s->fd);
-    ::close(s->fd);
-    s->fd = -1;
-  }
-}
+void listen_finalize(GcHeader* h) { close_fd(reinterpret_cast<ListenSocket*>(h)->fd); }
 
 }  // namespace
 

@@ -125,6 +125,8 @@ Value open_listen_socket(int port, const std::string& host, bool reuse_port, boo
 // may move the socket meanwhile): the list (in out ip), or nil if wake_fd
 // became readable first. Raises Arc errors for failures (EMFILE...).
 Value accept_connection(Value* slot, int wake_fd);
+// A builtin's TCP port argument, 0 to 65535.
+int arg_port(const char* fn, Value v);
 // Closes a listening socket (close); again is harmless.
 void close_listen_socket(Value s);
 // Sets up a connection's two ports for an accepted descriptor.

@@ -689,9 +689,7 @@ Value bi_sleep(VM& vm, Value* a, int) {
   if (!(secs >= 0) || std::isinf(secs)) type_error("sleep", "a non-negative number of seconds", a[0]);
   Scheduler& s = sched(vm);
   ThreadImpl* t = s.current;
-  constexpr double kForever = 1e9;  // seconds: about 31 years
-  uint64_t at = now_ns() + uint64_t(std::min(secs, kForever) * 1e9);
-  t->timer = s.timers.emplace(at, t);
+  t->timer = s.timers.emplace(deadline_after(secs), t);
   t->has_timer = true;
   t->state = ThreadImpl::Sleeping;
   s.block();
@@ -882,6 +880,19 @@ void fd_closing(VM& vm, int fd) {
 
 uint64_t monotonic_ns() { return now_ns(); }
 
+uint64_t deadline_after(double secs) {
+  constexpr double kForever = 1e9;  // seconds: about 31 years
+  if (!(secs > 0)) secs = 0;
+  return now_ns() + uint64_t(std::min(secs, kForever) * 1e9);
+}
+
+void close_fd(int& fd) {
+  if (fd < 0) return;
+  if (has_vm()) fd_closing(VM::current(), fd);  // wake its waiters
+  ::close(fd);
+  fd = -1;
+}
+
 IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline, int wake_fd, bool keep) {
   if (std::current_exception()) {
     // No switch inside a catch block (see the top of this file): wait here.
@@ -947,8 +958,7 @@ void set_alarm(VM& vm, double secs) {
   ThreadImpl* t = s.current;
   s.cancel_alarm(t);
   if (!(secs >= 0)) return;
-  constexpr double kForever = 1e9;  // seconds: about 31 years
-  t->alarm = s.alarms.emplace(now_ns() + uint64_t(std::min(secs, kForever) * 1e9), t);
+  t->alarm = s.alarms.emplace(deadline_after(secs), t);
   t->has_alarm = true;
 }
 

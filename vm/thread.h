@@ -73,6 +73,9 @@ IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline_ns, int wake_fd = -
                bool keep = false);
 // The clock wait_io's deadlines are on (CLOCK_MONOTONIC), in nanoseconds.
 uint64_t monotonic_ns();
+// The deadline secs seconds from now on that clock (not a number or
+// negative: now; at most about 31 years ahead).
+uint64_t deadline_after(double secs);
 // Breaks the running thread (as break-thread does) once secs seconds have
 // passed, unless it is called again first; secs < 0 only cancels. The
 // server's threadlife* watchdog, without a watchdog thread.
@@ -85,6 +88,8 @@ void scheduler_after_fork(VM& vm);
 // closed) rather than wait forever, as epoll forgets a closed descriptor.
 // Never switches threads (finalizers call it).
 void fd_closing(VM& vm, int fd);
+// Closes fd, if it is open, after fd_closing; leaves it -1.
+void close_fd(int& fd);
 // A child whose waiter gave up (its thread was killed or broken): the
 // scheduler reaps it when it exits, so it does not stay a zombie.
 void reap_later(VM& vm, int pid);

@@ -115,17 +115,6 @@ const CachedSymbol kType("type"), kOp("op"), kArgs("args"), kCooks("cooks"), kIp
     kPath("path"), kQuery("query"), kHeaders("headers"), kBody("body"), kFiles("files"),
     kStart("start"), kVersion("version"), kGet("get"), kPost("post");
 
-uint64_t after_secs(double secs) {
-  if (!(secs > 0)) secs = 0.001;
-  return monotonic_ns() + uint64_t(std::min(secs, 1e9) * 1e9);
-}
-
-int64_t now_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-}
-
 // The op symbol of a path: the interned symbol if there is one, else a
 // fresh uninterned one (no op or limit can be registered under a name
 // never interned, and a hostile client must not grow the symbol table).
@@ -277,8 +266,8 @@ Value bi_http_read(VM&, Value* args, int) {
   // The first request must come within the header timeout of the
   // connection; later ones within the idle timeout of the last.
   uint64_t idle_deadline = c.requests == 0
-                               ? in->conn().created_ns + uint64_t(header_secs * 1e9)
-                               : after_secs(idle_secs);
+                               ? in->conn().created_ns + uint64_t(std::max(header_secs, 0.0) * 1e9)
+                               : deadline_after(idle_secs);
   uint64_t head_deadline = 0, body_deadline = 0;
   int64_t start = 0;
   using State = http::RequestParser::State;
@@ -291,28 +280,26 @@ Value bi_http_read(VM&, Value* args, int) {
         // Its first byte: the whole head must follow within the header
         // timeout (of the connection's start, for its first request).
         c.received = true;
-        start = now_ms();
-        head_deadline = c.requests == 0 ? idle_deadline : after_secs(header_secs);
+        start = clock_ms(CLOCK_REALTIME);
+        head_deadline = c.requests == 0 ? idle_deadline : deadline_after(header_secs);
       }
       size_t used = p.feed(in->data(), in->avail());
       in->consume(used);
       if (before == State::Head || before == State::Idle) {
         if (p.state() == State::Body) {
           http::Request& r = p.request();
-          p.set_body_limit(body_limit(r, args[2], args[3]));
-          if (r.content_length > body_limit(r, args[2], args[3])) {
-            return error_pair(413, "body of " + std::to_string(r.content_length) + " bytes");
-          }
+          p.set_body_limit(body_limit(r, args[2], args[3]));  // a length over it: 413 now
+          if (p.state() == State::Error) break;
           if (r.expect_continue && r.content_length > 0 && in->conn().fd >= 0) {
             static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
             (void)!::send(in->conn().fd, kContinue, sizeof kContinue - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
           }
-          body_deadline = after_secs(body_secs);
+          body_deadline = deadline_after(body_secs);
           continue;
         }
       }
       if (used == 0) break;
-      if (p.state() == State::Body) body_deadline = after_secs(body_secs);  // progress
+      if (p.state() == State::Body) body_deadline = deadline_after(body_secs);  // progress
     }
     if (p.state() == State::Done) {
       in->drop_empty_buffer();  // 10,000 idle connections hold no buffers
@@ -379,7 +366,7 @@ Value bi_http_send(VM&, Value* args, int) {
   http::ResponseInfo info = http::complete_response(written, c.http10, keep, head);
   const char* pieces[2] = {head.data(), written.data() + info.body_offset};
   size_t sizes[2] = {head.size(), c.head ? 0 : info.body_size};
-  auto sent = out->send(pieces, sizes, 2, after_secs(global_seconds(kBodyTimeout, 10)));
+  auto sent = out->send(pieces, sizes, 2, deadline_after(global_seconds(kBodyTimeout, 10)));
   if (sent != SocketOutput::Sent::Done) {
     out->abort();
     return NIL;
@@ -403,7 +390,7 @@ void lingering_close(SocketInput* in) {
   SocketConn& conn = in->conn();
   if (conn.fd < 0) return;
   shutdown(conn.fd, SHUT_WR);
-  uint64_t until = after_secs(1);
+  uint64_t until = deadline_after(1);
   size_t dropped = 0;
   while (dropped < (size_t(1) << 20)) {
     in->consume(in->avail());
@@ -431,7 +418,7 @@ Value bi_http_error(VM&, Value* args, int) {
     std::string resp = http::simple_response(int(status), body + "\n", false, extra);
     const char* pieces[1] = {resp.data()};
     size_t sizes[1] = {resp.size()};
-    if (out->send(pieces, sizes, 1, after_secs(2)) != SocketOutput::Sent::Done) return NIL;
+    if (out->send(pieces, sizes, 1, deadline_after(2)) != SocketOutput::Sent::Done) return NIL;
     lingering_close(arg_socket_in("%http-error", args[1]));
   }
   return NIL;

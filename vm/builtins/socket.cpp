@@ -27,12 +27,6 @@ Value arg_socket(const char* fn, Value v) {
   return v;
 }
 
-int arg_port(const char* fn, Value v) {
-  int64_t p = arg_fixnum(fn, v);
-  if (p < 0 || p > 65535) type_error(fn, "a port number (0 to 65535)", v);
-  return int(p);
-}
-
 std::string host_arg(const char* fn, Value* args, int nargs, int i) {
   if (nargs <= i || args[i].is_nil()) return "";
   return arg_text(fn, args[i]);
@@ -87,8 +81,7 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
         try {
           wait_io(vm, fd, true, 0, -1, true);
         } catch (...) {
-          fd_closing(vm, fd);
-          ::close(fd);
+          close_fd(fd);
           freeaddrinfo(res);
           throw;
         }
@@ -97,11 +90,7 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
       } else {
         err = errno;
       }
-      if (err) {
-        fd_closing(vm, fd);
-        ::close(fd);
-        fd = -1;
-      }
+      if (err) close_fd(fd);
     }
   }
   freeaddrinfo(res);

@@ -89,15 +89,6 @@ Value bi_mvfile(VM&, Value* args, int) {
 
 // ---- processes ----
 
-void flush_quietly(Value port) {
-  if (!is_output_port(port) || port_impl(port)->closed) return;
-  try {
-    port_impl(port)->flush();
-  } catch (const ArcError&) {
-    // The port is broken; there is nobody left to tell.
-  }
-}
-
 // Copies everything readable from fd to out, then closes fd.
 void copy_to_port(int fd, PortImpl* out) {
   char buf[16384];
@@ -170,12 +161,6 @@ Value bi_setuid(VM&, Value* args, int) {
 
 // ---- time ----
 
-int64_t clock_ms(clockid_t clock) {
-  timespec ts;
-  clock_gettime(clock, &ts);
-  return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-}
-
 Value bi_seconds(VM&, Value*, int) { return make_integer(int64_t(time(nullptr))); }
 Value bi_msec(VM&, Value*, int) { return make_integer(clock_ms(CLOCK_REALTIME)); }
 
@@ -228,6 +213,12 @@ const BuiltinDef kSystemBuiltins[] = {
 };
 
 }  // namespace
+
+int64_t clock_ms(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
 
 void register_system_builtins(VM& vm) { define_builtins(vm, kSystemBuiltins); }
 
