@@ -22,7 +22,7 @@ namespace {
 const char* kUsage =
     "usage: arcana [options] [FILE [ARGS...]]\n"
     "  (no FILE)            start the REPL\n"
-    "  FILE [ARGS...]       run a script; ARGS are in the global argv\n"
+    "  FILE [ARGS...]       run a script; ARGS are in the global argv, FILE in script*\n"
     "  -e EXPR              evaluate EXPR, print its value, exit\n"
     "  --gc=NAME            collector: gen (the default), marksweep, vcgc, boehm; the\n"
     "                       environment variable ARCANA_GC names one too (--gc wins)\n"
@@ -176,6 +176,9 @@ int run(Args& args) {
     vm.counters.count_ops = true;
   }
   set_argv(vm, args.argv);
+  // script*: the running script's path as typed, so a script can load the
+  // files beside it (apps/news/news.arc does); nil at the REPL and with -e.
+  vm.define("script*", args.file.empty() ? vm::NIL : vm::make_string_utf8(args.file));
   vm.opts.workers = args.workers;
   if (!args.host.empty()) vm.define("srv-host*", vm::make_string_utf8(args.host));
   int status = 0;

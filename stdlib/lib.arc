@@ -486,11 +486,15 @@
 (def filechars (path)
   (w/infile p path (allchars p)))
 
+; Atomic and durable: the value goes to path.tmp, which reaches the disk
+; before it is renamed over path, and the rename before writefile returns
+; (%durable-mvfile). A crash leaves the old file or the new one, never a
+; torn one; a stale path.tmp is all it can leave behind.
 (def writefile (val path)
   (unless (isa path 'string) (err "writefile: expected a path string, got" path))
   (let tmp (+ path ".tmp")
     (w/outfile o tmp (write val o))
-    (mvfile tmp path))
+    (%durable-mvfile tmp path))
   val)
 
 ; --- 5.14 Tables ------------------------------------------------------------

@@ -87,6 +87,34 @@ Value bi_mvfile(VM&, Value* args, int) {
   return NIL;
 }
 
+// fsync of a file or folder by name: on Linux it flushes the inode's dirty
+// pages whichever descriptor wrote them.
+void sync_path(const char* fn, const std::string& path, bool dir) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | (dir ? O_DIRECTORY : 0));
+  if (fd < 0) os_error(fn, "cannot open", path);
+  int rc;
+  do rc = fsync(fd); while (rc != 0 && errno == EINTR);
+  int err = errno;
+  close_fd(fd);
+  errno = err;
+  if (rc != 0) os_error(fn, "cannot sync", path);
+}
+
+// (%durable-mvfile from to): the last step of an atomic, durable write
+// (writefile): from's data reaches the disk, then the rename, then the
+// folder's entry, so after a crash `to` holds the old file or the whole
+// new one, and a caller that returned has its write on disk.
+Value bi_durable_mvfile(VM&, Value* args, int) {
+  const char* fn = "%durable-mvfile";
+  std::string from = arg_text(fn, args[0]);
+  std::string to = arg_text(fn, args[1]);
+  sync_path(fn, from, false);
+  if (rename(from.c_str(), to.c_str()) != 0) os_error(fn, "cannot rename", from + " to " + to);
+  size_t slash = to.rfind('/');
+  sync_path(fn, slash == std::string::npos ? "." : slash == 0 ? "/" : to.substr(0, slash), true);
+  return NIL;
+}
+
 // ---- processes ----
 
 // Copies everything readable from fd to out, then closes fd.
@@ -200,6 +228,7 @@ const BuiltinDef kSystemBuiltins[] = {
     {"dir-exists", bi_dir_exists, 1, 1, "path if it names a directory, else nil"},
     {"rmfile", bi_rmfile, 1, 1, "delete a file; returns nil"},
     {"mvfile", bi_mvfile, 2, 2, "rename a file, replacing the target; returns nil"},
+    {"%durable-mvfile", bi_durable_mvfile, 2, 2, "fsync a file, rename it over another, fsync the folder"},
     {"system", bi_system, 1, 1, "run a shell command, its output to the current output port"},
     {"quit", bi_quit, 0, 1, "flush the standard ports and exit with a status"},
     {"memory", bi_memory, 0, 0, "bytes of memory in use"},
