@@ -87,6 +87,23 @@ Value bi_gc(VM& vm, Value*, int) {
   return NIL;
 }
 
+// (type-dispatches): how many times TYPE (vm/object.h) has decided a value's
+// kind, by kind name, with `total`; counted only when --stats turned the
+// counters on (otherwise every count is 0), so a program such as the news
+// benchmark can measure one request by the difference of two readings.
+Value bi_type_dispatches(VM&, Value*, int) {
+  Value t = make_table();
+  uint64_t total = 0;
+  for (int k = 0; k < kKindCount; ++k) {
+    uint64_t n = g_profile.type_counts[k];
+    total += n;
+    if (n) table_put(t, intern(kind_name(Kind(k))), make_integer(int64_t(n)));
+  }
+  table_put(t, intern("total"), make_integer(int64_t(total)));
+  table_put(t, intern("counting"), g_profile.count_types ? T : NIL);
+  return t;
+}
+
 // (gc-stats): the collector's statistics (gc/heap.h GcStats), one table of
 // the same keys under every collector; times in milliseconds as floats,
 // counts and bytes as integers. Also the process's CPU time and peak RSS, so
@@ -156,6 +173,7 @@ const BuiltinDef kDefs[] = {
     {"%push-wind", bi_push_wind, 2, 2, "enter a dynamic-wind extent (before after)"},
     {"%pop-wind", bi_pop_wind, 0, 0, "leave the innermost dynamic-wind extent"},
     {"gc", bi_gc, 0, 0, "force a full collection"},
+    {"type-dispatches", bi_type_dispatches, 0, 0, "table of type dispatches by kind, and total (counted under --stats)"},
     {"gc-stats", bi_gc_stats, 0, 0, "table of the collector's statistics (collections, pauses, bytes)"},
     {"%verify-heap", bi_verify_heap, 0, 0, "run the heap verifier; list of problems"},
     {"%gc-stress", bi_gc_stress, 0, 0, "t if the heap collects at every safe point"},
