@@ -380,3 +380,256 @@ class ServerTest(unittest.TestCase):
         self.assertIsNotNone(email.utils.parsedate_to_datetime(date))
         if r.status not in (204, 304) and not 100 <= r.status < 200:
             self.assertEqual(r.header("content-length"), str(len(r.body)), r)
+
+
+# ---- the news site (apps/news; tests/web/test_news*.py) ----
+# Appended for the news tests: an HTML reader (forms, links, text), a client
+# that keeps a login cookie and follows redirects, and the class that starts
+# servers/newsserver.arc and reads what it seeded from its stdout.
+
+import html.parser  # noqa: E402
+import urllib.parse  # noqa: E402
+
+
+class Page(html.parser.HTMLParser):
+    """An HTML page read into its links, forms, text and scripts.
+
+    links: [(href, text)] (href entity-decoded, as a browser reads it);
+    forms: [Form]; text: the page's text (entities decoded) with tags
+    dropped and script contents left out; scripts: the contents of its
+    <script> elements; tags: [(tag, attrs)] of every start tag."""
+
+    def __init__(self, body):
+        super().__init__(convert_charrefs=True)
+        self.body = body
+        self.links, self.forms, self.scripts, self.tags = [], [], [], []
+        self._text, self._link, self._form, self._textarea = [], None, None, None
+        self._select, self._script = None, None
+        self.feed(body)
+        self.close()
+        self.text = "".join(self._text)
+        # the text nodes, stripped, without the empty ones
+        self.strings = [t.strip() for t in self._text if t.strip()]
+
+    def handle_starttag(self, tag, attrs):
+        a = dict((k, v if v is not None else "") for k, v in attrs)
+        self.tags.append((tag, a))
+        if tag == "a":
+            self._link = [a.get("href"), []]
+        elif tag == "form":
+            self._form = Form(a.get("action", ""), a.get("method", "get"))
+            self.forms.append(self._form)
+        elif tag == "input" and self._form is not None:
+            t = a.get("type", "text").lower()
+            if t == "submit":
+                self._form.submits.append((a.get("name"), a.get("value", "")))
+            elif "name" in a:
+                if t in ("checkbox", "radio") and "checked" not in a:
+                    self._form.fields.setdefault(a["name"], None)
+                else:
+                    self._form.fields[a["name"]] = a.get("value", "")
+                self._form.types[a["name"]] = t
+        elif tag == "textarea" and self._form is not None:
+            self._textarea = [a.get("name"), []]
+        elif tag == "select" and self._form is not None:
+            self._select = a.get("name")
+            self._form.fields[self._select] = None
+            self._form.options[self._select] = []
+        elif tag == "option" and self._select is not None:
+            v = a.get("value")
+            self._form.options[self._select].append(v)
+            if "selected" in a or self._form.fields[self._select] is None:
+                self._form.fields[self._select] = v
+        elif tag == "script":
+            self._script = []
+        elif tag == "button" and self._form is not None:
+            self._form.submits.append((a.get("name"), a.get("value", "")))
+
+    def handle_endtag(self, tag):
+        if tag == "a" and self._link is not None:
+            self.links.append((self._link[0], "".join(self._link[1]).strip()))
+            self._link = None
+        elif tag == "form":
+            self._form = None
+        elif tag == "textarea" and self._textarea is not None:
+            text = "".join(self._textarea[1])
+            if text.startswith("\n"):
+                text = text[1:]
+            self._form.fields[self._textarea[0]] = text
+            self._form.types[self._textarea[0]] = "textarea"
+            self._textarea = None
+        elif tag == "select":
+            self._select = None
+        elif tag == "script" and self._script is not None:
+            self.scripts.append("".join(self._script))
+            self._script = None
+
+    def handle_data(self, data):
+        if self._script is not None:
+            self._script.append(data)
+            return
+        if self._textarea is not None:
+            self._textarea[1].append(data)
+        if self._link is not None:
+            self._link[1].append(data)
+        if self._select is not None:  # an option's text is its value if it has none
+            opts = self._form.options[self._select]
+            if opts and opts[-1] is None:
+                opts[-1] = data.strip()
+                if self._form.fields[self._select] is None:
+                    self._form.fields[self._select] = opts[-1]
+        self._text.append(data)
+
+    def hrefs(self):
+        return [h for h, _ in self.links if h is not None]
+
+    def link(self, text=None, href_re=None):
+        """The first link whose text is text and/or whose href matches href_re."""
+        for h, t in self.links:
+            if h is None:
+                continue
+            if text is not None and t != text:
+                continue
+            if href_re is not None and not re.search(href_re, h):
+                continue
+            return h
+        return None
+
+    def form_with(self, *names):
+        """The first form that has all the fields names."""
+        for f in self.forms:
+            if all(n in f.fields for n in names):
+                return f
+        return None
+
+
+class Form:
+    def __init__(self, action, method):
+        self.action = action
+        self.method = method.lower()
+        self.fields = {}  # name -> value (None: an unchecked box)
+        self.types = {}
+        self.options = {}  # select name -> [option values]
+        self.submits = []  # [(name, value)] of its submit buttons
+
+    def values(self, changes=None, button=None):
+        """The fields the browser sends: the form's, changed by changes, and
+        the named submit button's (name, value) if button."""
+        out = [(k, v) for k, v in self.fields.items() if v is not None]
+        changes = changes or {}
+        out = [(k, changes.get(k, v)) for k, v in out]
+        out += [(k, v) for k, v in changes.items() if k not in self.fields]
+        if button is not None:
+            for n, v in self.submits:
+                if v == button and n:
+                    out.append((n, v))
+        return out
+
+    def __repr__(self):
+        return "<Form %s %s %r>" % (self.method, self.action, self.fields)
+
+
+def abs_path(url, base="/"):
+    """A site-relative path for an href or Location: "item?id=3" → "/item?id=3"."""
+    if url.startswith("http://") or url.startswith("https://"):
+        p = urllib.parse.urlsplit(url)
+        return p.path + ("?" + p.query if p.query else "")
+    if url.startswith("/"):
+        return url
+    return urllib.parse.urljoin(base, url)
+
+
+class NewsClient:
+    """A browser of the news site: a user's cookie (or none), an address of
+    its own (127.0.0.N), redirects followed. get/post return
+    (status, body text, final path)."""
+
+    def __init__(self, srv, cookie=None, src="127.0.0.1"):
+        self.srv, self.cookie, self.src = srv, cookie, src
+        self.last_headers = {}
+
+    def request(self, method, path, body=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.srv.port, timeout=20,
+                                       source_address=(self.src, 0))
+        hs = dict(headers or {})
+        if self.cookie:
+            hs["Cookie"] = "user=" + self.cookie
+        try:
+            c.request(method, path, body=body, headers=hs)
+            r = c.getresponse()
+            data = r.read()
+            self.last_headers = {k.lower(): v for k, v in r.getheaders()}
+            return r.status, self.last_headers, data
+        finally:
+            c.close()
+
+    def _follow(self, status, headers, data, path, hops=6):
+        while status in (301, 302, 303, 307) and hops > 0:
+            hops -= 1
+            loc = headers.get("location", "")
+            m = re.search(r"(?:^|; )user=([^;]*)", headers.get("set-cookie", ""))
+            if m:
+                self.cookie = m.group(1)
+            path = abs_path(loc, path)
+            status, headers, data = self.request("GET", path)
+        return status, data.decode("utf-8", "replace"), path
+
+    def get(self, path, follow=True):
+        status, h, data = self.request("GET", path)
+        if not follow:
+            return status, data.decode("utf-8", "replace"), path
+        return self._follow(status, h, data, path)
+
+    def post(self, path, fields, follow=True):
+        body = urllib.parse.urlencode(fields)
+        status, h, data = self.request("POST", path, body,
+                                       {"Content-Type": "application/x-www-form-urlencoded"})
+        m = re.search(r"(?:^|; )user=([^;]*)", h.get("set-cookie", ""))
+        if m:
+            self.cookie = m.group(1)
+        if not follow:
+            return status, data.decode("utf-8", "replace"), path
+        return self._follow(status, h, data, path)
+
+    def submit(self, form, changes=None, button=None, base="/"):
+        """Sends form (a Form of a page) with its fields changed by changes."""
+        action = abs_path(form.action or base, base)
+        vals = form.values(changes, button)
+        if form.method == "post":
+            return self.post(action, vals)
+        sep = "&" if "?" in action else "?"
+        return self.get(action + sep + urllib.parse.urlencode(vals))
+
+
+class NewsServerTest(ServerTest):
+    """servers/newsserver.arc: the news site over a seeded data directory.
+    cookies: user -> login cookie; items: seeded name -> id."""
+
+    SCRIPT = "newsserver.arc"
+    USER_IPS = {"boss": "127.0.0.10", "alice": "127.0.0.11", "bob": "127.0.0.12",
+                "carol": "127.0.0.13", "dave": "127.0.0.14"}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = Server(cls.SCRIPT, setup=cls.setup_dir)
+        cls.srv.start(timeout=60)
+        out = cls.srv.stdout()
+        cls.cookies = dict(re.findall(r"^cookie (\S+) (\S+)$", out, re.M))
+        cls.items = {k: int(v) for k, v in re.findall(r"^item (\S+) (\d+)$", out, re.M)}
+        cls.passwords = dict(re.findall(r"^password (\S+) (\S+)$", out, re.M))
+
+    def client(self, user=None):
+        if user is None:
+            return NewsClient(self.srv, None, "127.0.0.2")
+        return NewsClient(self.srv, self.cookies[user], self.USER_IPS[user])
+
+    def page(self, user, path, status=200):
+        """The page at path as user sees it (a Page), checking its status."""
+        st, body, _ = self.client(user).get(path)
+        self.assertEqual(st, status, "%s as %s: %s" % (path, user, body[:2000]))
+        return Page(body)
+
+    def assert_serving(self):
+        st, body, _ = self.client().get("/news")
+        self.assertEqual(st, 200, body[:500])
+        self.assertIn("Filler story", body)

@@ -1,0 +1,152 @@
+; The server of tests/web/test_news*.py: the news site of apps/news (its
+; model.arc, pages.arc and admin.arc, loaded from this file's folder as
+; ../../../apps/news/), with a data directory made here of known users,
+; stories and comments whose times and scores are set so that the front
+; page's order is known. Run as: arcana --host=127.0.0.1 newsserver.arc 0
+; in a fresh directory (arc/ is made there).
+;
+; Before "ready to serve port N" it prints, one a line:
+;   cookie USER COOKIE   a login cookie of each user (no password logins:
+;                        Argon2id is slow; test_news logs in once for real)
+;   item NAME ID         the id of each seeded item the tests use
+;   password USER PW     the password of the account that logs in for real
+
+(= header-timeout* 5 idle-timeout* 5 threadlife* 30)
+(= req-limit* nil)  ; the tests make hundreds of requests from one address
+(thread (sleep 150) (quit 3))  ; ends itself if its test never kills it
+
+(= news-home*
+   (+ (cut script* 0 (+ 1 (last (positions #\/ script*)))) "../../../apps/news/"))
+(each f '("model.arc" "pages.arc" "admin.arc")
+  (load (+ news-home* f)))
+(= staticdir* (+ news-home* "static/"))
+
+; No page cache for visitors (caching* 0): a test sees at once what it
+; changed, logged in or not.
+(= caching* 0)
+
+(news-paths "arc/")
+(map ensure-dir (list arcdir* logdir* newsdir* storydir* profdir* votedir*))
+(news-load)
+
+; --- Users ---------------------------------------------------------------
+; boss is the admin; alice has karma enough to flag, down-vote and make
+; polls; bob a little; carol is new (a noob); dave is for noprocrast.
+
+(= nt-users* '("boss" "alice" "bob" "carol" "dave"))
+
+(w/outfile o adminfile* (disp "boss" o))
+(create-acct "boss" "boss-pw-1")
+; One Argon2id hash for all (each takes a quarter of a second).
+(let h (hpasswords* "boss")
+  (each u (cdr nt-users*)
+    (set (dc-usernames* u))
+    (= (hpasswords* u) h)))
+(save-table hpasswords* hpwfile*)
+(load-userinfo)
+
+(def nt-days-ago (d) (- (seconds) (* d 24 60 60)))
+(def nt-hours-ago (h) (- (seconds) (trunc (* h 60 60))))
+
+(each u nt-users*
+  (ensure-news-user u)
+  (= (uvar u created) (if (is u "carol") (- (seconds) 600) (nt-days-ago 30))))
+(= (karma "alice") 300 (karma "bob") 50)
+(each u nt-users* (save-prof u))
+
+(each u nt-users*
+  (prn "cookie " u " " (cook-user u)))
+(prn "password boss boss-pw-1")
+
+; --- Items ---------------------------------------------------------------
+
+(def nt-name (name i) (prn "item " name " " i!id) i)
+
+; A story with its author's vote, then made older and given a score.
+(def nt-story (name user url title text ip hours (o score 1))
+  (let s (create-story url title text user ip)  ; submitted: the author's vote
+    (= s!time (nt-hours-ago hours)
+       s!score score)
+    (save-item s)
+    (nt-name name s)))
+
+(def nt-comment (name user parent text ip hours)
+  (let c (create-comment (md-from-form text) user parent ip)
+    (= c!time (nt-hours-ago hours))
+    (save-item c)
+    (nt-name name c)))
+
+; 65 stories of score 1 (rank 0), so that the front page has a third page.
+(for n 1 65
+  (nt-story (+ "filler" n) "bob" (+ "http://filler.example.com/" n)
+            (+ "Filler story number " n) nil (+ "10.0.1." n) (+ 10 (/ n 4))))
+
+; Ranking: with equal scores the newer is higher; a much higher score beats
+; both though older.
+(nt-story "rank-old" "bob" "http://rank.example.com/old" "Ranking older story"
+          nil "10.0.2.1" 4 3)
+(nt-story "rank-new" "bob" "http://rank.example.com/new" "Ranking newer story"
+          nil "10.0.2.2" 2 3)
+(nt-story "rank-hot" "bob" "http://rank.example.com/hot" "Ranking hot story"
+          nil "10.0.2.3" 5 25)
+
+; Voting, flagging, killing: each test its own story, from an address of
+; its own (a vote from the author's address gives no karma).
+(nt-story "vote" "bob" "http://vote.example.com/a" "Vote target story"
+          nil "10.0.3.1" 1)
+(nt-story "vote-auth" "bob" "http://vote.example.com/b" "Vote auth target story"
+          nil "10.0.3.2" 1)
+(nt-story "vote-anon" "bob" "http://vote.example.com/c" "Vote anonymous target story"
+          nil "10.0.3.3" 1)
+(nt-story "flag" "carol" "http://flag.example.com/" "Flag target story"
+          nil "10.0.3.4" 1)
+(nt-story "kill" "bob" "http://kill.example.com/" "Kill target story"
+          nil "10.0.3.5" 1 6)
+(nt-story "dup" "bob" "http://dup.example.com/page" "Duplicate target story"
+          nil "10.0.3.6" 3)
+
+; A discussion: a story, a comment, a reply.
+(= nt-talk* (nt-story "talk" "alice" "http://talk.example.com/" "Discussion story"
+                      nil "10.0.4.1" 3 2))
+(let c (nt-comment "talk-c1" "bob" nt-talk* "First seeded comment" "10.0.4.2" 2)
+  (nt-comment "talk-c2" "carol" c "Seeded reply to the first" "10.0.4.3" 1))
+(nt-story "text" "alice" nil "Seeded text post" "Body of the seeded text post"
+          "10.0.4.4" 2)
+
+; A noob's story and comment.
+(let s (nt-story "noob" "carol" "http://noob.example.com/" "Noob story by carol"
+                 nil "10.0.5.1" 0)
+  (nt-comment "noob-c" "carol" s "Noob comment by carol" "10.0.5.1" 0))
+
+; Hostile text straight into the model (the pages must escape what is
+; stored, whatever let it in): a title, a URL, a comment, a poll and its
+; options.
+(= nt-evil* "<script>alert(1)</script> \"dq\" 'sq' javascript:alert(1)")
+(nt-story "evil" "bob" "http://evil.example.com/?q=\"><script>alert(1)</script>"
+          (+ "Evil " nt-evil*) nil "10.0.6.1" 1)
+(nt-story "evil-js" "bob" "javascript:void(alert(1))" "Evil javascript url story"
+          nil "10.0.6.2" 1)
+(nt-comment "evil-c" "bob" nt-talk* (+ "Evil comment " nt-evil*) "10.0.6.3" 1)
+(let p (create-poll (+ "Evil poll " nt-evil*) nil
+                    (list (+ "Evil option " nt-evil*) "Plain option")
+                    "alice" "10.0.6.4")
+  (nt-name "evil-poll" p)
+  (on o (map item p!parts) (nt-name (+ "evil-opt" index) o)))
+
+(gen-topstories)
+(save-topstories)
+(flushout)
+
+; The clock, for noprocrast: moves u's visit (firstview, lastview) min
+; minutes into the past, as if that much time had gone by. Tests only.
+(defop nt-warp req
+  (with (u (arg req "u") m (saferead (arg req "min")))
+    (if (and (profile u) (isa m 'int))
+        (do (let p (profile u)
+              (each k '(firstview lastview)
+                (awhen (p k) (= (p k) (- it (* 60 m))))))
+            (save-prof u)
+            (pr "warped"))
+        (pr "bad warp"))))
+
+(asv (coerce (car argv) 'int))
