@@ -5,7 +5,7 @@ DEPS = cmake g++ catch2 libgmp-dev libreadline-dev libgoogle-perftools-dev \
        libhttp-parser-dev zlib1g-dev python3
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure test run sanitize tsan fuzz clean format
+.PHONY: all deps configure test run repl sanitize tsan fuzz clean format
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -73,8 +73,32 @@ fuzz: deps
 	  $(FUZZ_FLAGS) -print_final_stats=1 $(FUZZ_BUILD)/corpus-http
 	$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_http -runs=0 -detect_leaks=1 $(FUZZ_FLAGS) $(FUZZ_BUILD)/corpus-http
 
+# The news site (apps/news/) on http://$(HOST):$(PORT)/, its data in
+# $(NEWS_DATA) (outside $(BUILD), so make clean keeps it); an empty one is
+# seeded with demo data and an admin account whose password is printed once.
+PORT ?= 8080
+HOST ?= 127.0.0.1
+NEWS_DATA ?= news-data/
 run: deps all
+	$(BUILD)/arcana apps/news/news.arc --port $(PORT) --host $(HOST) --data $(NEWS_DATA)
+
+# The Arc REPL.
+repl: deps all
 	$(BUILD)/arcana
+
+# The browser test of the news site (tests/e2e/news.test.mjs): Debian's
+# Chromium (never a downloaded browser) driven by playwright-core from npm,
+# installed into tests/e2e/node_modules from its lock file. Installs what
+# is missing, builds, runs; screenshots in $(BUILD)/e2e-screenshots/.
+# npm comes with Node.js (nodejs); Debian's npm package only if it did not.
+E2E_DEPS = chromium nodejs
+.PHONY: e2e
+e2e: deps all
+	@$(MAKE) --no-print-directory deps DEPS="$(E2E_DEPS)"
+	@command -v npm >/dev/null || $(MAKE) --no-print-directory deps DEPS=npm
+	@[ tests/e2e/node_modules/.e2e-installed -nt tests/e2e/package-lock.json ] || \
+	  (cd tests/e2e && npm ci --no-audit --no-fund && touch node_modules/.e2e-installed)
+	BUILD_DIR=$(abspath $(BUILD)) node tests/e2e/news.test.mjs
 
 clean:
 	rm -rf $(BUILD)
