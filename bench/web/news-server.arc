@@ -1,0 +1,53 @@
+; bench/web/news-server.arc — the news site as bench/web/news.sh runs it:
+;
+;   build/arcana [--stats] bench/web/news-server.arc NEWSHOME DATADIR PORT
+;
+; NEWSHOME is apps/news/ (ending in "/"), DATADIR a folder made by
+; news-data.arc, PORT 0 for a free one (the "ready to serve port N" line
+; names it). The site is apps/news/news.arc's, unchanged, with two
+; differences a benchmark needs:
+;   - srv.arc's per-IP throttle is off (req-limit* nil), since one client
+;     makes thousands of requests a second, and it listens on 127.0.0.1;
+;   - benchmark-only ops: /bench-stats answers the process's counters as
+;     one line of text, "name value" pairs:
+;       dispatches  type dispatches so far ((type-dispatches)'s total;
+;                   counted only when arcana runs with --stats)
+;       objects     objects allocated ((gc-stats)'s allocated-objects)
+;       bytes       bytes allocated (allocated-bytes)
+;       gc-ms       time in the collector (gc-ms)
+;       cpu-ms      the process's CPU time (cpu-ms)
+;       run-ms      wall time since start (run-ms)
+;       collections collections so far
+;       major-collections, promoted-bytes, live-bytes, peak-heap-bytes
+;                   the same of (gc-stats): where the heap's growth comes from
+;     The shell script reads it before and after N requests and divides.
+;     /bench-gc answers the same after a full collection.
+
+(= news-home* (car argv))
+(load (+ news-home* "news.arc"))
+
+(= req-limit* nil
+   srv-host* "127.0.0.1")   ; the benchmark's client is on this machine
+
+(def bench-stats-line ()
+  (withs (d (type-dispatches) g (gc-stats))
+    (prn "dispatches " (or d!total 0)
+         " objects " g!allocated-objects
+         " bytes " g!allocated-bytes
+         " gc-ms " g!gc-ms
+         " cpu-ms " g!cpu-ms
+         " run-ms " g!run-ms
+         " collections " g!collections
+         " major-collections " g!major-collections
+         " promoted-bytes " g!promoted-bytes
+         " live-bytes " g!live-bytes
+         " peak-heap-bytes " g!peak-heap-bytes)))
+
+(defop bench-stats req (bench-stats-line))
+
+; The same after a full collection ((gc)): live-bytes is then what the
+; heap retains, so that a leak shows apart from garbage not yet collected.
+(defop bench-gc req (gc) (bench-stats-line))
+
+(news-paths (cadr argv))
+(nsv (int (argv 2)))
