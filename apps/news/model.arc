@@ -224,7 +224,7 @@
     (= items*  (table) profs* (table) votes* (table) url->story* (table)
        stories* nil comments* nil ranked-stories* nil
        maxid* 0 kill-log* nil recent-votes* nil
-       baditemreqs* (table))
+       baditemreqs* (table) users-loaded* nil)
     (each (var kind file) news-diskvars*
       (assign-global var (if (is kind 'table) (table) nil)))
     t))
@@ -360,7 +360,18 @@
 ; A field of u's profile, nil for a user with no profile (uvar fails).
 (def ufield (u k) (aand (profile u) (it k)))
 
-(def users ((o f idfn)) (keep f (keys profs*)))
+;(users (o f)): every user passing f. The pages that list users (leaders,
+; editors, badguys, topcolors) must see all of them, not only those whose
+; profiles a request has read since the start, so the first call reads
+; every profile (Arc 3.1 listed only the loaded ones unless
+; initload-users* was set).
+(= users-loaded* nil)
+
+(def users ((o f idfn))
+  (unless users-loaded*
+    (load-users)
+    (= users-loaded* t))
+  (keep f (keys profs*)))
 
 (def check-key (u k) (and u (mem k (ufield u 'keys))))
 
