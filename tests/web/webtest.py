@@ -629,6 +629,21 @@ class NewsServerTest(ServerTest):
         self.assertEqual(st, status, "%s as %s: %s" % (path, user, body[:2000]))
         return Page(body)
 
+    def assert_safe(self, p, where):
+        """Nothing a user typed (the tests' hostile strings) runs in page p:
+        no script tag, no javascript: link, no inline handler."""
+        low = p.body.lower()
+        self.assertNotIn("<script>alert", low, where)
+        self.assertNotIn("\"><script", low, where)
+        for h in p.hrefs():
+            self.assertFalse(h.strip().lower().startswith("javascript:"),
+                             "%s: a link to %r" % (where, h))
+        for s in p.scripts:
+            self.assertNotIn("alert(1)", s, where)
+        for tag, attrs in p.tags:
+            for k, v in attrs.items():
+                self.assertFalse(k.startswith("on") and "alert" in v, (where, tag, attrs))
+
     def assert_serving(self):
         st, body, _ = self.client().get("/news")
         self.assertEqual(st, 200, body[:500])
