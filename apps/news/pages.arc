@@ -26,62 +26,9 @@
 ; (uform, urform, when-umatch); comment forms last 30 minutes. The vote
 ; links are plain GETs, and count only with the voter's auth in them.
 
-; --- Defaults ------------------------------------------------------------------
-; The model sets the site's configuration; these give a value only to a
-; variable it left unset, so this file also loads on its own.
-
-(mac pages-default (var val)
-  `(unless (bound ',var) (= ,var ,val)))
-
-(pages-default this-site*      "My Forum")
-(pages-default site-url*       "http://news.example.com/")
-(pages-default parent-url*     "http://www.example.com")
-(pages-default favicon-url*    "")
-(pages-default site-desc*      "What this site is about.")
-(pages-default site-color*     (color 255 102 0))
-(pages-default border-color*   (color 255 102 0))
-(pages-default prefer-url*     t)
-(pages-default up-url*         "grayarrow.gif")
-(pages-default down-url*       "graydown.gif")
-(pages-default logo-url*       "arc.png")
-(pages-default sand            (color 246 246 239))
-(pages-default textgray        (gray 130))
-(pages-default noob-color*     (color 60 150 60))
-(pages-default pagefns*        nil)
-(pages-default toplabels*      '(nil "welcome" "new" "threads" "comments"
-                                 "leaders" "*"))
-(pages-default welcome-url*    "welcome")
-(pages-default newsop-names*   nil)
-(pages-default topcolor-threshold* 250)
-(pages-default caching*        1)
-(pages-default perpage*        30)
-(pages-default threads-perpage* 10)
-(pages-default maxend*         210)
-(pages-default follow-threshold* 5)
-(pages-default downvote-time*  1440)
-(pages-default votewid*        14)
-(pages-default show-avg*       nil)
-(pages-default show-threadavg* nil)
-(pages-default flag-threshold* 30)
-(pages-default many-flags*     1)
-(pages-default title-limit*    80)
-(pages-default poll-threshold* 20)
-(pages-default nleaders*       20)
-(pages-default max-delay*      10)
-(pages-default retry*          "Please try again.")
-(pages-default toolong*        "Please make title < 80 characters.")
-(pages-default fewopts*        "A poll must have at least two options.")
-(pages-default noob-comment-msg* nil)
-(pages-default submit-instructions*
-  "Leave url blank to submit a question for discussion. If there is no url, the text (if any) will appear at the top of the comments page. If there is a url, the text will be ignored.")
-(pages-default displayfn*      (table))
-(pages-default fieldfn*        (table))
-(pages-default comment-cache*  (table))
-(pages-default comment-cache-timeout* (table))
-(pages-default cc-window*      10000)
-(pages-default comments-printed* 0)
-(pages-default cc-hits*        0)
-(pages-default comment-caching* t)
+; --- Settings ------------------------------------------------------------------
+; The site's variables, these pages' included, are all set by model.arc,
+; which loads first. app.arc leaves the formatting help's URL unset.
 
 (= formatdoc-url* (or formatdoc-url* "formatdoc"))
 
@@ -211,7 +158,7 @@
 ; score adjusted, and the link's URL fetched as an image, so the page
 ; stays where it is. Without scripts the link is followed and the vote op
 ; redirects back.
-(pages-default votejs* "
+(= votejs* "
 function byId(id) { return document.getElementById(id); }
 function hide(id) { var e = byId(id); if (e) e.style.visibility = 'hidden'; }
 function vote(node) {
@@ -1583,7 +1530,7 @@ function vote(node) {
               " in the comments.")
            "Welcome"))
 
-(pages-default formatdoc*
+(= formatdoc*
   "Blank lines separate paragraphs.<p>A paragraph whose lines are indented by two or more spaces is shown as it is typed, in a fixed-width font (for code).<p>Text between asterisks is shown in italics, when the character after the first asterisk is not a space.<p>Urls become links, except in the text of a submission.<br><br>")
 
 (newsop formatdoc ()
