@@ -87,9 +87,9 @@ int adjust_args(Code* c, Value f, Value* args, int n) {
   return nfixed + c->rest;
 }
 
-// Calling a list, string or table: indexing (ARC.md 3.7).
-Value call_data(Value f, Value* args, int n) {
-  Kind k = TYPE(f);
+// Calling a list, string or table: indexing (ARC.md 3.7). k is f's kind,
+// which the caller has already decided.
+Value call_data(Value f, Kind k, Value* args, int n) {
   if (k == Kind::Table) {
     if (n < 1 || n > 2) arity_error("table", 1, 2, n);
     return table_get(f, args[0], n == 2 ? args[1] : NIL);
@@ -380,7 +380,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         *sp++ = v;
         DISPATCH();
       } else if (k == Kind::Cons || k == Kind::String || k == Kind::Table) {
-        r = call_data(f, sp - n, n);
+        r = call_data(f, k, sp - n, n);
       } else {
         throw_error("Function call on inappropriate object", {f});
       }
@@ -804,17 +804,22 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_GT_general:
       PRIM_SLOW(prim_gt, 2);
     op_IS:
-      if (sp[-1] == sp[-2] || (sp[-1].is_fixnum() | sp[-2].is_fixnum())) {
+      // Equal words, or an immediate (fixnum, nil, t, character) on either
+      // side: the words decide. Two different heap objects may still be
+      // the same string or number: the general case.
+      if (sp[-1] == sp[-2] || !(sp[-1].is_ref() & sp[-2].is_ref())) {
         sp -= 2;
         TEST_RESULT(sp[0] == sp[1]);
       }
     op_IS_general:
       PRIM_SLOW(prim_is, 2);
 // car and cdr: of a cons, or nil of nil; else the general case.
+// (the tag tested directly, as the fast paths do: see PRIM_SLOW)
+#define IS_CONS_TAG(x) ((x).is_ref() && (x).header()->kind == uint8_t(Kind::Cons))
 #define LIST_PART(name, part, prim) \
     op_##name: {                    \
       Value x = sp[-1];             \
-      if (is_cons(x)) {             \
+      if (IS_CONS_TAG(x)) {         \
         --sp;                       \
         VALUE_RESULT(part(x));      \
       }                             \
@@ -824,7 +829,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       PRIM_SLOW(prim, 1);           \
     op_##name##L: {                 \
       Value x = base[*pc++];        \
-      if (is_cons(x)) VALUE_RESULT(part(x)); \
+      if (IS_CONS_TAG(x)) VALUE_RESULT(part(x)); \
       *sp++ = x;                    \
       if (x.is_nil()) DISPATCH();   \
       goto op_##name##_general;     \
@@ -835,6 +840,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     LIST_PART(CAR, car, prim_car)
     LIST_PART(CDR, cdr, prim_cdr)
 #undef LIST_PART
+#undef IS_CONS_TAG
     op_CONS:
       sp[-2] = cons(sp[-2], sp[-1]);
       --sp;

@@ -622,9 +622,11 @@ uint64_t num_hash(Value a) {
       std::memcpy(&bits, &d, sizeof bits);
       return mix(bits ^ 0x5bd1e995);
     }
-    default: return mix(a.word());
+    default: return fixnum_hash(a);
   }
 }
+
+uint64_t fixnum_hash(Value a) { return mix(a.word()); }
 
 // ---- text ----
 

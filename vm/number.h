@@ -36,6 +36,7 @@ int num_compare(Value a, Value b); // <0,0,>0; errors on non-reals; NaN compares
 bool num_lt(Value a, Value b);     // false if either is NaN
 bool num_eqv(Value a, Value b);    // `is` on numbers: same value and exactness
 uint64_t num_hash(Value a);        // consistent with num_eqv
+uint64_t fixnum_hash(Value a);     // num_hash of a known fixnum
 
 // The text of a number as Arc prints it (radix 2..36 for exact numbers).
 std::string number_to_string(Value v, int radix = 10);

@@ -51,6 +51,7 @@ bool atom_equal(Value a, Value b, Kind ka, Kind kb) {
 uint64_t hash_bounded(Value v, int& budget);
 
 uint64_t hash_atom(Value v, Kind k) {
+  if (k == Kind::Fixnum) return fixnum_hash(v);
   if (is_num_kind(k)) return num_hash(v);
   if (k == Kind::String) return string_hash(v);
   if (v.is_ref()) return mix(identity_hash(v));
@@ -80,14 +81,31 @@ Vector* slots_of(Value t) {
 }
 uint64_t capacity_of(const Vector* v) { return v ? v->len / 2 : 0; }
 
+// A key's hash, and whether only the same word is equal to it: true of
+// every kind but strings, boxed numbers, conses and tagged objects (a
+// symbol is interned, a fixnum or character immediate, a table or closure
+// equal only to itself), so that finding such a key compares words along
+// its probe chain instead of asking each key there what it is.
+uint64_t key_hash(Value key, bool& by_word) {
+  Kind k = TYPE(key);
+  by_word = !(k == Kind::String || k == Kind::Cons || k == Kind::Tagged ||
+              (k != Kind::Fixnum && is_num_kind(k)));
+  if (k == Kind::Cons || k == Kind::Tagged) {
+    int budget = kHashBudget;
+    return hash_bounded(key, budget);
+  }
+  return combine(0x51ed27, hash_atom(key, k));  // as hash_bounded gives it
+}
+
 // The slot index of key, or -1 if absent.
-int64_t find(const Vector* v, Value key, uint64_t hash) {
+int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word) {
   if (!v) return -1;
   uint64_t mask = capacity_of(v) - 1;
   for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
     Value k = v->items[2 * i];
+    if (k == key) return int64_t(i);
     if (k == EMPTY) return -1;
-    if (k != TOMBSTONE && arc_equal(k, key)) return int64_t(i);
+    if (!by_word && k != TOMBSTONE && arc_equal(k, key)) return int64_t(i);
   }
 }
 
@@ -143,15 +161,18 @@ Value make_table(uint64_t capacity) {
 
 Value table_get(Value t, Value key, Value dflt) {
   Vector* v = slots_of(t);
-  int64_t i = find(v, key, equal_hash(key));
+  bool by_word;
+  uint64_t hash = key_hash(key, by_word);
+  int64_t i = find(v, key, hash, by_word);
   return i < 0 ? dflt : v->items[2 * i + 1];
 }
 
 void table_put(Value tv, Value key, Value val) {
   Table* t = tv.as<Table>();
-  uint64_t hash = equal_hash(key);
+  bool by_word;
+  uint64_t hash = key_hash(key, by_word);
   Vector* v = slots_of(tv);
-  int64_t i = find(v, key, hash);
+  int64_t i = find(v, key, hash, by_word);
   if (val.is_nil()) {
     if (i >= 0) remove(t, v, i);
     return;
@@ -172,14 +193,23 @@ uint64_t table_count(Value t) { return t.as<Table>()->count; }
 bool arc_equal(Value a, Value b) {
   std::vector<std::pair<Value, Value>> pending;
   for (;;) {
+    // The same word is the same value, whatever its type: equal without
+    // asking what it is (a table lookup finds its key this way).
+    if (a == b) {
+      if (pending.empty()) return true;
+      a = pending.back().first;
+      b = pending.back().second;
+      pending.pop_back();
+      continue;
+    }
     Kind ka = TYPE(a), kb = TYPE(b);
-    if (ka == Kind::Cons && kb == Kind::Cons && a != b) {
+    if (ka == Kind::Cons && kb == Kind::Cons) {
       pending.emplace_back(car(a), car(b));
       a = cdr(a);
       b = cdr(b);
       continue;
     }
-    if (ka == Kind::Tagged && kb == Kind::Tagged && a != b) {
+    if (ka == Kind::Tagged && kb == Kind::Tagged) {
       // Racket's equal? compares the vectors Arc 3.1 uses for tagged objects.
       pending.emplace_back(a.as<Tagged>()->tag, b.as<Tagged>()->tag);
       a = a.as<Tagged>()->rep;
@@ -201,9 +231,12 @@ uint64_t equal_hash(Value v) {
 
 bool arc_is(Value a, Value b) {
   if (a == b) return true;
-  Kind ka = TYPE(a), kb = TYPE(b);
-  if (ka == Kind::String) return kb == Kind::String && string_equal(a, b);
-  return is_num_kind(ka) && is_num_kind(kb) && num_eqv(a, b);
+  // Only two heap objects can be is without being the same word (strings,
+  // boxed numbers); an immediate is only ever itself.
+  if (!a.is_ref() || !b.is_ref()) return false;
+  Kind ka = TYPE(a);
+  if (ka == Kind::String) return TYPE(b) == Kind::String && string_equal(a, b);
+  return is_num_kind(ka) && is_num_kind(TYPE(b)) && num_eqv(a, b);
 }
 
 }  // namespace vm
