@@ -792,7 +792,7 @@
 
 ; --- 5.6 Characters, strings, symbols ---
 
-(def string args (apply + "" args))
+; (string . args) is a builtin (vm/builtins/number.cpp): (+ "" . args).
 
 (def sym (x) (coerce x 'sym))
 

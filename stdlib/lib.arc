@@ -317,20 +317,11 @@
 
 ; --- 5.12 Printing ----------------------------------------------------------
 
-(def %disp-all (xs)
-  (when xs (disp (car xs)) (%disp-all (cdr xs))))
-
-(def pr args
-  (%disp-all args)
-  (car args))
+; pr and prn are builtins (vm/builtins/io.cpp): disp of each argument, in
+; one call.
 
 (def prt args
   (each x args (if x (disp x)))
-  (car args))
-
-(def prn args
-  (%disp-all args)
-  (writec #\newline)
   (car args))
 
 (def prs args

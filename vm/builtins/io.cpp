@@ -38,7 +38,15 @@ PortImpl* input_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
   return in;
 }
 
+// Argument i if given, else the current output port. That one is not asked
+// what it is: every store into vm.out_port (%set-stdout, a thread's switch
+// back to its own) has checked it to be an output port, so only whether it
+// has been closed since is left to ask.
 PortImpl* output_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
+  if (nargs <= i) {
+    PortImpl* p = port_impl(vm.out_port);
+    if (p && p->is_output && !p->closed) return p;
+  }
   return arg_output(fn, port_arg(args, nargs, i, vm.out_port));
 }
 
@@ -153,6 +161,28 @@ Value bi_log_line(VM&, Value* args, int nargs) {
 }
 Value bi_disp(VM& vm, Value* args, int nargs) { return print_to(vm, "disp", args, nargs, false); }
 
+// (pr . xs) and (prn . xs): each x displayed on the current output port,
+// prn then a newline; both return the first x. Arc 3.1 defines them in
+// arc.arc as disp mapped over xs; here they are one call, since a page of
+// HTML is mostly pr (the news front page makes some 1,700 calls): one
+// port check and one write for all of xs. Each x is written as soon as it
+// is printed, so an x that cannot be printed leaves the ones before it
+// written, as disp one at a time would.
+Value print_all(VM& vm, Value* args, int nargs, bool newline) {
+  PortImpl* out = output_arg(vm, newline ? "prn" : "pr", args, 0, 0);
+  std::string text;
+  for (int i = 0; i < nargs; ++i) {
+    print_value(text, args[i], false);
+    out->write_str(text);
+    text.clear();
+  }
+  if (newline) out->write_char('\n');
+  if (!vm.explicit_flush) out->flush();
+  return nargs ? args[0] : NIL;
+}
+Value bi_pr(VM& vm, Value* args, int nargs) { return print_all(vm, args, nargs, false); }
+Value bi_prn(VM& vm, Value* args, int nargs) { return print_all(vm, args, nargs, true); }
+
 // ---- closing and flushing ----
 
 // Closing twice is harmless; closing what is not a port or a listening
@@ -224,6 +254,8 @@ const BuiltinDef kIoBuiltins[] = {
     {"writeb", bi_writeb, 1, 2, "write a byte 0-255; returns it"},
     {"write", bi_write, 0, 2, "print x re-readably; returns nil"},
     {"disp", bi_disp, 0, 2, "print x for humans; returns nil"},
+    {"pr", bi_pr, 0, -1, "display each argument on stdout; returns the first"},
+    {"prn", bi_prn, 0, -1, "display each argument on stdout, then a newline; returns the first"},
     {"%log-line", bi_log_line, 2, 3, "(%log-line port items (o flush t)): one line of items"},
     {"close", bi_close, 0, -1, "close each port; returns nil"},
     {"force-close", bi_force_close, 0, -1, "close each port at once; returns nil"},

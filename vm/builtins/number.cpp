@@ -61,6 +61,10 @@ Value add(VM&, Value* args, int nargs) {
   return acc;
 }
 
+// (string . xs): xs coerced to strings and joined, as (+ "" . xs) is in
+// Arc 3.1's arc.arc; a builtin since pages build ids and urls with it.
+Value string_of(VM&, Value* args, int nargs) { return concat_strings(args, nargs); }
+
 Value sub(VM&, Value* args, int nargs) {
   if (nargs == 1) return num_neg(args[0]);
   Value acc = args[0];
@@ -167,6 +171,7 @@ Value log_(VM&, Value* args, int) {
 
 const BuiltinDef kNumberBuiltins[] = {
     {"+", add, 0, -1, "sum; or concatenation of strings or lists, chosen by the first argument"},
+    {"string", string_of, 0, -1, "the arguments coerced to strings, joined"},
     {"-", sub, 1, -1, "difference; with one argument, its negation"},
     {"*", mul, 0, -1, "product"},
     {"/", divide, 1, -1, "quotient, exact for exact arguments; with one argument, its reciprocal"},
