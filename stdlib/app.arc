@@ -51,18 +51,14 @@
       (when slash (ensure-dir (cut file 0 slash))))
     (save-table h file)))
 
-; (get-user req): the user the request's user cookie names, or nil. Only a
-; cookie that could be one of ours is made a symbol: anything else a
-; client sends would be interned for good.
+; (get-user req): the user the request's user cookie names, or nil. The
+; cookie is looked up as a symbol that exists already (%find-sym), never
+; made one: anything else a client sends would be interned for good.
 (def get-user (req)
-  (let u (aand (alref req!cooks "user")
-               (%app-cookie-like it)
-               (cookie->user* (sym it)))
+  (let u (let c (alref req!cooks "user")
+           (and (isa c 'string) (cookie->user* (%find-sym c))))
     (when u (= (logins* u) req!ip))
     u))
-
-(def %app-cookie-like (s)
-  (and (isa s 'string) (<= 1 (len s) 64) (all alphadig s) s))
 
 (def admin (u) (and u (mem u admins*)))
 
