@@ -445,10 +445,20 @@
            (file-exists (item-file id))
            (atomic (or (items* id) (errsafe (load-item id)))))))
 
+; id -> how many times the item has been saved since the start. What the
+; pages keep made from an item (pages.arc's shared rows) holds while its
+; number has not moved: every change to an item is saved, since it must
+; be durable, so every change moves it. Never reset (news-reset leaves
+; it), so that an id used again after a reset cannot meet an old number.
+(= item-versions* (table))
+
+(def item-version (i) (item-versions* i!id 0))
+
 (def save-item (i)
   (atomic
     (ensure-dir storydir*)
-    (save-table i (item-file i!id))))
+    (save-table i (item-file i!id))
+    (++ (item-versions* i!id 0))))
 
 ; The next free id: maxid* goes up until no file has that number.
 (def new-item-id ()

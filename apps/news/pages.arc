@@ -403,9 +403,9 @@ function vote(node) {
 (def display-items (user items label title whence
                     (o start 0) (o end perpage*) (o number))
   (zerotable
-    (let n start
+    (with (n start plain (plain-viewer user))
       (each i (cut items start end)
-        (display-item (and number (++ n)) i user whence t)
+        (display-item (and number (++ n)) i user whence t plain)
         (spacerow (if (acomment i) 15 5))))
     (when end
       (let newend (+ end perpage*)
@@ -430,11 +430,12 @@ function vote(node) {
           rel "nofollow")
     (pr "More")))
 
-; (display-item n i user here (o inlist)): item i as its type shows it.
-(def display-item (n i user here (o inlist))
+; (display-item n i user here (o inlist) (o plain)): item i as its type
+; shows it (plain as display-story takes it).
+(def display-item (n i user here (o inlist) (o plain (plain-viewer user)))
   (aif (displayfn* i!type)
        (it n i user here inlist)
-       (display-story n i user here)))
+       (display-story n i user here plain)))
 
 (def display-item-number (n)
   (when n
@@ -442,26 +443,93 @@ function vote(node) {
       (pr n "."))))
 
 ; A story or poll: number, arrows and title; under them the line of
-; points, author, age, comments and the links its viewer may use.
-(def display-story (n s user whence)
+; points, author, age, comments and the links its viewer may use. plain:
+; whether user is a plain viewer (see shared-row), which a list page works
+; out once for all its stories.
+(def display-story (n s user whence (o plain (plain-viewer user)))
   (when (or (cansee user s) s!kids)
-    (tr (display-item-number n)
-        (tag (td valign 'top) (votelinks s user whence))
-        (titleline s s!url user whence))
-    (tr (when n (td))
-        (td)
-        (tag (td class "subtext")
-          (hook 'itemline s user)
-          (itemline s user)
-          (when (in s!type 'story 'poll) (commentlink s user))
-          (editlink s user)
-          (when (apoll s) (addoptlink s user))
-          (unless n (flaglink s user whence))
-          (when (admin user)
-            (killlink s user whence)
-            (blastlink s user whence)
-            (blastlink s user whence t))
-          (deletelink s user whence)))))
+    ; sr: the shared parts of the row, when user is a plain viewer of s;
+    ; such a viewer is neither editor nor admin, and may change only his
+    ; own items (canedit, candelete, addoptlink), so no one else's row
+    ; asks.
+    (withs (sr   (and plain (shared-row s))
+            mine (or (no sr) (author user s)))
+      (tr (display-item-number n)
+          (tag (td valign 'top) (votelinks s user whence))
+          (if sr (pr sr!title) (titleline s s!url user whence)))
+      (tr (when n (td))
+          (td)
+          (tag (td class "subtext")
+            (hook 'itemline s user)
+            (if sr (pr sr!line) (itemline s user))
+            (when (in s!type 'story 'poll)
+              (if sr (shared-commentlink sr s user) (commentlink s user)))
+            (when mine (editlink s user))
+            (when (and mine (apoll s)) (addoptlink s user))
+            (unless n (flaglink s user whence))
+            (when (and (no sr) (admin user))
+              (killlink s user whence)
+              (blastlink s user whence)
+              (blastlink s user whence t))
+            (when mine (deletelink s user whence)))))))
+
+; --- A story's row, shared by its plain viewers ----------------------------------
+;
+; A list page draws 30 title lines and the score and byline under each;
+; made afresh for a logged-in user they were nine tenths of the page's
+; time. What they print is the same for every plain viewer (one who does
+; not see dead items, which leaves out editors and admins, as visitors
+; and most users are) of a story a visitor can see (neither dead nor
+; deleted: a story is never delayed): nothing in them depends on who
+; looks but the marks and colours those others get. So they are kept as
+; text for each story, made as a visitor sees them, until the story
+; changes (model.arc's item-version: an edit, a vote, a kill) or its age
+; passes a whole minute (all text-age reads). The comment link is kept
+; too, for the count a visitor sees; a viewer whose own hidden comments
+; add to it gets his made afresh, as he does the rest of what depends on
+; the viewer (vote arrows, edit and delete links). A hook on itemscore
+; may print per viewer, so nothing is kept while one is set.
+(= shared-rows* (table))
+
+(def plain-viewer (user) (no (seesdead user)))
+
+; (version expires . row) for story s, where row is a table of the title
+; and line texts, made anew when s has changed or expires (a time in
+; seconds) has come; row is nil, and so is the answer, when the story's
+; row is not shared (not a story or poll, not visible to a visitor, or an
+; itemscore hook set). The entry is a list, whose parts car and cdr take
+; without a lookup: this runs for every story of every list page.
+(def shared-row (s)
+  (when (and (in s!type 'story 'poll) (no (hooks* 'itemscore)))
+    (let e (shared-rows* s!id)
+      (if (and e (is (car e) (item-version s)) (< (seconds) (cadr e)))
+          (cddr e)
+          ; the version first: a change saved while the text is made
+          ; leaves the entry older than the story, and so made again
+          (withs (v   (item-version s)
+                  now (seconds)
+                  row (and (cansee nil s)
+                           (obj title (tostring (titleline s s!url nil nil))
+                                line  (tostring (itemline s nil)))))
+            (= (shared-rows* s!id)
+               (cons v (cons (if row
+                                 (+ s!time (* 60 (+ 1 (trunc (/ (max 0 (- now s!time)) 60)))))
+                                 (+ now 60))
+                             row)))
+            row)))))
+
+; The comment link of a shared row for user: a visitor's, kept in the
+; entry with the count it shows, unless the thread hides items user may
+; see (his own dead comments).
+(def shared-commentlink (e s user)
+  (withs (counts (thread-count s)
+          n      (car counts))
+    (if (cadr counts)   ; hidden items
+        (commentlink s user)
+        (pr (if (is e!comments n)
+                e!comments-text
+                (do (= e!comments n)
+                    (= e!comments-text (tostring (commentlink s nil)))))))))
 
 (def titleline (s url user whence)
   (tag (td class "title")
@@ -605,12 +673,12 @@ function vote(node) {
 (= thread-counts* (table) pages-version* 0)
 
 (def thread-count (i)
-  (let e (thread-counts* i!id)
+  (let e (thread-counts* i!id)   ; taken apart by car and cdr: no lookups
     (if (and e
-             (is (e 0) maxid*)
-             (is (e 1) kill-log*)
-             (is (e 2) pages-version*)
-             (> (e 3) (seconds)))
+             (is (car e) maxid*)
+             (is (cadr e) kill-log*)
+             (is (car:cddr e) pages-version*)
+             (> (cadr:cddr e) (seconds)))
         (cddr:cddr e)
         (with (n 0 hidden nil expires (+ (seconds) 60))
           ((afn (x)
@@ -672,18 +740,21 @@ function vote(node) {
                       (canvote user i 'down))
                  (do (br)
                      (votelink i user whence 'down))
-                 (tag (span id (+ "down_" i!id)))))
+                 (pr "<span id=down_" i!id "></span>")))
          (hspace votewid*))))
 
 ; A visitor's arrow has no id (an id attribute is always printed) and no
-; script: following it leads to the login page.
+; script: following it leads to the login page. Printed piece by piece,
+; as a front page has up to 30 of them (dir, a symbol, and the id, a
+; number, need no escaping).
 (def votelink (i user whence dir)
-  (let url (vote-url user i dir whence)
-    (if user
-        (tag (a id (+ (string dir) "_" i!id) onclick "return vote(this)"
-                href url)
-          (vote-arrow dir))
-        (tag (a href url) (vote-arrow dir)))))
+  (if user
+      (pr "<a id=" dir "_" i!id " onclick=\"return vote(this)\" href=\"")
+      (pr "<a href=\""))
+  (pr-vote-url user i dir whence)
+  (pr "\">")
+  (vote-arrow dir)
+  (pr "</a>"))
 
 (def vote-arrow (dir)
   (if (is dir 'up)
@@ -693,11 +764,28 @@ function vote(node) {
 ; The vote link carries the voter and the voter's login cookie (auth): a
 ; link made for someone else, or a request forged by another site without
 ; it, casts no vote.
+(def pr-vote-url (user i dir whence)
+  (pr "vote?for=" i!id
+      "&dir=" dir
+      (vote-auth user)
+      "&whence=" (url-enc (or whence "news"))))
+
 (def vote-url (user i dir whence)
-  (+ "vote?for=" i!id
-     "&dir=" dir
-     (if user (+ "&by=" user "&auth=" (user->cookie* user)) "")
-     "&whence=" (url-enc (or whence "news"))))
+  (tostring (pr-vote-url user i dir whence)))
+
+; "&by=USER&auth=COOKIE" for user, "" for a visitor: kept for each user
+; with the cookie it was made from, as a page has one in every arrow.
+(= vote-auths* (table))
+
+(def vote-auth (user)
+  (if user
+      (withs (cookie (user->cookie* user)
+              e      (vote-auths* user))
+        (if (and e (is (car e) cookie))
+            (cdr e)
+            (cdr (= (vote-auths* user)
+                    (cons cookie (+ "&by=" user "&auth=" cookie))))))
+      ""))
 
 ; by and auth must name the user of the cookie; a vote from a page seen
 ; logged out asks for a login and votes after it. With js (the script's

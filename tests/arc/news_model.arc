@@ -328,5 +328,12 @@ maxid* ; expect: 6
 (list (text-age 0) (text-age 1) (text-age 90) (text-age 3000))
 ; expect: ("0 minutes ago" "1 minute ago" "1 hour ago" "2 days ago")
 
+; --- Item versions: every save moves them (pages.arc's shared rows) ---
+(let v (item-version s1)
+  (save-item s1)
+  (vote-for "dave" s1)
+  (list (> v 0) (- (item-version s1) v) (item-version (obj id 999999))))
+; expect: (t 2 0)
+
 (system (string "rm -rf " nmt*))
 (dir-exists nmt*) ; expect: nil

@@ -456,6 +456,57 @@ class NewsActionsTest(webtest.NewsServerTest):
         self.assertIn("Kill target story", self.view("boss", "/killed").text)
         self.assertIsNotNone(self.view("boss", "/item?id=%d" % kid).link("un-kill"))
 
+    # ---- list rows, kept for plain viewers (pages.arc's shared-row) ----
+
+    def list_score(self, p, sid):
+        m = re.search(r"<span id=score_%d>(-?\d+) points?</span>" % sid, p.body)
+        return int(m.group(1)) if m else None
+
+    def test_list_rows_follow_changes(self):
+        # A list page keeps each story's title and byline for the viewers
+        # who see it as a visitor does (bob: no showdead, not an editor); what
+        # they see must follow each change, and what depends on the viewer
+        # must stay the viewer's.
+        self.submit("dave", "Shared row story", "http://shared-row.example.com/a")
+        sid = self.story_id("Shared row story")
+        for u in (None, "bob", "bob"):  # the second bob: from the kept row
+            p = self.view(u, "/newest")
+            self.assertIn("Shared row story", p.text, u)
+            self.assertEqual(self.list_score(p, sid), 1, u)
+            self.assertNotIn("edit?id=%d" % sid, p.body, "an edit link for %s" % u)
+        p = self.view("dave", "/newest")
+        self.assertIn("edit?id=%d" % sid, p.body, "no edit link for the author on a list")
+        self.assertIsNotNone(p.link("delete"), "no delete link for the author on a list")
+        self.assertNotIn('id=up_%d ' % sid, p.body, "an arrow for the author")
+        # a vote: every viewer's row shows it, and the voter's arrow is gone
+        link = self.vote_link(self.view("alice", "/newest"), sid)
+        self.assertIsNotNone(link, "no arrow for alice on /newest")
+        self.assertIn("by=alice", link)
+        self.follow("alice", link)
+        for u in (None, "bob", "alice"):
+            self.assertEqual(self.list_score(self.view(u, "/newest"), sid), 2, u)
+        self.assertIsNone(self.vote_link(self.view("alice", "/newest"), sid), "alice's arrow after voting")
+        dl = self.vote_link(self.view("bob", "/newest"), sid)
+        self.assertIsNotNone(dl, "bob lost his arrow to alice's vote")
+        self.assertIn("by=bob", dl)
+        self.assertNotIn("by=alice", dl)
+        # an edit of the title
+        ep = self.view("dave", "/edit?id=%d" % sid)
+        form = [f for f in ep.forms if "title" in f.fields][0]
+        self.client("dave").submit(form, {"title": "Shared row edited"}, base="/edit")
+        for u in (None, "bob"):
+            t = self.view(u, "/newest").text
+            self.assertIn("Shared row edited", t, u)
+            self.assertNotIn("Shared row story", t, u)
+        # a kill: gone for plain viewers, [dead] for the admin on the same list
+        kill = self.view("boss", "/item?id=%d" % sid).link("kill")
+        self.follow("boss", kill, "/item?id=%d" % sid)
+        for u in (None, "bob"):
+            self.assertNotIn("Shared row edited", self.view(u, "/newest").text, u)
+        t = self.view("boss", "/newest").text
+        self.assertIn("Shared row edited", t)
+        self.assertIn("[dead]", t)
+
     # ---- ranking ----
 
     def test_ranking_order(self):
