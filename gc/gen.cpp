@@ -115,6 +115,7 @@
 #include "gc/gen.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -156,6 +157,10 @@ constexpr uint64_t kStressMajorEvery = 32;
 constexpr double kCompactAbove = 0.25;
 constexpr double kSparsePage = 0.5;
 constexpr uint64_t kCompactMinBytes = uint64_t(1) << 20;  // less is not worth a pass
+// release_spare_memory's compaction: the pages of an idle process are worth
+// packing whenever their free cells (each below a page's bump cursor, so
+// resident memory) come to this much.
+constexpr uint64_t kReleaseCompactMinBytes = uint64_t(64) << 10;
 constexpr int kPoison = 0xdb;
 // A minor collection promotes eden in place from the start when at least
 // kInPlaceAbove of eden's bytes survived the one before; else it copies at
@@ -273,6 +278,33 @@ class GenHeap final : public Heap {
     minor(true);
     mark_sweep();
     finish(t0, true);
+  }
+
+  // The full collection just made measured the bytes free between live
+  // objects in the old generation's pages (its sweep writes the free lists
+  // through them, so they are resident); past kReleaseCompactMinBytes, one
+  // more collection compacts, so that the pages it empties go too. Then
+  // the pooled pages are unmapped; spare eden chunks, the current one past
+  // its bump pointer, empty survivor spaces and the never-used tails of the
+  // pages the old generation bumps into stay mapped, their memory dropped
+  // (it reads as zeros when next touched: eden zeroes ahead of its
+  // allocation anyway, copies overwrite).
+  void release_spare_memory() override {
+    if (old_.figures().free_partial_bytes > kReleaseCompactMinBytes) {
+      compact_next_ = true;
+      collect();
+    }
+    for (Chunk& c : spare_) madvise(c.start, c.size, MADV_DONTNEED);
+    if (cur_.start) {  // the chunk eden allocates in, past what it has handed out
+      uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+      uintptr_t from = (reinterpret_cast<uintptr_t>(bump_top_) + page - 1) & ~(page - 1);
+      uintptr_t to = reinterpret_cast<uintptr_t>(cur_.start + cur_.size);
+      if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+    }
+    for (Semispace& sp : surv_)
+      if (sp.start && sp.top == sp.start) madvise(sp.start, sp.size, MADV_DONTNEED);
+    old_.trim_pool(0);
+    old_.release_tails();
   }
 
   std::vector<std::string> verify() override;
@@ -774,8 +806,10 @@ class GenHeap final : public Heap {
       if (is_marked(o)) remembered_[keep++] = o;
     remembered_.resize(keep);
     const SpaceFigures& f = old_.figures();
-    bool compact = (fragmentation() > kCompactAbove && f.free_partial_bytes > kCompactMinBytes) ||
+    bool compact = compact_next_ ||
+                   (fragmentation() > kCompactAbove && f.free_partial_bytes > kCompactMinBytes) ||
                    (stress_ && ++stress_majors_ % 2 == 0);
+    compact_next_ = false;
     if (compact) compact = old_.plan_evacuation(kinds_, kSparsePage) > 0;
     old_.sweep(kinds_);
     // The blocks this one frees become spare eden chunks for now (trimmed
@@ -977,6 +1011,7 @@ class GenHeap final : public Heap {
   uint64_t overflow_bytes_ = 0;
   uint64_t direct_old_ = 0;  // bytes allocated in the old generation since the last collection
   uint64_t major_trigger_ = kMinMajorTrigger;
+  bool compact_next_ = false;  // the next major collection compacts (release_spare_memory)
   uint64_t stress_count_ = 0;
   uint64_t stress_majors_ = 0;
   uint64_t stress_minors_ = 0;

@@ -173,6 +173,13 @@ class Heap {
   virtual void collect_minor() { collect(); }
   // The young generation's size in bytes, for collectors that have one.
   virtual void set_nursery_size(size_t) {}
+  // Gives back to the system the memory the heap keeps for its growth (gen:
+  // the empty pages its sweeps pooled, spare eden chunks, empty survivor
+  // spaces; marksweep: its pooled pages), keeping every object: for a
+  // process that has gone idle after a burst (srv.arc), so that its memory
+  // follows the load down. Call right after a full collection (collect()),
+  // at a safe point. Collectors that keep nothing spare do nothing.
+  virtual void release_spare_memory() {}
   // The running code moved to another machine stack (a fiber) whose highest
   // address is `bottom` (null: the thread's own); a collector that scans the
   // machine stack (boehm) must scan that one when it next collects. A store,

@@ -59,6 +59,8 @@ class MarkSweepHeap final : public Heap {
     stats_.fragmentation = space_.figures().fragmentation;
   }
 
+  void release_spare_memory() override { space_.trim_pool(0); }
+
   std::vector<std::string> verify() override;
   // No object is marked between collections, so a sweep finalizes them all.
   void finalize_all() override { space_.sweep(kinds_); }

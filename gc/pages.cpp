@@ -1,6 +1,8 @@
 // gc/pages.cpp — see pages.h.
 #include "gc/pages.h"
 
+#include <unistd.h>
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -113,18 +115,27 @@ size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
     figures_.pooled_bytes += kPageSize;
     return 0;
   }
-  // The never-used tail of a bump page joins the free list after the rest
-  // (not counted as fragmentation: it is where allocation had got to).
-  for (size_t i = p->nused; i < p->ncells; ++i) {
-    auto* cell = reinterpret_cast<FreeCell*>(p->cells() + i * size);
-    cell->h = GcHeader{kFreeKind, 0, 0, 0};
-    cell->next = nullptr;
-    if (tail) tail->next = cell; else head = cell;
-    tail = cell;
+  // The never-used tail of a bump page (not counted as fragmentation: it is
+  // where allocation had got to) stays the class's bump page, taken after
+  // the free list as before the sweep: memory never touched stays so.
+  // Threading it onto the free list would write every cell of it, making
+  // resident the whole page of each of a hundred size classes, most of
+  // which hold a few objects. A second tail in one class (rare) is
+  // threaded.
+  size_t c = size / 8;
+  if (p->nused < p->ncells && !bump_page_[c]) {
+    bump_page_[c] = p;
+  } else {
+    for (size_t i = p->nused; i < p->ncells; ++i) {
+      auto* cell = reinterpret_cast<FreeCell*>(p->cells() + i * size);
+      cell->h = GcHeader{kFreeKind, 0, 0, 0};
+      cell->next = nullptr;
+      if (tail) tail->next = cell; else head = cell;
+      tail = cell;
+    }
+    p->nused = p->ncells;
   }
-  p->nused = p->ncells;
   if (head) {
-    size_t c = size / 8;
     tail->next = free_[c];
     free_[c] = head;
   }
@@ -218,6 +229,17 @@ void PageSpace::trim_pool(size_t keep_bytes) {
                               }),
                pages_.end());
   note_fragmentation();
+}
+
+void PageSpace::release_tails() {
+  static const uintptr_t sys_page = uintptr_t(sysconf(_SC_PAGESIZE));
+  for (Page* p : bump_page_) {
+    if (!p) continue;
+    uintptr_t from = reinterpret_cast<uintptr_t>(p->cells() + p->nused * p->cell_size);
+    uintptr_t to = reinterpret_cast<uintptr_t>(p) + kPageSize;
+    from = (from + sys_page - 1) & ~(sys_page - 1);
+    if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  }
 }
 
 bool PageSpace::contains(Word w) const {

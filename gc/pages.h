@@ -130,6 +130,9 @@ class PageSpace {
   size_t bytes_in_use() const { return bytes_; }  // allocated since the sweep, plus live
   // Unmaps the pooled pages beyond keep_bytes, the longest pooled first.
   void trim_pool(size_t keep_bytes);
+  // Gives back the memory pages of the bump pages' never-used tails (whole
+  // system pages only); they read as zeros when next touched.
+  void release_tails();
   const SpaceFigures& figures() const { return figures_; }
 
  private:

@@ -654,7 +654,31 @@ Connection: close"))
 ; threads' stacks, the C++ heap's free pages: %trim-memory) once the
 ; connections open have fallen to half their peak, so the memory follows
 ; the load down as well as up. The 16 stacks used last are kept.
-(= %srv-conns-peak* 0)
+;
+; And once the server is idle, having answered srv-idle-requests* requests
+; since it last was and then none for srv-idle-after* seconds, it makes a
+; full collection and gives back all it kept for growth: the collector's
+; spare pages, every vacant stack (%trim-memory 0 t). What an idle server
+; holds is then what it needs, whatever the burst before (as a JVM's
+; periodic collection of an idle heap does). A few milliseconds once per
+; pause in the traffic, never while requests keep coming; nil turns it
+; off.
+(= %srv-conns-peak* 0
+   srv-idle-after* .1 srv-idle-requests* 100
+   %srv-idle-mark* 0 %srv-seen-requests* 0 %srv-busy-ms* 0)
+
+(def %srv-memory-follows-load ()
+  (when (and (> %srv-conns-peak* 16)
+             (<= srv-conns* (/ %srv-conns-peak* 2)))
+    (%trim-memory 16)
+    (= %srv-conns-peak* srv-conns*))
+  (if (isnt requests* %srv-seen-requests*)
+      (= %srv-seen-requests* requests* %srv-busy-ms* (msec))
+      (when (and srv-idle-after*
+                 (>= (- requests* %srv-idle-mark*) srv-idle-requests*)
+                 (>= (- (msec) %srv-busy-ms*) (* 1000 srv-idle-after*)))
+        (%trim-memory 0 t)
+        (= %srv-idle-mark* requests*))))
 
 (def %srv-start-log-flusher ()
   (unless %srv-log-flusher*
@@ -663,10 +687,7 @@ Connection: close"))
                      (while t
                        (sleep srv-log-flush*)
                        (%srv-flush-logs)
-                       (when (and (> %srv-conns-peak* 16)
-                                  (<= srv-conns* (/ %srv-conns-peak* 2)))
-                         (%trim-memory 16)
-                         (= %srv-conns-peak* srv-conns*))))))))
+                       (%srv-memory-follows-load)))))))
 
 (def %srv-stop-log-flusher ()
   (when %srv-log-flusher*

@@ -234,12 +234,19 @@ Value bi_srv_accept(VM&, Value* args, int) {
   return accept_connection(&args[0], g_stop_fd);
 }
 
-// (%trim-memory keep): gives back to the system the pages of vacant fiber
-// and thread stacks (all but the keep most recent) and the free memory of
-// the C++ heap (malloc_trim): what a burst of connections used, once it
-// is over. The number of stacks given back.
-Value bi_trim_memory(VM& vm, Value* args, int) {
+// (%trim-memory keep (o collect)): gives back to the system the pages of
+// vacant fiber and thread stacks (all but the keep most recent) and the
+// free memory of the C++ heap (malloc_trim): what a burst of connections
+// used, once it is over. With collect, first a full collection, after
+// which the collector gives back what it kept for growth
+// (Heap::release_spare_memory): for a server gone idle. The number of
+// stacks given back. (A builtin call is a safe point: see bi_gc.)
+Value bi_trim_memory(VM& vm, Value* args, int nargs) {
   size_t keep = size_t(arg_index("%trim-memory", args[0]));
+  if (nargs > 1 && args[1].truthy()) {
+    vm.collect_garbage();
+    vm.heap().release_spare_memory();
+  }
   size_t n = vm.has_fiber_pool() ? vm.fiber_pool().trim(keep) : 0;
   malloc_trim(0);
   return Value::fixnum(int64_t(n));
@@ -263,7 +270,7 @@ const BuiltinDef kDefs[] = {
     {"%srv-worker", bi_srv_worker, 0, 0, "this worker's index, or nil"},
     {"%srv-accept", bi_srv_accept, 1, 1, "a connection (in out ip), or nil when stopping"},
     {"%alarm", bi_alarm, 1, 1, "break this thread in secs seconds; nil cancels"},
-    {"%trim-memory", bi_trim_memory, 1, 1, "give idle stacks and free heap pages back to the system"},
+    {"%trim-memory", bi_trim_memory, 1, 2, "give idle stacks and free heap pages back to the system; with collect, after a full collection"},
 };
 
 }  // namespace

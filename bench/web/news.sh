@@ -39,7 +39,9 @@
 #     Then, on the same (warm) server, the ladder of bench/web/run.sh,
 #     rising then falling (wrk -t2 at 4 8 16 32 64 32 16 8 4 connections,
 #     LADDER_SECS each, default 4), the USS (Private_Clean + Private_Dirty
-#     of smaps_rollup) after each step; the memory change per request is
+#     of smaps_rollup) 0.5 s after each step (once the server, idle, has
+#     made its idle collection: srv.arc's srv-idle-after*); the memory
+#     change per request is
 #     the USS after the last step minus after the first, over the requests
 #     of steps 2 to the last. Apart from the targets, to tell a leak from
 #     the collector's sizing: the heap's peak and bytes in use after each
@@ -383,7 +385,9 @@ if start_server memory; then
     res=$(run_wrk li -t2 -c"$c" -d"${ladder_secs}s")
     [ "$res" = failed ] && res="failed 0 0 0 0 0"
     alive "ladder -c$c" || break
-    sleep 0.2
+    # past the server's idle collection (srv.arc: srv-idle-after*, 0.1 s
+    # without a request), as a server between bursts is
+    sleep 0.5
     echo "$step $c $res $(uss "$srv_pid")" >>"$tmp/ladder"
   done
   gc_after=$(stat_of "$(curl -s "$base/bench-gc")" live-bytes)

@@ -645,6 +645,57 @@ TEST_CASE("gen: the old generation measures fragmentation, compacts, releases em
   CHECK(h->verify().empty());
 }
 
+TEST_CASE("gen: release_spare_memory packs the old generation and gives back its spare memory", "[gc]") {
+  auto h = heap_with_res("gen");
+  gc::RootedVector<Word> keep(*h);
+  for (int i = 0; i < 100000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
+  h->collect();
+  for (size_t i = 0; i < keep.items.size(); ++i)
+    if (i % 10) keep.items[i] = fix(0);
+  h->collect();  // nine cells in ten free, in pages that still hold live ones
+  gc::GenFigures f;
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.old.free_partial_bytes >= 80000 * sizeof(Pair));
+  CHECK(f.compactions == 0);
+  uint64_t majors = h->stats().major_collections;
+  // An idle server's call (srv.arc, %trim-memory): one more collection,
+  // compacting, then no pooled page kept.
+  h->release_spare_memory();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(h->stats().major_collections == majors + 1);
+  CHECK(f.compactions == 1);
+  CHECK(f.old.pooled_bytes == 0);
+  CHECK(f.old.page_bytes < 2 * 10000 * sizeof(Pair) + 64 * 1024);
+  CHECK(f.old.fragmentation < 0.05);
+  for (size_t i = 0; i < keep.items.size(); i += 10) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+  CHECK(h->verify().empty());
+  // Packed already: nothing more to compact; allocation goes on as before
+  // in the memory given back (it reads as zeros).
+  h->release_spare_memory();
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(h->stats().major_collections == majors + 1);
+  for (int i = 0; i < 50000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
+  h->collect();
+  CHECK(as_pair(keep.items.back())->a == fix(49999));
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("marksweep: after release_spare_memory the heap allocates and collects as before", "[gc]") {
+  auto h = heap_with_res("marksweep");
+  {
+    gc::RootedVector<Word> keep(*h);
+    for (int i = 0; i < 100000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
+    h->collect();
+  }
+  h->collect();  // every page empty, pooled
+  CHECK(h->stats().bytes_live == 0);
+  h->release_spare_memory();  // the pool unmapped
+  gc::Rooted<Word> p(*h, w(pair(*h, fix(7), 0)));
+  h->collect();
+  CHECK(as_pair(p.get())->a == fix(7));
+  CHECK(h->verify().empty());
+}
+
 TEST_CASE("gen: compaction keeps the remembered set and survivors' references right", "[gc]") {
   auto h = heap_with_res("gen");
   REQUIRE(gc::set_promote_age(*h, 3));

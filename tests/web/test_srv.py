@@ -238,6 +238,22 @@ class SrvTest(webtest.ServerTest):
 
     # ---- the request log ----
 
+    # ---- memory follows the load down ----
+
+    def test_idle_server_collects_once_per_pause(self):
+        # srv.arc: after srv-idle-requests* (100) requests, srv-idle-after*
+        # (0.1 s) without one makes a full collection (and gives memory
+        # back); a pause after fewer requests makes none.
+        for _ in range(110):
+            self.get("/hello")
+        m0 = int(self.page("/gcmajors"))
+        time.sleep(0.6)
+        m1 = int(self.page("/gcmajors"))
+        self.assertGreater(m1, m0, "no collection once the server was idle")
+        time.sleep(0.6)
+        self.assertEqual(int(self.page("/gcmajors")), m1, "a collection for a pause after 1 request")
+        self.assertEqual(self.get("/hello")[2], "Hello, world.")
+
     def test_request_log(self):
         before = len(self.srv.log("srv"))
         self.get("/hello?name=zed&other=1", {"Cookie": "user=secretvalue; lang=en"})

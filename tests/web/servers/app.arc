@@ -80,4 +80,7 @@
   (pr (string jfnurl* "?fnid=" (fnid (fn (r) (= a-hit* (arg r "v")) (pr "dropped"))))))
 (defop ahit req (write a-hit*))
 
+; The collector's count of major collections (the idle collection test).
+(defop gcmajors req (pr ((gc-stats) 'major-collections)))
+
 (serve (int (car argv)))
