@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <unordered_set>
 
 namespace gc {
@@ -79,16 +80,50 @@ const std::chrono::steady_clock::time_point g_process_start = std::chrono::stead
 void GcStats::record_pause(double ms, bool major) {
   gc_ms += ms;
   max_pause_ms = std::max(max_pause_ms, ms);
-  pauses_ms.push_back(ms);
-  (major ? major_pauses_ms : minor_pauses_ms).push_back(ms);
+  pauses_ms.add(ms);
+  (major ? major_pauses_ms : minor_pauses_ms).add(ms);
 }
 
-double GcStats::percentile(const std::vector<double>& v, double p) {
-  if (v.empty()) return 0;
-  std::vector<double> sorted = v;
-  std::sort(sorted.begin(), sorted.end());
-  size_t i = static_cast<size_t>(p / 100.0 * (sorted.size() - 1) + 0.5);
-  return sorted[std::min(i, sorted.size() - 1)];
+size_t PauseRecord::bucket(double ms) {
+  if (!(ms > kFirstMs)) return 0;
+  double i = std::ceil(std::log(ms / kFirstMs) / std::log(kRatio));
+  return std::min(kBuckets - 1, size_t(i));
+}
+
+double PauseRecord::upper_edge(size_t i) { return kFirstMs * std::pow(kRatio, double(i)); }
+
+void PauseRecord::add(double ms) {
+  ++count_;
+  max_ = std::max(max_, ms);
+  if (buckets_.empty()) {
+    if (exact_.size() < kExact) {
+      exact_.push_back(ms);
+      return;
+    }
+    buckets_.assign(kBuckets, 0);  // from here on, counts only
+    for (double e : exact_) buckets_[bucket(e)]++;
+    exact_.clear();
+    exact_.shrink_to_fit();
+  }
+  buckets_[bucket(ms)]++;
+}
+
+double PauseRecord::percentile(double p) const {
+  if (count_ == 0) return 0;
+  uint64_t rank = static_cast<uint64_t>(p / 100.0 * double(count_ - 1) + 0.5);
+  rank = std::min(rank, count_ - 1);
+  if (buckets_.empty()) {
+    std::vector<double> sorted = exact_;
+    std::nth_element(sorted.begin(), sorted.begin() + ptrdiff_t(rank), sorted.end());
+    return sorted[rank];
+  }
+  if (rank == count_ - 1) return max_;
+  uint64_t seen = 0;
+  for (size_t i = 0; i < kBuckets; ++i) {
+    seen += buckets_[i];
+    if (seen > rank) return std::min(upper_edge(i), max_);
+  }
+  return max_;
 }
 
 double GcStats::run_ms() {

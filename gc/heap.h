@@ -86,6 +86,34 @@ class RootSource {
   virtual void trace_roots(Visitor& v) = 0;
 };
 
+// Pause times, for their percentiles, in bounded memory: a server runs for
+// months and collects every few requests, and one double per pause was a
+// leak of its own (some 16 bytes a minor collection, with the minor list).
+// The first kExact pauses are kept as they are, and percentiles of those
+// are exact; past them, every pause is counted in a histogram of buckets
+// 1% wide from 1 us up, and a percentile is the upper edge of its bucket
+// (at most 1% above the true one; the largest pause is kept exactly).
+class PauseRecord {
+ public:
+  void add(double ms);
+  uint64_t count() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  // The p-th percentile, nearest rank (p 100: the largest); 0 when empty.
+  double percentile(double p) const;
+
+ private:
+  static constexpr size_t kExact = 4096;
+  static constexpr double kFirstMs = 0.001;   // bucket 0: up to 1 us
+  static constexpr double kRatio = 1.01;      // each bucket's upper edge over the last's
+  static constexpr size_t kBuckets = 1900;    // 1 us * 1.01^1899 is past 100 s
+  static size_t bucket(double ms);
+  static double upper_edge(size_t i);
+  std::vector<double> exact_;
+  std::vector<uint32_t> buckets_;  // empty until exact_ is full
+  uint64_t count_ = 0;
+  double max_ = 0;
+};
+
 // One shape for every collector. A field a collector cannot know stays 0 and
 // its source says why (boehm.cpp). Pauses are wall-clock milliseconds of the
 // stop-the-world part, recorded once per collection the VM asked for.
@@ -107,13 +135,11 @@ struct GcStats {
   uint64_t bytes_compacted = 0;
   double gc_ms = 0;
   double max_pause_ms = 0;
-  std::vector<double> pauses_ms;        // every pause, for percentiles
-  std::vector<double> minor_pauses_ms;  // the minor ones among them
-  std::vector<double> major_pauses_ms;  // the major (full) ones
+  PauseRecord pauses_ms;        // every pause, for percentiles
+  PauseRecord minor_pauses_ms;  // the minor ones among them
+  PauseRecord major_pauses_ms;  // the major (full) ones
   uint64_t allocations_by_kind[kMaxKinds] = {};
-  double pause_percentile(double p) const { return percentile(pauses_ms, p); }
-  // The p-th percentile (nearest rank) of v; 0 for an empty v.
-  static double percentile(const std::vector<double>& v, double p);
+  double pause_percentile(double p) const { return pauses_ms.percentile(p); }
   void record_pause(double ms, bool major = true);  // gc_ms, max_pause_ms, pauses
   // Milliseconds since the process started (the clock read at static
   // initialisation), and the share of them spent collecting.

@@ -302,14 +302,14 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
                st.pause_percentile(99), st.max_pause_ms);
   if (!st.minor_pauses_ms.empty())
     std::fprintf(out, "  minor-pause-ms: p50 %.3f, p99 %.3f, max %.3f\n",
-                 gc::GcStats::percentile(st.minor_pauses_ms, 50),
-                 gc::GcStats::percentile(st.minor_pauses_ms, 99),
-                 gc::GcStats::percentile(st.minor_pauses_ms, 100));
+                 st.minor_pauses_ms.percentile(50),
+                 st.minor_pauses_ms.percentile(99),
+                 st.minor_pauses_ms.percentile(100));
   if (!st.major_pauses_ms.empty())
     std::fprintf(out, "  major-pause-ms: p50 %.3f, p99 %.3f, max %.3f\n",
-                 gc::GcStats::percentile(st.major_pauses_ms, 50),
-                 gc::GcStats::percentile(st.major_pauses_ms, 99),
-                 gc::GcStats::percentile(st.major_pauses_ms, 100));
+                 st.major_pauses_ms.percentile(50),
+                 st.major_pauses_ms.percentile(99),
+                 st.major_pauses_ms.percentile(100));
   std::fprintf(out, "  bytes: allocated-bytes %llu, promoted-bytes %llu, live-bytes %llu, peak-heap-bytes %llu\n",
                u(st.bytes_allocated), u(st.bytes_promoted), u(st.bytes_live),
                u(st.peak_heap_bytes));

@@ -3,7 +3,10 @@
 // VM's own heap under stress.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
+#include <vector>
 
 #include "gc/heap.h"
 #include "test_kinds.h"
@@ -117,7 +120,7 @@ TEST_CASE("a collection is wanted after enough allocation, and always under stre
 TEST_CASE("pause statistics are kept", "[heap]") {
   auto h = make_test_heap();
   for (int i = 0; i < 10; ++i) h->collect();
-  CHECK(h->stats().pauses_ms.size() == 10);
+  CHECK(h->stats().pauses_ms.count() == 10);
   CHECK(h->stats().pause_percentile(99) <= h->stats().max_pause_ms);
 }
 
@@ -132,4 +135,31 @@ TEST_CASE("Arc programs survive a collection at every safe point", "[heap][stres
   // "s1".."s9" are 2 chars, "s10".."s99" 3, "s100".."s999" 4, "s1000".."s2000" 5.
   CHECK(r == std::to_string(9 * 2 + 90 * 3 + 900 * 4 + 1001 * 5));
   CHECK(rt.vm().heap().verify().empty());
+}
+
+TEST_CASE("PauseRecord: exact percentiles at first, then within 1% in bounded memory", "[gc]") {
+  gc::PauseRecord r;
+  CHECK(r.empty());
+  CHECK(r.percentile(50) == 0);
+  for (int i = 1; i <= 100; ++i) r.add(i * 0.1);  // 0.1 .. 10 ms
+  CHECK(r.count() == 100);
+  CHECK(r.percentile(50) == Approx(5.1));  // nearest rank: the 51st of 100
+  CHECK(r.percentile(100) == Approx(10.0));
+  CHECK(r.percentile(0) == Approx(0.1));
+  // A million more, 0.001 .. 100 ms: past the exact ones, counted in buckets.
+  std::vector<double> all;
+  for (int i = 1; i <= 100; ++i) all.push_back(i * 0.1);
+  for (int i = 0; i < 1000000; ++i) {
+    double ms = 0.001 * std::pow(100000.0, (i % 1000) / 999.0);
+    r.add(ms);
+    all.push_back(ms);
+  }
+  CHECK(r.count() == 1000100);
+  std::sort(all.begin(), all.end());
+  for (double p : {1.0, 50.0, 90.0, 99.0, 99.9}) {
+    double exact = all[size_t(p / 100.0 * double(all.size() - 1) + 0.5)];
+    CHECK(r.percentile(p) >= exact);
+    CHECK(r.percentile(p) <= exact * 1.0101);
+  }
+  CHECK(r.percentile(100) == all.back());
 }

@@ -125,12 +125,12 @@ Value bi_gc_stats(VM& vm, Value*, int) {
   ms("p50-pause-ms", st.pause_percentile(50));
   ms("p99-pause-ms", st.pause_percentile(99));
   ms("max-pause-ms", st.max_pause_ms);
-  ms("p50-minor-pause-ms", gc::GcStats::percentile(st.minor_pauses_ms, 50));
-  ms("p99-minor-pause-ms", gc::GcStats::percentile(st.minor_pauses_ms, 99));
-  ms("max-minor-pause-ms", gc::GcStats::percentile(st.minor_pauses_ms, 100));
-  ms("p50-major-pause-ms", gc::GcStats::percentile(st.major_pauses_ms, 50));
-  ms("p99-major-pause-ms", gc::GcStats::percentile(st.major_pauses_ms, 99));
-  ms("max-major-pause-ms", gc::GcStats::percentile(st.major_pauses_ms, 100));
+  ms("p50-minor-pause-ms", st.minor_pauses_ms.percentile(50));
+  ms("p99-minor-pause-ms", st.minor_pauses_ms.percentile(99));
+  ms("max-minor-pause-ms", st.minor_pauses_ms.percentile(100));
+  ms("p50-major-pause-ms", st.major_pauses_ms.percentile(50));
+  ms("p99-major-pause-ms", st.major_pauses_ms.percentile(99));
+  ms("max-major-pause-ms", st.major_pauses_ms.percentile(100));
   num("allocated-bytes", st.bytes_allocated);
   num("allocated-objects", st.objects_allocated);
   num("promoted-bytes", st.bytes_promoted);
