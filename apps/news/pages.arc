@@ -484,7 +484,7 @@ function vote(node) {
 ; looks but the marks and colours those others get. So they are kept as
 ; text for each story, made as a visitor sees them, until the story
 ; changes (model.arc's item-version: an edit, a vote, a kill) or its age
-; passes a whole minute (all text-age reads). The comment link is kept
+; reads differently (age-text-expires). The comment link is kept
 ; too, for the count a visitor sees; a viewer whose own hidden comments
 ; add to it gets his made afresh, as he does the rest of what depends on
 ; the viewer (vote arrows, edit and delete links). A hook on itemscore
@@ -507,16 +507,21 @@ function vote(node) {
           ; the version first: a change saved while the text is made
           ; leaves the entry older than the story, and so made again
           (withs (v   (item-version s)
-                  now (seconds)
                   row (and (cansee nil s)
                            (obj title (tostring (titleline s s!url nil nil))
                                 line  (tostring (itemline s nil)))))
             (= (shared-rows* s!id)
-               (cons v (cons (if row
-                                 (+ s!time (* 60 (+ 1 (trunc (/ (max 0 (- now s!time)) 60)))))
-                                 (+ now 60))
+               (cons v (cons (if row (age-text-expires s!time) (+ (seconds) 60))
                              row)))
             row)))))
+
+; The second at which text-age of something made at t0 next reads
+; differently: its age's next whole minute under an hour, hour under a
+; day, day after.
+(def age-text-expires (t0)
+  (let a (max 0 (- (seconds) t0))
+    (let unit (if (>= a 86400) 86400 (>= a 3600) 3600 60)
+      (+ t0 (* unit (+ 1 (trunc (/ a unit))))))))
 
 ; The comment link of a shared row for user: a visitor's, kept in the
 ; entry with the count it shows, unless the thread hides items user may
@@ -957,11 +962,14 @@ function vote(node) {
       (display-comment-body c user whence astree indent showpar showon)))
 
 ; A visitor's view of an old enough comment in a tree is kept
-; (cached-comment-body): it is the same for every visitor.
+; (cached-comment-body): it is the same for every visitor, and for every
+; plain viewer (shared-row) but its author: what else a body shows a user
+; (edit, delete, kill links, dead marks, the text of his own dead
+; comment) is for authors, editors and admins only.
 (def display-comment-body (c user whence astree indent showpar showon)
   (++ comments-printed*)
   (if (and comment-caching*
-           (no user)
+           (or (no user) (and (no (author user c)) (plain-viewer user)))
            astree (no showpar) (no showon)
            (live c)
            (< (- maxid* c!id) cc-window*)
@@ -971,7 +979,8 @@ function vote(node) {
 
 ; The cache holds, for each comment, the page and depth it was made for
 ; and the HTML; an entry lasts less while the comment is young and its
-; score moves.
+; score moves, and never past the moment its age reads differently. A
+; change to the comment (a vote, an edit, a kill) wipes it.
 (def cached-comment-body (c whence indent)
   (let e (comment-cache* c!id)
     (if (and e
@@ -980,7 +989,8 @@ function vote(node) {
              (is (cadr e) indent))
         (do (++ cc-hits*) (car:cddr e))
         (let html (tostring (gen-comment-body c nil whence t indent nil nil))
-          (= (comment-cache-timeout* c!id) (cc-timeout c!time)
+          (= (comment-cache-timeout* c!id) (min (cc-timeout c!time)
+                                                (age-text-expires (or c!time 0)))
              (comment-cache* c!id) (list whence indent html))
           html))))
 

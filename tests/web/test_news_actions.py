@@ -507,6 +507,24 @@ class NewsActionsTest(webtest.NewsServerTest):
         self.assertIn("Shared row edited", t)
         self.assertIn("[dead]", t)
 
+    def test_comment_bodies_follow_changes(self):
+        # A comment body in a tree is kept for visitors and plain viewers
+        # (dave), but the author's; a vote shows on the next view.
+        sid, cid = self.items["talk"], self.items["talk-c1"]
+        path = "/item?id=%d" % sid
+        for u in (None, "dave", "dave"):  # the second dave: the kept body
+            self.assertIn("First seeded comment", self.view(u, path).text, u)
+        s0 = self.list_score(self.view("dave", path), cid)
+        self.assertIsNotNone(s0, "no score for the comment in dave's view")
+        link = self.vote_link(self.view("alice", path), cid)
+        self.assertIsNotNone(link, "no arrow for alice on the comment")
+        self.follow("alice", link)
+        for u in (None, "dave", "alice"):
+            self.assertEqual(self.list_score(self.view(u, path), cid), s0 + 1, u)
+        dl = self.vote_link(self.view("dave", path), cid)
+        self.assertIsNotNone(dl, "dave lost his arrow on the comment")
+        self.assertIn("by=dave", dl)
+
     # ---- ranking ----
 
     def test_ranking_order(self):
