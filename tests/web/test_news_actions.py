@@ -7,6 +7,7 @@ users type shown as text. Server: servers/newsserver.arc.
 
 usage: python3 tests/web/test_news_actions.py path/to/arcana
 """
+import os
 import re
 import sys
 import urllib.parse
@@ -241,6 +242,41 @@ class NewsActionsTest(webtest.NewsServerTest):
         widths = [int(w) for w in re.findall(r"<img[^>]*s\.gif[^>]*width=\"?(\d+)",
                                                self.view(None, "/item?id=%d" % talk).body)]
         self.assertIn(40, widths, "no 40-pixel indentation for a reply: %r" % widths)
+
+    def test_comment_form_takes_only_its_user(self):
+        # The form posts to the comment op with its user and his auth: bob
+        # sending boss's form, a form with a wrong auth or none (another
+        # site's), and a visitor's form sent with a cookie add nothing; the
+        # auth is not written to the news log. (boss: an admin, whom no
+        # rate limit stops after the other tests' comments)
+        talk = self.items["talk"]
+        path = "/item?id=%d" % talk
+        form = self.comment_form(self.view("boss", path))
+        self.assertEqual(form.fields.get("by"), "boss")
+        self.assertEqual(form.fields.get("auth"), self.cookies["boss"])
+        self.client("bob").submit(form, {"text": "Bob in boss's form"}, base=path)
+        self.client("boss").submit(form, {"text": "Boss with a bad auth",
+                                           "auth": "NotTheCookie"}, base=path)
+        forged = dict(form.fields)
+        forged.pop("auth")
+        self.client("boss").post("/comment", dict(forged, text="Boss without auth"))
+        visitor = self.comment_form(self.view(None, path))
+        self.assertNotIn("auth", visitor.fields)
+        self.client("dave").submit(visitor, {"text": "Dave in a visitor's form"}, base=path)
+        t = self.view(None, path).text
+        for text in ("Bob in boss's form", "Boss with a bad auth", "Boss without auth",
+                     "Dave in a visitor's form"):
+            self.assertNotIn(text, t)
+        # a visitor sending his form is asked to log in
+        st, body, _ = self.client(None).submit(visitor, {"text": "Anonymous words"}, base=path)
+        self.assertRegex(body, r"(?i)logged in|login")
+        self.assertNotIn("Anonymous words", self.view(None, path).text)
+        # boss's own form, as made: the comment is there
+        self.client("boss").submit(form, {"text": "Boss with her own form"}, base=path)
+        self.assertIn("Boss with her own form", self.view(None, path).text)
+        for name in os.listdir(self.srv.path("arc", "logs")):
+            with open(self.srv.path("arc", "logs", name), errors="replace") as f:
+                self.assertNotIn(self.cookies["boss"], f.read(), "the auth in " + name)
 
     def test_blank_comment_refused(self):
         talk = self.items["talk"]
