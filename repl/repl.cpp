@@ -89,7 +89,7 @@ char* complete_global(const char* text, int state) {
   const auto& syms = vm::all_symbols();
   while (index < syms.size()) {
     vm::Value s = syms[index++];
-    if (vm::global_value(s) == vm::UNBOUND) continue;
+    if (s.is_nil() || vm::global_value(s) == vm::UNBOUND) continue;  // nil: a hole
     std::string name = vm::symbol_name(s);
     if (name.compare(0, prefix.size(), prefix) == 0) return strdup(name.c_str());
   }

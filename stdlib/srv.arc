@@ -481,7 +481,7 @@ Connection: close"))
     (awhen (and id (fns* id))
       (let deadline (%srv-fnid-deadlines* id)
         (if (and deadline (> (seconds) deadline))
-            (do (wipe (fns* id) (%srv-fnid-deadlines* id)) nil)
+            (do (%srv-drop-fnid id) nil)
             it)))))
 
 ; Past n stored closures: the expired timed ones go, then the oldest tenth
@@ -490,14 +490,21 @@ Connection: close"))
   (when (len> fns* n)
     (pull (fn ((id created lasts))
             (when (> (since created) lasts)
-              (wipe (fns* id) (%srv-fnid-deadlines* id))
+              (%srv-drop-fnid id)
               t))
           timed-fnids*)
     (atlet nharvest (trunc (/ n 10))
       (let (kill keep) (split (rev fnids*) nharvest)
         (= fnids* (rev keep))
         (each id kill
-          (wipe (fns* id)))))))
+          (%srv-drop-fnid id))))))
+
+; A fnid's closure goes, and so does its name: a fnid is a symbol (as in
+; Arc 3.1), and a server makes them by the thousand, so each leaves the
+; intern table with its closure (%unintern) instead of staying for good.
+(def %srv-drop-fnid (id)
+  (wipe (fns* id) (%srv-fnid-deadlines* id))
+  (%unintern id))
 
 (= fnurl* "/x" rfnurl* "/r" rfnurl2* "/y" jfnurl* "/a")
 

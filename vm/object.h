@@ -105,6 +105,9 @@ struct Symbol {
 // The symbol names a primitive with an opcode fast path (+, car, ...):
 // assigning its global changes how the interpreter dispatches that opcode.
 constexpr uint16_t kSymPrimitiveOp = 1;
+// C++ code keeps the symbol's place in the intern table (CachedSymbol), so
+// it is never uninterned.
+constexpr uint16_t kSymPinned = 2;
 
 struct Blob {
   GcHeader h;

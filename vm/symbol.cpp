@@ -2,8 +2,10 @@
 //
 // The table maps a UTF-8 name to an index into `syms`, a vector of Values,
 // rather than to the Value itself: the vector is what the collector sees
-// (trace_symbols), so a moving collector can update it in one place. Symbols
-// are never removed, so indices stay valid forever.
+// (trace_symbols), so a moving collector can update it in one place. A
+// symbol stays at its index while it is interned; unintern leaves nil
+// there (a hole, which the next new name takes), and never takes a symbol
+// whose index C++ code keeps (CachedSymbol pins it).
 #include "vm/symbol.h"
 
 #include "vm/vm.h"
@@ -22,6 +24,7 @@ namespace {
 struct InternTable {
   std::unordered_map<std::string, size_t> index;
   std::vector<Value> syms;
+  std::vector<size_t> holes;  // indices of uninterned symbols, free again
 };
 
 struct TableAndSyms {
@@ -53,9 +56,34 @@ Value intern(std::string_view name) {
   auto it = t.index.find(key);
   if (it != t.index.end()) return t.syms[it->second];
   Value sym = new_symbol(name);
+  if (!t.holes.empty()) {
+    size_t i = t.holes.back();
+    t.holes.pop_back();
+    t.index.emplace(std::move(key), i);
+    t.syms[i] = sym;
+    return sym;
+  }
   t.index.emplace(std::move(key), t.syms.size());
   t.syms.push_back(sym);
   return sym;
+}
+
+bool unintern(Value sym) {
+  if (TYPE(sym) != Kind::Symbol) return false;
+  Symbol* s = sym.as<Symbol>();
+  if (s->value != UNBOUND || (s->h.flags & (kSymPinned | kSymPrimitiveOp))) return false;
+  // Nor one of the well-known symbols (S: special forms, type names), which
+  // the compiler and the builtins compare with.
+  const Value* known = reinterpret_cast<const Value*>(&S);
+  for (size_t i = 0; i < sizeof(Syms) / sizeof(Value); ++i)
+    if (known[i] == sym) return false;
+  InternTable& t = table();
+  auto it = t.index.find(string_utf8(s->name));
+  if (it == t.index.end() || t.syms[it->second] != sym) return false;
+  t.syms[it->second] = NIL;
+  t.holes.push_back(it->second);
+  t.index.erase(it);
+  return true;
 }
 
 Value find_symbol(std::string_view name) {
@@ -74,6 +102,7 @@ Value CachedSymbol::get() const {
     Value s = intern(name_);
     table_ = &t;
     index_ = t.index.at(name_);
+    if (s.is_ref()) s.as<Symbol>()->h.flags |= kSymPinned;  // its index is kept
     return s;
   }
   return t.syms[index_];

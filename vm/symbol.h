@@ -1,5 +1,6 @@
 // vm/symbol.h — interned symbols. The symbols nil and t are the immediates
-// NIL and T; every other name maps to one Symbol object, kept forever (Arc
+// NIL and T; every other name maps to one Symbol object, kept while it is
+// in the table, which is for ever but for the ids unintern takes out (Arc
 // 3.1's uniq symbols are interned too). A symbol's global value lives in the
 // symbol itself, so a global reference in code is a reference to its symbol.
 #pragma once
@@ -18,6 +19,13 @@ Value find_symbol(std::string_view utf8_name);
 // A symbol of that name outside the table: equal (is) to no other symbol,
 // collected when unreferenced.
 Value make_uninterned_symbol(std::string_view utf8_name);
+// Takes sym out of the table, for names that are only ever ids: srv.arc's
+// fnids, made for closures by the thousand and dropped with them. A name
+// looked up afterwards is not found (find_symbol) or interned anew, and the
+// symbol is collected once nothing holds it. Refused (false) for a symbol
+// not in the table, one with a global value, one of the well-known ones
+// (S) and one C++ code has cached.
+bool unintern(Value sym);
 // The symbol's name in UTF-8 ("nil" and "t" for the immediates).
 std::string symbol_name(Value sym);
 
@@ -37,7 +45,8 @@ class CachedSymbol {
 // Global value cell access; sym must be a Symbol object (not nil or t).
 inline Value global_value(Value sym) { return sym.as<Symbol>()->value; }
 void set_global(Value sym, Value v);
-// Every interned symbol (for completion and root tracing).
+// Every interned symbol (for completion and root tracing); a place an
+// uninterned symbol left holds nil until a new name takes it.
 const std::vector<Value>& all_symbols();
 void trace_symbols(gc::Visitor& v);
 // Each VM has its own symbols (they live in its heap): a VM installs a fresh

@@ -80,3 +80,20 @@ t ; expect: t
 ; symbols compare by name with < (4.2)
 (< 'abc 'abd) ; expect: t
 (< 'b 'a) ; expect: nil
+
+; %unintern (the server's fnids): out of the table, then a new name; never
+; a symbol with a value, a primitive, or a non-symbol
+(let s (sym "unintern-test-id")
+  (list (is (%find-sym "unintern-test-id") s) (%unintern s) (%find-sym "unintern-test-id")
+        (%unintern s) (is (sym "unintern-test-id") s) (is (sym "unintern-test-id") (sym "unintern-test-id"))))
+; expect: (t t nil nil nil t)
+(= unintern-bound* 1)
+(list (%unintern 'unintern-bound*) (%unintern 'car) (%unintern 'if) (%unintern 3) (%unintern nil))
+; expect: (nil nil nil nil nil)
+unintern-bound* ; expect: 1
+; holes are taken by new names, and every name finds its own symbol
+(let ids (map [sym (string "uid-" _)] (range 1 50))
+  (each s ids (%unintern s))
+  (let fresh (map [sym (string "uid2-" _)] (range 1 50))
+    (list (all [is (sym (string _)) _] fresh) (all [no (%find-sym (string _))] ids))))
+; expect: (t t)

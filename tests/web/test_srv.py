@@ -232,6 +232,10 @@ class SrvTest(webtest.ServerTest):
         status, h, _ = self.post("/r", [("fnid", forms2[4][1])])
         self.assertEqual((status, h["location"]), (302, "deadlink"))
         self.assertEqual(self.page(link2).strip(), "Unknown or expired link.")
+        # An expired fnid's name leaves the intern table with its closure
+        # (the server makes them by the thousand); a live one's stays.
+        self.assertEqual(self.page("/interned?s=" + forms2[3][1]), "nil")
+        self.assertEqual(self.page("/interned?s=" + forms2[0][1]), "t")
         # An untimed closure of the same page still works.
         self.assertEqual(self.post("/x", [("fnid", forms2[0][1]), ("v", "1")])[2].strip(),
                          "aform got 1 and nil")

@@ -43,8 +43,14 @@ Value bi_find_sym(VM&, Value* args, int) {
   return s == UNBOUND ? NIL : s;
 }
 
+// (%unintern sym): takes sym out of the intern table (vm/symbol.h's
+// unintern): for ids such as the server's fnids, dropped with their
+// closures. t if it was taken out.
+Value bi_unintern(VM&, Value* args, int) { return boolean(unintern(args[0])); }
+
 const BuiltinDef kStringBuiltins[] = {
     {"%find-sym", bi_find_sym, 1, 1, "the existing symbol named s, or nil (interns nothing)"},
+    {"%unintern", bi_unintern, 1, 1, "take an unbound id symbol out of the intern table"},
     {"newstring", bi_newstring, 1, 2, "(newstring n (o c)): a string of n copies of c (default #\\nul)"},
     {"uniq", bi_uniq, 0, 0, "(uniq): a fresh symbol gsN"},
 };

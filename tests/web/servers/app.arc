@@ -80,6 +80,9 @@
   (pr (string jfnurl* "?fnid=" (fnid (fn (r) (= a-hit* (arg r "v")) (pr "dropped"))))))
 (defop ahit req (write a-hit*))
 
+; Whether a symbol of that name is interned (fnids dropped with their closures).
+(defop interned req (write (no (no (%find-sym (arg req "s"))))))
+
 ; The collector's count of major collections (the idle collection test).
 (defop gcmajors req (pr ((gc-stats) 'major-collections)))
 
