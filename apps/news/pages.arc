@@ -23,8 +23,16 @@
 ;
 ; Forms that change data are closures (fnids, srv.arc) made for the user
 ; who saw the page, and each checks that the one submitting is that user
-; (uform, urform, when-umatch); comment forms last 30 minutes. The vote
-; links are plain GETs, and count only with the voter's auth in them.
+; (uform, urform, when-umatch). Two are plain ops instead, since they are
+; on pages viewed far more often than used, and a closure a view would
+; pile up: the vote links (GETs) and the comment form (a POST to the
+; comment op), each counted only with its user's auth in it.
+;
+; Speed. A list page keeps the parts of each story's row that are the
+; same for every plain viewer (shared-row), and an item page the bodies of
+; its comments (cached-comment-body), so that a page for a logged-in user
+; makes afresh only what is that user's: vote arrows, counts of his own
+; hidden comments, his edit and delete links.
 
 ; --- Settings ------------------------------------------------------------------
 ; The site's variables, these pages' included, are all set by model.arc,
