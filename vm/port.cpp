@@ -22,6 +22,7 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <unordered_set>
 
 #include "vm/error.h"
 
@@ -87,14 +88,35 @@ class FdInput final : public PortImpl {
   size_t pos_ = 0, end_ = 0;
 };
 
+// Every FdOutput, so that release_output_buffers can reach them. Ports are
+// made and destroyed on the VM's thread only.
+class FdOutput;
+std::unordered_set<FdOutput*>& fd_outputs() {
+  static auto* all = new std::unordered_set<FdOutput*>();
+  return *all;
+}
+
 class FdOutput final : public PortImpl {
  public:
   FdOutput(int fd, const std::string& nm, bool owns)
       : fd_(fd), owns_(owns), line_buffered_(isatty(fd)), regular_(is_regular(fd)) {
     is_output = true;
     name = nm;
+    fd_outputs().insert(this);
   }
-  ~FdOutput() override { close_quietly(); }
+  ~FdOutput() override {
+    close_quietly();
+    fd_outputs().erase(this);
+  }
+  // An empty buffer's memory, given back: a buffer keeps the room of its
+  // largest fill (a log's between two flushes, which grows while many
+  // threads keep the flusher waiting) for as long as its port lives.
+  size_t release_buffer() {
+    if (!buf_.empty() || draining_ || buf_.capacity() <= kKeptCapacity) return 0;
+    size_t n = buf_.capacity();
+    std::string().swap(buf_);
+    return n;
+  }
   void write_bytes(const char* p, size_t n) override {
     if (fd_ < 0) return;
     buf_.append(p, n);
@@ -168,6 +190,7 @@ class FdOutput final : public PortImpl {
     return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   }
 
+  static constexpr size_t kKeptCapacity = 4096;
   int fd_;
   bool owns_;
   bool line_buffered_;
@@ -291,6 +314,12 @@ bool is_input_port(Value v) {
 }
 bool is_output_port(Value v) {
   return TYPE(v) == Kind::Port && port_impl(v) && port_impl(v)->is_output;
+}
+
+size_t release_output_buffers() {
+  size_t n = 0;
+  for (FdOutput* p : fd_outputs()) n += p->release_buffer();
+  return n;
 }
 
 void flush_quietly(Value port) {

@@ -58,6 +58,10 @@ bool is_output_port(Value v);
 // Flushes port if it is an open output port, ignoring a failure (a broken
 // port with nobody left to tell: before a fork, an exit, a child's output).
 void flush_quietly(Value port);
+// Gives back the memory of the empty buffers of file and socket output
+// ports, which keep the room of their largest fill (for an idle server:
+// %trim-memory). The bytes given back.
+size_t release_output_buffers();
 
 // Constructors (vm/port.cpp). File opening errors are Arc errors.
 PortImpl* open_input_file(const std::string& path);

@@ -235,9 +235,9 @@ Value bi_srv_accept(VM&, Value* args, int) {
 }
 
 // (%trim-memory keep (o collect)): gives back to the system the pages of
-// vacant fiber and thread stacks (all but the keep most recent) and the
-// free memory of the C++ heap (malloc_trim): what a burst of connections
-// used, once it is over. With collect, first a full collection, after
+// vacant fiber and thread stacks (all but the keep most recent), the room
+// of output ports' empty buffers, and the free memory of the C++ heap
+// (malloc_trim): what a burst of connections used, once it is over. With collect, first a full collection, after
 // which the collector gives back what it kept for growth
 // (Heap::release_spare_memory): for a server gone idle. The number of
 // stacks given back. (A builtin call is a safe point: see bi_gc.)
@@ -248,6 +248,7 @@ Value bi_trim_memory(VM& vm, Value* args, int nargs) {
     vm.heap().release_spare_memory();
   }
   size_t n = vm.has_fiber_pool() ? vm.fiber_pool().trim(keep) : 0;
+  release_output_buffers();
   malloc_trim(0);
   return Value::fixnum(int64_t(n));
 }

@@ -182,6 +182,21 @@ TEST_CASE("file output is buffered until flush", "[io]") {
   CHECK(read_file(path) == "hello world");
 }
 
+TEST_CASE("release_output_buffers gives back empty buffers only, and the port goes on", "[io]") {
+  setup();
+  TempDir dir;
+  std::string path = dir.file("big");
+  std::unique_ptr<PortImpl> out(open_output_file(path, false));
+  out->write_str(std::string(40000, 'a'));  // buffered: not empty, kept
+  CHECK(release_output_buffers() < 40000);
+  out->flush();
+  CHECK(release_output_buffers() >= 40000);  // empty now: its room goes
+  CHECK(release_output_buffers() == 0);
+  out->write_str("b");
+  out->close();
+  CHECK(read_file(path) == std::string(40000, 'a') + "b");
+}
+
 TEST_CASE("characters split across the 64 KiB input buffer decode whole", "[io]") {
   setup();
   TempDir dir;
