@@ -305,6 +305,16 @@ class GenHeap final : public Heap {
       if (sp.start && sp.top == sp.start) madvise(sp.start, sp.size, MADV_DONTNEED);
     old_.trim_pool(0);
     old_.release_tails();
+    // The work lists keep the room of their largest collection: a burst of
+    // connections (more live at once) grows them.
+    for (auto* v : {&scanned_, &work_, &stack_}) {
+      v->clear();
+      v->shrink_to_fit();
+    }
+    remembered_.shrink_to_fit();
+    young_final_.shrink_to_fit();
+    copied_.clear();
+    copied_.shrink_to_fit();
   }
 
   std::vector<std::string> verify() override;
