@@ -791,6 +791,12 @@ function vote(node) {
 (def vote-url (user i dir whence)
   (tostring (pr-vote-url user i dir whence)))
 
+; Whether by and auth, from a vote link or a comment form, name user and
+; his login cookie: what makes a link or form made for someone else, or
+; forged by another site, count for nothing.
+(def user-auth (user by auth)
+  (and user auth (is by user) (is auth (string (user->cookie* user)))))
+
 ; "&by=USER&auth=COOKIE" for user, "" for a visitor: kept for each user
 ; with the cookie it was made from, as a page has one in every arrow.
 (= vote-auths* (table))
@@ -825,9 +831,7 @@ function vote(node) {
                                       (when (canvote u i dir)
                                         (vote-for u i dir)))
                                     back))))
-        (or (isnt by user)
-            (no auth)
-            (isnt auth (string (user->cookie* user))))
+        (no (user-auth user by auth))
          (flink (fn (req) (vote-confirm-page (get-user req) i dir back)))
         (canvote user i dir)
          (do (vote-for user i dir)
@@ -1117,9 +1121,7 @@ function vote(node) {
   (let p (safe-item parent)
     (if (no p)
          (flink (fn (req) (news-notfound (get-user req) "No such item.")))
-        (if user
-            (or (isnt by user) (isnt auth (string (user->cookie* user))))
-            (nonblank by))
+        (if user (no (user-auth user by auth)) (nonblank by))
          "mismatch"
          (process-comment user p text ip (local-path whence)))))
 
