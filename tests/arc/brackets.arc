@@ -1,4 +1,4 @@
-; Square brackets (ARC.md 2.9): [ e1 e2 ... ] reads as (fn (_) (e1 e2 ...)).
+; Square brackets (docs/LANGUAGE.md 2.9): [ e1 e2 ... ] reads as (fn (_) (e1 e2 ...)).
 (load "lib/base.arc")
 
 ; --- the examples of 2.9 ---

@@ -1,4 +1,4 @@
-; Calls (ARC.md 3.7): functions, and calling lists, strings and tables;
+; Calls (docs/LANGUAGE.md 3.7): functions, and calling lists, strings and tables;
 ; calling anything else; apply (4.1).
 (load "lib/base.arc")
 

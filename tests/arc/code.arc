@@ -1,4 +1,4 @@
-; stdlib/code.arc: ARC.md 6.3. Expected values are derived from the spec
+; stdlib/code.arc: docs/LANGUAGE.md 6.3. Expected values are derived from the spec
 ; and counted by hand from the fixtures lib/code_sample.arc and
 ; lib/code_sample2.arc, not from running the code.
 ;

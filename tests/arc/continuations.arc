@@ -1,4 +1,4 @@
-; Continuations whose segments are shared between captures (vm/vm.cpp,
+; Continuations whose segments are shared between captures (vm/continuation.cpp,
 ; VM::capture_continuation): each capture copies only the frames that ran
 ; since the previous one, so these check that what is shared is still what
 ; the stack held, and that re-entry rebuilds exactly the captured frames.
@@ -49,7 +49,7 @@
 (layers) ; expect: ((a) (b) (c))
 (len saved) ; expect: 9
 ; the last b continuation: re-entering it finishes (layer 'b), then c again
-; (the value is that of the form it was captured in: ARC.md 7.9)
+; (the value is that of the form it was captured in: docs/LANGUAGE.md 7.9)
 (= saved-b (cadr (find [is (car _) 'b] saved)))
 (= saved nil)
 (saved-b nil) ; expect: ((a) (b) (c))

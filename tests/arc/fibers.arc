@@ -66,8 +66,9 @@
 ; many live fibers at once, each suspended with its own state
 (= n-live (if (%gc-stress) 2000 100000))
 (= live (map [fiber (fn (x) (yield (* x 2)) (+ x 1))] (range 1 n-live)))
-(is (apply + (map [resume _ 1] live)) (* 2 n-live)) ; expect: t
-(is (apply + (map [resume _] live)) (* 2 n-live)) ; expect: t
+; resumed with 1, each yields (* 1 2), then returns (+ 1 1)
+(dedup (map [resume _ 1] live)) ; expect: (2)
+(dedup (map [resume _] live)) ; expect: (2)
 (all fiber-done live) ; expect: t
 
 ; a stack overflow inside a fiber is an Arc error in that fiber

@@ -25,12 +25,12 @@
 (< 0 ((gc-stats) 'run-ms)) ; expect: t
 (< 0 ((gc-stats) 'peak-heap-bytes)) ; expect: t
 
-; (gc) runs at the next safe point: between two top-level forms at the latest
+; (gc) collects at once: the call is a safe point (vm/builtins/control.cpp)
 (assign before (gc-stats))
 (gc)
 (assign after (gc-stats))
 (< (before 'collections) (after 'collections)) ; expect: t
-(is (after 'collections) (+ (after 'minor-collections) (after 'major-collections))) ; expect: t
+(- (after 'collections) (+ (after 'minor-collections) (after 'major-collections))) ; expect: 0
 (< 0 (after 'collections)) ; expect: t
 (no (< (after 'gc-ms) (before 'gc-ms))) ; expect: t
 (no (< (after 'max-pause-ms) (after 'p99-pause-ms))) ; expect: t

@@ -1,4 +1,4 @@
-; Ports, printing, reading, files, system: ARC.md 4.8, 4.9, 5.13 (read), 7.1 #3 #5, 7.10.
+; Ports, printing, reading, files, system: docs/LANGUAGE.md 4.8, 4.9, 5.13 (read), 7.1 #3 #5, 7.10.
 (assign list (fn args args))
 (assign caught (fn (thunk) (on-err (fn (e) 'caught) thunk)))
 ; (drain-port p): the remaining characters of input port p, as a string.

@@ -1,4 +1,4 @@
-; Printing, streams and files (ARC.md 5.12, 5.13, 7.10, 7.11). Files go in
+; Printing, streams and files (docs/LANGUAGE.md 5.12, 5.13, 7.10, 7.11). Files go in
 ; a fresh directory under /tmp, removed at the end.
 
 ; --- pr, prt, prn, prs, prall: pr and prn return their first argument ---

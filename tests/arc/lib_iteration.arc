@@ -1,4 +1,4 @@
-; Iteration (ARC.md 5.10, 7.8): while until whilet whiler loop for down
+; Iteration (docs/LANGUAGE.md 5.10, 7.8): while until whilet whiler loop for down
 ; repeat forlen each on drain evtil noisy-each trav accum summing.
 
 ; --- while, until ---

@@ -1,4 +1,4 @@
-; Places and assignment (ARC.md 5.9, 7.7): =, setter, defset, setforms,
+; Places and assignment (docs/LANGUAGE.md 5.9, 7.7): =, setter, defset, setforms,
 ; metafn, expand-metafn-call, expand=, expand=list and the place macros.
 
 ; --- = on variables: assign, lexical first ---
@@ -9,7 +9,7 @@
 (bound 'pl-lex) ; expect: nil
 (= nil 1) ; error: Can't rebind nil
 
-; --- = on data places (the ARC.md 5.9 examples) ---
+; --- = on data places (the docs/LANGUAGE.md 5.9 examples) ---
 (= xs (list 1 2 3)) ; expect: (1 2 3)
 (= (car xs) 'a xs.1 'b) ; expect: b
 xs ; expect: (a b 3)

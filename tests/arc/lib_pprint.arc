@@ -1,4 +1,4 @@
-; stdlib/pprint.arc: ARC.md 6.2. Expected values are derived from the
+; stdlib/pprint.arc: docs/LANGUAGE.md 6.2. Expected values are derived from the
 ; spec, not from running the code.
 
 ; bodops*: operator -> number of header arguments

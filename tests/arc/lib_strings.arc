@@ -1,4 +1,4 @@
-; stdlib/strings.arc: ARC.md 6.1 (and 7.3 #14, 7.11 #64). Expected values
+; stdlib/strings.arc: docs/LANGUAGE.md 6.1 (and 7.3 #14, 7.11 #64). Expected values
 ; are derived from the spec, not from running the code.
 
 ; tokens: non-empty runs of characters not matching sep (default whitec)

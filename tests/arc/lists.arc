@@ -1,4 +1,4 @@
-; Pairs and lists: ARC.md 1.1, 1.3, 3.7, 3.8, 4.1, 7.1, 7.10.
+; Pairs and lists: docs/LANGUAGE.md 1.1, 1.3, 3.7, 3.8, 4.1, 7.1, 7.10.
 (assign list (fn args args))
 (assign caught (fn (thunk) (on-err (fn (e) 'caught) thunk)))
 

@@ -1,4 +1,4 @@
-; Macros (ARC.md 3.9, 7.6, 4.14 macex/macex1/sig).
+; Macros (docs/LANGUAGE.md 3.9, 7.6, 4.14 macex/macex1/sig).
 (load "lib/base.arc")
 
 ; --- a macro is a function tagged mac, stored in a global ---
@@ -32,7 +32,7 @@ cnt ; expect: 2
 (bad-m) ; error: expander failed
 
 ; --- macex, macex1 ---
-; ARC.md shows ((fn () (pr 1) (pr 1))): 3.1 prints the host's empty list as
+; Arc 3.1 shows ((fn () (pr 1) (pr 1))): it prints the host's empty list as
 ; (); with the single nil object of 1.1 the empty parameter list writes nil.
 (macex '(twice (pr 1))) ; expect: ((fn nil (pr 1) (pr 1)))
 (macex1 '(twice (pr 1))) ; expect: (do (pr 1) (pr 1))

@@ -1,4 +1,4 @@
-; apps/news/model.arc: the news site's model (ARC.md 6.9) without pages.
+; apps/news/model.arc: the news site's model (docs/LANGUAGE.md 6.9) without pages.
 ; Everything works in a fresh data directory under /tmp, removed at the
 ; end. No passwords are hashed: profiles are made with init-user, and the
 ; admin is named in admins* directly. Times are set on the items
@@ -9,10 +9,9 @@
 (= nmt* (string "/tmp/arcana-news-model-test-" (seconds) "-" (rand 1000000000) "/"))
 (news-reset)
 (news-paths nmt*)
-(is storydir* (+ nmt* "news/story/")) ; expect: t
-(list (is profdir* (+ nmt* "news/profile/")) (is votedir* (+ nmt* "news/vote/"))
-      (is hpwfile* (+ nmt* "hpw")) (is logdir* (+ nmt* "logs/")))
-; expect: (t t t t)
+; every path is under nmt*: what follows it
+(map [if (begins _ nmt*) (cut _ (len nmt*))] (list storydir* profdir* votedir* hpwfile* logdir*))
+; expect: ("news/story/" "news/profile/" "news/vote/" "hpw" "logs/")
 (news-load) ; expect: t
 (map [no (no (dir-exists _))] (list storydir* profdir* votedir*)) ; expect: (t t t)
 (list maxid* stories* comments* ranked-stories*) ; expect: (0 nil nil nil)
@@ -54,7 +53,7 @@
 
 (= c1 (create-comment "<i>hi</i>" "bob" s1 "2.2.2.2"))
 (list c1!type c1!parent c1!score (is (car comments*) c1) c1!text) ; expect: (comment 1 1 t "<i>hi</i>")
-(is (car s1!kids) c1!id) ; expect: t
+(list s1!kids c1!id) ; expect: ((2) 2)
 (alref (readfile1 (+ storydir* 1)) 'kids) ; expect: (2)
 (list (uvar "bob" submitted) (karma "bob")) ; expect: ((2) 1)
 
@@ -67,8 +66,8 @@
 ; new-item-id skips an id whose file exists
 (do (writefile (list (list 'id (+ maxid* 1)) '(type comment) '(dead t))
                (+ storydir* (+ maxid* 1)))
-    (let m maxid* (is (new-item-id) (+ m 2))))
-; expect: t
+    (let m maxid* (list m (new-item-id))))
+; expect: (5 7)
 
 ; --- Save and load: a fresh start reads the same data; .tmp files go ---
 (writefile 'junk (+ storydir* "99.tmp"))
@@ -138,7 +137,7 @@ maxid* ; expect: 6
 (map [_ 'title] (topstories nil 3)) ; expect: ("A" "C" "B")
 (do (= sB!score 1000) (adjust-rank sB) (map [_ 'title] (firstn 3 ranked-stories*)))
 ; expect: ("B" "A" "C")
-(is (car (readfile1 (+ newsdir* "topstories"))) sB!id) ; expect: t
+(list (car (readfile1 (+ newsdir* "topstories"))) sB!id) ; expect: (8 8)
 
 ; --- Voting ---
 (list s1!score (karma "alice")) ; expect: (1 1)
@@ -147,7 +146,7 @@ maxid* ; expect: 6
 (list (cadr (car (uvar "bob" votes))) (car (car recent-votes*))) ; expect: (1 1)
 (alref (readfile1 (+ storydir* 1)) 'score) ; expect: 2
 (alref (readfile1 (+ profdir* "alice")) 'karma) ; expect: 2
-(no (no (alref (readfile1 (+ votedir* "bob")) s1!id))) ; expect: t
+(cdr (alref (readfile1 (+ votedir* "bob")) s1!id)) ; expect: ("2.2.2.2" "bob" up 1)
 (do (vote-for "bob" s1) (list s1!score (karma "alice") (len s1!votes))) ; expect: (2 2 2)
 ; carol votes from the author's IP: counts, but no karma
 (do (vote-for "carol" s1) (list s1!score (karma "alice"))) ; expect: (3 2)
@@ -155,14 +154,14 @@ maxid* ; expect: 6
 (do (vote-for "alice" s1) (list s1!score (karma "alice"))) ; expect: (3 2)
 (canvote "bob" s1 'up) ; expect: nil
 (canvote nil s1 'up) ; expect: nil
-(no (no (canvote "dave" s1 'up))) ; expect: t
+(canvote "dave" s1 'up) ; expect: t
 ; down-votes: only on comments, by users over downvote-threshold* karma
 (= c2 (create-comment "meh" "carol" s1 "3.3.3.3"))
 (list c2!score (karma "carol")) ; expect: (1 1)
 (canvote "dave" c2 'down) ; expect: nil
 (do (vote-for "dave" c2 'down) (list c2!score (karma "carol") ((votes "dave") c2!id)))
 ; expect: (1 1 nil)
-(do (= (karma "dave") 201) (no (no (canvote "dave" c2 'down)))) ; expect: t
+(do (= (karma "dave") 201) (canvote "dave" c2 'down)) ; expect: t
 (canvote "dave" s1 'down) ; expect: nil
 (do (vote-for "dave" c2 'down) (list c2!score (karma "carol") (((votes "dave") c2!id) 3)))
 ; expect: (0 0 down)
@@ -291,22 +290,22 @@ maxid* ; expect: 6
 ; expect: nil
 ; A refused visit leaves firstview as it was (the time set, not the clock
 ; read again: a second may pass between two lines under --gc-stress).
-(is (uvar "hal" firstview) hal-fv*) ; expect: t
+(- (uvar "hal" firstview) hal-fv*) ; expect: 0
 (do (= (uvar "hal" firstview) (- (seconds) 18000) (uvar "hal" lastview) (- (seconds) 12000))
     (list (check-procrast "hal") (>= (uvar "hal" firstview) (- (seconds) 5))))
 ; expect: (t t)
 (do (reset-procrast "hal")
-    (let al (readfile1 (+ profdir* "hal")) (is (alref al 'firstview) (alref al 'lastview))))
-; expect: t
+    (let al (readfile1 (+ profdir* "hal")) (- (alref al 'firstview) (alref al 'lastview))))
+; expect: 0
 
 ; --- Moderation ---
 (do (ignore "boss" "frank" 'test) (list (no (no (ignored "frank"))) (car ignore-log*)))
 ; expect: (t ("frank" "boss" test))
 (readfile1 (+ newsdir* "ignore-log")) ; expect: (("frank" "boss" test))
 (= cF (create-comment "from frank" "frank" s1 "7.7.7.8"))
-(no (no cF!dead)) ; expect: t
+cF!dead ; expect: t
 (do (set-ip-ban "boss" "6.6.6.6" t) (car (banned-ips* "6.6.6.6"))) ; expect: "boss"
-(no (no ((load-table (+ newsdir* "banned-ips")) "6.6.6.6"))) ; expect: t
+(car ((load-table (+ newsdir* "banned-ips")) "6.6.6.6")) ; expect: "boss"
 (do (killallby "gina") (map [no (no _!dead)] (submissions "gina"))) ; expect: (t t t)
 
 ; --- Sites ---
@@ -322,7 +321,7 @@ maxid* ; expect: 6
 
 ; --- Tree navigation, ages ---
 (= c4 (create-comment "reply" "bob" c3 "2.2.2.2"))
-(list (is (superparent c4) s1) (iso (map [_ 'id] (ancestors c4)) (list c3!id 1))) ; expect: (t t)
+(list (is (superparent c4) s1) (map [_ 'id] (ancestors c4)) c3!id) ; expect: (t (13 1) 13)
 (is (car (kids c3)) c4) ; expect: t
 (len (family s1)) ; expect: 8
 (list (text-age 0) (text-age 1) (text-age 90) (text-age 3000))

@@ -1,4 +1,4 @@
-; The numeric tower: ARC.md 1.4, 2.6, 4.3, 7.3.
+; The numeric tower: docs/LANGUAGE.md 1.4, 2.6, 4.3, 7.3.
 (assign caught (fn (thunk) (on-err (fn (e) 'caught) thunk)))
 ; (near a b): t when a and b differ by less than 1e-9.
 (assign near (fn (a b) (if (< (- a b) 1e-9) (> (- a b) -1e-9))))
@@ -17,7 +17,7 @@
 .5 ; expect: 0.5
 5. ; expect: 5.0
 1e3 ; expect: 1000.0
-(is -2.5e-3 (/ -25 10000.0)) ; expect: t
+(list -2.5e-3 (is -2.5e-3 (/ -25 10000.0))) ; expect: (-0.0025 t)
 #x1f ; expect: 31
 #x1F ; expect: 31
 #o17 ; expect: 15
@@ -48,8 +48,8 @@
 (- -9223372036854775808) ; expect: 9223372036854775808
 (- -4611686018427387904) ; expect: 4611686018427387904
 (* -1 -4611686018427387904) ; expect: 4611686018427387904
-(is (- (+ 4611686018427387903 1) 1) 4611686018427387903) ; expect: t
-(is (- (* 4294967296 4294967296) (* 4294967296 4294967296)) 0) ; expect: t
+(let x (- (+ 4611686018427387903 1) 1) (list x (is x 4611686018427387903))) ; expect: (4611686018427387903 t)
+(let x (- (* 4294967296 4294967296) (* 4294967296 4294967296)) (list x (is x 0))) ; expect: (0 t)
 (type (* 4294967296 4294967296)) ; expect: int
 (type (- (* 4294967296 4294967296) 1)) ; expect: int
 (expt 2 100) ; expect: 1267650600228229401496703205376

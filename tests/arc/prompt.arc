@@ -1,4 +1,4 @@
-; stdlib/prompt.arc: ARC.md 6.7. Expected values are derived from the
+; stdlib/prompt.arc: docs/LANGUAGE.md 6.7. Expected values are derived from the
 ; spec, not from running the code. Apps are kept in a fresh directory under
 ; /tmp, removed at the end.
 
@@ -10,7 +10,8 @@ appdir* ; expect: "arc/apps/"
 
 (= prt* (string "/tmp/arcana-prompt-test-" (seconds) "-" (rand 1000000000) "/"))
 (= appdir* prt*)
-(is (app-path "bob" "hello") (+ prt* "bob/hello")) ; expect: t
+(let p (app-path "bob" "hello") (if (is p (+ prt* "bob/hello")) '(+ prt* "bob/hello") p))
+; expect: (+ prt* "bob/hello")
 
 ; --- write-app, read-app: the expressions come back as they went ---
 (write-app "bob" "hello" '((def f () 1) a b "s")) ; expect: ((def f nil 1) a b "s")

@@ -1,4 +1,4 @@
-; Sockets (ARC.md 1.10, 4.11): open-socket, socket-port, socket-accept,
+; Sockets (docs/LANGUAGE.md 1.10, 4.11): open-socket, socket-port, socket-accept,
 ; connect-socket, client-ip, close and force-close on socket ports, and
 ; w/socket. Everything listens on 127.0.0.1 (w/socket, which takes no host,
 ; only binds and closes again), on port 0, so no fixed port is needed.
@@ -24,9 +24,9 @@
 ; --- a listening socket ---
 (= ls (open-socket 0 "127.0.0.1"))
 (type ls) ; expect: socket
-(let p (socket-port ls) (and (exact p) (> p 0) (< p 65536))) ; expect: t
+(let p (socket-port ls) (list (exact p) (> p 0) (< p 65536))) ; expect: (t t t)
 (is (socket-port ls) (socket-port ls)) ; expect: t
-(begins (tostring (disp ls)) "#<socket") ; expect: t
+(cut (tostring (disp ls)) 0 8) ; expect: "#<socket"
 
 ; --- a connection ---
 (= conn (connect-pair ls) cl (car conn) sv (cadr conn))
@@ -51,12 +51,12 @@
     (flushout (cl 1))
     (let got nil
       (repeat 256 (push (readb (sv 0)) got))
-      (iso (rev got) (range 0 255)))) ; expect: t
+      (let bs (rev got) (list (len bs) (car bs) (last bs) (iso bs (range 0 255)))))) ; expect: (256 0 255 t)
 (do (for b 0 255 (writeb (- 255 b) (sv 1)))
     (flushout (sv 1))
     (let got nil
       (repeat 256 (push (readb (cl 0)) got))
-      (iso got (range 0 255)))) ; expect: t
+      (list (len got) (car got) (last got) (iso got (range 0 255))))) ; expect: (256 0 255 t)
 ; a long line, written by one thread while this one reads it
 (let big (newstring 20000 #\x)
   (thread (disp big (cl 1)) (disp "\n" (cl 1)) (flushout (cl 1)))
@@ -88,13 +88,13 @@
 (do (each c "never sent" (writeb (int c) (cl 1)))   ; buffered (writeb does not flush)
     (force-close (cl 0) (cl 1))
     (let got (on-err (fn (e) 'reset) (fn () (readc (sv 0))))
-      (in got nil 'reset))) ; expect: t
+      (if (in got nil 'reset) 'nil-or-reset got))) ; expect: nil-or-reset
 (close (sv 0) (sv 1)) ; expect: nil
 ; and from the server's side
 (= conn (connect-pair ls) cl (car conn) sv (cadr conn))
 (do (force-close (sv 1))
     (let got (on-err (fn (e) 'reset) (fn () (readc (cl 0))))
-      (in got nil 'reset))) ; expect: t
+      (if (in got nil 'reset) 'nil-or-reset got))) ; expect: nil-or-reset
 (close (cl 0) (cl 1) (sv 0)) ; expect: nil
 (force-close) ; expect: nil
 

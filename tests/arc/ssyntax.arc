@@ -1,4 +1,4 @@
-; Symbol syntax (ARC.md 2.10): ssexpand on every row of the table, the
+; Symbol syntax (docs/LANGUAGE.md 2.10): ssexpand on every row of the table, the
 ; ssyntax predicate (4.5), and evaluated uses.
 (load "lib/base.arc")
 

@@ -1,4 +1,4 @@
-; Strings and characters: ARC.md 1.5, 1.6, 2.4, 2.5, 3.7, 3.8, 4.3 (+), 4.4, 7.3, 7.4.
+; Strings and characters: docs/LANGUAGE.md 1.5, 1.6, 2.4, 2.5, 3.7, 3.8, 4.3 (+), 4.4, 7.3, 7.4.
 (assign caught (fn (thunk) (on-err (fn (e) 'caught) thunk)))
 (assign code (fn (s i) (coerce (s i) 'int)))
 

@@ -1,4 +1,4 @@
-; Symbols: ARC.md 1.1, 1.2, 2.7, 4.5, 4.7, 7.4.
+; Symbols: docs/LANGUAGE.md 1.1, 1.2, 2.7, 4.5, 4.7, 7.4.
 (assign caught (fn (thunk) (on-err (fn (e) 'caught) thunk)))
 
 ; symbols are interned and case-sensitive

@@ -1,4 +1,4 @@
-; Green threads (issue 4, ARC.md 4.12): thread, new-thread, current-thread,
+; Green threads (issue 4, docs/LANGUAGE.md 4.12): thread, new-thread, current-thread,
 ; kill-thread, break-thread, sleep, dead, atomic-invoke. Waits are written
 ; as loops over (sleep ...) rather than fixed delays, so the file holds under
 ; --gc-stress, where every safe point collects.
@@ -28,7 +28,7 @@
 (= seen nil)
 (let th (thread (= seen (current-thread)))
   (wait-all (list th))
-  (and (is seen th) (isnt seen (current-thread)))) ; expect: t
+  (list (is seen th) (isnt seen (current-thread)))) ; expect: (t t)
 
 ; interleaving: (sleep 0) lets the others run, round-robin
 (= out nil)

@@ -1,4 +1,4 @@
-; Time primitives and the collector: ARC.md 4.10.
+; Time primitives and the collector: docs/LANGUAGE.md 4.10.
 (assign list (fn args args))
 (assign not-less (fn (a b) (if (< a b) nil t)))
 ; (busy n): burn some CPU.
@@ -36,9 +36,15 @@
 (len (timedate)) ; expect: 6
 (not-less ((timedate) 5) 2020) ; expect: t
 ; (not td: html.arc's td is a macro, and in Arc 3.1 a local does not shadow one)
-((fn (tm) (if (< 0 (tm 3) 32) (< 0 (tm 4) 13))) (timedate)) ; expect: t
-((fn (tm) (if (< -1 (tm 0) 61) (if (< -1 (tm 1) 60) (< -1 (tm 2) 24)))) (timedate)) ; expect: t
-((fn (s) (is ((timedate s) 5) ((timedate s) 5))) (seconds)) ; expect: t
+((fn (tm) (list (< 0 (tm 3) 32) (< 0 (tm 4) 13))) (timedate)) ; expect: (t t)
+((fn (tm) (list (< -1 (tm 0) 61) (< -1 (tm 1) 60) (< -1 (tm 2) 24))) (timedate)) ; expect: (t t t)
+; the year, counted by hand: whole days since the epoch, less 365 or 366 a year
+(assign leap-year (fn (y) (if (is (mod y 400) 0) t (is (mod y 100) 0) nil (is (mod y 4) 0))))
+(assign year-of-day
+  (fn (d y) ((fn (n) (if (< d n) y (year-of-day (- d n) (+ y 1)))) (if (leap-year y) 366 365))))
+(list (year-of-day 0 1970) (year-of-day 10956 1970) (year-of-day 10957 1970) (year-of-day 47482 1970))
+; expect: (1970 1999 2000 2100)
+((fn (s) (- ((timedate s) 5) (year-of-day (trunc (/ s 86400)) 1970))) (seconds)) ; expect: 0
 
 ; (gc) returns, and collecting keeps data intact
 ((fn () (gc) 'ok)) ; expect: ok

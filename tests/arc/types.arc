@@ -1,4 +1,4 @@
-; type, annotate, rep, coerce: ARC.md 1 (table), 1.8, 1.9, 4.7, 7.3 #13, 7.4 #24.
+; type, annotate, rep, coerce: docs/LANGUAGE.md 1 (the types), 1.8, 1.9, 4.7, 7.3 #13, 7.4 #24.
 (assign list (fn args args))
 (assign caught (fn (thunk) (on-err (fn (e) 'caught) thunk)))
 
@@ -44,7 +44,7 @@
 (annotate 'cons '(1)) ; expect: (1)
 (annotate 'a (annotate 'a 1)) ; expect: #(tagged a 1)
 (rep (annotate 'a (annotate 'a 1))) ; expect: 1
-((fn (x) (is (annotate 'a x) x)) (annotate 'a 1)) ; expect: t
+((fn (x) ((fn (y) (list y (is y x))) (annotate 'a x))) (annotate 'a 1)) ; expect: (#(tagged a 1) t)
 (annotate 'b (annotate 'a 1)) ; expect: #(tagged b #(tagged a 1))
 (rep (annotate 'b (annotate 'a 1))) ; expect: #(tagged a 1)
 (type (rep (annotate 'b (annotate 'a 1)))) ; expect: a
@@ -62,7 +62,7 @@ named-fn ; expect: #<procedure: named-fn>
 (coerce 5 'int) ; expect: 5
 (coerce 2.5 'num) ; expect: 2.5
 (coerce "abc" 'string) ; expect: "abc"
-((fn (x) (is x (coerce x 'cons))) (list 1 2)) ; expect: t
+((fn (x) ((fn (y) (list y (is y x))) (coerce x 'cons))) (list 1 2)) ; expect: ((1 2) t)
 (coerce nil 'sym) ; expect: nil
 (coerce #\a 'char) ; expect: #\a
 

@@ -1,5 +1,5 @@
 ; tests/arc/lib/base.arc — the few arc.arc helpers the core tests need,
-; written with the primitives only (ARC.md 3.1: the only special forms are
+; written with the primitives only (docs/LANGUAGE.md 3.1: the only special forms are
 ; quote, quasiquote, if, fn, assign). Each definition is skipped when the
 ; name is already bound, so a later arc.arc keeps its own (fuller) versions.
 

@@ -1,4 +1,4 @@
-; tests/arc/lib/loadme.arc — loaded by control.arc to test load (ARC.md 3.13).
+; tests/arc/lib/loadme.arc — loaded by control.arc to test load (docs/LANGUAGE.md 3.13).
 ; Each form is evaluated before the next is read, so a macro defined here is
 ; usable in the forms after it.
 (assign loaded-var 42)
