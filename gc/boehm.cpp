@@ -11,7 +11,10 @@
 // Our precise roots live where libgc does not look: the symbol table's
 // vector, RootedVector items and the handle-slot vector (malloc'd), the VM's
 // mmap'd stack, its handler vectors. A push-other-roots callback walks
-// trace_all_roots of every live BoehmHeap and hands each slot to libgc.
+// trace_all_roots of every live BoehmHeap and hands each slot to libgc. So
+// are the references objects keep in malloc'd memory (a fiber's state),
+// which libgc does not scan either: for each kind that has them, its
+// KindInfo::trace_outside visits them as roots.
 //
 // When collections happen. The brief for this collector allowed allocate()
 // to collect, on the argument that libgc scans the C++ stack. That is not
@@ -62,7 +65,9 @@ namespace {
 constexpr uint64_t kMinTrigger = uint64_t(4) << 20;
 
 class BoehmHeap;
-std::vector<BoehmHeap*> g_heaps;  // every live BoehmHeap: their roots are pushed
+// Every live BoehmHeap, whose roots push_roots pushes. Process-wide: libgc is
+// one collector per process, and its push-other-roots hook takes no argument.
+std::vector<BoehmHeap*> g_heaps;
 GC_push_other_roots_proc g_previous_push = nullptr;
 
 void push_roots();
@@ -92,7 +97,7 @@ class BoehmHeap final : public Heap {
   }
 
   const char* name() const override { return "boehm"; }
-  bool traces_objects() const override { return false; }
+  void set_stack_bottom(void* bottom) override { stack_bottom_ = bottom; }
 
   // Points libgc at the machine stack the running code is on (see above).
   void apply_stack_bottom() {
@@ -107,9 +112,8 @@ class BoehmHeap final : public Heap {
   }
 
   GcHeader* allocate(size_t bytes, uint8_t kind) override {
-    bytes = (bytes + 7) & ~size_t(7);
-    if (bytes < 16) bytes = 16;
-    const KindInfo& k = kinds_[kind];
+    bytes = round_object_size(bytes);
+    const KindInfo& k = kind_info(kind);
     void* mem;
     if (k.trace) {
       mem = GC_MALLOC(bytes);  // zeroed
@@ -124,9 +128,10 @@ class BoehmHeap final : public Heap {
       GC_register_finalizer_no_order(mem, run_finalizer, this, nullptr, nullptr);
       finalizable_.insert(h);
     }
-    stats_.bytes_allocated += bytes;
-    stats_.objects_allocated++;
-    stats_.allocations_by_kind[kind]++;
+    GcStats& st = mutable_stats();
+    st.bytes_allocated += bytes;
+    st.objects_allocated++;
+    st.allocations_by_kind[kind]++;
     if ((since_ >> 20) != ((since_ + bytes) >> 20)) note_peak();  // every MiB
     since_ += bytes;
     if (since_ > trigger_) want_collection();
@@ -143,16 +148,17 @@ class BoehmHeap final : public Heap {
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - t0).count();
     GC_invoke_finalizers();
-    wanted_ = false;
+    clear_wanted();
     since_ = 0;
     size_t heap = GC_get_heap_size();
     size_t free = GC_get_free_bytes();
     trigger_ = std::max<uint64_t>(kMinTrigger, heap / std::max<GC_word>(1, GC_get_free_space_divisor()));
     uint64_t n = GC_get_gc_no() - before;
-    stats_.collections += n;
-    stats_.major_collections += n;
-    stats_.record_pause(ms, true);
-    stats_.bytes_live = heap > free ? heap - free : 0;
+    GcStats& st = mutable_stats();
+    st.collections += n;
+    st.major_collections += n;
+    st.record_pause(ms, true);
+    st.bytes_live = heap > free ? heap - free : 0;
     live_exact_ = false;  // the marks are fresh; refresh_stats counts them
     note_peak();
   }
@@ -161,7 +167,7 @@ class BoehmHeap final : public Heap {
   // until the next collection clears them; objects allocated since are
   // unmarked, so the walk counts exactly what the last collection kept.
   void refresh_stats() override {
-    if (live_exact_ || stats_.collections == 0) return;
+    if (live_exact_ || stats().collections == 0) return;
     uint64_t live = 0;
     GC_call_with_alloc_lock(
         [](void* p) -> void* {
@@ -170,7 +176,7 @@ class BoehmHeap final : public Heap {
           return nullptr;
         },
         &live);
-    stats_.bytes_live = live;
+    mutable_stats().bytes_live = live;
     live_exact_ = true;
   }
 
@@ -182,14 +188,14 @@ class BoehmHeap final : public Heap {
   void finalize_all() override {
     for (GcHeader* h : finalizable_) {
       GC_register_finalizer_no_order(h, nullptr, nullptr, nullptr, nullptr);
-      kinds_[h->kind].finalize(h);
+      kind_info(h->kind).finalize(h);
     }
     finalizable_.clear();
   }
 
   void finalize(GcHeader* h) {
     finalizable_.erase(h);
-    kinds_[h->kind].finalize(h);
+    kind_info(h->kind).finalize(h);
   }
 
   void push_roots() {
@@ -197,13 +203,17 @@ class BoehmHeap final : public Heap {
       void visit(Word* slot) override { GC_push_all_eager(slot, slot + 1); }
     } p;
     trace_all_roots(p);
+    for (int k = 0; k < kMaxKinds; ++k)
+      if (auto outside = kinds()[k].trace_outside) outside(p);
   }
 
  private:
   void note_peak() {
-    stats_.peak_heap_bytes = std::max<uint64_t>(stats_.peak_heap_bytes, GC_get_heap_size());
+    GcStats& st = mutable_stats();
+    st.peak_heap_bytes = std::max<uint64_t>(st.peak_heap_bytes, GC_get_heap_size());
   }
 
+  void* stack_bottom_ = nullptr;  // set_stack_bottom: null, the thread's own
   uint64_t since_ = 0;
   uint64_t trigger_ = kMinTrigger;
   bool live_exact_ = true;  // bytes_live is the marked bytes, not the upper bound

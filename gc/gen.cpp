@@ -7,20 +7,23 @@
 // survived a minor collection wait until their promotion age. The old one is
 // a PageSpace (gc/pages.h, the allocator `marksweep` uses), which a major
 // collection marks and sweeps in place, and the blocks: eden chunks promoted
-// in place (below). Objects too big for the page
-// allocator (its large-object space) are allocated in the old generation
-// directly. Young objects with a finalizer (ports, fibers) are listed, and
-// a minor collection finalizes those it did not copy.
+// in place (below). Objects too big for the page allocator (its large-object
+// space) are allocated in the old generation directly. Young objects with a
+// finalizer (ports, fibers) are listed, and a minor collection finalizes
+// those it did not copy.
 //
 // Rule 1 (allocate() never collects). When the eden chunk is full, allocate()
-// takes a fresh chunk and sets wanted_; the chunks taken since the last
-// collection all belong to eden and are all evacuated at the next safe point
-// (collect_minor). Builtins can therefore allocate any amount between two
-// safe points. Eden is zeroed kZeroBlock bytes at a time just ahead of the
-// allocation pointer (bump_limit_ is the end of the zeroed part), so the fast path
-// is a compare, a bump and one header store, and no pause zeroes anything.
+// takes a fresh chunk and asks for a collection; the chunks taken since the
+// last collection all belong to eden and are all evacuated at the next safe
+// point (collect_minor). Builtins can therefore allocate any amount between
+// two safe points. Eden is zeroed kZeroBlock bytes at a time just ahead of
+// the allocation pointer: eden_, the allocation buffer gen shares with the
+// VM's inline path (gc/heap.h AllocBuffer), is the zeroed part of the current
+// chunk, so the fast path is a compare, a bump and one header store, and no
+// pause zeroes anything.
 //
-// Header bits (GcHeader::gcbits; kMarkBit is the PageSpace's):
+// Header bits (GcHeader::gcbits; kMarkBit is the PageSpace's; defined in
+// gc/gen_promote.h):
 //   kYoung       the object is in eden or a survivor space;
 //   kForwarded   a young object already copied: its first payload word holds
 //                the address of the copy (every kind has a payload word: the
@@ -42,41 +45,14 @@
 // tried: the program walked its trees no faster and marking was slower.)
 // Then eden and the from-space are empty, and the spaces swap.
 //
-// Promotion in place (after V8's page promotion). A minor collection's pause
-// is its copying, and a program building a big structure keeps nearly all
-// of eden live: each collection would copy a whole chunk, then again at
-// promotion. So a minor collection copies at most nursery_size_ /
-// kCopyBudgetShare bytes out of eden (kMaxCopyBudget at most, whatever the
-// nursery: about a millisecond of copying). Past that budget, or from the start
-// when the last one found at least kInPlaceAbove of eden live (then only
-// for eden's full chunks; the current one, partly used, is copied within
-// the budget), a live eden object it reaches is promoted where it is: it
-// becomes old (gcbits kInBlock) and is traced like a copy; nothing refers
-// to it differently. Survivors in the from-space are still copied, and so
-// are objects with a finalizer (ports, fibers, threads), whatever the
-// budget: few and small, and one of them left in a block would keep the
-// block's whole chunk for as long as it lives. The eden chunks that
-// received an object promoted this way become blocks of the old
-// generation as they are: their unreached objects stay young-marked
-// garbage, and the originals of the objects copied become fillers (kind
-// PageSpace::kFreeKind, their bytes in the first payload word); the other
-// chunks are emptied as usual. Blocks are never allocated into. A major
-// collection counts, as it marks, the objects each block holds
-// (Block::marked); a block's mark bit means marked when it equals a sense
-// each major collection flips (is_marked), so marks need no clearing. A
-// block with no marked object is freed whole (it becomes a spare eden
-// chunk), and one whose objects all lived is left as it is, both without a
-// pass over them; the others are swept in one pass in address order that
-// merges each run of dead objects into one filler. A block left at most
-// kSparsePage full is compacted when that frees more than
-// kCompactMinBytes: its objects move into the pages as the page compaction
-// below moves a sparse page's.
+// Promotion in place (gc/gen_promote.h): past a copy budget, a minor
+// collection promotes live eden objects where they are, and the eden chunks
+// that hold them become blocks of the old generation.
 //
-// The invariant between collections: every old object that holds a
-// reference to a young object is in the remembered set. The write barrier
-// (Heap::write -> barrier_slow) keeps it for stores into old objects. Stores
-// that initialise a new object skip the barrier (vm/object.h), which is
-// harmless for a young object but not for one allocated directly in the old
+// The write barrier (Heap::write -> barrier_slow, filtered on kYoung and
+// kRemembered) keeps invariant 1 for stores into old objects. Stores that
+// initialise a new object skip the barrier (vm/object.h), which is harmless
+// for a young object but not for one allocated directly in the old
 // generation: those are remembered when they are allocated. A minor
 // collection rebuilds the set: an old object it traces (a remembered one, or
 // a copy it promoted) stays or becomes remembered iff a reference it holds
@@ -98,12 +74,13 @@
 // and measures fragmentation: the bytes free in pages that still hold live
 // objects, as a share of the generation's memory (its blocks whole
 // included: fragmentation()). When that share exceeds kCompactAbove (and
-// kCompactMinBytes are free that way), the next major collection sets apart the pages at most
-// kSparsePage full (PageSpace::plan_evacuation; pages holding an object with
+// kCompactMinBytes are free that way), the next major collection sets apart
+// the pages at most kSparsePage full (PageSpace::plan_evacuation; pages holding an object with
 // a finalizer stay put, as do large objects), moves their objects into the
 // free cells of the others, leaving forwarding addresses, and rewrites every
 // reference from the roots, the remembered set, the old objects and the
-// survivors; the emptied pages join the pool.
+// survivors; the emptied pages join the pool. Sparse blocks are evacuated
+// the same way, with the same thresholds (Blocks::plan_evacuation).
 // Under stress every other major collection compacts, and every
 // kStressInPlaceEvery-th minor collection promotes in place after copying
 // two pairs' worth.
@@ -112,6 +89,29 @@
 // collection and rotates between two eden chunks, so a reference a
 // collection missed reads 0xdb bytes (an unknown kind) instead of a
 // plausible new object.
+//
+// Invariants, between collections (verify() checks 1 to 5):
+//  1. Every old object that holds a reference to a young object has
+//     kRemembered, and every object with kRemembered is in remembered_, once.
+//  2. The header bits match the space: kYoung iff the object is in eden's
+//     used part or the from-space; its age is 0 in eden, at least 1 in the
+//     survivor space, and an old object has none; kInBlock iff it is in a
+//     block.
+//  3. No reachable object is forwarded (kForwarded exists only during a
+//     collection).
+//  4. No mark bit is set, except in blocks, where every object's mark bit is
+//     the blocks' sense (Blocks::is_marked: marked as of the last major
+//     collection, unmarked for the next, which flips the sense).
+//  5. Every reference from a root or a reachable object points at an object
+//     of a registered kind, in eden's used part, the from-space, the old
+//     generation's pages or large objects, or a block (not at a filler).
+//  6. eden_ ([top, limit), zeroed) lies in the current eden chunk, past
+//     everything handed out from it; every chunk taken since the last
+//     collection is eden.
+//  7. No object with a finalizer is in a block: they are always copied
+//     (CopyBudget::copies), so a block is freed without finalizing anything.
+//     Every young object with a finalizer is in young_final_.
+//  8. Blocks are never allocated into.
 #include "gc/gen.h"
 
 #include <sys/mman.h>
@@ -123,23 +123,15 @@
 #include <cstring>
 #include <deque>
 #include <new>
-#include <unordered_set>
 
+#include "gc/gen_promote.h"
 #include "gc/heap.h"
 #include "gc/pages.h"
 
 namespace gc {
 namespace {
 
-constexpr uint8_t kMarkBit = PageSpace::kMarkBit;
-constexpr uint8_t kYoung = 2;
-constexpr uint8_t kForwarded = 4;
-constexpr uint8_t kRemembered = 8;
-constexpr int kAgeShift = 4;
-// An old object promoted in place, in a block (the lowest age bit: old
-// objects have no age; in a young one it is part of the age).
-constexpr uint8_t kInBlock = 1 << kAgeShift;
-static_assert(kGenMaxPromoteAge == 0xff >> kAgeShift);
+using namespace gen;
 
 constexpr size_t kDefaultNursery = size_t(1) << 20;
 constexpr unsigned kDefaultPromoteAge = 2;
@@ -153,7 +145,8 @@ constexpr double kGrowth = 2.25;
 constexpr uint64_t kStressMajorEvery = 32;
 // A major collection compacts the old generation when the last sweep found
 // more than this share of its bytes free in pages that still hold live
-// objects; the pages it empties are those at most kSparsePage full.
+// objects; the pages (and blocks) it empties are those at most kSparsePage
+// full.
 constexpr double kCompactAbove = 0.25;
 constexpr double kSparsePage = 0.5;
 constexpr uint64_t kCompactMinBytes = uint64_t(1) << 20;  // less is not worth a pass
@@ -162,39 +155,6 @@ constexpr uint64_t kCompactMinBytes = uint64_t(1) << 20;  // less is not worth a
 // resident memory) come to this much.
 constexpr uint64_t kReleaseCompactMinBytes = uint64_t(64) << 10;
 constexpr int kPoison = 0xdb;
-// A minor collection promotes eden in place from the start when at least
-// kInPlaceAbove of eden's bytes survived the one before; else it copies at
-// most nursery_size_ / kCopyBudgetShare bytes (kMaxCopyBudget at most) out
-// of eden, then promotes the rest of eden in place.
-constexpr double kInPlaceAbove = 0.5;
-constexpr size_t kCopyBudgetShare = 2;
-constexpr size_t kMaxCopyBudget = size_t(512) << 10;
-// Under stress every kStressInPlaceEvery-th minor collection copies at most
-// kStressCopyBudget bytes out of eden.
-constexpr uint64_t kStressInPlaceEvery = 3;
-constexpr size_t kStressCopyBudget = 48;
-
-unsigned age_of(const GcHeader* h) { return h->gcbits >> kAgeShift; }
-
-struct Chunk {
-  char* start;
-  size_t size;
-  char* used_end;  // for chunks retired from allocation: how far they filled
-  bool promoted = false;  // a minor collection promoted an object in it in place
-};
-
-// An eden chunk promoted in place: its objects from start to end, packed,
-// live ones and fillers; live, their bytes as of the last sweep (or the
-// promotion). evacuate: set apart by a compaction.
-struct Block {
-  char* start;
-  size_t size;
-  char* end;
-  size_t live;           // bytes; until its first sweep, all of them
-  uint64_t objects = UINT64_MAX;  // live ones as of its last sweep (none yet: unknown)
-  uint64_t marked = 0;   // objects the current major collection marked
-  bool evacuate = false;
-};
 
 // A survivor space: objects from start to top, packed.
 struct Semispace {
@@ -212,17 +172,15 @@ void* map_bytes(size_t bytes) {
 class GenHeap final : public Heap {
  public:
   GenHeap() {
-    barrier_active_ = true;
-    bump_gcbits_ = kYoung;
-    bump_max_ = PageSpace::kMaxSmall;
-    remembers_ = true;
-    remember_skip_ = kYoung | kRemembered;
+    eden_.gcbits = kYoung;
+    eden_.max_bytes = kMaxSmall;
+    use_alloc_buffer(&eden_);
+    set_barrier(true, kYoung | kRemembered);  // stores into old objects not yet remembered
   }
   ~GenHeap() override {
     for (Chunk& c : active_) munmap(c.start, c.size);
     for (Chunk& c : spare_) munmap(c.start, c.size);
     if (cur_.start) munmap(cur_.start, cur_.size);
-    for (Block& b : blocks_) munmap(b.start, b.size);
     unmap_survivors();
   }
 
@@ -233,32 +191,35 @@ class GenHeap final : public Heap {
     nursery_size_ = bytes;
     for (Chunk& c : spare_) munmap(c.start, c.size);
     spare_.clear();
-    if (cur_.start && bump_top_ == cur_.start && active_.empty()) {  // nothing allocated yet
+    if (cur_.start && eden_.top == cur_.start && active_.empty()) {  // nothing allocated yet
       munmap(cur_.start, cur_.size);
       cur_ = Chunk{nullptr, 0, nullptr};
-      bump_top_ = bump_limit_ = nullptr;
+      eden_.top = eden_.limit = nullptr;
     }
     if (surv_[from_].top == surv_[from_].start) unmap_survivors();  // remapped at their new size
   }
 
-  void set_promote_age(unsigned age) { promote_age_ = std::clamp(age, 1u, kGenMaxPromoteAge); }
+  bool set_promote_age(unsigned age) override {
+    promote_age_ = std::clamp(age, 1u, kMaxPromoteAge);
+    return true;
+  }
 
   GcHeader* allocate(size_t bytes, uint8_t kind) override {
-    bytes = PageSpace::round(bytes);
+    bytes = round_object_size(bytes);
     GcHeader* h;
-    if (bytes > PageSpace::kMaxSmall) [[unlikely]] {
+    if (bytes > kMaxSmall) [[unlikely]] {
       h = allocate_old(bytes);
       h->kind = kind;
     } else {
-      if (size_t(bump_limit_ - bump_top_) < bytes) [[unlikely]] refill(bytes);
-      h = reinterpret_cast<GcHeader*>(bump_top_);
-      bump_top_ += bytes;
+      if (size_t(eden_.limit - eden_.top) < bytes) [[unlikely]] refill(bytes);
+      h = reinterpret_cast<GcHeader*>(eden_.top);
+      eden_.top += bytes;
       h->kind = kind;  // the rest of the memory is zero already
       h->gcbits = kYoung;
-      if (kinds_[kind].finalize) [[unlikely]] young_final_.push_back(h);
+      if (kinds()[kind].finalize) [[unlikely]] young_final_.push_back(h);
     }
     // Bytes and objects allocated are summed up from these (count_allocation).
-    stats_.allocations_by_kind[kind]++;
+    mutable_stats().allocations_by_kind[kind]++;
     return h;
   }
 
@@ -268,7 +229,7 @@ class GenHeap final : public Heap {
     auto t0 = std::chrono::steady_clock::now();
     minor(false);
     bool major = old_footprint() > major_trigger_ ||
-                 (stress_ && ++stress_count_ % kStressMajorEvery == 0);
+                 (stress() && ++stress_count_ % kStressMajorEvery == 0);
     if (major) mark_sweep();
     finish(t0, major);
   }
@@ -297,7 +258,7 @@ class GenHeap final : public Heap {
     for (Chunk& c : spare_) madvise(c.start, c.size, MADV_DONTNEED);
     if (cur_.start) {  // the chunk eden allocates in, past what it has handed out
       uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-      uintptr_t from = (reinterpret_cast<uintptr_t>(bump_top_) + page - 1) & ~(page - 1);
+      uintptr_t from = (reinterpret_cast<uintptr_t>(eden_.top) + page - 1) & ~(page - 1);
       uintptr_t to = reinterpret_cast<uintptr_t>(cur_.start + cur_.size);
       if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
     }
@@ -313,17 +274,16 @@ class GenHeap final : public Heap {
     }
     remembered_.shrink_to_fit();
     young_final_.shrink_to_fit();
-    copied_.clear();
-    copied_.shrink_to_fit();
+    budget_.release_memory();
   }
 
   std::vector<std::string> verify() override;
   // Old objects are unmarked between collections, so a sweep finalizes them
   // all; the young ones with a finalizer are listed.
   void finalize_all() override {
-    for (GcHeader* h : young_final_) kinds_[h->kind].finalize(h);
+    for (GcHeader* h : young_final_) kinds()[h->kind].finalize(h);
     young_final_.clear();
-    old_.sweep(kinds_);
+    old_.sweep(kinds());
   }
 
   void figures(GenFigures& f) const {
@@ -332,24 +292,24 @@ class GenHeap final : public Heap {
     f.survivor_bytes = survivor_size();
     f.survivor_used_bytes = size_t(surv_[from_].top - surv_[from_].start);
     f.old_bytes = old_bytes();
-    f.block_bytes = block_bytes_;
-    f.blocks = blocks_.size();
-    f.promoted_in_place_bytes = in_place_total_;
+    f.block_bytes = blocks_.live_bytes();
+    f.blocks = blocks_.count();
+    f.promoted_in_place_bytes = budget_.total_in_place();
     f.survivor_overflow_bytes = overflow_bytes_;
     f.old = old_.figures();
     f.compactions = compactions_;
   }
 
  protected:
+  // Invariant 1. The filter (set_barrier) has excused young and remembered
+  // objects already.
   void remember_slow(GcHeader* obj) override {
-    if (obj->gcbits & (kYoung | kRemembered)) return;
     obj->gcbits |= kRemembered;
     remembered_.push_back(obj);
   }
 
   void barrier_slow(GcHeader* obj, Word*, Word, Word value) override {
-    if (!is_ref(value) || (obj->gcbits & (kYoung | kRemembered))) return;
-    if (!(header_of(value)->gcbits & kYoung)) return;
+    if (!is_ref(value) || !(header_of(value)->gcbits & kYoung)) return;
     obj->gcbits |= kRemembered;
     remembered_.push_back(obj);
   }
@@ -375,7 +335,8 @@ class GenHeap final : public Heap {
         heap_.young_seen_ = true;
         return;
       }
-      if (!heap_.in_from_space(at) && !heap_.copy_from_eden(h)) {
+      if (!heap_.in_from_space(at) &&
+          !heap_.budget_.copies(h, heap_.kinds(), heap_.cur_.start, heap_.eden_.top)) {
         heap_.promote_in_place(h);  // where it is
         return;
       }
@@ -407,47 +368,22 @@ class GenHeap final : public Heap {
     if (bytes > 32) std::memcpy(d + 4, s + 4, bytes - 32);
   }
 
-  // An object's bytes as allocated (rounded).
-  size_t object_bytes(const GcHeader* h) const {
-    const KindInfo& k = kinds_[h->kind];
-    return k.plain_size && !h->flags ? PageSpace::round(k.plain_size) : PageSpace::round(k.size(h));
-  }
+  size_t object_bytes(const GcHeader* h) const { return gen::object_bytes(kinds(), h); }
 
   bool in_from_space(const char* at) const {
     return at >= surv_[from_].start && at < surv_[from_].top;
   }
 
   // A live eden object in a minor collection that promotes in place: old
-  // from now on, where it is, and traced like a copy.
+  // from now on, where it is, and traced like a copy; its chunk becomes a
+  // block (reset_eden).
   void promote_in_place(GcHeader* h) {
-    h->gcbits = kInBlock | (block_sense_ ? kMarkBit : 0);  // unmarked for the next major
-    in_place_bytes_ += object_bytes(h);
+    h->gcbits = blocks_.promoted_bits();
+    budget_.promoted_in_place(object_bytes(h));
     work_.push_back(h);
     Chunk* c = eden_chunk(word_of(h));
     if (!c) std::abort();  // not in eden: the collector's own error
     c->promoted = true;
-  }
-
-  // Whether a live eden object is copied: while the budget lasts. Once it
-  // is spent, the collection promotes the rest of eden in place, and the
-  // originals of the objects it copied become fillers (copied_ lists them).
-  bool copy_from_eden(GcHeader* h) {
-    bool finalizable = kinds_[h->kind].finalize != nullptr;  // copied whatever the budget
-    if (!finalizable) {
-      if (all_in_place_) return false;
-      if (in_place_ && !in(word_of(h), cur_.start, bump_top_)) return false;
-    }
-    size_t bytes = object_bytes(h);
-    if (copy_budget_ == SIZE_MAX) return true;  // (gc): every survivor promoted by copying
-    if (!finalizable) {
-      if (bytes > copy_budget_) {
-        in_place_ = all_in_place_ = true;
-        return false;
-      }
-      copy_budget_ -= bytes;
-    }
-    copied_.push_back(Copied{h, bytes});
-    return true;
   }
 
   Word evacuate(GcHeader* h) {
@@ -474,12 +410,13 @@ class GenHeap final : public Heap {
   }
 
   // Brings bytes_allocated and objects_allocated up to date: the fast path
-  // counts only objects by kind, and eden's bytes are where bump_top_ got to.
+  // counts only objects by kind, and eden's bytes are where eden_.top got to.
   void count_allocation() {
-    stats_.bytes_allocated = allocated_before_ + eden_bytes();
+    GcStats& st = mutable_stats();
+    st.bytes_allocated = allocated_before_ + eden_bytes();
     uint64_t n = 0;
-    for (uint64_t k : stats_.allocations_by_kind) n += k;
-    stats_.objects_allocated = n;
+    for (uint64_t k : st.allocations_by_kind) n += k;
+    st.objects_allocated = n;
   }
 
   GcHeader* allocate_old(size_t bytes) {
@@ -498,18 +435,18 @@ class GenHeap final : public Heap {
   // The zeroed part of the chunk is used up: zero the next block, or take
   // the next chunk.
   void refill(size_t bytes) {
-    if (!cur_.start || size_t(cur_.start + cur_.size - bump_top_) < bytes) next_chunk();
+    if (!cur_.start || size_t(cur_.start + cur_.size - eden_.top) < bytes) next_chunk();
     char* end = cur_.start + cur_.size;
-    char* want = std::min(end, std::max(bump_top_ + bytes, bump_limit_) + kZeroBlock);
-    std::memset(bump_limit_, 0, size_t(want - bump_limit_));
-    bump_limit_ = want;
+    char* want = std::min(end, std::max(eden_.top + bytes, eden_.limit) + kZeroBlock);
+    std::memset(eden_.limit, 0, size_t(want - eden_.limit));
+    eden_.limit = want;
   }
 
   // The current chunk is full: keep it in eden and take another. The first
   // chunk filling up is what asks for a minor collection.
   void next_chunk() {
     if (cur_.start) {
-      cur_.used_end = bump_top_;
+      cur_.used_end = eden_.top;
       active_.push_back(cur_);
       want_collection();
     }
@@ -519,7 +456,7 @@ class GenHeap final : public Heap {
     } else {
       cur_ = map_chunk();
     }
-    bump_top_ = bump_limit_ = cur_.start;
+    eden_.top = eden_.limit = cur_.start;
     note_peak();
   }
 
@@ -537,9 +474,10 @@ class GenHeap final : public Heap {
   }
 
   // Traces an object the collection copied (old or young) or a remembered
-  // one, and remembers an old one iff it still refers to a young one.
+  // one, and remembers an old one iff it still refers to a young one
+  // (invariant 1).
   void trace_copy(GcHeader* o, Evacuator& e) {
-    const KindInfo& k = kinds_[o->kind];
+    const KindInfo& k = kinds()[o->kind];
     if (k.ref_words) {  // inline, with no virtual call per slot
       young_seen_ = false;
       Word* w = reinterpret_cast<Word*>(o + 1);
@@ -565,14 +503,7 @@ class GenHeap final : public Heap {
     to_start_ = to_top_ = to.start;
     to_end_ = promote_all ? to.start : to.start + to.size;
     age_limit_ = promote_all ? 1 : promote_age_;
-    in_place_ = !promote_all && !stress_ && survival_ >= kInPlaceAbove;
-    all_in_place_ = false;
-    copy_budget_ = promote_all ? SIZE_MAX
-                   : stress_ && ++stress_minors_ % kStressInPlaceEvery == 0
-                       ? kStressCopyBudget
-                       : std::min(kMaxCopyBudget, nursery_size_ / kCopyBudgetShare);
-    in_place_bytes_ = 0;
-    size_t budget = copy_budget_;
+    budget_.begin(promote_all, stress(), nursery_size_);
     uint64_t eden = eden_bytes();
     Evacuator e(*this);
     trace_all_roots(e);
@@ -585,36 +516,29 @@ class GenHeap final : public Heap {
       work_.pop_back();
       trace_copy(o, e);
     }
-    if (!promote_all && eden)
-      survival_ = double(budget - copy_budget_ + in_place_bytes_) / double(eden);
-    if (in_place_) {
-      promoted_ += in_place_bytes_;
-      in_place_total_ += in_place_bytes_;
-      block_bytes_ += in_place_bytes_;
-    }
-    stats_.bytes_promoted += promoted_;
+    uint64_t in_place = budget_.traced(promote_all, eden);
+    promoted_ += in_place;
+    blocks_.add_live(in_place);
+    mutable_stats().bytes_promoted += promoted_;
     promoted_ = 0;
     finalize_young();
     // The originals of copies, in the chunks that may become blocks (after
     // finalize_young, which follows their forwarding addresses; the other
     // chunks are emptied).
-    if (in_place_)
-      for (const Copied& c : copied_) make_filler(reinterpret_cast<char*>(c.from), c.bytes);
-    copied_.clear();
-    if (stress_) std::memset(from.start, kPoison, size_t(from.top - from.start));
+    budget_.end();
+    if (stress()) std::memset(from.start, kPoison, size_t(from.top - from.start));
     from.top = from.start;
     to.top = to_top_;
     from_ = 1 - from_;
     to_start_ = to_top_ = to_end_ = nullptr;
     reset_eden();
-    in_place_ = all_in_place_ = false;
   }
 
   // After the evacuation: a young object with a finalizer that was not
   // copied is dead, and is finalized before its memory is reused (fibers
   // give their stacks back here, so dropped fibers cost no major
   // collection); one that was promoted is the old generation's to sweep.
-  // (None is promoted in place: copy_from_eden.)
+  // (None is promoted in place: invariant 7.)
   void finalize_young() {
     size_t keep = 0;
     for (GcHeader* h : young_final_) {
@@ -622,7 +546,7 @@ class GenHeap final : public Heap {
         GcHeader* copy = header_of(reinterpret_cast<Word*>(h + 1)[0]);
         if (copy->gcbits & kYoung) young_final_[keep++] = copy;
       } else {
-        kinds_[h->kind].finalize(h);
+        kinds()[h->kind].finalize(h);
       }
     }
     young_final_.resize(keep);
@@ -630,7 +554,7 @@ class GenHeap final : public Heap {
 
   // The bytes allocated in eden since the last minor collection.
   uint64_t eden_bytes() const {
-    uint64_t n = cur_.start ? uint64_t(bump_top_ - cur_.start) : 0;
+    uint64_t n = cur_.start ? uint64_t(eden_.top - cur_.start) : 0;
     for (const Chunk& c : active_) n += uint64_t(c.used_end - c.start);
     return n;
   }
@@ -640,7 +564,7 @@ class GenHeap final : public Heap {
   // least recently used one; at most two are kept.
   void reset_eden() {
     if (cur_.start) {
-      cur_.used_end = bump_top_;
+      cur_.used_end = eden_.top;
       active_.push_back(cur_);
       cur_ = Chunk{nullptr, 0, nullptr};
     }
@@ -648,15 +572,15 @@ class GenHeap final : public Heap {
     for (Chunk& c : active_) allocated_before_ += uint64_t(c.used_end - c.start);
     for (Chunk& c : active_) {
       if (c.promoted) {
-        adopt_chunk(c);
+        blocks_.adopt(c);
         continue;
       }
-      if (stress_) std::memset(c.start, kPoison, size_t(c.used_end - c.start));
+      if (stress()) std::memset(c.start, kPoison, size_t(c.used_end - c.start));
       recycle_chunk(c.start, c.size);
     }
     active_.clear();
-    if (stress_ && spare_.size() < 2) spare_.push_front(map_chunk());
-    bump_top_ = bump_limit_ = nullptr;
+    if (stress() && spare_.size() < 2) spare_.push_front(map_chunk());
+    eden_.top = eden_.limit = nullptr;
     next_chunk();
   }
 
@@ -669,166 +593,49 @@ class GenHeap final : public Heap {
       munmap(start, size);
   }
 
-  // After a promotion in place, a chunk that received an object promoted
-  // in place becomes a block as it is: its live objects are old (kInBlock),
-  // the dead ones still young until the next major collection sweeps them.
-  void adopt_chunk(const Chunk& c) {
-    Block b{c.start, c.size, c.used_end, size_t(c.used_end - c.start)};
-    adopted_++;
-    block_mapped_ += b.size;
-    last_block_ = nullptr;  // the insertion may move the blocks
-    blocks_.insert(std::upper_bound(blocks_.begin(), blocks_.end(), b,
-                                    [](const Block& x, const Block& y) { return x.start < y.start; }),
-                   b);
-  }
-
-  // The block holding h (kInBlock), for the marker: the last one found
-  // first, since the objects a structure holds are mostly allocated
-  // together.
-  Block* block_of(GcHeader* h) {
-    char* at = reinterpret_cast<char*>(h);
-    if (last_block_ && at >= last_block_->start && at < last_block_->end) return last_block_;
-    auto it = std::upper_bound(blocks_.begin(), blocks_.end(), at,
-                               [](char* a, const Block& b) { return a < b.start; });
-    return last_block_ = &*(it - 1);
-  }
-
-  // Whether a major collection has marked h. In a block, an object is
-  // marked when its mark bit is block_sense_, which each major collection
-  // flips: the marks of one are the next one's unmarked state, so a block
-  // none of whose objects died needs no pass to clear them.
-  bool is_marked(const GcHeader* h) const {
-    uint8_t g = h->gcbits;
-    if ((g & (kInBlock | kYoung)) == kInBlock) return bool(g & kMarkBit) == block_sense_;
-    return g & kMarkBit;
-  }
-
-  // One pass over a block's objects in address order: the unmarked ones
-  // (dead since the last sweep, or never reached when the block was
-  // promoted, so still young) and the fillers already there merge into
-  // fillers, one per run: kind kFreeKind, the run's bytes in the first
-  // payload word. Sets b.live (bytes) and b.objects.
-  void sweep_block(Block& b) {
-    size_t live = 0;
-    uint64_t objects = 0;
-    char* run = nullptr;  // where the current run of dead objects starts
-    for (char* p = b.start; p < b.end;) {
-      auto* h = reinterpret_cast<GcHeader*>(p);
-      size_t bytes;
-      if (h->kind == PageSpace::kFreeKind) {
-        bytes = filler_bytes(h);
-        if (!run) run = p;
-      } else if (is_marked(h)) {
-        bytes = object_bytes(h);
-        if (run) make_filler(run, size_t(p - run));
-        run = nullptr;
-        live += bytes;
-        objects++;
-      } else {
-        bytes = object_bytes(h);
-        if (!run) run = p;
-      }
-      p += bytes;
-    }
-    if (run) make_filler(run, size_t(b.end - run));
-    b.live = live;
-    b.objects = objects;
-  }
-  static size_t filler_bytes(const GcHeader* h) { return reinterpret_cast<const Word*>(h + 1)[0]; }
-  static void make_filler(char* at, size_t bytes) {
-    auto* h = reinterpret_cast<GcHeader*>(at);
-    *h = GcHeader{PageSpace::kFreeKind, 0, 0, 0};
-    reinterpret_cast<Word*>(h + 1)[0] = Word(bytes);
-  }
-
-  // A major collection's sweep of the blocks, after the mark: a block with
-  // no marked object is freed whole (unmapped, or a spare eden chunk), and
-  // one whose objects all lived is left as it is, both without a pass over
-  // them; the others are swept (sweep_block). (Blocks hold no object with a
-  // finalizer.)
-  void sweep_blocks() {
-    block_bytes_ = block_mapped_ = 0;
-    size_t keep = 0;
-    for (Block& b : blocks_) {
-      if (b.marked == 0)
-        b.live = 0;
-      else if (b.marked != b.objects)
-        sweep_block(b);
-      if (b.live == 0) {
-        recycle_chunk(b.start, b.size);
-        continue;
-      }
-      block_bytes_ += b.live;
-      block_mapped_ += b.size;
-      blocks_[keep++] = b;
-    }
-    blocks_.resize(keep);
-    last_block_ = nullptr;
-  }
-
-  // Calls f(GcHeader*) for every object (not the fillers) of every block
-  // set apart for evacuation (set_apart) or of every other block.
-  template <class F>
-  void for_each_block_object(F f, bool set_apart) {
-    for (const Block& b : blocks_)
-      for (char* p = b.start; p < b.end && b.evacuate == set_apart;) {
-        auto* h = reinterpret_cast<GcHeader*>(p);
-        if (h->kind == PageSpace::kFreeKind) {
-          p += filler_bytes(h);
-        } else {
-          p += object_bytes(h);
-          f(h);
-        }
-      }
-  }
-
-  uint64_t old_bytes() const { return old_.bytes_in_use() + block_bytes_; }
+  uint64_t old_bytes() const { return old_.bytes_in_use() + blocks_.live_bytes(); }
   // The free cells of partly used pages (as of the last sweep) as a share
   // of the old generation's memory, blocks included: a share of the pages
   // alone would compact the few pages promotion by copying fills when
   // most of the generation is blocks.
   double fragmentation() const {
     const SpaceFigures& f = old_.figures();
-    uint64_t held = f.page_bytes - f.pooled_bytes + f.large_bytes + block_mapped_;
+    uint64_t held = f.page_bytes - f.pooled_bytes + f.large_bytes + blocks_.mapped_bytes();
     return held ? double(f.free_partial_bytes) / double(held) : 0;
   }
   // What the old generation holds: its bytes in use, the blocks whole.
-  uint64_t old_footprint() const { return old_.bytes_in_use() + block_mapped_; }
+  uint64_t old_footprint() const { return old_.bytes_in_use() + blocks_.mapped_bytes(); }
 
   // After a minor collection: mark everything reachable (old objects and
   // survivors), then sweep the old generation, compacting it when the last
   // sweep found it fragmented.
   void mark_sweep() {
-    for (Block& b : blocks_) b.marked = 0;
-    block_sense_ = !block_sense_;
+    blocks_.begin_marking();
     mark_from_roots(stack_, [this](GcHeader* h) {
-      if (is_marked(h)) return false;
-      if ((h->gcbits & (kInBlock | kYoung)) == kInBlock) {  // in a block: the bit flips to the sense
-        h->gcbits ^= kMarkBit;
-        block_of(h)->marked++;
-      } else {
+      if (blocks_.is_marked(h)) return false;
+      if (Blocks::in_block(h))
+        blocks_.mark(h);
+      else
         h->gcbits |= kMarkBit;
-      }
       return true;
     });
     size_t keep = 0;
     for (GcHeader* o : remembered_)
-      if (is_marked(o)) remembered_[keep++] = o;
+      if (blocks_.is_marked(o)) remembered_[keep++] = o;
     remembered_.resize(keep);
     const SpaceFigures& f = old_.figures();
     bool compact = compact_next_ ||
                    (fragmentation() > kCompactAbove && f.free_partial_bytes > kCompactMinBytes) ||
-                   (stress_ && ++stress_majors_ % 2 == 0);
+                   (stress() && ++stress_majors_ % 2 == 0);
     compact_next_ = false;
-    if (compact) compact = old_.plan_evacuation(kinds_, kSparsePage) > 0;
-    old_.sweep(kinds_);
+    if (compact) compact = old_.plan_evacuation(kinds(), kSparsePage) > 0;
+    old_.sweep(kinds());
     // The blocks this one frees become spare eden chunks for now (trimmed
     // below).
-    size_t adopted = adopted_;
+    size_t adopted = blocks_.take_adopted();
     spare_limit_ = std::max<size_t>(2, adopted);
-    adopted_ = 0;
-    sweep_blocks();
-    bool blocks = plan_block_evacuation();
+    blocks_.sweep(kinds(), recycler());
+    bool blocks = blocks_.plan_evacuation(kSparsePage, kCompactMinBytes, stress());
     if (compact || blocks) compact_old();  // while the live survivors are still marked
     for_each_survivor([](GcHeader* o) { o->gcbits &= ~kMarkBit; });
     uint64_t live = old_footprint();
@@ -847,20 +654,8 @@ class GenHeap final : public Heap {
     old_.trim_pool(grow > spares ? grow - spares : 0);
   }
 
-  // After the sweep: sets apart the blocks at most kSparsePage full, if the
-  // memory they would give back is worth a compaction (more than
-  // kCompactMinBytes; under stress, every other time). True iff any is set
-  // apart.
-  bool plan_block_evacuation() {
-    uint64_t freed = 0;
-    for (Block& b : blocks_) {
-      b.evacuate = double(b.live) <= kSparsePage * double(b.end - b.start);
-      if (b.evacuate) freed += b.size - b.live;
-    }
-    bool worth = freed > kCompactMinBytes || (stress_ && freed > 0 && ++stress_blocks_ % 2 == 0);
-    if (!worth)
-      for (Block& b : blocks_) b.evacuate = false;
-    return worth;
+  Blocks::Recycle recycler() {
+    return [this](char* start, size_t size) { recycle_chunk(start, size); };
   }
 
   template <class F>
@@ -873,10 +668,10 @@ class GenHeap final : public Heap {
     }
   }
 
-  // Moves the objects of the old generation's sparse pages into its other
-  // pages (forwarding addresses as in a minor collection), then rewrites
-  // every reference to them: from the roots, the remembered set, the old
-  // objects and the live survivors.
+  // Moves the objects of the old generation's sparse pages and blocks into
+  // its other pages (forwarding addresses as in a minor collection), then
+  // rewrites every reference to them: from the roots, the remembered set,
+  // the old objects and the live survivors.
   void compact_old() {
     auto move = [this](GcHeader* h) {
       size_t bytes = object_bytes(h);
@@ -887,7 +682,7 @@ class GenHeap final : public Heap {
       reinterpret_cast<Word*>(h + 1)[0] = word_of(copy);
     };
     old_.evacuate(move);
-    for_each_block_object(move, true);
+    blocks_.for_each_object(kinds(), move, true);
     struct Fixer final : Visitor {
       void visit(Word* slot) override {
         GcHeader* h = header_of(*slot);
@@ -898,46 +693,36 @@ class GenHeap final : public Heap {
     for (GcHeader*& o : remembered_)
       if (o->gcbits & kForwarded) o = header_of(reinterpret_cast<Word*>(o + 1)[0]);
     auto retrace = [this, &fix](GcHeader* o) {
-      if (auto tr = kinds_[o->kind].trace) tr(o, fix);
+      if (auto tr = kinds()[o->kind].trace) tr(o, fix);
     };
     old_.for_each_object(retrace);
-    for_each_block_object(retrace, false);
+    blocks_.for_each_object(kinds(), retrace, false);
     // Only the marked survivors: a dead one may still point into a page the
     // sweep unmapped.
     for_each_survivor([&retrace](GcHeader* o) {
       if (o->gcbits & kMarkBit) retrace(o);
     });
     old_.release_evacuated();
-    size_t keep = 0;
-    for (Block& b : blocks_) {
-      if (!b.evacuate) {
-        blocks_[keep++] = b;
-        continue;
-      }
-      block_bytes_ -= b.live;
-      block_mapped_ -= b.size;
-      blocks_evacuated_bytes_ += b.live;
-      recycle_chunk(b.start, b.size);
-    }
-    blocks_.resize(keep);
+    blocks_.release_evacuated(recycler());
     compactions_++;
   }
 
   void finish(std::chrono::steady_clock::time_point t0, bool major) {
-    wanted_ = false;
+    clear_wanted();
     direct_old_ = 0;
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - t0).count();
-    stats_.collections++;
-    (major ? stats_.major_collections : stats_.minor_collections)++;
-    stats_.record_pause(ms, major);
+    GcStats& st = mutable_stats();
+    st.collections++;
+    (major ? st.major_collections : st.minor_collections)++;
+    st.record_pause(ms, major);
     // The old generation's bytes in use (after a minor collection, these
     // still count the old objects that died since the last major one), and
     // the survivors.
-    stats_.bytes_live = old_bytes() + size_t(surv_[from_].top - surv_[from_].start);
-    stats_.fragmentation = fragmentation();
-    stats_.compactions = compactions_;
-    stats_.bytes_compacted = old_.figures().evacuated_bytes + blocks_evacuated_bytes_;
+    st.bytes_live = old_bytes() + size_t(surv_[from_].top - surv_[from_].start);
+    st.fragmentation = fragmentation();
+    st.compactions = compactions_;
+    st.bytes_compacted = old_.figures().evacuated_bytes + blocks_.evacuated_bytes();
     note_peak();
   }
 
@@ -946,14 +731,14 @@ class GenHeap final : public Heap {
   void note_peak() {
     uint64_t nursery = (active_.size() + spare_.size() + (cur_.start ? 1 : 0)) * nursery_size_ +
                        (surv_[0].start ? 2 * surv_[0].size : 0);
-    uint64_t total = old_.bytes_in_use() + nursery;
-    for (const Block& b : blocks_) total += b.size;
-    if (total > stats_.peak_heap_bytes) stats_.peak_heap_bytes = total;
+    uint64_t total = old_.bytes_in_use() + nursery + blocks_.mapped_bytes();
+    GcStats& st = mutable_stats();
+    if (total > st.peak_heap_bytes) st.peak_heap_bytes = total;
   }
 
   // The eden chunk whose used part w points into; null if none.
   Chunk* eden_chunk(Word w) {
-    if (in(w, cur_.start, bump_top_)) return &cur_;
+    if (in(w, cur_.start, eden_.top)) return &cur_;
     for (Chunk& c : active_)
       if (in(w, c.start, c.used_end)) return &c;
     return nullptr;
@@ -961,101 +746,76 @@ class GenHeap final : public Heap {
   // True iff w points into the used part of an eden chunk; of the from-space.
   bool in_eden(Word w) { return eden_chunk(w) != nullptr; }
   bool in_survivors(Word w) const { return in(w, surv_[from_].start, surv_[from_].top); }
-  // True iff w points into a block, not at a filler.
-  bool in_blocks(Word w) const {
-    for (const Block& b : blocks_)
-      if (in(w, b.start, b.end)) return header_of(w)->kind != PageSpace::kFreeKind;
-    return false;
-  }
-  static bool in(Word w, const char* a, const char* b) {
-    return w >= reinterpret_cast<Word>(a) && w < reinterpret_cast<Word>(b);
-  }
 
   friend class Evacuator;
-  PageSpace old_;
+  // The nursery.
+  AllocBuffer eden_;                // the zeroed part of cur_ (invariant 6), for try_bump
   Chunk cur_{nullptr, 0, nullptr};  // the eden chunk being allocated into
-  std::vector<Block> blocks_;       // eden chunks promoted in place, by address
-  Block* last_block_ = nullptr;     // block_of's last answer
-  bool block_sense_ = false;        // a marked block object's mark bit (is_marked)
-  uint64_t block_bytes_ = 0;        // their live bytes
-  uint64_t block_mapped_ = 0;       // their chunks' bytes
-  uint64_t blocks_evacuated_bytes_ = 0;  // moved out of sparse blocks, since start
-  uint64_t in_place_total_ = 0;     // bytes promoted in place, since start
-  // Heap::bump_top_ and bump_limit_ (the end of the zeroed part) are the
-  // allocation pointer into cur_: try_bump allocates there inline.
-  std::vector<Chunk> active_;  // filled chunks of this nursery cycle
-  std::deque<Chunk> spare_;    // empty chunks, least recently used first
+  std::vector<Chunk> active_;       // filled chunks of this nursery cycle
+  std::deque<Chunk> spare_;         // empty chunks, least recently used first
   size_t spare_limit_ = 2;
-  size_t adopted_ = 0;  // chunks that became blocks since the last major collection
   Semispace surv_[2];
   int from_ = 0;  // surv_[from_] holds the survivors; the other is empty
   size_t nursery_size_ = kDefaultNursery;
   unsigned promote_age_ = kDefaultPromoteAge;
-  std::vector<GcHeader*> remembered_;
-  std::vector<GcHeader*> young_final_;  // young objects with a finalizer
-  std::vector<GcHeader*> scanned_;  // the remembered set a minor collection works through
-  std::vector<GcHeader*> work_;     // copies not yet traced
-  std::vector<GcHeader*> stack_;    // the marker's
-  // During a minor collection: the to-space's copies, where the next goes,
-  // its end, and the age at which a survivor is promoted.
+  std::vector<GcHeader*> young_final_;  // young objects with a finalizer (invariant 7)
+  // The old generation: its pages, its blocks, and what refers from it to
+  // the young one.
+  PageSpace old_;
+  Blocks blocks_;
+  std::vector<GcHeader*> remembered_;  // invariant 1
+  // A minor collection's: what it copies out of eden, the remembered set it
+  // works through, the copies not yet traced; the to-space's copies, where
+  // the next goes, its end, and the age at which a survivor is promoted.
+  CopyBudget budget_;
+  std::vector<GcHeader*> scanned_;
+  std::vector<GcHeader*> work_;
   char* to_start_ = nullptr;
   char* to_top_ = nullptr;
   char* to_end_ = nullptr;
   unsigned age_limit_ = 1;
-  // This minor collection promotes eden's full chunks in place (in_place_),
-  // or all of eden (all_in_place_: the current chunk too).
-  bool in_place_ = false;
-  bool all_in_place_ = false;
-  size_t copy_budget_ = 0;      // what it may still copy out of eden
-  double survival_ = 0;         // the share of eden the last one found live
-  uint64_t in_place_bytes_ = 0; // what it promoted in place
-  // The eden objects it copied before promoting in place, and their bytes.
-  struct Copied {
-    GcHeader* from;
-    size_t bytes;
-  };
-  std::vector<Copied> copied_;
-  bool young_seen_ = false;  // the Evacuator's note to trace_old
+  bool young_seen_ = false;  // the Evacuator's note to trace_copy
   uint64_t promoted_ = 0;
+  // A major collection's: the marker's stack, its trigger, and whether the
+  // next one compacts whatever the fragmentation (release_spare_memory).
+  std::vector<GcHeader*> stack_;
+  uint64_t major_trigger_ = kMinMajorTrigger;
+  bool compact_next_ = false;
+  // Counts.
   uint64_t allocated_before_ = 0;  // bytes allocated but not in eden's chunks now
   uint64_t overflow_bytes_ = 0;
   uint64_t direct_old_ = 0;  // bytes allocated in the old generation since the last collection
-  uint64_t major_trigger_ = kMinMajorTrigger;
-  bool compact_next_ = false;  // the next major collection compacts (release_spare_memory)
+  uint64_t compactions_ = 0;
   uint64_t stress_count_ = 0;
   uint64_t stress_majors_ = 0;
-  uint64_t stress_minors_ = 0;
-  uint64_t stress_blocks_ = 0;
-  uint64_t compactions_ = 0;
 };
 
 // Walks everything reachable from the roots (with its own visited set, so no
-// header bits change) and checks each reference: it points at a live object
-// of a known kind in the nursery or the old generation, never at a forwarded
-// one, an object's age is 0 in eden and the old generation and at least 1 in
-// the survivor space, and an old object holding a young reference is
-// remembered.
+// header bits change) and checks invariants 1 to 5 of each reference.
 std::vector<std::string> GenHeap::verify() {
   return verify_reachable(
-      [this](Word w) { return in_eden(w) || in_survivors(w) || old_.contains(w) || in_blocks(w); },
+      [this](Word w) {  // invariant 5
+        return in_eden(w) || in_survivors(w) || old_.contains(w) || blocks_.contains(w);
+      },
       [this](GcHeader* h, GcHeader* from, const VerifyProblem& problem) {
         Word w = word_of(h);
         bool eden = in_eden(w), young = eden || in_survivors(w);
-        if (h->gcbits & kForwarded) {
+        if (h->gcbits & kForwarded) {  // 3
           problem("forwarded object reachable");
           return false;
         }
-        if ((h->gcbits & (kInBlock | kYoung)) == kInBlock) {
-          if (bool(h->gcbits & kMarkBit) != block_sense_) problem("block mark bit against the sense");
+        if (Blocks::in_block(h)) {  // 4
+          if (bool(h->gcbits & kMarkBit) != blocks_.sense()) problem("block mark bit against the sense");
         } else if (h->gcbits & kMarkBit) {
           problem("mark bit left set");
         }
+        // 2
         if (young != bool(h->gcbits & kYoung)) problem("young bit does not match the space");
         if (young && (eden ? age_of(h) != 0 : age_of(h) == 0)) problem("age does not match the space");
         if (!young && (h->gcbits & ~kInBlock) >> kAgeShift) problem("old object with an age");
-        if (!young && bool(h->gcbits & kInBlock) != in_blocks(w))
+        if (!young && bool(h->gcbits & kInBlock) != blocks_.contains(w))
           problem("block bit does not match the space");
-        if (young && from && !(from->gcbits & (kYoung | kRemembered)))
+        if (young && from && !(from->gcbits & (kYoung | kRemembered)))  // 1
           problem("old object holds a young reference but is not remembered");
         return true;
       });
@@ -1064,12 +824,6 @@ std::vector<std::string> GenHeap::verify() {
 }  // namespace
 
 Heap* make_gen_heap() { return new GenHeap(); }
-
-bool set_promote_age(Heap& h, unsigned age) {
-  auto* g = dynamic_cast<GenHeap*>(&h);
-  if (g) g->set_promote_age(age);
-  return g != nullptr;
-}
 
 bool gen_figures(const Heap& h, GenFigures& out) {
   auto* g = dynamic_cast<const GenHeap*>(&h);

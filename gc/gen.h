@@ -1,7 +1,7 @@
-// gc/gen.h — what only the generational collector (`gen`, gc/gen.cpp) has:
-// its promotion age, and figures about its spaces beyond GcStats. Each
-// function takes any Heap and returns false (doing nothing) unless it is a
-// gen heap, so callers need not know which collector runs.
+// gc/gen.h — what only the generational collector (`gen`, gc/gen.cpp) can
+// tell: figures about its spaces beyond GcStats, for tests and tools. (Its
+// settings, the nursery size and the promotion age, are Heap's virtual
+// calls, which the other collectors ignore.)
 #pragma once
 #include <cstdint>
 
@@ -9,13 +9,6 @@
 #include "gc/pages.h"
 
 namespace gc {
-
-constexpr unsigned kGenMaxPromoteAge = 15;  // four bits of GcHeader::gcbits
-
-// Survivors are promoted to the old generation at their age-th minor
-// collection (1: at the first; at most kGenMaxPromoteAge). Until then they
-// are copied between the nursery's two survivor spaces.
-bool set_promote_age(Heap& h, unsigned age);
 
 struct GenFigures {
   unsigned promote_age = 0;
@@ -30,6 +23,7 @@ struct GenFigures {
   uint64_t compactions = 0;           // major collections that evacuated sparse pages
   SpaceFigures old;                   // pages, large objects, fragmentation
 };
+// False (out untouched) unless h is a gen heap.
 bool gen_figures(const Heap& h, GenFigures& out);
 
 }  // namespace gc

@@ -5,9 +5,18 @@
 // zero (vm/value.h builds the rest of the tagging scheme on that rule). Every
 // heap object starts with a GcHeader. The VM tells the heap, once at start, how
 // to size, trace and finalize each kind of object (KindInfo), and enumerates its
-// roots through RootSource. Nothing here includes a vm/ header.
+// roots through RootSource. Nothing in gc/ includes a header from outside it:
+// the build compiles gc/ with an include path that holds gc/ alone, and links
+// its own tests (gc_tests) with nothing else.
 //
-// Rules the heap relies on (DESIGN invariants 2 and 3):
+// Heap (below) is the whole of what the VM sees of a collector, which is
+// chosen by name (make_heap); the VM never branches on which one runs. What
+// differs between collectors is behind Heap's virtual calls, and what a
+// collector must know of a kind is in its KindInfo. The collectors are gc/marksweep.cpp,
+// gc/gen.cpp (the default), gc/vcgc.cpp and gc/boehm.cpp; gc/pages.h is the
+// page allocator the first three share.
+//
+// Rules the heap relies on:
 //  1. allocate() never collects. A collection starts only when the VM calls
 //     collect_minor() (or collect()) at a safe point, after
 //     collection_wanted() said so. (The Boehm baseline keeps this rule by
@@ -75,11 +84,20 @@ struct KindInfo {
   // object whose header flags are 0 is plain_size bytes.
   uint8_t ref_words = 0;
   uint16_t plain_size = 0;
+  // For a kind whose references live outside the heap (as above), the
+  // references of every object of the kind not yet finalized, visited as
+  // roots, without the objects themselves (which must stay free to die).
+  // A collector that reaches objects' references only by scanning the
+  // objects (boehm, which never sees malloc'd memory) calls it at each of
+  // its collections; the others trace the objects and never call it.
+  void (*trace_outside)(Visitor&) = nullptr;
 };
 
 constexpr int kMaxKinds = 32;
 
-// Something that owns roots: the VM (fiber stacks, globals), the compiler.
+// Something that owns roots: the VM (its stack, globals, ports, dynamic
+// state), the scheduler (every unfinished thread), the reader (the forms it
+// is building), a RootedVector.
 class RootSource {
  public:
   virtual ~RootSource() = default;
@@ -153,52 +171,117 @@ inline size_t round_object_size(size_t bytes) {
   return bytes < 16 ? 16 : bytes;
 }
 
+// The most minor collections an object may survive before it is promoted,
+// for a collector with a young generation (gen keeps the age in four bits
+// of GcHeader::gcbits).
+constexpr unsigned kMaxPromoteAge = 15;
+
+// An allocation buffer a collector shares with the mutator's inline
+// allocation path (Heap::try_bump): objects of at most max_bytes are cut
+// from [top, limit), which is zeroed, their gcbits set to gcbits. The
+// collector that has one owns it and moves it (gen: its eden chunk, zeroed
+// ahead of top), and hands it to the Heap (use_alloc_buffer); the mutator
+// only advances top. Collectors without one leave the Heap's empty buffer,
+// in which nothing fits: every allocation takes allocate().
+struct AllocBuffer {
+  char* top = nullptr;
+  char* limit = nullptr;
+  size_t max_bytes = 0;
+  uint8_t gcbits = 0;
+};
+
+// What the VM sees of a collector: kinds and roots, allocation, the write
+// barrier, safe points, settings, and statistics (with the verifier). Each
+// collector derives from it and keeps its own state. The Heap's own data is
+// the registries of kinds and roots, the statistics every collector fills
+// in, and what the inline fast paths read without a call (the allocation
+// buffer, the barrier's filter, the wanted flag), which a collector sets
+// through the protected calls below.
 class Heap {
  public:
   virtual ~Heap() = default;
+  virtual const char* name() const = 0;
 
+  // ---- Kinds and roots ----
   void register_kind(uint8_t kind, const KindInfo& info) { kinds_[kind] = info; }
   const KindInfo& kind_info(uint8_t kind) const { return kinds_[kind]; }
   void add_root_source(RootSource* s) { root_sources_.push_back(s); }
   void remove_root_source(RootSource* s);
+  // Scoped roots for C++ code (see Rooted<> below).
+  std::vector<Word*>& handle_slots() { return handles_; }
+  // The running code moved to another machine stack (a fiber) whose highest
+  // address is `bottom` (null: the thread's own); a collector that scans the
+  // machine stack (boehm) must scan that one when it next collects. Called
+  // at every switch of machine stack.
+  virtual void set_stack_bottom(void* /*bottom*/) {}
 
+  // ---- Allocation ----
   // Rule 1: never collects. Returns zeroed memory with the header filled in.
   virtual GcHeader* allocate(size_t bytes, uint8_t kind) = 0;
   // allocate's fast path, inline: a bump in the collector's allocation
-  // buffer (gen's eden: zeroed up to bump_limit_), for a small object of a
-  // kind without a finalizer. Null when it does not apply; then allocate().
+  // buffer, for a small object of a kind without a finalizer. Null when it
+  // does not apply; then allocate().
   GcHeader* try_bump(size_t bytes, uint8_t kind) {
+    AllocBuffer& b = *buffer_;
     bytes = round_object_size(bytes);
-    char* p = bump_top_;
-    if (size_t(bump_limit_ - p) < bytes || bytes > bump_max_ || kinds_[kind].finalize)
+    char* p = b.top;
+    if (size_t(b.limit - p) < bytes || bytes > b.max_bytes || kinds_[kind].finalize)
       return nullptr;
-    bump_top_ = p + bytes;
+    b.top = p + bytes;
     GcHeader* h = reinterpret_cast<GcHeader*>(p);
     h->kind = kind;
-    h->gcbits = bump_gcbits_;
+    h->gcbits = b.gcbits;
     stats_.allocations_by_kind[kind]++;
     return h;
   }
 
+  // ---- The write barrier ----
   // Rule 3. The barrier sees the value overwritten as well as the new one:
   // gen remembers old objects that get a young reference (the new value), a
   // snapshot collector (vcgc) shades the old referent while it marks. The
-  // fast path is one flag test. The store is a release (see load_word).
+  // fast path is the collector's filter (set_barrier): its flag, and the
+  // header bits that excuse an object. The store is a release (see
+  // load_word).
   void write(GcHeader* obj, Word* slot, Word value) {
     Word old = __atomic_load_n(slot, __ATOMIC_RELAXED);
     __atomic_store_n(slot, value, __ATOMIC_RELEASE);
-    if (barrier_active_) barrier_slow(obj, slot, old, value);
+    if (barrier_wanted(obj)) barrier_slow(obj, slot, old, value);
+  }
+  // obj's references changed behind the barrier (a fiber's stack while it
+  // ran): a generational collector must rescan it at the next minor
+  // collection. Inline, through the same filter: most calls find obj young
+  // or already remembered.
+  void remember(GcHeader* obj) {
+    if (barrier_wanted(obj)) remember_slow(obj);
   }
 
+  // ---- Safe points ----
   // Relaxed: a concurrent collector sets wanted_ from its own thread.
   bool collection_wanted() const { return wanted_.load(std::memory_order_relaxed) || stress_; }
-  virtual void collect() = 0;  // full collection; call only at a safe point
   // The collection a safe point runs when collection_wanted(): as much as
   // the collector judges enough (gen: the nursery, and the old generation
   // when it has grown). Non-generational collectors do a full collection.
   virtual void collect_minor() { collect(); }
+  virtual void collect() = 0;  // full collection; call only at a safe point
+  // At the next safe point (vcgc: starts an epoch there).
+  virtual void request_collection() { want_collection(); }
+  // The mutator's safe-point counter (VM::preempt_budget): wanting a
+  // collection zeroes it, so that the next safe point takes the slow path.
+  void set_safepoint_poke(std::atomic<int64_t>* counter) { poke_ = counter; }
+  // Stress mode: a collection at every safe point.
+  void set_stress(bool on) {
+    stress_ = on;
+    if (on && poke_) poke_->store(0, std::memory_order_relaxed);
+  }
+  bool stress() const { return stress_; }
+
+  // ---- Settings and housekeeping, each a no-op where it does not apply ----
   // The young generation's size in bytes, for collectors that have one.
   virtual void set_nursery_size(size_t) {}
+  // Survivors are promoted to the old generation at their age-th minor
+  // collection (1: at the first; at most kMaxPromoteAge). False (nothing
+  // done) for a collector without a young generation.
+  virtual bool set_promote_age(unsigned /*age*/) { return false; }
   // Gives back to the system the memory the heap keeps for its growth (gen:
   // the empty pages its sweeps pooled, spare eden chunks, empty survivor
   // spaces; marksweep: its pooled pages), keeping every object: for a
@@ -206,43 +289,10 @@ class Heap {
   // follows the load down. Call right after a full collection (collect()),
   // at a safe point. Collectors that keep nothing spare do nothing.
   virtual void release_spare_memory() {}
-  // The running code moved to another machine stack (a fiber) whose highest
-  // address is `bottom` (null: the thread's own); a collector that scans the
-  // machine stack (boehm) must scan that one when it next collects. A store,
-  // as it happens at every fiber switch.
-  void set_stack_bottom(void* bottom) { stack_bottom_ = bottom; }
-  // obj's references changed behind the barrier (a fiber's stack while it
-  // ran): a generational collector must rescan it at the next minor
-  // collection.
-  // Inline: most calls find obj young or already remembered.
-  void remember(GcHeader* obj) {
-    if (remembers_ && !(obj->gcbits & remember_skip_)) remember_slow(obj);
-  }
-  // True if the collector traces objects through KindInfo::trace. The
-  // conservative one (boehm) does not, so references an object keeps in
-  // malloc'd memory (a fiber's state) must reach it as roots. (vcgc does,
-  // for trace_on_mutator kinds at its root handover.)
-  virtual bool traces_objects() const { return true; }
-  // At the next safe point (vcgc: starts an epoch there).
-  virtual void request_collection() { want_collection(); }
-  // The mutator's safe-point counter (VM::preempt_budget): wanting a
-  // collection zeroes it, so that the next safe point takes the slow path.
-  void set_safepoint_poke(std::atomic<int64_t>* counter) { poke_ = counter; }
-
-  // Checks the collector's invariant over the whole heap; returns the problems.
-  virtual std::vector<std::string> verify() = 0;
-  virtual const char* name() const = 0;
-
-  void set_stress(bool on) {
-    stress_ = on;
-    if (on && poke_) poke_->store(0, std::memory_order_relaxed);
-  }
-  bool stress() const { return stress_; }
-  const GcStats& stats() const { return stats_; }
-  GcStats& stats() { return stats_; }
-  // Brings the figures a collector computes only on demand up to date (boehm:
-  // the live bytes). Call before reading stats() for a report.
-  virtual void refresh_stats() {}
+  // Whether the heap goes on working in a child of fork() (the server's
+  // --workers): not if it runs a thread of its own (vcgc), which the child
+  // does not have.
+  virtual bool fork_safe() const { return true; }
   // Finalizes every object still allocated (ports close and free their
   // buffers), for the heap's owner to call just before it destroys the
   // heap, while what the finalizers use (the VM) still exists. The heap
@@ -250,18 +300,41 @@ class Heap {
   // is process-wide, not per heap.
   virtual void finalize_all() {}
 
-  // Scoped roots for C++ code (see Rooted<> below).
-  std::vector<Word*>& handle_slots() { return handles_; }
+  // ---- Statistics and checking ----
+  const GcStats& stats() const { return stats_; }
+  // Brings the figures a collector computes only on demand up to date (boehm:
+  // the live bytes). Call before reading stats() for a report.
+  virtual void refresh_stats() {}
+  // Checks the collector's invariant over the whole heap; returns the problems.
+  virtual std::vector<std::string> verify() = 0;
 
  protected:
-  // remember's work, for collectors that set remembers_; skipped for an
-  // object whose gcbits has any of remember_skip_.
-  virtual void remember_slow(GcHeader* /*obj*/) {}
-  bool remembers_ = false;
-  uint8_t remember_skip_ = 0;
+  Heap() = default;
+
+  // ---- For the collectors ----
+  const KindInfo* kinds() const { return kinds_; }
+  GcStats& mutable_stats() { return stats_; }
+  // The buffer try_bump cuts objects from: a member of the collector's own.
+  void use_alloc_buffer(AllocBuffer* b) { buffer_ = b; }
+  // The barrier's filter: while on, write() calls barrier_slow and
+  // remember() calls remember_slow for an object whose gcbits has none of
+  // skip_bits (gen: neither young nor remembered already).
+  void set_barrier(bool on, uint8_t skip_bits = 0) {
+    barrier_on_ = on;
+    barrier_skip_ = skip_bits;
+  }
   // obj's slot held old_value and now holds new_value.
   virtual void barrier_slow(GcHeader* /*obj*/, Word* /*slot*/, Word /*old_value*/,
                             Word /*new_value*/) {}
+  virtual void remember_slow(GcHeader* /*obj*/) {}
+  // Sets wanted_, then pokes the mutator's safe-point counter (any thread).
+  void want_collection() {
+    wanted_ = true;
+    if (poke_) poke_->store(0, std::memory_order_relaxed);
+  }
+  // The collection wanted has been made (or, vcgc, the handover done).
+  void clear_wanted() { wanted_ = false; }
+
   void trace_all_roots(Visitor& v);
   // The mark phase of the non-moving spaces: marks everything reachable
   // from the roots, with an explicit stack (no recursion). mark(h) marks h
@@ -286,26 +359,23 @@ class Heap {
       const std::function<bool(Word)>& contains,
       const std::function<bool(GcHeader* h, GcHeader* from, const VerifyProblem&)>& check);
 
+ private:
+  // The filter's test. The header bits are read relaxed: vcgc's collector
+  // thread writes colours into them while the mutator stores.
+  bool barrier_wanted(const GcHeader* obj) const {
+    return barrier_on_ && !(__atomic_load_n(&obj->gcbits, __ATOMIC_RELAXED) & barrier_skip_);
+  }
+
+  static inline AllocBuffer no_buffer_;  // empty: nothing fits (never written)
+  AllocBuffer* buffer_ = &no_buffer_;
+  bool barrier_on_ = false;
+  uint8_t barrier_skip_ = 0;
+  std::atomic<bool> wanted_{false};
+  std::atomic<int64_t>* poke_ = nullptr;
+  bool stress_ = false;
   KindInfo kinds_[kMaxKinds];
   std::vector<RootSource*> root_sources_;
   std::vector<Word*> handles_;
-  void* stack_bottom_ = nullptr;  // set_stack_bottom
-  bool barrier_active_ = false;
-  std::atomic<bool> wanted_{false};
-  // The bump buffer try_bump allocates in ([bump_top_, bump_limit_), zeroed;
-  // empty for collectors without one), the gcbits of what it makes, and
-  // the largest object it takes.
-  char* bump_top_ = nullptr;
-  char* bump_limit_ = nullptr;
-  uint8_t bump_gcbits_ = 0;
-  size_t bump_max_ = 0;
-  std::atomic<int64_t>* poke_ = nullptr;
-  // Sets wanted_, then pokes the mutator's safe-point counter (any thread).
-  void want_collection() {
-    wanted_ = true;
-    if (poke_) poke_->store(0, std::memory_order_relaxed);
-  }
-  bool stress_ = false;
   GcStats stats_;
 };
 
@@ -338,7 +408,8 @@ class Rooted {
   T value_;
 };
 
-// A growable vector of roots (for the compiler's constants and work lists).
+// A growable vector of roots (the macro expander's work lists,
+// compiler/expand.cpp).
 template <class T>
 class RootedVector : public RootSource {
  public:

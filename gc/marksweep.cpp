@@ -30,14 +30,15 @@ class MarkSweepHeap final : public Heap {
 
   GcHeader* allocate(size_t bytes, uint8_t kind) override {
     GcHeader* h = space_.allocate(bytes);
-    bytes = PageSpace::round(bytes);
+    bytes = round_object_size(bytes);
     h->kind = kind;
-    stats_.bytes_allocated += bytes;
-    stats_.objects_allocated++;
-    stats_.allocations_by_kind[kind]++;
+    GcStats& st = mutable_stats();
+    st.bytes_allocated += bytes;
+    st.objects_allocated++;
+    st.allocations_by_kind[kind]++;
     since_ += bytes;
     // Peak heap: the most bytes of objects held, live or not yet swept.
-    if (space_.bytes_in_use() > stats_.peak_heap_bytes) stats_.peak_heap_bytes = space_.bytes_in_use();
+    if (space_.bytes_in_use() > st.peak_heap_bytes) st.peak_heap_bytes = space_.bytes_in_use();
     if (since_ > trigger_) want_collection();
     return h;
   }
@@ -45,25 +46,26 @@ class MarkSweepHeap final : public Heap {
   void collect() override {
     auto t0 = std::chrono::steady_clock::now();
     mark();
-    size_t live = space_.sweep(kinds_);
-    wanted_ = false;
+    size_t live = space_.sweep(kinds());
+    clear_wanted();
     since_ = 0;
     trigger_ = std::max<uint64_t>(kMinTrigger, live);
     space_.trim_pool(trigger_);  // the empty pages the next trigger_ bytes will take
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - t0).count();
-    stats_.collections++;
-    stats_.major_collections++;
-    stats_.record_pause(ms, true);  // every collection is major; none promotes
-    stats_.bytes_live = live;
-    stats_.fragmentation = space_.figures().fragmentation;
+    GcStats& st = mutable_stats();
+    st.collections++;
+    st.major_collections++;
+    st.record_pause(ms, true);  // every collection is major; none promotes
+    st.bytes_live = live;
+    st.fragmentation = space_.figures().fragmentation;
   }
 
   void release_spare_memory() override { space_.trim_pool(0); }
 
   std::vector<std::string> verify() override;
   // No object is marked between collections, so a sweep finalizes them all.
-  void finalize_all() override { space_.sweep(kinds_); }
+  void finalize_all() override { space_.sweep(kinds()); }
 
  private:
   void mark() { mark_from_roots(stack_, kMarkBit); }

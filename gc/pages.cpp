@@ -14,18 +14,18 @@ namespace gc {
 
 PageSpace::~PageSpace() {
   for (Page* p : pages_) munmap(p, kPageSize);
-  for (Large* l : large_) std::free(l);
+  for (LargeBlock* l : large_) std::free(l);
 }
 
 GcHeader* PageSpace::allocate(size_t bytes) {
-  bytes = round(bytes);
+  bytes = round_object_size(bytes);
   if (bytes <= kMaxSmall) {
     GcHeader* h = allocate_uninitialised(bytes);
     std::memset(static_cast<void*>(h), 0, bytes);
     return h;
   }
   bytes_ += bytes;
-  Large* l = static_cast<Large*>(std::calloc(1, sizeof(Large) + bytes));
+  auto* l = static_cast<LargeBlock*>(std::calloc(1, sizeof(LargeBlock) + bytes));
   if (!l) throw std::bad_alloc();
   l->bytes = bytes;
   large_.push_back(l);
@@ -49,9 +49,7 @@ PageSpace::Page* PageSpace::take_page(size_t bytes) {
     page_set_.insert(reinterpret_cast<uintptr_t>(p));
     figures_.page_bytes += kPageSize;
   }
-  p->cell_size = bytes;
-  p->ncells = (kPageSize - Page::kHeaderBytes) / bytes;
-  p->nused = 0;
+  p->format(bytes / 8);
   p->evacuate = false;
   return p;
 }
@@ -67,10 +65,6 @@ void* map_aligned(size_t size) {
   return reinterpret_cast<void*>(aligned);
 }
 
-// One pass over the cells handed out: finalize and free the unmarked ones,
-// clear the marks of the others. The free cells are threaded on a list of
-// their own, spliced onto the class's list only if some cell lived: a page
-// with none goes to the pool instead. Returns the live bytes.
 namespace {
 // One allocated cell: a marked one lives (its mark cleared); else it is
 // finalized and becomes free.
@@ -80,35 +74,30 @@ bool sweep_cell(GcHeader* h, const KindInfo* kinds) {
     return true;
   }
   if (auto fin = kinds[h->kind].finalize) fin(h);
-  h->kind = PageSpace::kFreeKind;
+  h->kind = kFreeKind;
   h->gcbits = 0;
   return false;
 }
 }  // namespace
 
+// One pass over the cells handed out: finalize and free the unmarked ones,
+// clear the marks of the others. The free cells are threaded on a list of
+// their own, spliced onto the class's list only if some cell lived: a page
+// with none goes to the pool instead. Returns the live bytes.
 size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
-  size_t size = p->cell_size, live = 0, nfree = 0;
+  size_t size = p->cell_size, live = 0;
   if (p->evacuate) {  // dead cells freed, none threaded: the page empties soon
     for (size_t i = 0; i < p->nused; ++i) {
-      auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * size);
+      GcHeader* h = &p->cell(i)->h;
       if (h->kind != kFreeKind && sweep_cell(h, kinds)) ++live;
     }
     evacuating_bytes_ += live * size;
     return live * size;
   }
-  FreeCell* head = nullptr;
-  FreeCell* tail = nullptr;
-  for (size_t i = p->nused; i-- > 0;) {
-    auto* cell = reinterpret_cast<FreeCell*>(p->cells() + i * size);
-    if (cell->h.kind != kFreeKind && sweep_cell(&cell->h, kinds)) {
-      ++live;
-      continue;
-    }
-    cell->next = head;
-    head = cell;
-    if (!tail) tail = cell;
-    ++nfree;
-  }
+  SweptCells swept = sweep_cells(p, [kinds](GcHeader* h) { return sweep_cell(h, kinds); });
+  FreeCell* head = swept.head;
+  FreeCell* tail = swept.tail;
+  live = swept.live;
   if (live == 0) {
     p->cell_size = p->ncells = p->nused = 0;
     pool_.push_back(p);
@@ -127,7 +116,7 @@ size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
     bump_page_[c] = p;
   } else {
     for (size_t i = p->nused; i < p->ncells; ++i) {
-      auto* cell = reinterpret_cast<FreeCell*>(p->cells() + i * size);
+      FreeCell* cell = p->cell(i);
       cell->h = GcHeader{kFreeKind, 0, 0, 0};
       cell->next = nullptr;
       if (tail) tail->next = cell; else head = cell;
@@ -139,18 +128,18 @@ size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
     tail->next = free_[c];
     free_[c] = head;
   }
-  figures_.free_partial_bytes += nfree * size;
+  figures_.free_partial_bytes += swept.free * size;
   return live * size;
 }
 
 size_t PageSpace::sweep(const KindInfo* kinds) {
-  for (size_t c = 0; c < kClasses; ++c) free_[c] = nullptr, bump_page_[c] = nullptr;
+  for (size_t c = 0; c < kSizeClasses; ++c) free_[c] = nullptr, bump_page_[c] = nullptr;
   bytes_ = 0;
   figures_.free_partial_bytes = 0;
   for (Page* p : pages_)
     if (p->cell_size) bytes_ += sweep_page(p, kinds);
   size_t keep = 0;
-  for (Large* l : large_) {
+  for (LargeBlock* l : large_) {
     GcHeader* h = l->object();
     if (h->gcbits & kMarkBit) {
       h->gcbits &= ~kMarkBit;
@@ -182,7 +171,7 @@ size_t PageSpace::plan_evacuation(const KindInfo* kinds, double max_occupancy) {
     size_t live = 0;
     bool pinned = false;
     for (size_t i = 0; i < p->nused && !pinned; ++i) {
-      auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * p->cell_size);
+      GcHeader* h = &p->cell(i)->h;
       if (h->kind == kFreeKind || !(h->gcbits & kMarkBit)) continue;
       ++live;
       pinned = kinds[h->kind].finalize != nullptr;
@@ -245,14 +234,8 @@ void PageSpace::release_tails() {
 bool PageSpace::contains(Word w) const {
   GcHeader* h = header_of(w);
   if (large_set_.count(h)) return true;
-  uintptr_t base = w & ~uintptr_t(kPageSize - 1);
-  if (!page_set_.count(base)) return false;
-  const Page* p = reinterpret_cast<const Page*>(base);
-  uintptr_t off = w - base;
-  if (p->cell_size == 0 || off < Page::kHeaderBytes) return false;
-  if ((off - Page::kHeaderBytes) % p->cell_size != 0) return false;
-  if ((off - Page::kHeaderBytes) / p->cell_size >= p->nused) return false;
-  return h->kind != kFreeKind;
+  const PageHeader* p = PageHeader::of(w);
+  return page_set_.count(reinterpret_cast<uintptr_t>(p)) && p->holds(w);
 }
 
 }  // namespace gc

@@ -1,9 +1,11 @@
 // gc/pages.h — the size-classed page allocator behind the non-moving spaces:
-// the whole heap of `marksweep`, the old generation of `gen`.
+// the whole heap of `marksweep`, the old generation of `gen` (PageSpace); and
+// the page layout, free cell and page sweep that vcgc's own pages share with
+// it (gc/vcgc.cpp).
 //
 // Small objects (up to kMaxSmall bytes) live in 64 KiB pages aligned to their
 // size, one size class per page, sizes in steps of 8 bytes. A page hands out
-// its cells in address order from a bump cursor (Page::nused: the cells below
+// its cells in address order from a bump cursor (PageHeader::nused: the cells below
 // it have been handed out at least once, the ones above were never touched);
 // cells freed by a sweep are threaded on a per-class free list through the
 // cells, and a free cell's header has kind kFreeKind. Allocation takes the
@@ -32,11 +34,97 @@
 
 namespace gc {
 
-// What the space holds, as of the last sweep (and allocation since).
+// ---- What every size-classed space shares ----
+// PageSpace below, and vcgc's pages (gc/vcgc.cpp), which are swept by its
+// collector thread while the mutator allocates and so manage their lists
+// themselves, share the geometry, the page header, the free cell, the
+// large-object block and the sweep of a page's cells.
+
+constexpr size_t kPageSize = 64 * 1024;             // a page, aligned to its size
+constexpr size_t kMaxSmall = 1024;                  // larger objects are large objects
+constexpr size_t kSizeClasses = kMaxSmall / 8 + 1;  // class c holds cells of 8c bytes
+constexpr uint8_t kFreeKind = 0xff;                 // the kind of a free cell
+
 // size bytes of fresh memory aligned to size (a power of two), so that an
 // address finds its page by masking. Throws std::bad_alloc.
 void* map_aligned(size_t size);
 
+// A free cell, threaded on a free list through the cells themselves.
+struct FreeCell {
+  GcHeader h;  // kind kFreeKind
+  FreeCell* next;
+};
+
+// The start of every page; its cells follow, from kHeaderBytes on. A space
+// extends it with its own fields (within kHeaderBytes).
+struct PageHeader {
+  static constexpr size_t kHeaderBytes = 64;
+  uint32_t cell_size = 0;  // 0 while the page is empty and pooled
+  uint32_t ncells = 0;
+  uint32_t nused = 0;  // cells handed out at least once: the bump cursor
+
+  char* cells() const { return reinterpret_cast<char*>(const_cast<PageHeader*>(this)) + kHeaderBytes; }
+  FreeCell* cell(size_t i) const { return reinterpret_cast<FreeCell*>(cells() + i * cell_size); }
+  size_t size_class() const { return cell_size / 8; }
+  // Cells of class c, none handed out yet.
+  void format(size_t c) {
+    cell_size = uint32_t(c * 8);
+    ncells = uint32_t((kPageSize - kHeaderBytes) / cell_size);
+    nused = 0;
+  }
+  // The page an address of one of its cells is in.
+  static PageHeader* of(Word w) { return reinterpret_cast<PageHeader*>(w & ~Word(kPageSize - 1)); }
+  // True iff w (an address in this page) is the start of a cell handed out
+  // and not free.
+  bool holds(Word w) const {
+    uintptr_t off = w - reinterpret_cast<uintptr_t>(this);
+    if (cell_size == 0 || off < kHeaderBytes) return false;
+    if ((off - kHeaderBytes) % cell_size != 0) return false;
+    if ((off - kHeaderBytes) / cell_size >= nused) return false;
+    return header_of(w)->kind != kFreeKind;
+  }
+};
+
+// A large object (over kMaxSmall bytes) is a block of its own, calloc'd,
+// the object right after this header.
+struct LargeBlock {
+  size_t bytes;  // of the object
+  size_t pad;
+  GcHeader* object() { return reinterpret_cast<GcHeader*>(this + 1); }
+};
+
+// One pass over the cells p has handed out, from the top down so that the
+// list comes out in address order: every cell that is free, or allocated
+// and not kept (keep(h) false), is threaded onto the list returned. keep is
+// called for each allocated cell; it says whether the cell lives, and for
+// one that does not it does what the space does with a dead object and
+// makes the cell free (kind kFreeKind).
+struct SweptCells {
+  FreeCell* head = nullptr;  // the lowest free cell
+  FreeCell* tail = nullptr;  // the highest
+  size_t live = 0;
+  size_t free = 0;
+};
+template <class Keep>
+SweptCells sweep_cells(PageHeader* p, Keep keep) {
+  SweptCells r;
+  for (size_t i = p->nused; i-- > 0;) {
+    FreeCell* cell = p->cell(i);
+    if (cell->h.kind != kFreeKind && keep(&cell->h)) {
+      ++r.live;
+      continue;
+    }
+    cell->next = r.head;
+    r.head = cell;
+    if (!r.tail) r.tail = cell;
+    ++r.free;
+  }
+  return r;
+}
+
+// ---- PageSpace ----
+
+// What the space holds, as of the last sweep (and allocation since).
 struct SpaceFigures {
   uint64_t page_bytes = 0;          // small-object pages mapped, pooled ones included
   uint64_t pooled_bytes = 0;        // empty pages kept for reuse
@@ -52,9 +140,6 @@ struct SpaceFigures {
 
 class PageSpace {
  public:
-  static constexpr size_t kPageSize = 64 * 1024;
-  static constexpr size_t kMaxSmall = 1024;
-  static constexpr uint8_t kFreeKind = 0xff;
   static constexpr uint8_t kMarkBit = 1;  // the one gcbits bit this class reads
 
   PageSpace() = default;
@@ -62,10 +147,7 @@ class PageSpace {
   PageSpace(const PageSpace&) = delete;
   PageSpace& operator=(const PageSpace&) = delete;
 
-  // The size allocate() really takes for a request of bytes.
-  static size_t round(size_t bytes) { return round_object_size(bytes); }
-
-  // Zeroed memory for an object of round(bytes) bytes; the caller fills in the
+  // Zeroed memory for an object of round_object_size(bytes) bytes; the caller fills in the
   // header's kind. Small or large by size.
   GcHeader* allocate(size_t bytes);
   // A small cell of exactly `bytes` (already rounded, at most kMaxSmall) whose
@@ -107,7 +189,7 @@ class PageSpace {
     for (size_t k = 0, n = pages_.size(); k < n; ++k)
       if (Page* p = pages_[k]; p->evacuate)
         for (size_t i = 0; i < p->nused; ++i) {
-          auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * p->cell_size);
+          GcHeader* h = &p->cell(i)->h;
           if (h->kind != kFreeKind) move(h);
         }
   }
@@ -121,10 +203,10 @@ class PageSpace {
   void for_each_object(F f) const {
     for (Page* p : pages_)
       for (size_t i = 0; i < (p->evacuate ? 0 : p->nused); ++i) {
-        auto* h = reinterpret_cast<GcHeader*>(p->cells() + i * p->cell_size);
+        GcHeader* h = &p->cell(i)->h;
         if (h->kind != kFreeKind) f(h);
       }
-    for (Large* l : large_) f(l->object());
+    for (LargeBlock* l : large_) f(l->object());
   }
 
   size_t bytes_in_use() const { return bytes_; }  // allocated since the sweep, plus live
@@ -136,31 +218,17 @@ class PageSpace {
   const SpaceFigures& figures() const { return figures_; }
 
  private:
-  struct Page {
-    size_t cell_size;  // 0 while the page is in the empty pool
-    size_t ncells;
-    size_t nused;  // cells handed out at least once: the bump cursor
-    bool evacuate;  // set apart by plan_evacuation
-    static constexpr size_t kHeaderBytes = 64;
-    char* cells() const { return reinterpret_cast<char*>(const_cast<Page*>(this)) + kHeaderBytes; }
+  struct Page : PageHeader {
+    bool evacuate = false;  // set apart by plan_evacuation
   };
-  struct FreeCell {
-    GcHeader h;
-    FreeCell* next;
-  };
-  struct Large {
-    size_t bytes;
-    size_t pad;
-    GcHeader* object() { return reinterpret_cast<GcHeader*>(this + 1); }
-  };
-  static constexpr size_t kClasses = kMaxSmall / 8 + 1;
+  static_assert(sizeof(Page) <= PageHeader::kHeaderBytes);
 
   // The next never-used cell of the class's bump page; a fresh page when
   // that one is full. Inline: a minor collection promotes through it.
   GcHeader* bump(size_t cls, size_t bytes) {
     Page* p = bump_page_[cls];
     if (!p || p->nused == p->ncells) [[unlikely]] p = bump_page_[cls] = take_page(bytes);
-    return reinterpret_cast<GcHeader*>(p->cells() + p->nused++ * bytes);
+    return &p->cell(p->nused++)->h;
   }
   Page* take_page(size_t bytes);
   size_t sweep_page(Page* p, const KindInfo* kinds);
@@ -169,10 +237,10 @@ class PageSpace {
   std::vector<Page*> pages_;  // every mapped page, pooled ones included
   std::unordered_set<uintptr_t> page_set_;
   std::vector<Page*> pool_;  // empty pages
-  std::vector<Large*> large_;
+  std::vector<LargeBlock*> large_;
   std::unordered_set<GcHeader*> large_set_;
-  FreeCell* free_[kClasses] = {};
-  Page* bump_page_[kClasses] = {};  // the page each class bumps into
+  FreeCell* free_[kSizeClasses] = {};
+  Page* bump_page_[kSizeClasses] = {};  // the page each class bumps into
   size_t bytes_ = 0;
   size_t evacuating_bytes_ = 0;  // live bytes in the pages set apart
   SpaceFigures figures_;

@@ -64,12 +64,14 @@
 // passes the dead ones back, and the mutator finalizes and frees them at its
 // next safe point (collect_minor), never inside an allocation.
 //
-// Allocation. Small objects live in 64 KiB pages, one size class each (as in
-// gc/pages.h, whose class serves the stop-the-world collectors; this one
-// must sweep concurrently). A page belongs to one thread at a time: to the
-// mutator while it allocates from it (free list, then a bump cursor), to a
-// sweeper (the collector, or the mutator sweeping lazily when it runs out)
-// while it rebuilds its free list. Page lists move under one mutex, taken
+// Allocation. Small objects live in 64 KiB pages, one size class each, laid
+// out and swept cell by cell as gc/pages.h's (PageHeader, sweep_cells); but
+// not through its PageSpace, which serves the stop-the-world collectors:
+// these pages are swept concurrently, so their lists are this file's own. A
+// page belongs to one thread at a time: to the mutator while it allocates
+// from it (free list, then a bump cursor), to a sweeper (the collector, or
+// the mutator sweeping lazily when it runs out) while it rebuilds its free
+// list. Page lists move under one mutex, taken
 // once per page. Stores are release and the collector's loads acquire
 // (gc::load_word), so a new object's contents are visible before its
 // reference is; colours are read and written with atomic byte accesses.
@@ -111,10 +113,6 @@
 namespace gc {
 namespace {
 
-constexpr size_t kPageSize = 64 * 1024;
-constexpr size_t kMaxSmall = 1024;
-constexpr size_t kClasses = kMaxSmall / 8 + 1;
-constexpr uint8_t kFreeKind = 0xff;
 constexpr uint8_t kColourMask = 3;
 constexpr size_t kLogChunk = 1024;                    // barrier log entries per handover to the collector
 constexpr uint64_t kMinTrigger = uint64_t(8) << 20;   // allocation between epoch starts
@@ -128,11 +126,6 @@ uint8_t colour_of(const GcHeader* h) {
 }
 void set_colour(GcHeader* h, uint8_t c) { __atomic_store_n(&h->gcbits, c, __ATOMIC_RELAXED); }
 
-size_t round_size(size_t bytes) {
-  bytes = (bytes + 7) & ~size_t(7);
-  return bytes < 16 ? 16 : bytes;
-}
-
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -143,32 +136,20 @@ uint64_t thread_cpu_ns() {
   return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
 
-struct FreeCell {
-  GcHeader h;
-  FreeCell* next;
-};
-
-// A 64 KiB page aligned to its size. Cells below nused have been handed out
-// at least once; the ones above were never touched (zero).
-struct Page {
-  static constexpr size_t kHeaderBytes = 64;
-  uint32_t cell_size = 0;
-  uint32_t ncells = 0;
-  uint32_t nused = 0;
-  uint32_t cls = 0;          // size class; 0 while the page is empty and pooled
+// A page of gc/pages.h's layout (cells below nused have been handed out at
+// least once; the ones above were never touched, zero; cell_size is 0
+// while the page is empty and pooled), with what a sweep leaves for the
+// page's next owner.
+struct Page : PageHeader {
   uint32_t live = 0;         // live cells found by the last sweep
   FreeCell* free = nullptr;  // built by the last sweep, for the next owner
-  char* cells() { return reinterpret_cast<char*>(this) + kHeaderBytes; }
-  FreeCell* cell(size_t i) { return reinterpret_cast<FreeCell*>(cells() + i * cell_size); }
   void format(size_t c) {
-    cls = uint32_t(c);
-    cell_size = uint32_t(c * 8);
-    ncells = uint32_t((kPageSize - kHeaderBytes) / cell_size);
-    nused = live = 0;
+    PageHeader::format(c);
+    live = 0;
     free = nullptr;
   }
 };
-static_assert(sizeof(Page) <= Page::kHeaderBytes);
+static_assert(sizeof(Page) <= PageHeader::kHeaderBytes);
 
 // A trace_on_mutator object's references, copied at the handover.
 struct SnapEntry {
@@ -176,34 +157,22 @@ struct SnapEntry {
   size_t from = 0, to = 0;  // in snap_words_
 };
 
-// An object allocated by itself: a large one, or one with a finalizer.
-struct Big {
-  size_t bytes;  // of the object
-  size_t pad;
-  GcHeader* object() { return reinterpret_cast<GcHeader*>(this + 1); }
-};
+// An object allocated by itself ("big"): a large one, or one with a
+// finalizer.
+using Big = LargeBlock;
 
 // Rebuilds p's free list from the cells that are free or of the garbage
 // colour. The caller owns p. Live cells may be marked meanwhile by the
 // collector: colours are read atomically, and garbage is never marked.
 void sweep_page(Page* p, uint8_t garbage) {
-  FreeCell* list = nullptr;
-  uint32_t live = 0;
-  for (size_t i = p->nused; i-- > 0;) {
-    FreeCell* cell = p->cell(i);
-    if (cell->h.kind != kFreeKind) {
-      if (colour_of(&cell->h) != garbage) {
-        ++live;
-        continue;
-      }
-      cell->h.kind = kFreeKind;
-      set_colour(&cell->h, 0);
-    }
-    cell->next = list;
-    list = cell;
-  }
-  p->free = list;
-  p->live = live;
+  SweptCells swept = sweep_cells(p, [garbage](GcHeader* h) {
+    if (colour_of(h) != garbage) return true;
+    h->kind = kFreeKind;
+    set_colour(h, 0);
+    return false;
+  });
+  p->free = swept.head;
+  p->live = uint32_t(swept.live);
 }
 
 class VcgcHeap final : public Heap {
@@ -217,11 +186,12 @@ class VcgcHeap final : public Heap {
   }
 
   const char* name() const override { return "vcgc"; }
+  bool fork_safe() const override { return false; }  // the collector thread
 
   GcHeader* allocate(size_t bytes, uint8_t kind) override {
-    bytes = round_size(bytes);
+    bytes = round_object_size(bytes);
     GcHeader* h;
-    if (bytes > kMaxSmall || kinds_[kind].finalize) {
+    if (bytes > kMaxSmall || kinds()[kind].finalize) {
       h = allocate_big(bytes);
     } else {
       size_t c = bytes / 8;
@@ -229,15 +199,16 @@ class VcgcHeap final : public Heap {
     }
     h->kind = kind;
     set_colour(h, alloc_colour_);
-    stats_.bytes_allocated += bytes;
-    stats_.objects_allocated++;
-    stats_.allocations_by_kind[kind]++;
+    GcStats& st = mutable_stats();
+    st.bytes_allocated += bytes;
+    st.objects_allocated++;
+    st.allocations_by_kind[kind]++;
     since_start_ += bytes;
     if (since_start_ > trigger_ && !want_epoch_) {
       want_epoch_ = true;
       want_collection();
     }
-    if (kinds_[kind].trace_on_mutator) add_on_mutator(h);
+    if (kinds()[kind].trace_on_mutator) add_on_mutator(h);
     return h;
   }
 
@@ -248,7 +219,7 @@ class VcgcHeap final : public Heap {
 
   void collect_minor() override {
     reclaim(true);
-    handover(stress_ || want_epoch_);
+    handover(stress() || want_epoch_);
   }
 
   // A full collection, finished before it returns: the epoch under way ends,
@@ -272,7 +243,7 @@ class VcgcHeap final : public Heap {
     for (auto* list : {&bigs_, &sweep_bigs_, &kept_bigs_, &dead_bigs_, &pending_fin_}) {
       for (Big* b : *list) {
         GcHeader* h = b->object();
-        if (auto fin = kinds_[h->kind].finalize) fin(h);
+        if (auto fin = kinds()[h->kind].finalize) fin(h);
         std::free(b);
       }
       list->clear();
@@ -408,7 +379,7 @@ class VcgcHeap final : public Heap {
     bigs_.insert(bigs_.end(), kept.begin(), kept.end());
     for (Big* b : dead) {
       GcHeader* h = b->object();
-      if (auto fin = kinds_[h->kind].finalize) {
+      if (auto fin = kinds()[h->kind].finalize) {
         if (!finalize) {
           std::lock_guard lk(mu_);
           pending_fin_.push_back(b);
@@ -416,14 +387,15 @@ class VcgcHeap final : public Heap {
         }
         fin(h);
       }
-      if (kinds_[h->kind].trace_on_mutator) remove_on_mutator(h);
+      if (kinds()[h->kind].trace_on_mutator) remove_on_mutator(h);
       heap_bytes_ -= sizeof(Big) + b->bytes;
       std::free(b);
     }
   }
 
   void note_peak() {
-    if (heap_bytes_ > stats_.peak_heap_bytes) stats_.peak_heap_bytes = heap_bytes_;
+    GcStats& st = mutable_stats();
+    if (heap_bytes_ > st.peak_heap_bytes) st.peak_heap_bytes = heap_bytes_;
   }
 
   // ---- handover (mutator; mu_ held where named _locked or given lk) ----
@@ -449,7 +421,7 @@ class VcgcHeap final : public Heap {
         did = true;
       }
     }
-    wanted_ = false;  // the collector sets it again when it runs out of work
+    clear_wanted();  // the collector sets it again when it runs out of work
     unlock_and_wake(lk);
     if (did) record(ms_since(t0));
   }
@@ -486,24 +458,25 @@ class VcgcHeap final : public Heap {
   // unmarked, with every page the mutator allocates from.
   void end_epoch() {
     marking_ = false;
-    barrier_active_ = false;
-    stats_.collections++;
-    stats_.major_collections++;
-    stats_.bytes_live = marked_bytes_;
+    set_barrier(false);
+    GcStats& st = mutable_stats();
+    st.collections++;
+    st.major_collections++;
+    st.bytes_live = marked_bytes_;
     uint64_t cpu = collector_cpu_ns_.load(std::memory_order_relaxed);
-    stats_.gc_ms += double(cpu - cpu_counted_ns_) / 1e6;
+    st.gc_ms += double(cpu - cpu_counted_ns_) / 1e6;
     cpu_counted_ns_ = cpu;
     trigger_ = std::max<uint64_t>(kMinTrigger, marked_bytes_);
     heap_limit_ = std::max<uint64_t>(kMinHeapLimit, 2 * (marked_bytes_ + trigger_));
     sweep_colour_ = colour(epoch_ - 1);
-    for (size_t c = 0; c < kClasses; ++c) {
+    for (size_t c = 0; c < kSizeClasses; ++c) {
       cur_[c] = nullptr;
       free_[c] = nullptr;
       avail_[c].clear();
       unswept_[c].clear();
     }
     for (Page* p : pages_)
-      if (p->cls) unswept_[p->cls].push_back(p);
+      if (p->cell_size) unswept_[p->size_class()].push_back(p);
     bigs_.insert(bigs_.end(), kept_bigs_.begin(), kept_bigs_.end());
     kept_bigs_.clear();
     sweep_bigs_.swap(bigs_);
@@ -517,7 +490,7 @@ class VcgcHeap final : public Heap {
     ++epoch_;
     mark_colour_ = alloc_colour_ = colour(epoch_);
     marking_ = true;
-    barrier_active_ = true;
+    set_barrier(true);  // every store logs the old referent not yet M
     want_epoch_ = false;
     since_start_ = 0;
     marked_bytes_ = 0;
@@ -549,7 +522,7 @@ class VcgcHeap final : public Heap {
     snap_mask_ = size - 1;
     for (GcHeader* h : on_mutator_) {
       size_t from = snap_words_.size();
-      if (auto tr = kinds_[h->kind].trace) tr(h, copier);
+      if (auto tr = kinds()[h->kind].trace) tr(h, copier);
       size_t i = snap_slot(h);
       while (snap_table_[i].obj) i = (i + 1) & snap_mask_;
       snap_table_[i] = SnapEntry{h, from, snap_words_.size()};
@@ -644,7 +617,7 @@ class VcgcHeap final : public Heap {
   }
 
   void record(double ms) {
-    stats_.record_pause(ms, true);
+    mutable_stats().record_pause(ms, true);
     note_peak();
   }
 
@@ -710,7 +683,7 @@ class VcgcHeap final : public Heap {
 
   // Frees the garbage colour g in every unswept page, a page at a time.
   void sweep_pages(uint8_t g) {
-    for (size_t c = 1; c < kClasses; ++c) {
+    for (size_t c = 1; c < kSizeClasses; ++c) {
       for (;;) {
         Page* p;
         {
@@ -722,7 +695,7 @@ class VcgcHeap final : public Heap {
         sweep_page(p, g);
         std::lock_guard lk(mu_);
         if (p->live == 0) {
-          p->cls = 0;
+          p->cell_size = 0;
           empty_.push_back(p);
         } else if (p->free || p->nused < p->ncells) {
           avail_[c].push_back(p);
@@ -758,8 +731,8 @@ class VcgcHeap final : public Heap {
       if ((n & 4095) == 0 && stopping_.load(std::memory_order_relaxed)) break;
       GcHeader* h = grey_.back();
       grey_.pop_back();
-      const KindInfo& k = kinds_[h->kind];
-      bytes += round_size(k.size(h));
+      const KindInfo& k = kinds()[h->kind];
+      bytes += round_object_size(k.size(h));
       if (k.trace_on_mutator) {
         if (const SnapEntry* e = snap_find(h))
           for (size_t i = e->from; i < e->to; ++i) m.shade(snap_words_[i]);
@@ -774,8 +747,8 @@ class VcgcHeap final : public Heap {
 
   // ---- state ----
   // The mutator's own.
-  Page* cur_[kClasses] = {};
-  FreeCell* free_[kClasses] = {};
+  Page* cur_[kSizeClasses] = {};
+  FreeCell* free_[kSizeClasses] = {};
   std::vector<Page*> pages_;                 // every page mapped
   std::unordered_set<uintptr_t> page_set_;   // the same, for verify
   std::vector<Big*> bigs_;                   // allocated since the last sweep began, or kept by it
@@ -804,8 +777,8 @@ class VcgcHeap final : public Heap {
   bool wake_ = false;     // work was queued: notify cv_ once mu_ is released
   uint8_t sweep_colour_ = 0;
   std::vector<std::vector<Word>> inbox_;  // roots and logs to mark from
-  std::vector<Page*> unswept_[kClasses];  // pages the current sweep has not reached
-  std::vector<Page*> avail_[kClasses];    // swept, with free cells, owned by nobody
+  std::vector<Page*> unswept_[kSizeClasses];  // pages the current sweep has not reached
+  std::vector<Page*> avail_[kSizeClasses];    // swept, with free cells, owned by nobody
   std::vector<Page*> empty_;              // swept with no live cell: any class takes them
   std::vector<Big*> sweep_bigs_;          // the bigs the queued sweep is to look at
   std::vector<Big*> kept_bigs_, dead_bigs_;  // what the sweep found
@@ -825,16 +798,9 @@ class VcgcHeap final : public Heap {
 };
 
 bool VcgcHeap::contains(Word w, const std::unordered_set<GcHeader*>& bigs) const {
-  GcHeader* h = header_of(w);
-  if (bigs.count(h)) return true;
-  uintptr_t base = w & ~uintptr_t(kPageSize - 1);
-  if (!page_set_.count(base)) return false;
-  auto* p = reinterpret_cast<Page*>(base);
-  uintptr_t off = w - base;
-  if (p->cls == 0 || off < Page::kHeaderBytes) return false;
-  if ((off - Page::kHeaderBytes) % p->cell_size != 0) return false;
-  if ((off - Page::kHeaderBytes) / p->cell_size >= p->nused) return false;
-  return h->kind != kFreeKind;
+  if (bigs.count(header_of(w))) return true;
+  const PageHeader* p = PageHeader::of(w);
+  return page_set_.count(reinterpret_cast<uintptr_t>(p)) && p->holds(w);
 }
 
 // Ends the cycle under way (marking complete, sweep done), then walks

@@ -37,6 +37,8 @@ namespace vm {
 
 namespace {
 
+// Process-wide: SIGTERM/SIGINT's handler sets them, and a signal belongs to
+// the process (the server's workers are processes of their own).
 volatile sig_atomic_t g_stopping = 0;
 int g_stop_fd = -1;
 int g_worker = -1;  // this worker's index; -1 in a process that is none
@@ -184,9 +186,7 @@ int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
       return ready[1];
     }
   }
-  flush_quietly(vm.out_port);
-  flush_quietly(vm.err_port);
-  std::exit(0);
+  exit_process(vm, 0);
 }
 
 // ---- builtins ----
@@ -200,8 +200,9 @@ Value bi_srv_open(VM& vm, Value* args, int) {
   raise_fd_limit();
   int n = vm.opts.workers;
   if (n <= 0 || g_worker >= 0) return open_listen_socket(port, host, false, true);
-  if (std::string(vm.heap().name()) == "vcgc")
-    throw_error("--workers needs a collector without a thread of its own (not vcgc)");
+  if (!vm.heap().fork_safe())
+    throw_error(std::string("--workers needs a collector without a thread of its own (not ") +
+                vm.heap().name() + ")");
   // The reservation: bound, never listening, so no connection waits on it.
   Value reserve = open_listen_socket(port, host, true, false);
   ListenSocket* rs = reserve.as<ListenSocket>();

@@ -1,5 +1,5 @@
 // tests/unit/test_kinds.h — object kinds for driving a collector directly
-// through gc/heap.h, without the VM (test_heap.cpp, test_collectors.cpp).
+// through gc/heap.h, without the VM (test_heap.cpp, test_gc.cpp).
 #pragma once
 #include <catch2/catch.hpp>
 

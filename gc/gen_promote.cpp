@@ -1,0 +1,153 @@
+// gc/gen_promote.cpp — see gen_promote.h.
+#include "gc/gen_promote.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+
+namespace gc::gen {
+
+// ---- CopyBudget ----
+
+void CopyBudget::begin(bool promote_all, bool stress, size_t nursery_size) {
+  in_place_ = !promote_all && !stress && survival_ >= kInPlaceAbove;
+  all_in_place_ = false;
+  left_ = promote_all ? SIZE_MAX
+          : stress && ++stress_minors_ % kStressInPlaceEvery == 0
+              ? kStressCopyBudget
+              : std::min(kMaxCopyBudget, nursery_size / kCopyBudgetShare);
+  start_ = left_;
+  in_place_bytes_ = 0;
+}
+
+uint64_t CopyBudget::traced(bool promote_all, uint64_t eden_bytes) {
+  if (!promote_all && eden_bytes)
+    survival_ = double(start_ - left_ + in_place_bytes_) / double(eden_bytes);
+  if (!in_place_) return 0;
+  total_ += in_place_bytes_;
+  return in_place_bytes_;
+}
+
+void CopyBudget::end() {
+  // The other chunks are emptied: their originals need no filler.
+  if (in_place_)
+    for (const Copied& c : copied_) make_filler(reinterpret_cast<char*>(c.from), c.bytes);
+  copied_.clear();
+  in_place_ = all_in_place_ = false;
+}
+
+void CopyBudget::release_memory() {
+  copied_.clear();
+  copied_.shrink_to_fit();
+}
+
+// ---- Blocks ----
+
+Blocks::~Blocks() {
+  for (Block& b : blocks_) munmap(b.start, b.size);
+}
+
+void Blocks::adopt(const Chunk& c) {
+  Block b{c.start, c.size, c.used_end, size_t(c.used_end - c.start)};
+  adopted_++;
+  mapped_ += b.size;
+  last_ = nullptr;  // the insertion may move the blocks
+  blocks_.insert(std::upper_bound(blocks_.begin(), blocks_.end(), b,
+                                  [](const Block& x, const Block& y) { return x.start < y.start; }),
+                 b);
+}
+
+Block* Blocks::block_of(GcHeader* h) {
+  char* at = reinterpret_cast<char*>(h);
+  if (last_ && at >= last_->start && at < last_->end) return last_;
+  auto it = std::upper_bound(blocks_.begin(), blocks_.end(), at,
+                             [](char* a, const Block& b) { return a < b.start; });
+  return last_ = &*(it - 1);
+}
+
+// One pass over a block's objects in address order: the unmarked ones (dead
+// since the last sweep, or never reached when the block was promoted, so
+// still young) and the fillers already there merge into fillers, one per
+// run. Sets b.live (bytes) and b.objects.
+void Blocks::sweep_block(const KindInfo* kinds, Block& b) {
+  size_t live = 0;
+  uint64_t objects = 0;
+  char* run = nullptr;  // where the current run of dead objects starts
+  for (char* p = b.start; p < b.end;) {
+    auto* h = reinterpret_cast<GcHeader*>(p);
+    size_t bytes;
+    if (h->kind == kFreeKind) {
+      bytes = filler_bytes(h);
+      if (!run) run = p;
+    } else if (is_marked(h)) {
+      bytes = object_bytes(kinds, h);
+      if (run) make_filler(run, size_t(p - run));
+      run = nullptr;
+      live += bytes;
+      objects++;
+    } else {
+      bytes = object_bytes(kinds, h);
+      if (!run) run = p;
+    }
+    p += bytes;
+  }
+  if (run) make_filler(run, size_t(b.end - run));
+  b.live = live;
+  b.objects = objects;
+}
+
+void Blocks::sweep(const KindInfo* kinds, const Recycle& recycle) {
+  live_ = mapped_ = 0;
+  size_t keep = 0;
+  for (Block& b : blocks_) {
+    if (b.marked == 0)
+      b.live = 0;
+    else if (b.marked != b.objects)
+      sweep_block(kinds, b);
+    if (b.live == 0) {
+      recycle(b.start, b.size);
+      continue;
+    }
+    live_ += b.live;
+    mapped_ += b.size;
+    blocks_[keep++] = b;
+  }
+  blocks_.resize(keep);
+  last_ = nullptr;
+}
+
+bool Blocks::plan_evacuation(double max_occupancy, uint64_t min_bytes, bool stress) {
+  uint64_t freed = 0;
+  for (Block& b : blocks_) {
+    b.evacuate = double(b.live) <= max_occupancy * double(b.end - b.start);
+    if (b.evacuate) freed += b.size - b.live;
+  }
+  bool worth = freed > min_bytes || (stress && freed > 0 && ++stress_plans_ % 2 == 0);
+  if (!worth)
+    for (Block& b : blocks_) b.evacuate = false;
+  return worth;
+}
+
+void Blocks::release_evacuated(const Recycle& recycle) {
+  size_t keep = 0;
+  for (Block& b : blocks_) {
+    if (!b.evacuate) {
+      blocks_[keep++] = b;
+      continue;
+    }
+    live_ -= b.live;
+    mapped_ -= b.size;
+    evacuated_ += b.live;
+    recycle(b.start, b.size);
+  }
+  blocks_.resize(keep);
+  last_ = nullptr;
+}
+
+bool Blocks::contains(Word w) const {
+  for (const Block& b : blocks_)
+    if (in(w, b.start, b.end)) return header_of(w)->kind != kFreeKind;
+  return false;
+}
+
+}  // namespace gc::gen
