@@ -71,7 +71,7 @@ Value bi_disasm(VM& vm, Value* a, int) {
   return NIL;
 }
 
-// (declare key val): the compiler flags of ARC.md 3.12.
+// (declare key val): the compiler flags of docs/LANGUAGE.md 3.12.
 Value bi_declare(VM& vm, Value* a, int) {
   std::string key = symbol_name(arg_symbol("declare", a[0]));
   bool on = a[1].truthy();
@@ -147,7 +147,7 @@ void register_compiler_builtins(VM& vm) {
   define_builtins(vm, kDefs);
   // Macro expansion runs Arc code in a nested run (VM::apply).
   for (const char* name : {"eval", "macex", "macex1"}) set_builtin_op(name, BuiltinOp::Reenters);
-  Value plus = vm.prim_add;
+  Value plus = vm.primitive(Op::ADD);
   vm.define("%concat", make_builtin("%concat", plus.as<Builtin>()->fn, 0, -1));
 }
 

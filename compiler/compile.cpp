@@ -87,17 +87,6 @@ struct Scope {
   std::vector<Binding*> vars;
 };
 
-// The primitives with fast-path opcodes, by name and argument count.
-struct PrimOp {
-  const char* name;
-  int nargs;
-  Op op;
-};
-const PrimOp kPrims[] = {{"+", 2, Op::ADD}, {"-", 2, Op::SUB}, {"<", 2, Op::LT},
-                         {">", 2, Op::GT},  {"is", 2, Op::IS}, {"car", 1, Op::CAR},
-                         {"cdr", 1, Op::CDR}, {"cons", 2, Op::CONS}, {"no", 1, Op::NO},
-                         {"acons", 1, Op::ACONS}};
-
 class Builder {
  public:
   Builder(Value file) : file_(file) {}
@@ -172,7 +161,7 @@ class Builder {
   Node* build(Value x, Scope* s, uint32_t line) {
     switch (TYPE(x)) {
       case Kind::Symbol: return build_ref(x, s, line);
-      case Kind::True:  // t may be a parameter name (ARC.md 1.1)
+      case Kind::True:  // t may be a parameter name (docs/LANGUAGE.md 1.1)
         return lookup(s, x) ? build_ref(x, s, line) : constant(x, line);
       case Kind::Cons: return build_list(x, s, line_of(x, line));
       case Kind::String: return build_string(x, line);
@@ -274,14 +263,21 @@ class Builder {
     if (TYPE(head) == Kind::Symbol && !lookup(s, head)) {
       for (auto it = loops_.rbegin(); it != loops_.rend(); ++it)
         if ((*it)->name == head) return build_loop_jump(x, *it, s, line);
-      for (const PrimOp& p : kPrims)
-        if ((p.nargs == nargs || (p.op == Op::ADD && nargs > 2)) && symbol_name(head) == p.name) {
+      // The primitives with fast-path opcodes (vm/opcodes.def, PRIM): a
+      // Base row of this global and argument count, or a Count row (ADDN)
+      // for more than two.
+      for (int i = 0; i < kOpCount; ++i) {
+        const OpInfo& p = kOps[i];
+        bool fits = (p.form == PrimForm::Base && p.arity == nargs) ||
+                    (p.form == PrimForm::Count && nargs > 2);
+        if (fits && symbol_name(head) == p.global) {
           Node* n = node(NK::Prim, line);
-          n->prim = nargs > 2 ? Op::ADDN : p.op;
+          n->prim = Op(i);
           n->value = head;
           for (Value q = cdr(x); is_cons(q); q = cdr(q)) n->kids.push_back(build(car(q), s, line));
           return n;
         }
+      }
     }
     Node* n = node(NK::Call, line);
     for (Value p = x; is_cons(p); p = cdr(p)) n->kids.push_back(build(car(p), s, line));
@@ -456,7 +452,7 @@ class Builder {
     return seq;
   }
 
-  // (fn params body...) => a Lambda; params per ARC.md 3.5.
+  // (fn params body...) => a Lambda; params per docs/LANGUAGE.md 3.5.
   Node* build_fn(Value x, Scope* s, uint32_t line, Value name) {
     Lambda* l = new_lambda(s->fn, line);
     l->name = name;
@@ -694,7 +690,7 @@ class Emitter {
         return emit_node(n->kids.back(), tail);
       case NK::Catch: return emit_catch(n);
       case NK::Prim:
-        if (Op imm_op = immediate_form(n); imm_op != Op::NIL) {  // (op a k), k a small fixnum
+        if (Op imm_op = immediate_op(n); imm_op != Op::Count) {  // (op a k), k a small fixnum
           if (Op l = local_form(imm_op); frame_local(n->kids[0]) && l != Op::Count) {
             emit(l, konst(n->value));
             insns_.push_back(n->kids[0]->b->slot);
@@ -713,7 +709,7 @@ class Emitter {
         }
         for (Node* k : n->kids) emit_node(k, false);
         emit(n->prim, konst(n->value));
-        if (n->prim == Op::ADDN) {  // (+ a b c ...): the count follows
+        if (kOps[int(n->prim)].form == PrimForm::Count) {  // (+ a b c ...): the count follows
           insns_.push_back(uint32_t(n->kids.size()));
           depth_ -= int(n->kids.size()) - 1;
         }
@@ -731,20 +727,13 @@ class Emitter {
   }
 
   // The immediate opcode for (op a k) with k a fixnum constant that fits
-  // 32 bits, for +, -, <, > and is; else Op::NIL.
-  static Op immediate_form(Node* n) {
+  // 32 bits (vm/opcodes.def, the Imm rows); else Op::Count.
+  static Op immediate_op(Node* n) {
     if (n->kids.size() != 2 || n->kids[1]->kind != NK::Const || !n->kids[1]->value.is_fixnum())
-      return Op::NIL;
+      return Op::Count;
     int64_t k = n->kids[1]->value.as_fixnum();
-    if (k < INT32_MIN || k > INT32_MAX) return Op::NIL;
-    switch (n->prim) {
-      case Op::ADD: return Op::ADDI;
-      case Op::SUB: return Op::SUBI;
-      case Op::LT: return Op::LTI;
-      case Op::GT: return Op::GTI;
-      case Op::IS: return Op::ISI;
-      default: return Op::NIL;
-    }
+    if (k < INT32_MIN || k > INT32_MAX) return Op::Count;
+    return immediate_form(n->prim);
   }
 
   // args...; STOREL/POP each parameter; head: MKBOX the boxed ones; body
@@ -788,7 +777,7 @@ class Emitter {
   void emit_const(Value v) {
     if (v.is_nil()) return emit(Op::NIL);
     if (v == T) return emit(Op::TRUE);
-    if (v.is_fixnum() && v.as_fixnum() >= -(1 << 23) && v.as_fixnum() < (1 << 23)) {
+    if (v.is_fixnum() && v.as_fixnum() >= kMinSignedOperand && v.as_fixnum() <= kMaxSignedOperand) {
       return emit_signed(Op::FIXNUM, int32_t(v.as_fixnum()));
     }
     emit(Op::CONST, konst(v));

@@ -3,9 +3,12 @@
 // Two passes over an expanded form. The first builds a small tree (Node),
 // resolving each variable to its Binding and noting which bindings inner
 // functions capture and which are assigned. The second emits bytecode: flat
-// closures copy captured variables; a binding both captured and assigned
-// lives in a box. No Arc code runs during either pass, so nothing collects
-// and the tree may hold raw Values.
+// closures copy captured variables; a variable of the program that is
+// assigned lives in a box, captured or not (closures share the box, and a
+// re-entered continuation, which copies the frame, sees the variable's
+// current value), and so does a compiler temporary that is assigned and
+// captured. No Arc code runs during either pass, so nothing collects and the
+// tree may hold raw Values.
 #pragma once
 #include <string>
 

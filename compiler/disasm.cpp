@@ -48,7 +48,7 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
       case 'G':
         out += std::to_string(insn_a(i));
         note = write_string(K[insn_a(i)]);
-        if (insn_op(i) == Op::ADDN) {
+        if (info.form == PrimForm::Count) {
           note += ", " + std::to_string(code[pc + 1]) + " arguments";
         } else if (local_form_of(insn_op(i)) != Op::Count) {
           note += ", local " + std::to_string(code[pc + 1]);

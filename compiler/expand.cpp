@@ -1,4 +1,4 @@
-// compiler/expand.cpp — from Arc forms to core forms (ARC.md 2.10, 3.1-3.3,
+// compiler/expand.cpp — from Arc forms to core forms (docs/LANGUAGE.md 2.10, 3.1-3.3,
 // 3.9, 3.11). Expansion needs no knowledge of scope: lexical variables do not
 // shadow macros, special forms are recognised by name, and ssyntax is pure
 // text. The compiler then sees only core forms.
@@ -182,7 +182,7 @@ bool has_unquote(Value x) {
 
 }  // namespace
 
-// `x at nesting depth d, as code that builds it (ARC.md 3.3). The builders
+// `x at nesting depth d, as code that builds it (docs/LANGUAGE.md 3.3). The builders
 // are the primitives themselves, as constants, so rebinding `cons` or `list`
 // cannot change what a quasiquote means. A template without unquotes is a
 // quoted constant; one without splices or a dotted tail is one %list call.
@@ -375,7 +375,7 @@ Value Expander::expand_assign(Value form, uint64_t pos) {
 }
 
 // ((compose f g) x) => (f (g x)); ((complement f) x) => (no (f x));
-// ((andf f g) x) => ((fn (t) (if (f t) (g t))) x). ARC.md 2.10.
+// ((andf f g) x) => ((fn (t) (if (f t) (g t))) x). docs/LANGUAGE.md 2.10.
 Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
   Value op = car(head);
   Value fns = cdr(head);
@@ -415,7 +415,7 @@ Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
   return NIL;
 }
 
-// "a @x b @(f y) @@" => (+ "a " x " b " (f y) " @"), ARC.md 3.11.
+// "a @x b @(f y) @@" => (+ "a " x " b " (f y) " @"), docs/LANGUAGE.md 3.11.
 Value Expander::atstring(Value s) {
   std::u32string text = string_u32(s);
   if (text.find(U'@') == std::u32string::npos) return s;

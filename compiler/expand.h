@@ -37,7 +37,7 @@ Value macex1(vm::VM& vm, Value form);
 Value macex(vm::VM& vm, Value form);
 
 bool has_ssyntax(Value sym);
-// One step of ssyntax expansion (ARC.md 2.10); non-ssyntax values unchanged.
+// One step of ssyntax expansion (docs/LANGUAGE.md 2.10); non-ssyntax values unchanged.
 Value ssexpand(Value sym);
 // Expands a quasiquoted template at the given nesting depth into code.
 Value quasiquote(Value x, int depth);

@@ -1,4 +1,4 @@
-// compiler/reader.cpp — the reader (ARC.md 2): a character lexer (Reader)
+// compiler/reader.cpp — the reader (docs/LANGUAGE.md 2): a character lexer (Reader)
 // and an iterative list builder (FormBuilder) that keeps open lists, pending
 // quotes and #; comments on an explicit stack instead of the machine stack.
 #include "compiler/reader.h"
@@ -31,7 +31,7 @@ bool is_whitespace(int32_t c) {
   }
 }
 
-// ARC.md 2.2: what ends a token.
+// docs/LANGUAGE.md 2.2: what ends a token.
 bool is_delimiter(int32_t c) {
   switch (c) {
     case '(': case ')': case '[': case ']': case '{': case '}':
@@ -59,7 +59,7 @@ std::string lowercase(std::string s) {
   return s;
 }
 
-// ARC.md 2.5. Names are matched without regard to case, as the host does.
+// docs/LANGUAGE.md 2.5. Names are matched without regard to case, as the host does.
 std::optional<uint32_t> char_by_name(const std::string& name) {
   static const struct { const char* name; uint32_t cp; } kNames[] = {
       {"space", ' '},     {"newline", '\n'},  {"linefeed", '\n'}, {"tab", '\t'},
@@ -194,7 +194,7 @@ uint32_t Reader::checked_code_point(uint32_t cp, uint32_t line, uint32_t col) {
   return cp;
 }
 
-// ARC.md 2.4: one escape, the backslash at line:col already read.
+// docs/LANGUAGE.md 2.4: one escape, the backslash at line:col already read.
 void Reader::read_escape(std::u32string& out, uint32_t line, uint32_t col) {
   // Pairs: the letter after the backslash, then the character it stands for.
   static const char kSimple[] = "a\ab\bt\tn\nv\vf\fr\re\x1b\"\"''\\\\";
@@ -225,7 +225,7 @@ void Reader::read_escape(std::u32string& out, uint32_t line, uint32_t col) {
   out.push_back(char32_t(checked_code_point(cp, line, col)));
 }
 
-// Called after "#\" (ARC.md 2.5).
+// Called after "#\" (docs/LANGUAGE.md 2.5).
 Value Reader::read_char_literal(uint32_t line, uint32_t col) {
   int32_t c = next();
   if (c < 0) fail("end of input after #\\", line, col, true);
@@ -287,7 +287,7 @@ void Reader::read_bar_quoted(std::string& text, uint32_t line, uint32_t col) {
   }
 }
 
-// Every number (ARC.md 2.6) starts with a digit, a sign, a '.' or a '#'
+// Every number (docs/LANGUAGE.md 2.6) starts with a digit, a sign, a '.' or a '#'
 // prefix; other tokens skip the number parser.
 static bool could_be_number(const std::string& text) {
   char c = text.empty() ? 0 : text[0];
@@ -308,7 +308,7 @@ Value Reader::atom(const std::string& text, bool quoted, uint32_t line, uint32_t
 }
 
 // A token that starts with '#' and is not a comment, character or vector:
-// #t/#f (ARC.md 2.8: read as t and nil) or a number with a radix or
+// #t/#f (docs/LANGUAGE.md 2.8: read as t and nil) or a number with a radix or
 // exactness prefix.
 Value Reader::hash_atom(const std::string& text, uint32_t line, uint32_t col) {
   std::string lower = lowercase(text);
@@ -514,7 +514,7 @@ Value FormBuilder::close(int32_t c, uint32_t line, uint32_t col) {
   return bracket ? bracket_fn(list, pos) : list;
 }
 
-// ARC.md 2.9: [ ... ] is (fn (_) (...)).
+// docs/LANGUAGE.md 2.9: [ ... ] is (fn (_) (...)).
 Value FormBuilder::bracket_fn(Value body, uint64_t pos) {
   Value params = vm::src_cons(vm::S.underscore, NIL, pos);
   return vm::src_cons(vm::S.fn, vm::src_cons(params, vm::src_cons(body, NIL, pos), pos), pos);

@@ -1,4 +1,4 @@
-// compiler/reader.h — the reader: Arc source text to Arc values (ARC.md 2).
+// compiler/reader.h — the reader: Arc source text to Arc values (docs/LANGUAGE.md 2).
 //
 // Every list the reader builds is made of SrcConses carrying the position of
 // its opening parenthesis (a quote-family wrapper carries the position of its

@@ -31,11 +31,12 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   vo.fiber_release = opts.fiber_release;
   vm_ = std::make_unique<VM>(vo);
   register_compiler_builtins(*vm_);
+  // The prelude (first in CMakeLists.txt's ARC_LIBRARY) defines the hooks
+  // the interpreter calls (VM::install_hooks) before anything can need them.
   for (auto* lib = kLibrary; lib->first; ++lib) {
     eval_string(std::string(*lib->second), lib->first);
-    if (vm_->run_winds_fn.is_nil()) vm_->run_winds_fn = global_value(intern("%run-winds"));
-    if (vm_->atomic_locked_fn.is_nil() && global_value(intern("%atomic-locked")) != vm::UNBOUND)
-      vm_->atomic_locked_fn = global_value(intern("%atomic-locked"));
+    if (lib == kLibrary)
+      vm_->install_hooks(global_value(intern("%run-winds")), global_value(intern("%atomic-locked")));
   }
   heap_->set_stress(opts.gc_stress);
 }

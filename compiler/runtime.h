@@ -11,7 +11,8 @@ namespace compiler {
 using vm::Value;
 
 struct RuntimeOptions {
-  std::string gc = "gen";  // the default collector (DESIGN.md "Collectors")
+  // The default collector (docs/ARCHITECTURE.md, "The heap and the collectors").
+  std::string gc = "gen";
   bool gc_stress = false;
   size_t nursery_bytes = 0;  // 0: the collector's default (gen only)
   size_t stack_limit_bytes = size_t(512) << 20;

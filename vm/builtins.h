@@ -59,4 +59,10 @@ std::string arg_text(const char* fn, Value v);
 // A clock in milliseconds (msec's is CLOCK_REALTIME).
 int64_t clock_ms(clockid_t clock);
 
+// Ends the process with `status` (quit, and the parent of --workers) as
+// returning from main does (compiler/runtime.cpp, ~Runtime): the standard
+// ports flushed, then every object in the heap finalized, so that a port
+// opened and never closed writes what it buffered and frees its buffers.
+[[noreturn]] void exit_process(VM& vm, int status);
+
 }  // namespace vm

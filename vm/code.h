@@ -7,68 +7,92 @@
 namespace vm {
 
 enum class Op : uint8_t {
-#define OP(name, fmt, effect, doc) name,
+#define OP(name, fmt, effect, extra, doc) name,
+#define PRIM(name, effect, extra, form, base, global, arity, doc) name,
 #include "vm/opcodes.def"
+#undef PRIM
 #undef OP
   Count
 };
 constexpr int kOpCount = int(Op::Count);
 
+// What an opcode is to a primitive fast path (vm/opcodes.def, PRIM).
+enum class PrimForm : uint8_t { None, Base, Count, Imm, Local };
+
 struct OpInfo {
   const char* name;
-  char format;  // see opcodes.def
-  int effect;
+  char format;       // see vm/opcodes.def
+  int8_t effect;     // stack effect
+  int8_t extra;      // words after the instruction that belong to it
+  PrimForm form;     // the PRIM rows' columns; None, nullptr, 0 for the others
+  Op base;
+  const char* global;
+  int8_t arity;
   const char* doc;
 };
-extern const OpInfo kOps[kOpCount];
+inline constexpr OpInfo kOps[kOpCount] = {
+#define OP(name, fmt, effect, extra, doc) \
+  {#name, #fmt[0], effect, extra, PrimForm::None, Op::name, nullptr, 0, doc},
+#define PRIM(name, effect, extra, form, base, global, arity, doc) \
+  {#name, 'G', effect, extra, PrimForm::form, Op::base, global, arity, doc},
+#include "vm/opcodes.def"
+#undef PRIM
+#undef OP
+};
 
 using Insn = uint32_t;
-constexpr int kMaxOperand = (1 << 24) - 1;
+// The operand A: the high 24 bits of an instruction word.
+constexpr int kOperandBits = 24;
+constexpr int kMaxOperand = (1 << kOperandBits) - 1;
+constexpr int32_t kMinSignedOperand = -(1 << (kOperandBits - 1));
+constexpr int32_t kMaxSignedOperand = (1 << (kOperandBits - 1)) - 1;
 inline Insn encode(Op op, uint32_t a = 0) { return uint32_t(op) | (a << 8); }
 inline Insn encode_signed(Op op, int32_t a) { return uint32_t(op) | (uint32_t(a) << 8); }
 inline Op insn_op(Insn i) { return Op(i & 0xff); }
 inline uint32_t insn_a(Insn i) { return i >> 8; }
 inline int32_t insn_sa(Insn i) { return int32_t(i) >> 8; }
-// The primitive opcode a local form runs as (opcodes.def); Op::Count for
-// an opcode that is not one.
-inline Op local_form_of(Op op) {
-  switch (op) {
-    case Op::CARL: return Op::CAR;
-    case Op::CDRL: return Op::CDR;
-    case Op::NOL: return Op::NO;
-    case Op::ISL: return Op::IS;
-    case Op::ADDL: return Op::ADD;
-    case Op::SUBL: return Op::SUB;
-    case Op::LTL: return Op::LT;
-    case Op::GTL: return Op::GT;
-    case Op::CONSL: return Op::CONS;
-    case Op::ADDIL: return Op::ADDI;
-    case Op::SUBIL: return Op::SUBI;
-    case Op::LTIL: return Op::LTI;
-    case Op::GTIL: return Op::GTI;
-    case Op::ISIL: return Op::ISI;
-    default: return Op::Count;
-  }
+
+// The primitive opcode a local form runs as; Op::Count for an opcode that
+// is not one.
+constexpr Op local_form_of(Op op) {
+  const OpInfo& i = kOps[int(op)];
+  return i.form == PrimForm::Local ? i.base : Op::Count;
 }
-// The local form of a primitive opcode; Op::Count if it has none.
-inline Op local_form(Op op) {
+// The form of a primitive opcode that `form` names (Local, Imm), if any;
+// Op::Count if it has none.
+constexpr Op prim_form(Op op, PrimForm form) {
   for (int i = 0; i < kOpCount; ++i)
-    if (local_form_of(Op(i)) == op) return Op(i);
+    if (kOps[i].form == form && kOps[i].base == op && Op(i) != op) return Op(i);
   return Op::Count;
 }
-
+constexpr Op local_form(Op op) { return prim_form(op, PrimForm::Local); }
+constexpr Op immediate_form(Op op) { return prim_form(op, PrimForm::Imm); }
 // The words after an instruction that belong to it (CLOSURE: its code's
 // nup, not counted here).
-inline int insn_extra_words(Op op) {
-  switch (op) {
-    case Op::OPTARG: case Op::ADDN: case Op::ADDI: case Op::SUBI: case Op::LTI: case Op::GTI:
-    case Op::ISI:
-      return 1;
-    default:
-      if (Op base = local_form_of(op); base != Op::Count) return 1 + insn_extra_words(base);
-      return 0;
+constexpr int insn_extra_words(Op op) { return kOps[int(op)].extra; }
+
+// The table's own consistency: a local form's extra words are its slot and
+// its base's; every form has the base's global and arity.
+constexpr bool same_name(const char* a, const char* b) {
+  for (; *a && *a == *b; ++a, ++b) {
   }
+  return *a == *b;
 }
+constexpr bool prim_rows_consistent() {
+  for (int i = 0; i < kOpCount; ++i) {
+    const OpInfo& o = kOps[i];
+    if (o.form == PrimForm::None) continue;
+    const OpInfo& b = kOps[int(o.base)];
+    if (o.format != 'G' || b.global == nullptr) return false;
+    if (!same_name(o.global, b.global)) return false;
+    if (o.form != PrimForm::Count && o.arity != b.arity) return false;
+    if (o.form == PrimForm::Local && o.extra != 1 + b.extra) return false;
+    if (o.form == PrimForm::Imm && (o.extra != 1 || b.form != PrimForm::Base)) return false;
+    if (o.form == PrimForm::Base && o.base != Op(i)) return false;
+  }
+  return true;
+}
+static_assert(prim_rows_consistent(), "vm/opcodes.def: a PRIM row disagrees with its base");
 
 // Frame layout (vm/interp.cpp): base[-1] the closure, base[0..nlocals) the
 // locals (arguments first), base[nlocals] the caller's return pc as a byte

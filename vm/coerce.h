@@ -1,4 +1,4 @@
-// vm/coerce.h — `type` and `coerce` (ARC.md 1, 4.7), shared by the builtins
+// vm/coerce.h — `type` and `coerce` (docs/LANGUAGE.md 1, 4.7), shared by the builtins
 // and by `+`, which coerces every argument to a string when its first
 // argument is a string or a character.
 #pragma once

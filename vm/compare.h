@@ -1,4 +1,4 @@
-// vm/compare.h — the ordering behind `<` and `>` (ARC.md 4.2, 7.2): numbers
+// vm/compare.h — the ordering behind `<` and `>` (docs/LANGUAGE.md 4.2, 7.2): numbers
 // numerically, strings and symbols by code point, characters by code point.
 #pragma once
 #include "vm/object.h"

@@ -1,5 +1,5 @@
 // vm/context.h — the user-space context switch between machine stacks
-// (DESIGN invariant 5): a register swap, never swapcontext, never a system
+// (docs/ARCHITECTURE.md invariant 5): a register swap, never swapcontext, never a system
 // call (swapcontext saves the signal mask with sigprocmask on every switch).
 //
 // Two implementations with one protocol:

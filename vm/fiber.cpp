@@ -41,7 +41,7 @@ struct FiberImpl {
   Value parent = NIL;  // while running: the fiber that resumed it (nil: main)
   Value self = NIL;    // its Fiber object (updated when a collector moves it)
   FiberImpl* prev = nullptr;  // every live fiber, for collectors that do not
-  FiberImpl* next = nullptr;  // trace objects (fiber_roots)
+  FiberImpl* next = nullptr;  // trace objects (trace_fibers_as_roots)
   // Running in place (fiber.h): its frames run in the interpreter that
   // resumes it, not on its own machine stack (which it has not touched).
   bool in_place = false;
@@ -53,13 +53,24 @@ struct FiberImpl {
   RunContinue cont{};
 };
 
-namespace {
-FiberImpl* g_live = nullptr;
+// The VM's fibers (VM::fibers()): the live records, for a collector that
+// does not trace objects (trace_fibers_as_roots), and the records of dead
+// fibers kept for new ones, so that making a fiber costs no malloc: the
+// record and the capacity of its state's vectors (handlers, runs, handles)
+// are reused. And the count behind note_acquire's collection requests.
+struct FiberRegistry {
+  FiberImpl* live = nullptr;
+  std::vector<FiberImpl*> spare;
+  uint64_t acquired_since = 0, last_collections = 0, live_after = 0;
+  ~FiberRegistry() {
+    for (FiberImpl* f : spare) delete f;
+  }
+};
 
-// Records of dead fibers kept for new ones, so that making a fiber costs no
-// malloc: the record and the capacity of its state's vectors (handlers,
-// runs, handles) are reused.
-std::vector<FiberImpl*> g_spare;
+FiberRegistry* make_fiber_registry() { return new FiberRegistry(); }
+void free_fiber_registry(FiberRegistry* r) { delete r; }
+
+namespace {
 constexpr size_t kMaxSpare = 1024;
 
 // An empty execution state that keeps its vectors' storage for reuse.
@@ -71,15 +82,15 @@ void reset_exec(ExecState& e) {
   e.winds = NIL;
 }
 
-FiberImpl* new_impl() {
-  if (g_spare.empty()) return new FiberImpl();
-  FiberImpl* f = g_spare.back();
-  g_spare.pop_back();
+FiberImpl* new_impl(FiberRegistry& r) {
+  if (r.spare.empty()) return new FiberImpl();
+  FiberImpl* f = r.spare.back();
+  r.spare.pop_back();
   return f;
 }
 
-void free_impl(FiberImpl* f) {
-  if (g_spare.size() >= kMaxSpare) {
+void free_impl(FiberRegistry& r, FiberImpl* f) {
+  if (r.spare.size() >= kMaxSpare) {
     delete f;
     return;
   }
@@ -91,17 +102,17 @@ void free_impl(FiberImpl* f) {
   f->fn = f->value = f->parent = f->self = NIL;
   f->prev = f->next = nullptr;
   f->in_place = f->yield_tail = f->resume_tail = f->continues = false;
-  g_spare.push_back(f);
+  r.spare.push_back(f);
 }
 
-void link_live(FiberImpl* f) {
-  f->next = g_live;
-  if (g_live) g_live->prev = f;
-  g_live = f;
+void link_live(FiberRegistry& r, FiberImpl* f) {
+  f->next = r.live;
+  if (r.live) r.live->prev = f;
+  r.live = f;
 }
 
-void unlink_live(FiberImpl* f) {
-  if (f->prev) f->prev->next = f->next; else g_live = f->next;
+void unlink_live(FiberRegistry& r, FiberImpl* f) {
+  if (f->prev) f->prev->next = f->next; else r.live = f->next;
   if (f->next) f->next->prev = f->prev;
 }
 }  // namespace
@@ -148,10 +159,15 @@ void fiber_finalize(GcHeader* h) {
   Fiber* fb = reinterpret_cast<Fiber*>(h);
   FiberImpl* f = fb->impl;
   if (!f) return;
-  if (f->slot && has_vm()) VM::current().fiber_pool().release(f->slot);
-  unlink_live(f);
-  free_impl(f);
   fb->impl = nullptr;
+  if (!has_vm()) {  // its VM, with the pool and the lists, is gone
+    delete f;
+    return;
+  }
+  VM& vm = VM::current();
+  if (f->slot) vm.fiber_pool().release(f->slot);
+  unlink_live(vm.fibers(), f);
+  free_impl(vm.fibers(), f);
 }
 
 void fiber_entry(Transfer t) {
@@ -190,14 +206,14 @@ void fiber_entry(Transfer t) {
 // so taking slots does, once more have been taken since the last
 // collection than were in use after it (and at least 1,024).
 void note_acquire(VM& vm) {
-  static uint64_t since = 0, last_collections = 0, live_after = 0;
+  FiberRegistry& r = vm.fibers();
   uint64_t c = vm.heap().stats().collections;
-  if (c != last_collections) {
-    last_collections = c;
-    since = 0;
-    live_after = vm.fiber_pool().in_use();
+  if (c != r.last_collections) {
+    r.last_collections = c;
+    r.acquired_since = 0;
+    r.live_after = vm.fiber_pool().in_use();
   }
-  if (++since > 1024 && since > live_after) vm.heap().request_collection();
+  if (++r.acquired_since > 1024 && r.acquired_since > r.live_after) vm.heap().request_collection();
 }
 
 // A fresh fiber takes a slot: a fresh execution state on its stacks.
@@ -244,13 +260,13 @@ Value arg_fiber(const char* fn, Value v) {
   return v;
 }
 
-Value bi_fiber(VM&, Value* a, int) {
+Value bi_fiber(VM& vm, Value* a, int) {
   if (!is_runnable(a[0])) type_error("fiber", "a function", a[0]);
   Fiber* fb = alloc<Fiber>(Kind::Fiber);
-  fb->impl = new_impl();
+  fb->impl = new_impl(vm.fibers());
   fb->impl->fn = a[0];
   fb->impl->self = Value::ref(fb);
-  link_live(fb->impl);
+  link_live(vm.fibers(), fb->impl);
   return Value::ref(fb);
 }
 
@@ -310,9 +326,14 @@ const BuiltinDef kDefs[] = {
 }  // namespace
 
 void register_fiber_kind(gc::Heap& h) {
-  h.register_kind(uint8_t(Kind::Fiber),
-                  gc::KindInfo{"Fiber", fiber_size, fiber_trace, fiber_finalize,
-                               /*trace_on_mutator=*/true});  // its state has no barrier
+  gc::KindInfo k{"Fiber", fiber_size, fiber_trace, fiber_finalize,
+                 /*trace_on_mutator=*/true};  // its state has no barrier
+  // Its state is malloc'd, which a collector that does not trace objects
+  // (boehm) never sees: the live fibers' states are traced as roots.
+  k.trace_outside = [](gc::Visitor& v) {
+    if (has_vm()) trace_fibers_as_roots(VM::current(), v);
+  };
+  h.register_kind(uint8_t(Kind::Fiber), k);
 }
 
 void register_fiber_builtins(VM& vm) {
@@ -388,11 +409,6 @@ Value fiber_migrate(VM& vm, int nargs, bool tail, MigrateEnd* how, bool* resume_
   return back_from(vm, f, switch_context(f->ctx, f), how);
 }
 
-void free_fiber_spares() {
-  for (FiberImpl* f : g_spare) delete f;
-  g_spare.clear();
-}
-
 void init_exec_on_slot(ExecState& e, StackSlot* slot, size_t headroom) {
   e.r.stack = slot->vm_begin();
   e.r.stack_end = slot->vm_end() - headroom;
@@ -401,9 +417,63 @@ void init_exec_on_slot(ExecState& e, StackSlot* slot, size_t headroom) {
   e.r.stack_bottom = slot->machine_top();
 }
 
-void trace_fibers_as_roots(gc::Visitor& v) {
+void trace_fibers_as_roots(VM& vm, gc::Visitor& v) {
   // Not f->self: the Fiber object must stay free to die.
-  for (FiberImpl* f = g_live; f; f = f->next) trace_impl(f, v);
+  for (FiberImpl* f = vm.fibers().live; f; f = f->next) trace_impl(f, v);
+}
+
+// ---- the interpreter's fiber switches (VM::run) ----
+
+namespace {
+// Back in the frame that resumed a fiber running in place (r_ holds the
+// resumer's registers again), which gets v as the value of its resume call.
+Next to_resumer(ExecRegs& r, Value v, bool resume_tail) {
+  *r.sp++ = v;
+  return Next{resume_tail ? Next::Return : Next::Dispatch};
+}
+}  // namespace
+
+Next VM::fiber_switch(Builtin* b, int n, bool tail, int& in_place) {
+  Value* call_sp = r_.sp;  // the call: b at call_sp[-n-1], its n arguments above it
+  if (b->op == BuiltinOp::Resume) {
+    Value fb = call_sp[-n], x = n > 1 ? call_sp[1 - n] : NIL;
+    r_.sp -= n + 1;
+    FiberEntry e = fiber_enter(*this, fb, x, tail);
+    if (e == FiberEntry::Fresh) {  // its first call, whose return ends it (op_RETURN)
+      ++in_place;
+      r_.base = nullptr;
+      return Next{Next::Enter, 1, kReturnToCpp};
+    }
+    if (e != FiberEntry::No) {  // the fiber's yield returns x
+      ++in_place;
+      return to_resumer(r_, x, e == FiberEntry::ResumedTail);
+    }
+    r_.sp = call_sp;  // resumed the usual way, by the builtin
+    return Next{Next::None};
+  }
+  if (b->op == BuiltinOp::Yield && in_place > 0) {
+    Value x = n ? call_sp[-1] : NIL;
+    r_.sp -= n + 1;
+    bool resume_tail = fiber_exit(*this, FiberExit::Yield, tail);
+    --in_place;
+    return to_resumer(r_, x, resume_tail);
+  }
+  if (b->op == BuiltinOp::Reenters && in_place > 0) {
+    --in_place;
+    MigrateEnd how;
+    bool resume_tail;
+    Value v = fiber_migrate(*this, n, tail, &how, &resume_tail);
+    if (how == MigrateEnd::Value) return to_resumer(r_, v, resume_tail);
+    if (how == MigrateEnd::Killed) return Next{Next::Kill};
+    return Next{Next::Raise, 0, 0, v};
+  }
+  return Next{Next::None};
+}
+
+Next VM::fiber_return(Value v, int& in_place) {
+  bool resume_tail = fiber_exit(*this, FiberExit::Return, false);
+  --in_place;
+  return to_resumer(r_, v, resume_tail);
 }
 
 }  // namespace vm

@@ -17,8 +17,11 @@ class StackSlot;
 // A fresh execution state on a pooled slot's stacks (fibers and threads),
 // with headroom Values left above its VM stack's end.
 void init_exec_on_slot(ExecState& e, StackSlot* slot, size_t headroom);
-// Frees the records kept for reuse (at the VM's end).
-void free_fiber_spares();
+// The VM's fiber records, live and kept for reuse (vm/fiber.cpp); the VM
+// makes its own and frees it at its end.
+struct FiberRegistry;
+FiberRegistry* make_fiber_registry();
+void free_fiber_registry(FiberRegistry* r);
 void register_fiber_kind(gc::Heap& h);
 void register_fiber_builtins(VM& vm);
 // ---- switching inside the interpreter (vm/interp.cpp) ----
@@ -63,6 +66,6 @@ bool fiber_resumed_from(VM& vm, uint64_t stack_id);
 
 // For collectors that do not trace objects (boehm): every live fiber's
 // state, as roots (the Fiber objects themselves stay collectable).
-void trace_fibers_as_roots(gc::Visitor& v);
+void trace_fibers_as_roots(VM& vm, gc::Visitor& v);
 
 }  // namespace vm

@@ -177,7 +177,7 @@ std::string simple_response(int status, std::string_view body, bool keep_alive,
 
 // ---- into Arc ----
 
-// The request table handlers see (ARC.md 6.5's args, cooks and ip, and
+// The request table handlers see (docs/LANGUAGE.md 6.5's args, cooks and ip, and
 // type, op, path, query, headers, body, files, start, version), made from
 // a parsed request. On what cannot be parsed (a bad escape, a malformed
 // multipart body): nil, with status (400) and message set. Defined in

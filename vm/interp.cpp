@@ -16,13 +16,15 @@
 //  4. Every stack slot below sp is a valid Value (frame headers are fixnums),
 //     so the collector scans the stack without knowing frame layouts.
 //  5. Errors are C++ ArcError throws; the catch at the bottom of the loop
-//     finds the innermost handler of this run (handle_error) or leaves the
+//     finds the innermost handler of this run (VM::unwind, in
+//     vm/continuation.cpp) or leaves the
 //     run, after running the protect cleanups in between, in Arc.
 //  6. A fiber resumed from bytecode runs in place in this loop (vm/fiber.h);
 //     scope.in_place counts those entered and not left. While one runs, a
 //     return to C++ (its first frame's) ends that fiber instead of the run,
 //     and an error it does not handle fails it, then goes on in its
 //     resumer. Nothing may leave the run with one still entered.
+#include <cstdio>
 #include <cstring>
 
 #include "vm/builtins.h"
@@ -54,9 +56,6 @@ namespace vm {
 
 namespace {
 
-constexpr int64_t kReturnToCpp = -1;  // a frame whose caller is VM::apply (or a fiber's first)
-constexpr int64_t kRethrow = -2;      // a frame that re-raises its value on return
-
 std::string fn_name(Value f) {
   if (TYPE(f) == Kind::Builtin) return symbol_name(f.as<Builtin>()->name);
   if (TYPE(f) == Kind::Closure) {
@@ -87,7 +86,7 @@ int adjust_args(Code* c, Value f, Value* args, int n) {
   return nfixed + c->rest;
 }
 
-// Calling a list, string or table: indexing (ARC.md 3.7). k is f's kind,
+// Calling a list, string or table: indexing (docs/LANGUAGE.md 3.7). k is f's kind,
 // which the caller has already decided.
 Value call_data(Value f, Kind k, Value* args, int n) {
   if (k == Kind::Table) {
@@ -109,134 +108,66 @@ Value call_data(Value f, Kind k, Value* args, int n) {
   return car(p);
 }
 
-// The VM stack a continuation was captured on (VM::escape_exception).
-uint64_t continuation_stack_id(Value k) { return k.as<Continuation>()->stack_id; }
-
-// The thunks to run when control moves from wind chain `from` to `to`: the
-// afters of the winds only `from` has (innermost first), then the befores of
-// those only `to` has (outermost first). Winds are (before . after) pairs.
-Value wind_thunks(Value from, Value to) {
-  auto length = [](Value l) {
-    size_t n = 0;
-    for (; is_cons(l); l = cdr(l)) ++n;
-    return n;
-  };
-  size_t nf = length(from), nt = length(to);
-  Value f = from, t = to;
-  for (; nf > nt; --nf) f = cdr(f);
-  for (; nt > nf; --nt) t = cdr(t);
-  while (f != t) f = cdr(f), t = cdr(t);
-  Value common = f;
-  Value afters_rev = NIL;
-  for (Value p = from; p != common; p = cdr(p)) afters_rev = cons(cdr(car(p)), afters_rev);
-  Value befores = NIL;  // outermost first, which is reverse list order
-  for (Value p = to; p != common; p = cdr(p)) befores = cons(car(car(p)), befores);
-  Value r = befores;
-  for (Value p = afters_rev; is_cons(p); p = cdr(p)) r = cons(car(p), r);
-  return r;
+#if ARCANA_CHECKED
+[[noreturn]] void stack_accounting_failure(Code* c, Value* base, Value* sp) {
+  std::fprintf(stderr,
+               "arcana (checked build): operand stack out of its frame in %s: sp at %td of "
+               "%u words (%u locals)\n",
+               c->name.is_nil() ? "fn" : symbol_name(c->name).c_str(), sp - base, c->frame_words,
+               c->nlocals);
+  std::abort();
 }
+#endif
+
+#if ARCANA_SWITCH_DISPATCH
+// The labels' numbers, for the switch form of dispatch (0: none yet).
+enum class Label : uint16_t {
+  none,
+#define OP(name, fmt, effect, extra, doc) op_##name,
+#define PRIM(name, effect, extra, form, base, global, arity, doc) op_##name, op_##name##_general,
+#include "vm/opcodes.def"
+#undef PRIM
+#undef OP
+  count_op,
+};
+#endif
 
 }  // namespace
 
-Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
-  // Restores the VM's view of the enclosing run however this one ends. A
-  // run continuing frames (cont) belongs to the run record they are in.
-  struct RunScope {
-    VM& vm;
-    Value* base;
-    Value* bargs;
-    uint32_t bpc;
-    size_t nhandlers;
-    bool own_record;
-    // The run's first call's slot. Here rather than in a register: only
-    // continuations and the error path look at it.
-    Value* fslot;
-    // Fibers this run has entered in place (vm/fiber.h) and not left: the
-    // innermost is the running one. Leaving the run (killed, out of memory)
-    // ends them.
-    int in_place = 0;
-    ~RunScope() {
-      for (; in_place > 0; --in_place) fiber_exit(vm, FiberExit::Fail, false);
-      while (vm.handlers.size() > nhandlers) vm.handlers.pop_back();
-      vm.r_.capture_cache = NIL;  // its frames are gone
-      if (own_record) {
-        vm.runs.pop_back();
-        // A Ctrl-C that came after the last safe point of a top-level form
-        // must not interrupt the next one.
-        if (--vm.r_.level == 0) vm.interrupt_ = 0;
-      }
-      vm.r_.base = base;
-      vm.r_.builtin_args = bargs;
-      vm.r_.builtin_pc = bpc;
+// Restores the VM's view of the enclosing run however this one ends. A
+// run continuing frames (cont) belongs to the run record they are in.
+struct VM::RunScope {
+  VM& vm;
+  Value* base;
+  Value* bargs;
+  uint32_t bpc;
+  size_t nhandlers;
+  bool own_record;
+  // The run's first call's slot. Here rather than in a register: only
+  // continuations and the error path look at it.
+  Value* fslot;
+  // Fibers this run has entered in place (vm/fiber.h) and not left: the
+  // innermost is the running one. Leaving the run (killed, out of memory)
+  // ends them.
+  int in_place = 0;
+  ~RunScope() {
+    for (; in_place > 0; --in_place) fiber_exit(vm, FiberExit::Fail, false);
+    while (vm.handlers.size() > nhandlers) vm.handlers.pop_back();
+    vm.r_.capture_cache = NIL;  // its frames are gone
+    if (own_record) {
+      vm.runs.pop_back();
+      // A Ctrl-C that came after the last safe point of a top-level form
+      // must not interrupt the next one.
+      if (--vm.r_.level == 0) vm.interrupt_ = 0;
     }
-  } scope{*this, r_.base, r_.builtin_args, r_.builtin_pc, handlers.size(), cont == nullptr,
-          fslot_arg};
-  if (cont) {
-    scope.fslot = r_.stack + runs.back().fslot;
-  } else {
-    r_.level++;
-    runs.push_back(RunRecord{size_t(scope.fslot - r_.stack),
-                             r_.top_level_run ? 0 : next_run_id_++, winds});
-    r_.top_level_run = false;
+    vm.r_.base = base;
+    vm.r_.builtin_args = bargs;
+    vm.r_.builtin_pc = bpc;
   }
+};
 
-  // The opcodes' labels for VM::refresh_dispatch: each opcode's handler,
-  // and for the primitive fast paths (format G) the general case alone.
-  if (!op_labels_[0]) {
-    static const void* const labels[] = {
-#define OP(name, fmt, effect, doc) &&op_##name,
-#include "vm/opcodes.def"
-#undef OP
-    };
-#define GENERAL_G(name) &&op_##name##_general
-#define GENERAL_K(name) &&op_##name
-#define GENERAL_L(name) &&op_##name
-#define GENERAL_U(name) &&op_##name
-#define GENERAL_J(name) &&op_##name
-#define GENERAL_N(name) &&op_##name
-#define GENERAL_I(name) &&op_##name
-#define GENERAL_C(name) &&op_##name
-#define GENERAL__(name) &&op_##name
-    static const void* const general[] = {
-#define OP(name, fmt, effect, doc) GENERAL_##fmt(name),
-#include "vm/opcodes.def"
-#undef OP
-    };
-    for (int i = 0; i < kOpCount; ++i) op_labels_[i] = labels[i], op_general_labels_[i] = general[i];
-    count_label_ = &&count_op;
-    refresh_dispatch();
-  }
-  if (dispatch_counting_ != counters.count_ops) refresh_dispatch();
-
-  VM_REGISTER Value* base VM_REG("r12") = r_.base;
-  VM_REGISTER Value* sp VM_REG("rbx") = scope.fslot + 1 + nargs;
-  VM_REGISTER const Insn* pc VM_REG("r13") = nullptr;
-  Code* code = nullptr;
-  Value* K = nullptr;
-  Insn insn = 0;
-  int n = nargs;
-  bool tail = false;
-  // The first call's frame returns to C++ (or, after an uncaught error with
-  // cleanups to run, re-raises).
-  int64_t entry_rpc = kReturnToCpp;
-  bool entry = true;
-  enum class Resume { Call, Dispatch, Return } resume = Resume::Call;
-  if (cont) {  // pick up the frames where r_ says (a fiber moving stacks)
-    base = r_.base;
-    code = code_of(base[-1]);
-    K = code_consts(code);
-    pc = code_insns(code) + r_.builtin_pc;
-    sp = r_.sp;
-    entry = false;
-    if (cont->call) {
-      n = cont->nargs;
-      tail = cont->tail;
-    } else {
-      *sp++ = cont->value;
-      resume = cont->tail ? Resume::Return : Resume::Dispatch;
-    }
-  }
-
+// The macros of the loop (VM::run), over its registers: base, sp, pc,
+// code, K, insn, n.
 #define SAVE()                                                      \
   do {                                                              \
     r_.sp = sp;                                                       \
@@ -261,11 +192,40 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       RELOAD();                                                           \
     }                                                                     \
   } while (0)
+// Dispatch: a jump through dispatch_ to the handler of the next
+// instruction. With computed gotos (the default) the tables hold the
+// handlers' label addresses; built with ARCANA_SWITCH_DISPATCH they hold
+// the labels' numbers (Label, above) and the jump goes through one switch,
+// so that the loop reads and debugs as plain C++.
+#if ARCANA_SWITCH_DISPATCH
+#define LABEL(l) DispatchTarget(Label::l)
+#define JUMP_TO(target)     \
+  do {                      \
+    switch_target = (target); \
+    goto dispatch_switch;   \
+  } while (0)
+#else
+#define LABEL(l) &&l
+#define JUMP_TO(target) goto*(target)
+#endif
 #define DISPATCH()                        \
   do {                                    \
     insn = *pc++;                         \
-    goto* dispatch_[insn & 0xff];         \
+    JUMP_TO(dispatch_[insn & 0xff]);      \
   } while (0)
+// A push onto the running frame's operand stack. The checked build
+// (ARCANA_CHECKED) asserts the compiler's stack accounting on each: sp
+// stays within the frame the code declares (vm/code.h, Code::frame_words).
+#if ARCANA_CHECKED
+#define PUSH(v)                                                                   \
+  do {                                                                            \
+    *sp++ = (v);                                                                  \
+    if (code && (sp > base + code->frame_words || sp <= base + code->nlocals + kFrameHeader)) \
+      stack_accounting_failure(code, base, sp);                                   \
+  } while (0)
+#else
+#define PUSH(v) (*sp++ = (v))
+#endif
 #define A (insn >> 8)
 #define SA (int32_t(insn) >> 8)
 // A closure c's frame over its arguments at args (adjusted to its
@@ -285,23 +245,159 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     SAFEPOINT();                                                         \
     DISPATCH();                                                          \
   } while (0)
-// Back in the frame that resumed a fiber running in place, which hands it v
-// (r_ holds the resumer's registers again): v is the resume call's value.
-#define TO_RESUMER(v, resume_tail)             \
-  do {                                         \
-    Value v_ = (v);                            \
-    base = r_.base;                            \
-    sp = r_.sp;                                \
-    RELOAD();                                  \
-    *sp++ = v_;                                \
-    if (resume_tail) goto op_RETURN;           \
-    DISPATCH();                                \
+
+// The primitive fast paths: the inline case when the operands are simple;
+// else (op_X_general) call the primitive directly if the global still holds
+// it, or call whatever the global holds now. While a primitive's global
+// holds something else, the dispatch table sends its opcode straight to
+// the general case (VM::refresh_dispatch), so the inline case needs no
+// guard on the global. It tests tags directly rather than through TYPE():
+// going through TYPE() here costs about 13% on fib (measured, user CPU of
+// (fib 32), 5 runs each: 0.15 s vs 0.17 s), and a fast path is not a
+// dispatch: --stats counts its executions per opcode.
+#define PRIM_SLOW(op, nargs)                                     \
+  do {                                                          \
+    Value g = K[A].as<Symbol>()->value;                         \
+    Value prim = primitives_[int(Op::op)];                      \
+    if (g == prim) {                                            \
+      SAVE();                                                   \
+      r_.builtin_args = sp - nargs;                               \
+      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs); \
+      sp -= nargs;                                              \
+      PUSH(r);                                                \
+      DISPATCH();                                               \
+    }                                                           \
+    if (g == UNBOUND) {                                         \
+      SAVE();                                                   \
+      throw_error("reference to undefined identifier: " + symbol_name(K[A])); \
+    }                                                           \
+    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value)); \
+    sp[-nargs] = g;                                             \
+    ++sp;                                                       \
+    n = nargs;                                                  \
+    tail = false;                                               \
+    goto call;                                                  \
   } while (0)
+#define BOTH_FIXNUMS() (sp[-1].is_fixnum() & sp[-2].is_fixnum())
+// A test's result, its operands already popped: when a JUMPF follows (an
+// if), that jump is taken here, saving its dispatch (so --stats does not
+// count it); else the boolean is pushed.
+#define TEST_RESULT(cond)                                  \
+  do {                                                     \
+    bool c_ = (cond);                                      \
+    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) {              \
+      insn = *pc++;                                        \
+      if (!c_) pc += SA;                                   \
+      DISPATCH();                                          \
+    }                                                      \
+    PUSH(boolean(c_));                                   \
+    DISPATCH();                                            \
+  } while (0)
+// The same for a value an if may test (car, cdr): taken by a following
+// JUMPF, else pushed.
+#define VALUE_RESULT(value)                                \
+  do {                                                     \
+    Value v_ = (value);                                    \
+    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) {              \
+      insn = *pc++;                                        \
+      if (v_.is_nil()) pc += SA;                           \
+      DISPATCH();                                          \
+    }                                                      \
+    PUSH(v_);                                            \
+    DISPATCH();                                            \
+  } while (0)
+
+Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
+  RunScope scope{*this, r_.base, r_.builtin_args, r_.builtin_pc, handlers.size(), cont == nullptr,
+                 fslot_arg};
+  if (cont) {
+    scope.fslot = r_.stack + runs.back().fslot;
+  } else {
+    r_.level++;
+    runs.push_back(RunRecord{size_t(scope.fslot - r_.stack),
+                             r_.top_level_run ? 0 : next_run_id_++, winds});
+    r_.top_level_run = false;
+  }
+
+  VM_REGISTER Value* base VM_REG("r12") = nullptr;
+  VM_REGISTER Value* sp VM_REG("rbx") = nullptr;
+  VM_REGISTER const Insn* pc VM_REG("r13") = nullptr;
+  Code* code = nullptr;
+  Value* K = nullptr;
+  Insn insn = 0;
+  int n = 0;
+  bool tail = false;
+  // Whether the call being made is the run's entry call (or one like it:
+  // a fiber's first, a cleanup frame): its frame returns to entry_rpc, to
+  // C++ or re-raising its value (vm/continuation.h).
+  int64_t entry_rpc = kReturnToCpp;
+  bool entry = false;
+  // Where to go when the loop (re)starts: the first call, or the frames a
+  // continuing run picks up, then after every transfer of control.
+  Next next;
+  if (!cont) {
+    r_.sp = scope.fslot + 1 + nargs;
+    next = Next{Next::Enter, nargs, kReturnToCpp};
+  } else if (cont->call) {  // pick up the frames where r_ says (a fiber moving stacks)
+    next = Next{Next::Call, cont->nargs, 0, NIL, cont->tail};
+  } else {
+    *r_.sp++ = cont->value;
+    next = Next{cont->tail ? Next::Return : Next::Dispatch};
+  }
+
+#if ARCANA_SWITCH_DISPATCH
+  DispatchTarget switch_target = 0;  // JUMP_TO's
+#endif
+  // The opcodes' labels for VM::refresh_dispatch: each opcode's handler,
+  // and for the primitive fast paths (PRIM) the general case alone.
+  if (!op_labels_[0]) {
+    static const DispatchTarget labels[] = {
+#define OP(name, fmt, effect, extra, doc) LABEL(op_##name),
+#define PRIM(name, effect, extra, form, base, global, arity, doc) LABEL(op_##name),
+#include "vm/opcodes.def"
+#undef PRIM
+#undef OP
+    };
+    static const DispatchTarget general[] = {
+#define OP(name, fmt, effect, extra, doc) LABEL(op_##name),
+#define PRIM(name, effect, extra, form, base, global, arity, doc) LABEL(op_##name##_general),
+#include "vm/opcodes.def"
+#undef PRIM
+#undef OP
+    };
+    for (int i = 0; i < kOpCount; ++i) op_labels_[i] = labels[i], op_general_labels_[i] = general[i];
+    count_label_ = LABEL(count_op);
+    refresh_dispatch();
+  }
+  if (dispatch_counting_ != counters.count_ops) refresh_dispatch();
 
   for (;;) {
     try {
-      if (resume == Resume::Dispatch) DISPATCH();
-      if (resume == Resume::Return) goto op_RETURN;
+    transfer:  // where next says, the registers in r_ (vm/continuation.h)
+      base = r_.base;
+      sp = r_.sp;
+      n = next.nargs;
+      tail = next.tail;
+      entry = false;
+      switch (next.kind) {
+        case Next::Dispatch: RELOAD(); DISPATCH();
+        case Next::Return: RELOAD(); goto op_RETURN;
+        case Next::Call: RELOAD(); goto call;
+        case Next::Enter:
+          code = nullptr;
+          entry = true;
+          entry_rpc = next.entry_rpc;
+          goto call;
+        case Next::Leave: return next.value;
+        case Next::Raise:
+        case Next::Kill:
+          if (base) RELOAD(); else code = nullptr;
+          if (next.kind == Next::Kill) throw ThreadKilled{};
+          throw ArcError{next.value};
+        case Next::None:
+        case Next::Rethrow: break;
+      }
+      std::abort();  // the loop is never sent None or Rethrow
 
     call:  // f at sp[-n-1], its n arguments above it; tail: replace this frame
     {
@@ -331,55 +427,11 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       if (k == Kind::Builtin) goto call_builtin;
       Value r;
       if (k == Kind::Continuation) {
-        if (n > 1) arity_error("continuation", 0, 1, n);
-        Value v = n ? sp[-1] : NIL;
-        Continuation* kc = f.as<Continuation>();
-        if (kc->stack_id != uint64_t(reinterpret_cast<uintptr_t>(r_.stack)) &&
-            current_fiber.is_ref() && fiber_resumed_from(*this, kc->stack_id)) {
-          SAVE();  // out of the fibers in between, to where it was captured
-          throw ArcError{escape_exception(f, v)};
-        }
-        const RunRecord& run = runs.back();
-        if (kc->level != r_.level || kc->run_base != run.fslot ||
-            (kc->run_id != 0 && kc->run_id != run.id))
-          throw_error(
-              "continuation invoked across a C++ frame (a continuation barrier: it was captured "
-              "inside a call from C++, such as a macro expansion or a builtin's callback)");
-        Value thunks = wind_thunks(winds, kc->winds);
-        // Another thread's or fiber's continuation may be deeper than this
-        // stack (a fiber's is small): too deep is a stack overflow, before
-        // anything is copied.
-        check_stack(r_.stack + kc->sp + 4);
-        reinstate_frames(kc);
-        while (!handlers.empty() && handlers.back().level == r_.level) handlers.pop_back();
-        Vector* hv = kc->handlers.as<Vector>();
-        for (uint64_t i = 0; i < hv->len; i += 5)
-          handlers.push_back(Handler{size_t(hv->items[i].as_fixnum()),
-                                     size_t(hv->items[i + 1].as_fixnum()),
-                                     uint32_t(hv->items[i + 2].as_fixnum()), hv->items[i + 3],
-                                     int(hv->items[i + 4].as_fixnum())});
-        winds = kc->winds;
-        sp = r_.stack + kc->sp;
-        if (sp == scope.fslot) {  // captured by the run's own entry call
-          r_.sp = sp;
-          return v;
-        }
-        base = r_.stack + kc->base;
-        code = code_of(base[-1]);
-        K = code_consts(code);
-        pc = code_insns(code) + kc->pc;
-        if (thunks.truthy()) {
-          sp[0] = run_winds_fn;
-          sp[1] = thunks;
-          sp[2] = v;
-          sp += 3;
-          n = 2;
-          tail = false;
-          goto call;
-        }
-        *sp++ = v;
-        DISPATCH();
-      } else if (k == Kind::Cons || k == Kind::String || k == Kind::Table) {
+        SAVE();
+        next = invoke_continuation(f, n, scope.fslot);
+        goto transfer;
+      }
+      if (k == Kind::Cons || k == Kind::String || k == Kind::Table) {
         r = call_data(f, k, sp - n, n);
       } else {
         throw_error("Function call on inappropriate object", {f});
@@ -387,10 +439,10 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       sp -= n + 1;
       if (entry) return r;  // apply() of data
       if (tail) {
-        *sp++ = r;
+        PUSH(r);
         goto op_RETURN;
       }
-      *sp++ = r;
+      PUSH(r);
       DISPATCH();
     }
 
@@ -403,48 +455,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         arity_error(symbol_name(b->name), b->min_args, b->max_args, n);
       if (__builtin_expect(b->op != BuiltinOp::Plain, 0) && !entry) {
         // Fibers switched here, without a machine-stack switch (vm/fiber.h).
-        if (b->op == BuiltinOp::Resume) {
-          Value fb = sp[-n], x = n > 1 ? sp[1 - n] : NIL;
-          Value* call_sp = sp;
-          sp -= n + 1;
-          SAVE();
-          FiberEntry e = fiber_enter(*this, fb, x, tail);
-          if (e == FiberEntry::Fresh) {
-            ++scope.in_place;
-            sp = r_.sp;  // the fiber's function and x
-            base = nullptr;
-            code = nullptr;
-            n = 1;
-            tail = false;
-            entry = true;
-            entry_rpc = kReturnToCpp;  // its return ends it (op_RETURN)
-            goto call;
-          }
-          if (e != FiberEntry::No) {
-            ++scope.in_place;
-            TO_RESUMER(x, e == FiberEntry::ResumedTail);  // the fiber's yield returns x
-          }
-          sp = call_sp;
-        } else if (b->op == BuiltinOp::Yield && scope.in_place > 0) {
-          Value x = n ? sp[-1] : NIL;
-          sp -= n + 1;
-          SAVE();
-          bool resume_tail = fiber_exit(*this, FiberExit::Yield, tail);
-          --scope.in_place;
-          TO_RESUMER(x, resume_tail);
-        } else if (b->op == BuiltinOp::Reenters && scope.in_place > 0) {
-          SAVE();
-          --scope.in_place;
-          MigrateEnd how;
-          bool resume_tail;
-          Value v = fiber_migrate(*this, n, tail, &how, &resume_tail);
-          if (how == MigrateEnd::Value) TO_RESUMER(v, resume_tail);
-          base = r_.base;
-          sp = r_.sp;
-          RELOAD();
-          if (how == MigrateEnd::Killed) throw ThreadKilled{};
-          throw ArcError{v};
-        }
+        SAVE();
+        next = fiber_switch(b, n, tail, scope.in_place);
+        if (next.kind != Next::None) goto transfer;
       }
       SAVE();
       r_.builtin_args = sp - n;
@@ -461,28 +474,45 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       sp -= n + 1;
       if (entry) return r;  // apply() of a builtin
       if (tail) {
-        *sp++ = r;
+        PUSH(r);
         goto op_RETURN;
       }
-      *sp++ = r;
+      PUSH(r);
       DISPATCH();
     }
 
     count_op:
       counters.ops[insn & 0xff]++;
-      goto* op_targets_[insn & 0xff];
+      JUMP_TO(op_targets_[insn & 0xff]);
+
+#if ARCANA_SWITCH_DISPATCH
+    dispatch_switch:
+      switch (Label(switch_target)) {
+#define OP(name, fmt, effect, extra, doc) \
+  case Label::op_##name: goto op_##name;
+#define PRIM(name, effect, extra, form, base, global, arity, doc) \
+  case Label::op_##name: goto op_##name;                         \
+  case Label::op_##name##_general: goto op_##name##_general;
+#include "vm/opcodes.def"
+#undef PRIM
+#undef OP
+        case Label::count_op: goto count_op;
+        case Label::none: break;
+      }
+      std::abort();  // a target refresh_dispatch never sets
+#endif
 
     op_CONST:
-      *sp++ = K[A];
+      PUSH(K[A]);
       DISPATCH();
     op_NIL:
-      *sp++ = NIL;
+      PUSH(NIL);
       DISPATCH();
     op_TRUE:
-      *sp++ = T;
+      PUSH(T);
       DISPATCH();
     op_FIXNUM:
-      *sp++ = Value::fixnum(SA);
+      PUSH(Value::fixnum(SA));
       DISPATCH();
     op_POP:
       --sp;
@@ -494,7 +524,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
     op_LOADL:
-      *sp++ = base[A];
+      PUSH(base[A]);
       DISPATCH();
     op_STOREL:
       base[A] = sp[-1];
@@ -503,7 +533,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       base[A] = *--sp;
       DISPATCH();
     op_LOADB:
-      *sp++ = base[A].as<Box>()->v;
+      PUSH(base[A].as<Box>()->v);
       DISPATCH();
     op_STOREB: {
       Box* b = base[A].as<Box>();
@@ -514,10 +544,10 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       base[A] = make_box(base[A]);
       DISPATCH();
     op_LOADU:
-      *sp++ = base[-1].as<Closure>()->up[A];
+      PUSH(base[-1].as<Closure>()->up[A]);
       DISPATCH();
     op_LOADUB:
-      *sp++ = base[-1].as<Closure>()->up[A].as<Box>()->v;
+      PUSH(base[-1].as<Closure>()->up[A].as<Box>()->v);
       DISPATCH();
     op_STOREUB: {
       Box* b = base[-1].as<Closure>()->up[A].as<Box>();
@@ -530,7 +560,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         SAVE();
         throw_error("reference to undefined identifier: " + symbol_name(K[A]));
       }
-      *sp++ = v;
+      PUSH(v);
       DISPATCH();
     }
     op_STOREG: {
@@ -552,7 +582,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         Insn w = *pc++;
         cl->up[i] = (w & 1) ? self->up[w >> 1] : base[w >> 1];
       }
-      *sp++ = clo;
+      PUSH(clo);
       DISPATCH();
     }
     op_JUMP:
@@ -614,13 +644,12 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         r_.sp = sp;
         if (rpc == kRethrow) throw ArcError{v};
         if (scope.in_place > 0) {  // a fiber running in place returned
-          bool resume_tail = fiber_exit(*this, FiberExit::Return, false);
-          --scope.in_place;
-          TO_RESUMER(v, resume_tail);
+          next = fiber_return(v, scope.in_place);
+          goto transfer;
         }
         return v;
       }
-      *sp++ = v;
+      *sp++ = v;  // into the caller's frame, whose base and code come next
       base = r_.stack + link;
       if (base < r_.capture_low) r_.capture_low = base;  // the capture cache
       code = code_of(base[-1]);
@@ -629,65 +658,6 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
 
-// The primitive fast paths: the inline case when the operands are simple;
-// else (op_X_general) call the primitive directly if the global still holds
-// it, or call whatever the global holds now. While a primitive's global
-// holds something else, the dispatch table sends its opcode straight to
-// the general case (VM::refresh_dispatch), so the inline case needs no
-// guard on the global. It tests tags directly rather than through TYPE():
-// going through TYPE() here costs about 13% on fib (measured, user CPU of
-// (fib 32), 5 runs each: 0.15 s vs 0.17 s), and a fast path is not a
-// dispatch: --stats counts its executions per opcode.
-#define PRIM_SLOW(prim, nargs)                                  \
-  do {                                                          \
-    Value g = K[A].as<Symbol>()->value;                         \
-    if (g == prim) {                                            \
-      SAVE();                                                   \
-      r_.builtin_args = sp - nargs;                               \
-      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs); \
-      sp -= nargs;                                              \
-      *sp++ = r;                                                \
-      DISPATCH();                                               \
-    }                                                           \
-    if (g == UNBOUND) {                                         \
-      SAVE();                                                   \
-      throw_error("reference to undefined identifier: " + symbol_name(K[A])); \
-    }                                                           \
-    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value)); \
-    sp[-nargs] = g;                                             \
-    ++sp;                                                       \
-    n = nargs;                                                  \
-    tail = false;                                               \
-    goto call;                                                  \
-  } while (0)
-#define BOTH_FIXNUMS() (sp[-1].is_fixnum() & sp[-2].is_fixnum())
-// A test's result, its operands already popped: when a JUMPF follows (an
-// if), that jump is taken here, saving its dispatch (so --stats does not
-// count it); else the boolean is pushed.
-#define TEST_RESULT(cond)                                  \
-  do {                                                     \
-    bool c_ = (cond);                                      \
-    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) {              \
-      insn = *pc++;                                        \
-      if (!c_) pc += SA;                                   \
-      DISPATCH();                                          \
-    }                                                      \
-    *sp++ = boolean(c_);                                   \
-    DISPATCH();                                            \
-  } while (0)
-// The same for a value an if may test (car, cdr): taken by a following
-// JUMPF, else pushed.
-#define VALUE_RESULT(value)                                \
-  do {                                                     \
-    Value v_ = (value);                                    \
-    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) {              \
-      insn = *pc++;                                        \
-      if (v_.is_nil()) pc += SA;                           \
-      DISPATCH();                                          \
-    }                                                      \
-    *sp++ = v_;                                            \
-    DISPATCH();                                            \
-  } while (0)
 
     op_ADD:
       if (BOTH_FIXNUMS()) {
@@ -700,7 +670,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         }
       }
     op_ADD_general:
-      PRIM_SLOW(prim_add, 2);
+      PRIM_SLOW(ADD, 2);
     op_ADDN: {
       int k = int(*pc++);
       Value* a = sp - k;
@@ -710,14 +680,14 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         if (__builtin_add_overflow(sum, a[i].as_fixnum(), &sum)) break;
       if (i == k && Value::fits_fixnum(sum)) {
         sp = a;
-        *sp++ = Value::fixnum(sum);
+        PUSH(Value::fixnum(sum));
         DISPATCH();
       }
-      PRIM_SLOW(prim_add, k);
+      PRIM_SLOW(ADD, k);
     }
     op_ADDN_general: {
       int k = int(*pc++);
-      PRIM_SLOW(prim_add, k);
+      PRIM_SLOW(ADD, k);
     }
 // The immediate forms: the fast path on a fixnum; else the immediate goes
 // on the stack and the two-operand general case follows.
@@ -726,53 +696,53 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       int64_t k = int32_t(*pc++);                          \
       Value x = sp[-1];                                    \
       FAST                                                 \
-      *sp++ = Value::fixnum(k);                            \
+      PUSH(Value::fixnum(k));                            \
       PRIM_SLOW(prim, 2);                                  \
     }                                                      \
     op_##name##_general: {                                 \
       int64_t k = int32_t(*pc++);                          \
-      *sp++ = Value::fixnum(k);                            \
+      PUSH(Value::fixnum(k));                            \
       PRIM_SLOW(prim, 2);                                  \
     }                                                      \
     op_##name##L: {  /* the local form (x read once) */    \
       Value x = base[*pc++];                               \
-      *sp++ = x;                                           \
+      PUSH(x);                                           \
       int64_t k = int32_t(*pc++);                          \
       FAST                                                 \
-      *sp++ = Value::fixnum(k);                            \
+      PUSH(Value::fixnum(k));                            \
       PRIM_SLOW(prim, 2);                                  \
     }                                                      \
     op_##name##L_general:                                  \
-      *sp++ = base[*pc++];                                 \
+      PUSH(base[*pc++]);                                 \
       goto op_##name##_general;
-    IMMEDIATE_OP(ADDI, prim_add, {
+    IMMEDIATE_OP(ADDI, ADD, {
       int64_t r;
       if (x.is_fixnum() && !__builtin_add_overflow(x.as_fixnum(), k, &r) && Value::fits_fixnum(r)) {
         sp[-1] = Value::fixnum(r);
         DISPATCH();
       }
     })
-    IMMEDIATE_OP(SUBI, prim_sub, {
+    IMMEDIATE_OP(SUBI, SUB, {
       int64_t r;
       if (x.is_fixnum() && !__builtin_sub_overflow(x.as_fixnum(), k, &r) && Value::fits_fixnum(r)) {
         sp[-1] = Value::fixnum(r);
         DISPATCH();
       }
     })
-    IMMEDIATE_OP(LTI, prim_lt, {
+    IMMEDIATE_OP(LTI, LT, {
       if (x.is_fixnum()) {
         --sp;
         TEST_RESULT(x.as_fixnum() < k);
       }
     })
-    IMMEDIATE_OP(GTI, prim_gt, {
+    IMMEDIATE_OP(GTI, GT, {
       if (x.is_fixnum()) {
         --sp;
         TEST_RESULT(x.as_fixnum() > k);
       }
     })
     // As IS: a fixnum on either side makes identity the answer.
-    IMMEDIATE_OP(ISI, prim_is, {
+    IMMEDIATE_OP(ISI, IS, {
       --sp;
       TEST_RESULT(x == Value::fixnum(k));
     })
@@ -788,21 +758,21 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         }
       }
     op_SUB_general:
-      PRIM_SLOW(prim_sub, 2);
+      PRIM_SLOW(SUB, 2);
     op_LT:
       if (BOTH_FIXNUMS()) {
         sp -= 2;
         TEST_RESULT(sp[0].as_fixnum() < sp[1].as_fixnum());
       }
     op_LT_general:
-      PRIM_SLOW(prim_lt, 2);
+      PRIM_SLOW(LT, 2);
     op_GT:
       if (BOTH_FIXNUMS()) {
         sp -= 2;
         TEST_RESULT(sp[0].as_fixnum() > sp[1].as_fixnum());
       }
     op_GT_general:
-      PRIM_SLOW(prim_gt, 2);
+      PRIM_SLOW(GT, 2);
     op_IS:
       // Equal words, or an immediate (fixnum, nil, t, character) on either
       // side: the words decide. Two different heap objects may still be
@@ -812,7 +782,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         TEST_RESULT(sp[0] == sp[1]);
       }
     op_IS_general:
-      PRIM_SLOW(prim_is, 2);
+      PRIM_SLOW(IS, 2);
 // car and cdr: of a cons, or nil of nil; else the general case.
 // (the tag tested directly, as the fast paths do: see PRIM_SLOW)
 #define IS_CONS_TAG(x) ((x).is_ref() && (x).header()->kind == uint8_t(Kind::Cons))
@@ -830,15 +800,15 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_##name##L: {                 \
       Value x = base[*pc++];        \
       if (IS_CONS_TAG(x)) VALUE_RESULT(part(x)); \
-      *sp++ = x;                    \
+      PUSH(x);                    \
       if (x.is_nil()) DISPATCH();   \
       goto op_##name##_general;     \
     }                               \
     op_##name##L_general:           \
-      *sp++ = base[*pc++];          \
+      PUSH(base[*pc++]);          \
       goto op_##name##_general;
-    LIST_PART(CAR, car, prim_car)
-    LIST_PART(CDR, cdr, prim_cdr)
+    LIST_PART(CAR, car, CAR)
+    LIST_PART(CDR, cdr, CDR)
 #undef LIST_PART
 #undef IS_CONS_TAG
     op_CONS:
@@ -846,19 +816,19 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       --sp;
       DISPATCH();
     op_CONS_general:
-      PRIM_SLOW(prim_cons, 2);
+      PRIM_SLOW(CONS, 2);
     op_NO:
       --sp;
       TEST_RESULT(sp[0].is_nil());
     op_NO_general:
-      PRIM_SLOW(prim_no, 1);
+      PRIM_SLOW(NO, 1);
     op_ACONS: {
       Value x = sp[-1];
       sp[-1] = boolean(x.is_ref() && x.header()->kind == uint8_t(Kind::Cons));
       DISPATCH();
     }
     op_ACONS_general:
-      PRIM_SLOW(prim_acons, 1);
+      PRIM_SLOW(ACONS, 1);
 
 // The local forms: push the local named by the next word, then run as the
 // opcode (which reads its own extra word, if any, after it). Their general
@@ -867,10 +837,10 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 // have fast paths of their own, with LIST_PART and IMMEDIATE_OP.)
 #define LOCAL_FORM(name, op)         \
     op_##name:                       \
-      *sp++ = base[*pc++];           \
+      PUSH(base[*pc++]);           \
       goto op_##op;                  \
     op_##name##_general:             \
-      *sp++ = base[*pc++];           \
+      PUSH(base[*pc++]);           \
       goto op_##op##_general;
     LOCAL_FORM(NOL, NO)
     LOCAL_FORM(ISL, IS)
@@ -889,122 +859,25 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       handlers.pop_back();
       DISPATCH();
     } catch (ArcError& e) {
-      // Find where this error goes: a handler of this run, or out of it.
-      Value exc = e.exc;
-      Exception* ex = exc.as<Exception>();
-      bool escape = is_escape(exc);
-      if (ex->backtrace.is_nil() && !is_break(exc) && !escape) {
-        r_.base = base;
-        r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;
-        set(ex, &ex->backtrace, backtrace());
-      }
-      bool catchable = !is_break(exc) && !escape;
-      // An escape arrives in the execution its continuation was captured in:
-      // there the continuation is invoked.
-      auto arrived = [&] {
-        return escape && continuation_stack_id(escape_continuation(exc)) ==
-                             uint64_t(reinterpret_cast<uintptr_t>(r_.stack));
-      };
-      // A fiber running in place that does not handle it ends, after its
-      // protect cleanups; then its resumer has it, and so on outwards.
-      bool fiber_cleanups = false;
-      while (!arrived() && scope.in_place > 0 &&
-             !(catchable && !handlers.empty() && handlers.back().level == r_.level)) {
-        Value entry_winds = runs.back().entry_winds;
-        Value thunks = wind_thunks(winds, entry_winds);
-        if (thunks.truthy() && !run_winds_fn.is_nil()) {
-          // The cleanups run in the fiber, in a frame that raises exc again.
-          winds = entry_winds;
-          Value* fs = r_.stack + runs.back().fslot;
-          fs[0] = run_winds_fn;
-          fs[1] = thunks;
-          fs[2] = exc;
-          sp = fs + 3;
-          base = nullptr;
-          code = nullptr;
-          n = 2;
-          tail = false;
-          entry = true;
-          entry_rpc = kRethrow;
-          fiber_cleanups = true;
-          break;
-        }
-        fiber_exit(*this, FiberExit::Fail, false);
-        --scope.in_place;
-        base = r_.base;
-        sp = r_.sp;
-        RELOAD();
-        entry = false;
-      }
-      if (fiber_cleanups) {
-        resume = Resume::Call;
-        continue;
-      }
-      if (arrived()) {
-        sp = r_.sp;
-        sp[0] = escape_continuation(exc);
-        sp[1] = escape_value(exc);
-        sp += 2;
-        n = 1;
-        tail = false;
-        entry = false;
-        resume = Resume::Call;
-        continue;
-      }
-      if (catchable && !handlers.empty() && handlers.back().level == r_.level) {
-        Handler h = handlers.back();
-        handlers.pop_back();
-        Value thunks = wind_thunks(winds, h.winds);
-        winds = h.winds;
-        base = r_.stack + h.base;
-        if (base < r_.capture_low) r_.capture_low = base;
-        sp = r_.stack + h.sp;
-        code = code_of(base[-1]);
-        K = code_consts(code);
-        pc = code_insns(code) + h.pc;
-        entry = false;
-        if (thunks.truthy()) {
-          sp[0] = run_winds_fn;
-          sp[1] = thunks;
-          sp[2] = exc;
-          sp += 3;
-          n = 2;
-          tail = false;
-          resume = Resume::Call;
-        } else {
-          *sp++ = exc;
-          resume = Resume::Dispatch;
-        }
-        continue;
-      }
-      // Leaving this run: run the cleanups between here and its entry first.
-      while (!handlers.empty() && handlers.back().level == r_.level) handlers.pop_back();
-      Value thunks = wind_thunks(winds, runs.back().entry_winds);
-      winds = runs.back().entry_winds;
-      if (thunks.is_nil() || run_winds_fn.is_nil()) {
-        r_.sp = scope.fslot;
-        throw;
-      }
-      scope.fslot[0] = run_winds_fn;
-      scope.fslot[1] = thunks;
-      scope.fslot[2] = exc;
-      sp = scope.fslot + 3;
-      base = scope.base;
-      n = 2;
-      entry = true;
-      entry_rpc = kRethrow;
-      code = nullptr;
-      resume = Resume::Call;
+      // Where this error goes: a handler of this run, or out of it
+      // (VM::unwind). The registers go to r_ for its backtrace.
+      r_.base = base;
+      r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;
+      next = unwind(e.exc, scope.fslot, scope.base, scope.in_place);
+      if (next.kind == Next::Rethrow) throw;
     } catch (std::bad_alloc&) {
       r_.sp = scope.fslot;
       throw_error("out of memory");
     }
   }
+// The loop's macros end here.
 #undef SAVE
 #undef RELOAD
 #undef SAFEPOINT
 #undef DISPATCH
-#undef TO_RESUMER
+#undef PUSH
+#undef JUMP_TO
+#undef LABEL
 #undef ENTER_FRAME
 #undef A
 #undef SA

@@ -40,7 +40,7 @@ uint64_t fixnum_hash(Value a);     // num_hash of a known fixnum
 
 // The text of a number as Arc prints it (radix 2..36 for exact numbers).
 std::string number_to_string(Value v, int radix = 10);
-// Parses Arc number syntax (ARC.md 2.6), or nullopt if the text is not a number.
+// Parses Arc number syntax (docs/LANGUAGE.md 2.6), or nullopt if the text is not a number.
 std::optional<Value> parse_number(std::string_view text, int radix = 10);
 
 }  // namespace vm

@@ -10,8 +10,13 @@
 
 namespace vm {
 
+// Process-wide, as the TYPE() macro that counts into it is used by every
+// part of the VM without a VM at hand (and the counting test is one load).
 Profile g_profile;
 
+// The heap every allocation goes to (heap(), set_heap). Process-wide so
+// that cons, make_string and the other allocators take no heap argument:
+// they are called from everywhere, and one heap serves the one VM.
 gc::Heap* g_heap = nullptr;
 
 namespace {
@@ -109,11 +114,14 @@ struct FileTable {
   std::vector<std::string> names{""};
   std::unordered_map<std::string, uint32_t> ids;
 };
+// Process-wide: source file names outlive the VMs and heaps that read them
+// (a Code object's file is an index into this table).
 FileTable& files() {
   static FileTable t;
   return t;
 }
 
+// Process-wide: object hashes need only differ, whichever heap made them.
 uint32_t g_next_hash = 0x9e3779b9u;
 
 }  // namespace

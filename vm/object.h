@@ -1,13 +1,18 @@
 // vm/object.h — the heap object kinds, their layouts and their allocation.
 //
-// Each kind is one struct beginning with a gc::GcHeader. The kind's size,
-// trace and finalize functions live in object.cpp next to one another
-// (tracing beside each type); adding a kind means adding it to KINDS below,
-// a struct here and its three functions there.
+// Each kind is one struct beginning with a gc::GcHeader. The size, trace
+// and finalize functions of the kinds defined here live in object.cpp next
+// to one another (tracing beside each type), registered by register_kinds;
+// the kinds that belong to a module have their struct in its header and
+// their functions in its .cpp (Fiber: vm/fiber.h, Thread: vm/thread.h,
+// Socket: vm/socket.h, Continuation: vm/continuation.h), registered by
+// that module (Continuation by VM::VM). Adding a kind means adding it to ARC_KINDS below, its struct, and
+// its three functions beside it.
 //
-// Every store of a Value into an object goes through set() (DESIGN invariant
-// 3); the one exception is initialising the fields of an object just
-// allocated, before any other store, which needs no barrier.
+// Every store of a Value into an object goes through set()
+// (docs/ARCHITECTURE.md invariant 3); the one exception is initialising the
+// fields of an object just allocated, before any other store, which needs
+// no barrier.
 #pragma once
 #include <gmp.h>
 
@@ -58,7 +63,7 @@ constexpr int kHeapKinds = int(Kind::Fixnum);
 constexpr int kKindCount = int(Kind::Count);
 const char* kind_name(Kind k);
 
-// ---- profile counters (vm/profile.cpp) ----
+// ---- profile counters (g_profile is defined in vm/object.cpp) ----
 struct Profile {
   bool count_types = false;  // --stats turns this on
   uint64_t type_counts[kKindCount] = {};
@@ -283,7 +288,8 @@ uint32_t file_id(const std::string& name);
 const std::string& file_name(uint32_t id);
 std::string pos_string(uint64_t p);  // "file:line:col", "" for 0
 
-// Registers every kind's size/trace/finalize with the heap.
+// Registers the size/trace/finalize of the kinds defined here with the heap
+// (the others register theirs in their modules).
 void register_kinds(gc::Heap& h);
 
 }  // namespace vm

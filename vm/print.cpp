@@ -1,4 +1,4 @@
-// vm/print.cpp — the written and displayed forms of every value (ARC.md 1,
+// vm/print.cpp — the written and displayed forms of every value (docs/LANGUAGE.md 1,
 // 7.10).
 //
 // The printer never recurses on the machine stack: containers push their
@@ -100,7 +100,7 @@ void write_char(std::string& out, uint32_t c) {
     utf8_append(out, c);
 }
 
-// Characters that end a token or start another datum (ARC.md 2.2), plus the
+// Characters that end a token or start another datum (docs/LANGUAGE.md 2.2), plus the
 // bar and backslash, which the reader would treat specially.
 bool is_delimiter(char c) {
   switch (c) {
@@ -271,7 +271,7 @@ void Printer::rest(const Work& w) {
 }
 
 // #hash((k . v) ...). Racket shows Arc lists' nil terminators inside tables
-// (ARC.md 1.7), so entries print with host_nil set.
+// (docs/LANGUAGE.md 1.7), so entries print with host_nil set.
 void Printer::print_table(Value v) {
   if (!enter(v)) return;
   out_ += "#hash(";

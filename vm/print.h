@@ -1,4 +1,4 @@
-// vm/print.h — printed forms (ARC.md 1 and 7.10): write (re-readable:
+// vm/print.h — printed forms (docs/LANGUAGE.md 1 and 7.10): write (re-readable:
 // strings quoted, chars as #\c) and disp (for humans).
 #pragma once
 #include <string>

@@ -1,9 +1,9 @@
-// vm/socket.h — TCP sockets (ARC.md 4.11): a listening socket is an Arc
+// vm/socket.h — TCP sockets (docs/LANGUAGE.md 4.11): a listening socket is an Arc
 // object of its own (type `socket`); a connection is two ports, an input
 // and an output, sharing one descriptor.
 //
 // Every descriptor here is non-blocking, and every wait parks the calling
-// green thread on the scheduler's epoll (wait_io, DESIGN invariant 7): an
+// green thread on the scheduler's epoll (wait_io, docs/ARCHITECTURE.md invariant 7): an
 // accept, a read that finds nothing, a write into a full send buffer. The
 // descriptor of a connection is closed when both of its ports are closed,
 // or collected (as files are); force-close resets it at once.

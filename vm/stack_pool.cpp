@@ -40,7 +40,7 @@ StackGeometry make_geometry(const StackPoolConfig& c, size_t page) {
 // MADV_FREE needs Linux 4.5; older kernels refuse it with EINVAL, and then
 // MADV_DONTNEED (which frees at once, and zeroes) does the job.
 void free_pages(void* p, size_t n) {
-  static bool have_madv_free = true;
+  static bool have_madv_free = true;  // a fact about the kernel, so process-wide
   if (have_madv_free && madvise(p, n, MADV_FREE) == 0) return;
   if (errno == EINVAL) have_madv_free = false;
   madvise(p, n, MADV_DONTNEED);

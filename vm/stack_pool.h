@@ -1,5 +1,5 @@
 // vm/stack_pool.h — pooled fiber stacks: one slot holds a fiber's machine
-// stack and its VM stack (DESIGN invariant 5), after Ruby's fiber pool
+// stack and its VM stack (docs/ARCHITECTURE.md invariant 5), after Ruby's fiber pool
 // (Ruby feature #15997, cont.c).
 //
 // An allocation is one mmap holding several slots, with at most one guard

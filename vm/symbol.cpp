@@ -32,6 +32,10 @@ struct TableAndSyms {
   Syms syms;
 };
 
+// The symbol table intern() and the well-known symbols (S) use. Process-wide
+// because intern and symbol_name are called from everywhere without a VM
+// (the reader, printers, builtins' tables); a VM pushes its own and pops it
+// at its end (push_symbol_table).
 TableAndSyms* g_current = new TableAndSyms();
 
 InternTable& table() { return g_current->table; }

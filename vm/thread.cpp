@@ -1,5 +1,5 @@
 // vm/thread.cpp — green threads: the scheduler, the atomic lock, and the
-// builtins of ARC.md 4.12 (new-thread, current-thread, kill-thread,
+// builtins of docs/LANGUAGE.md 4.12 (new-thread, current-thread, kill-thread,
 // break-thread, sleep, dead, atomic-invoke).
 //
 // The model. A thread is a line of execution with its own VM stack and
@@ -17,7 +17,9 @@
 //    nanoseconds) wakes it; the wait is epoll_pwait2 with a nanosecond
 //    timeout (a timerfd on kernels without it), and the OS thread's timer
 //    slack is set to 1 us, so a 100 us sleep is not rounded to milliseconds;
-//  - waits for a descriptor: registered in epoll (one-shot) for the thread;
+//  - waits for a descriptor: registered in epoll, level-triggered while it
+//    waits (pipes, terminals, children) or kept edge-triggered (sockets;
+//    see FdWaiters);
 //  - waits for the atomic lock (handed over in FIFO order on release);
 //  - runs out of its instruction budget: VM::preempt_budget counts down at
 //    every call and backward jump (the interpreter's safe points); at zero
@@ -734,9 +736,9 @@ Value bi_atomic_release(VM& vm, Value*, int) {
 // the prelude, calls f inside a dynamic-wind of acquire and release.
 Value bi_atomic_invoke(VM& vm, Value* a, int) {
   Value f = a[0];
-  if (vm.scheduler && vm.scheduler->live.size() > 1 && !vm.atomic_locked_fn.is_nil()) {
+  if (vm.scheduler && vm.scheduler->live.size() > 1) {
     Value* s = vm.tail_call_slots(1);
-    s[-1] = vm.atomic_locked_fn;
+    s[-1] = vm.atomic_locked_fn();
     s[0] = f;
     return vm.tail_call_marker();
   }

@@ -1,6 +1,6 @@
 // vm/value.h — the representation of Arc values.
 //
-// A Value is one 64-bit word (DESIGN invariant 1):
+// A Value is one 64-bit word (docs/ARCHITECTURE.md invariant 1):
 //
 //   ...............................1   fixnum: a 63-bit signed integer n, stored n<<1 | 1
 //   ............................000    heap reference (8-byte aligned, never 0)
@@ -11,8 +11,8 @@
 // Immediates: nil, t, characters, and VM-internal markers (unbound, missing
 // argument, table tombstone) that never reach Arc code.
 //
-// Every type test goes through TYPE() (vm/type.h), which names one Kind for
-// any value and can count dispatches by kind.
+// Every type test goes through TYPE() (vm/object.h), which names one Kind
+// for any value and can count dispatches by kind.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -58,7 +58,8 @@ class Value {
   constexpr bool operator!=(Value o) const { return w_ != o.w_; }
 
   static constexpr Word kSubChar = 0, kSubT = 1, kSubUnbound = 2, kSubMissing = 3,
-                        kSubTombstone = 4, kSubEmpty = 5;
+                        kSubTombstone = 4, kSubEmpty = 5,
+                        kSubTailCall = 6;  // VM::tail_call_marker
 
  private:
   constexpr explicit Value(Word w) : w_(w) {}

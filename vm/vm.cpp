@@ -1,9 +1,11 @@
 // vm/vm.cpp — the VM's state: the stack, roots, globals, builtins, calls
-// from C++ into Arc, backtraces and continuations.
+// from C++ into Arc, safe points and backtraces (continuations are
+// vm/continuation.cpp).
 #include "vm/vm.h"
 
 #include <sys/mman.h>
 
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
@@ -21,39 +23,17 @@ namespace vm {
 
 namespace {
 
+// The running VM (VM::current()). Process-wide because what reaches it has
+// no VM at hand: signal handlers (Ctrl-C, VM::request_interrupt), heap
+// finalizers, and set_global's dispatch refresh. One VM runs at a time; a
+// VM made while another exists stacks on it (previous_vm_).
 VM* g_vm = nullptr;
 
-size_t continuation_size(const GcHeader*) { return sizeof(Continuation); }
-void continuation_trace(GcHeader* h, gc::Visitor& v) {
-  auto* k = reinterpret_cast<Continuation*>(h);
-  for (Value* slot : {&k->frames, &k->parent, &k->winds, &k->handlers})
-    if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
-}
 
 }  // namespace
 
 VM& VM::current() { return *g_vm; }
 bool has_vm() { return g_vm != nullptr; }
-
-namespace {
-// The opcodes with a primitive fast path (format G in vm/opcodes.def), the
-// global each stands for, and the primitive it was at start.
-struct PrimitiveOp {
-  Op op;
-  const char* name;
-  Value VM::*prim;
-};
-const PrimitiveOp kPrimitiveOps[] = {
-    {Op::ADD, "+", &VM::prim_add},   {Op::ADDN, "+", &VM::prim_add},
-    {Op::ADDI, "+", &VM::prim_add},  {Op::SUB, "-", &VM::prim_sub},
-    {Op::SUBI, "-", &VM::prim_sub},  {Op::LTI, "<", &VM::prim_lt},
-    {Op::GTI, ">", &VM::prim_gt},    {Op::ISI, "is", &VM::prim_is},
-    {Op::LT, "<", &VM::prim_lt},     {Op::GT, ">", &VM::prim_gt},
-    {Op::IS, "is", &VM::prim_is},    {Op::CAR, "car", &VM::prim_car},
-    {Op::CDR, "cdr", &VM::prim_cdr}, {Op::CONS, "cons", &VM::prim_cons},
-    {Op::NO, "no", &VM::prim_no},    {Op::ACONS, "acons", &VM::prim_acons},
-};
-}  // namespace
 
 VM::VM(const Options& o) : opts(o) {
   heap_ = &vm::heap();
@@ -66,12 +46,12 @@ VM::VM(const Options& o) : opts(o) {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
   r_.stack = static_cast<Value*>(mem);
-  // Keep headroom for the largest frame a call may push before it checks.
-  r_.stack_end = r_.stack + opts.stack_limit_bytes / sizeof(Value) - 4096;
+  r_.stack_end = r_.stack + opts.stack_limit_bytes / sizeof(Value) - kStackHeadroomWords;
   main_stack_ = r_.stack;
   r_.sp = r_.stack;
   // The main program's machine stack: deep C++ recursion stops 256 KiB short.
   r_.low_water = thread_stack_low_water(size_t(256) << 10);
+  fibers_ = make_fiber_registry();
   previous_vm_ = g_vm;
   g_vm = this;
   previous_symbols_ = push_symbol_table();
@@ -99,18 +79,13 @@ VM::VM(const Options& o) : opts(o) {
   register_http_builtins(*this);
   register_server_builtins(*this);
   register_crypto_builtins(*this);
-  auto prim = [](const char* n) { return global_value(intern(n)); };
-  prim_add = prim("+");
-  prim_sub = prim("-");
-  prim_lt = prim("<");
-  prim_gt = prim(">");
-  prim_is = prim("is");
-  prim_car = prim("car");
-  prim_cdr = prim("cdr");
-  prim_cons = prim("cons");
-  prim_no = prim("no");
-  prim_acons = prim("acons");
-  for (const PrimitiveOp& p : kPrimitiveOps) intern(p.name).as<Symbol>()->h.flags |= kSymPrimitiveOp;
+  for (int i = 0; i < kOpCount; ++i) {
+    primitives_[i] = NIL;
+    if (const char* g = kOps[i].global) {
+      primitives_[i] = global_value(intern(g));
+      intern(g).as<Symbol>()->h.flags |= kSymPrimitiveOp;
+    }
+  }
   define("nil", NIL);
   define("t", T);
 }
@@ -118,11 +93,8 @@ VM::VM(const Options& o) : opts(o) {
 void VM::refresh_dispatch() {
   if (!op_labels_[0]) return;  // the first run fills the labels in, then calls this
   for (int i = 0; i < kOpCount; ++i) op_targets_[i] = op_labels_[i];
-  for (const PrimitiveOp& p : kPrimitiveOps)
-    if (global_value(intern(p.name)) != this->*p.prim)
-      op_targets_[int(p.op)] = op_general_labels_[int(p.op)];
   for (int i = 0; i < kOpCount; ++i)
-    if (Op op = local_form_of(Op(i)); op != Op::Count && op_targets_[int(op)] != op_labels_[int(op)])
+    if (const char* g = kOps[i].global; g && global_value(intern(g)) != primitives_[i])
       op_targets_[i] = op_general_labels_[i];
   dispatch_counting_ = counters.count_ops;
   for (int i = 0; i < kOpCount; ++i) dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
@@ -130,7 +102,7 @@ void VM::refresh_dispatch() {
 
 VM::~VM() {
   destroy_scheduler(*this);
-  free_fiber_spares();
+  free_fiber_registry(fibers_);
   heap_->remove_root_source(this);
   delete fiber_pool_;
   pop_symbol_table(previous_symbols_);
@@ -202,21 +174,6 @@ void VM::swap_exec_in_place(ExecState& s) {
 
 Value VM::continue_frames(const RunContinue& c) { return run(nullptr, 0, &c); }
 
-namespace {
-constexpr uint16_t kExceptionEscape = 1;  // Exception header flag
-}  // namespace
-
-Value VM::escape_exception(Value k, Value v) {
-  Value e = make_exception(
-      make_string_utf8("a continuation escaped out of a fiber, but what it leads back to is gone"),
-      list({k, v}), NIL);
-  e.as<Exception>()->h.flags |= kExceptionEscape;
-  return e;
-}
-
-bool VM::is_escape(Value exc) { return exc.as<Exception>()->h.flags & kExceptionEscape; }
-Value VM::escape_continuation(Value exc) { return car(exc.as<Exception>()->irritants); }
-Value VM::escape_value(Value exc) { return car(cdr(exc.as<Exception>()->irritants)); }
 
 StackPool& VM::fiber_pool() {
   if (!fiber_pool_) {
@@ -235,17 +192,32 @@ void VM::check_machine_stack() {
 
 void VM::trace_roots(gc::Visitor& v) {
   if (current_fiber.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&current_fiber));
-  if (!heap_->traces_objects()) trace_fibers_as_roots(v);
   v.visit_range(reinterpret_cast<gc::Word*>(r_.stack), reinterpret_cast<gc::Word*>(r_.sp));
-  for (Value* slot : {&in_port, &out_port, &err_port, &winds, &prim_add, &prim_sub, &prim_lt,
-                      &prim_gt, &prim_is, &prim_car, &prim_cdr, &prim_cons, &prim_no, &prim_acons,
-                      &run_winds_fn, &atomic_locked_fn, &interrupt_exc, &break_exc, &r_.capture_cache})
+  for (Value& p : primitives_)
+    if (p.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&p));
+  for (Value* slot : {&in_port, &out_port, &err_port, &winds, &run_winds_fn_, &atomic_locked_fn_, &interrupt_exc, &break_exc, &r_.capture_cache})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
   for (Handler& h : handlers)
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
   for (RunRecord& r : runs)
     if (r.entry_winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&r.entry_winds));
   trace_symbols(v);
+}
+
+void VM::install_hooks(Value run_winds, Value atomic_locked) {
+  for (auto [f, name] : {std::pair{run_winds, "%run-winds"}, {atomic_locked, "%atomic-locked"}})
+    if (TYPE(f) != Kind::Closure) {
+      std::fprintf(stderr, "arcana: the prelude does not define %s as a function\n", name);
+      std::abort();
+    }
+  run_winds_fn_ = run_winds;
+  atomic_locked_fn_ = atomic_locked;
+}
+
+void VM::missing_hook(const char* name) {
+  std::fprintf(stderr, "arcana: %s is called before the runtime installed it (VM::install_hooks)\n",
+               name);
+  std::abort();
 }
 
 void VM::define(const char* name, Value v) {
@@ -365,126 +337,6 @@ Value VM::backtrace(size_t limit) {
   Value r = NIL;
   for (size_t i = lines.size(); i-- > 0;) r = cons(make_string_utf8(lines[i]), r);
   return r;
-}
-
-// The continuation of the running builtin's call: the frames of the current
-// run, from its function slot up to the builtin's slot, and the dynamic state.
-namespace {
-
-// The part of k's chain below stack offset p, as a chain: k's own nodes
-// where they end at or below p, at most one new slice where p cuts a node.
-Value chain_below(Value k, uint64_t p) {
-  for (Value n = k; !n.is_nil();) {
-    Continuation* c = n.as<Continuation>();
-    if (p >= c->seg_start + c->seg_len) return n;
-    if (p == c->seg_start) return c->parent;
-    if (p > c->seg_start) {
-      Continuation* s = alloc<Continuation>(Kind::Continuation);
-      s->frames = c->frames;
-      s->parent = c->parent;
-      s->run_id = c->run_id;
-      s->run_base = c->run_base;
-      s->seg_start = c->seg_start;
-      s->seg_len = p - c->seg_start;
-      s->level = c->level;
-      return Value::ref(s);
-    }
-    n = c->parent;
-  }
-  return NIL;
-}
-
-}  // namespace
-
-// Captures the stack from the run's base to the ccc builtin's slot. The
-// words below `share` are the same as when r_.capture_cache was taken (no
-// frame below r_.capture_low has run since), so they are shared with it, not
-// copied: a capture costs what ran since the last one, not the depth.
-Value VM::capture_continuation() {
-  const RunRecord& run = runs.back();
-  uint64_t from = run.fslot;
-  Value* to = r_.builtin_args - 1;  // the builtin's own slot: where the value goes
-  uint64_t top = uint64_t(to - r_.stack);
-  uint64_t share = from;
-  Value parent = NIL;
-  if (r_.capture_cache.is_ref()) {
-    Continuation* c = r_.capture_cache.as<Continuation>();
-    if (c->level == r_.level && c->run_base == from && c->run_id == run.id) {
-      uint64_t low = uint64_t(r_.capture_low - r_.stack) - 1;  // its closure slot
-      share = std::min(low, c->sp);
-      if (share < from) share = from;
-      if (share > top) share = top;
-      parent = chain_below(r_.capture_cache, share);
-    }
-  }
-  uint64_t n = top - share;
-  Value frames = make_vector(n);
-  std::memcpy(frames.as<Vector>()->items, r_.stack + share, n * sizeof(Value));
-  size_t nh = 0;
-  for (const Handler& h : handlers) nh += h.level == r_.level;
-  Value hv = make_vector(nh * 5);
-  Vector* hvec = hv.as<Vector>();
-  size_t i = 0;
-  for (const Handler& h : handlers) {
-    if (h.level != r_.level) continue;
-    hvec->items[i++] = Value::fixnum(int64_t(h.base));
-    hvec->items[i++] = Value::fixnum(int64_t(h.sp));
-    hvec->items[i++] = Value::fixnum(int64_t(h.pc));
-    hvec->items[i++] = h.winds;
-    hvec->items[i++] = Value::fixnum(h.level);
-  }
-  Continuation* k = alloc<Continuation>(Kind::Continuation);
-  k->frames = frames;
-  k->parent = parent;  // allocation never collects: parent needs no root
-  k->winds = winds;
-  k->handlers = hv;
-  k->run_id = run.id;
-  k->run_base = from;
-  k->seg_start = share;
-  k->seg_len = n;
-  k->base = uint64_t(r_.base - r_.stack);
-  k->sp = top;
-  k->pc = r_.builtin_pc;
-  k->level = r_.level;
-  k->stack_id = uint64_t(reinterpret_cast<uintptr_t>(r_.stack));
-  r_.capture_cache = Value::ref(k);
-  r_.capture_low = r_.base;
-  return Value::ref(k);
-}
-
-// Copies k's segments onto the stack, skipping those the stack still holds:
-// a segment of r_.capture_cache's chain below the lowest frame run since it
-// was taken is already in place, and so is everything under it.
-void VM::reinstate_frames(Continuation* k) {
-  Continuation* shared[16];
-  int nshared = 0;
-  if (r_.capture_cache.is_ref()) {
-    Continuation* c = r_.capture_cache.as<Continuation>();
-    if (c->level == k->level && c->run_base == k->run_base && c->run_id == k->run_id) {
-      uint64_t valid = std::min(uint64_t(r_.capture_low - r_.stack) - 1, c->sp);
-      for (Value n = r_.capture_cache; !n.is_nil() && nshared < 16;) {
-        Continuation* m = n.as<Continuation>();
-        if (m->seg_start + m->seg_len <= valid) shared[nshared++] = m;
-        n = m->parent;
-      }
-    }
-  }
-  for (Value n = Value::ref(k); !n.is_nil();) {
-    Continuation* c = n.as<Continuation>();
-    for (int i = 0; i < nshared; ++i) {
-      Continuation* m = shared[i];
-      // Same words in the same place, over the same parent: the rest of
-      // the chain is on the stack already.
-      if (m->frames == c->frames && m->seg_start == c->seg_start && c->seg_len <= m->seg_len &&
-          m->parent == c->parent)
-        goto done;
-    }
-    std::memcpy(r_.stack + c->seg_start, c->frames.as<Vector>()->items, c->seg_len * sizeof(Value));
-    n = c->parent;
-  }
-done:
-  r_.capture_cache = Value::ref(k);
-  r_.capture_low = r_.stack + k->base;
 }
 
 }  // namespace vm

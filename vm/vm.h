@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "vm/code.h"
+#include "vm/continuation.h"
 #include "vm/object.h"
 #include "vm/stack_pool.h"
 
@@ -17,6 +18,7 @@ namespace vm {
 
 struct SymbolTable;  // vm/symbol.h
 struct Scheduler;    // vm/thread.cpp
+struct FiberRegistry;  // vm/fiber.cpp
 
 struct Options {
   size_t stack_limit_bytes = size_t(512) << 20;  // VM stack reservation
@@ -29,36 +31,6 @@ struct Counters {
   uint64_t ops[kOpCount] = {};
   uint64_t calls = 0;
   bool count_ops = false;
-};
-
-// A first-class continuation: the frames of one run level and the dynamic
-// state beside them. The frames are a chain of segments, each a copy of
-// stack words [seg_start, seg_start + seg_len) (a prefix of the Vector
-// `frames`, which slices share), over a parent covering the words below.
-// Consecutive captures share the segments that still match the stack, so a
-// capture copies only what changed since the last one: O(1) in the depth of
-// the stack for a loop capturing at any depth (VM::capture_continuation).
-// Parents are Continuations too, possibly bare slices (no winds/handlers).
-struct Continuation {
-  GcHeader h;
-  Value frames;     // Vector: the words of this segment (seg_len of them used)
-  Value parent;     // Continuation holding the words below seg_start (nil: none)
-  Value winds;      // the wind chain at capture
-  Value handlers;   // Vector of handler records of this level (as fixnums and winds)
-  uint64_t run_id;  // the run the frames belong to (0: any top-level run)
-  uint64_t run_base, seg_start, seg_len;  // offsets into the stack
-  uint64_t base, sp, pc;                   // offsets into the stack; pc into the code
-  int level;
-  uint64_t stack_id;  // the VM stack it was captured on (its start address)
-};
-
-// A handler record: where an error (or a run's exit) unwinds to.
-struct Handler {
-  size_t base;    // frame base, as an offset into the stack
-  size_t sp;      // stack depth to restore
-  uint32_t pc;    // where to continue: the handler code in that frame
-  Value winds;    // the wind chain when the handler was pushed
-  int level;      // run level (nested interpreter entries)
 };
 
 // One entry of the C++ -> Arc call chain (VM::apply).
@@ -81,11 +53,15 @@ struct RunContinue {
 
 class StackPool;
 
-// Everything that belongs to one line of execution (the main program, or a
-// fiber) rather than to the VM: its VM stack and registers, its handlers,
-// runs and winds, and the machine-stack bounds it must stay within. The VM
-// holds the running execution's state in its own fields; a fiber switch
-// exchanges them with the fiber's (VM::swap_exec, vm/fiber.cpp).
+// A handler the interpreter's dispatch jumps to: a label's address, or
+// with the switch form of dispatch (ARCANA_SWITCH_DISPATCH) its number
+// (vm/interp.cpp).
+#if ARCANA_SWITCH_DISPATCH
+using DispatchTarget = uint16_t;
+#else
+using DispatchTarget = const void*;
+#endif
+
 // The registers of one execution, in one block so that a switch (swap_exec)
 // exchanges them in a few wide moves.
 struct ExecRegs {
@@ -105,6 +81,12 @@ struct ExecRegs {
   Value* capture_low = nullptr;
 };
 
+// Everything that belongs to one line of execution (the main program, a
+// thread or a fiber) rather than to the VM: its VM stack and registers, its
+// handlers, runs and winds, and the machine-stack bounds it must stay
+// within. The VM holds the running execution's state in its own fields; a
+// switch exchanges them with the fiber's or thread's (VM::swap_exec,
+// vm/fiber.cpp, vm/thread.cpp).
 struct ExecState {
   ExecRegs r;
   std::vector<Handler> handlers;
@@ -142,7 +124,7 @@ class VM final : public gc::RootSource {
   // the function and its arguments in the slots returned, then returns the
   // value this returns; the interpreter makes the call, no C++ recursion.
   Value* tail_call_slots(int nargs);
-  static constexpr Value tail_call_marker() { return Value::from_word(Value::imm(6)); }
+  static constexpr Value tail_call_marker() { return Value::from_word(Value::imm(Value::kSubTailCall)); }
 
   // ---- ports (dynamically rebindable) ----
   Value in_port, out_port, err_port;
@@ -200,6 +182,7 @@ class VM final : public gc::RootSource {
   // fiber moving onto its own machine stack (vm/fiber.cpp).
   Value continue_frames(const RunContinue& c);
   StackPool& fiber_pool();
+  FiberRegistry& fibers() { return *fibers_; }  // vm/fiber.cpp
   bool has_fiber_pool() const { return fiber_pool_ != nullptr; }
   Value current_fiber = NIL;  // the running fiber, nil on the main program
   // ---- green threads (vm/thread.cpp) ----
@@ -224,12 +207,19 @@ class VM final : public gc::RootSource {
   Counters counters;
   // Declarations (declare): atstrings, direct-calls, explicit-flush.
   bool atstrings = false, explicit_flush = false, direct_calls = false;
-  // The original primitives the fast-path opcodes compare against.
-  Value prim_add, prim_sub, prim_lt, prim_gt, prim_is, prim_car, prim_cdr, prim_cons, prim_no,
-      prim_acons;
-  // Internal helpers the compiler and the prelude use.
-  Value run_winds_fn = NIL;  // (fn (thunks v) ...) defined by the prelude
-  Value atomic_locked_fn = NIL;  // (fn (f) ...): f holding the lock (prelude; vm/thread.cpp)
+  // The primitive a fast-path opcode (vm/opcodes.def, PRIM) stands for:
+  // what its global held at start, which the opcode's fast path is only
+  // while the global still holds it; nil for the other opcodes.
+  Value primitive(Op op) const { return primitives_[int(op)]; }
+  // ---- hooks: functions of the prelude the interpreter calls ----
+  // (%run-winds thunks v): runs the cleanups and befores of a transfer of
+  // control, then gives v (vm/continuation.cpp). (%atomic-locked f): f
+  // holding the threads' lock (vm/thread.cpp). The runtime installs both
+  // once the prelude has defined them, before any other Arc code runs; a
+  // missing one is a fatal error there, and a use before then is one here.
+  void install_hooks(Value run_winds, Value atomic_locked);
+  Value run_winds_fn() const { return hook(run_winds_fn_, "%run-winds"); }
+  Value atomic_locked_fn() const { return hook(atomic_locked_fn_, "%atomic-locked"); }
 
   void trace_roots(gc::Visitor& v) override;
 
@@ -240,24 +230,37 @@ class VM final : public gc::RootSource {
   void refresh_dispatch();
 
  private:
-  friend struct Interp;
   // The interpreter loop. cont: pick up the frames on the stack instead of
-  // calling fslot (continue_frames).
+  // calling fslot (continue_frames). RunScope: what a run restores when it
+  // ends (vm/interp.cpp).
+  struct RunScope;
   Value run(Value* fslot, int nargs, const RunContinue* cont = nullptr);
   [[noreturn]] void stack_overflow();
+  // The main VM stack's words above stack_end: headroom for what is pushed
+  // before a check (check_stack tests each frame's full size on entry; the
+  // pushes without one, a primitive's general case putting its global under
+  // its operands, and C++ helpers writing call slots, stay far within it).
+  static constexpr size_t kStackHeadroomWords = 4096;
   void check_stack(Value* top) {
     if (top > r_.stack_end) stack_overflow();
   }
 
   gc::Heap* heap_;
+  Value run_winds_fn_ = NIL, atomic_locked_fn_ = NIL;  // install_hooks
+  static Value hook(Value f, const char* name) {
+    if (__builtin_expect(f.is_nil(), 0)) missing_hook(name);
+    return f;
+  }
+  [[noreturn]] static void missing_hook(const char* name);
   // The interpreter's dispatch tables (refresh_dispatch): the one DISPATCH
   // jumps through, the handler each opcode runs now, and the labels they
   // are made from (filled in by the first run).
-  const void* dispatch_[kOpCount] = {};
-  const void* op_targets_[kOpCount] = {};
-  const void* op_labels_[kOpCount] = {};
-  const void* op_general_labels_[kOpCount] = {};
-  const void* count_label_ = nullptr;
+  Value primitives_[kOpCount];  // by opcode (primitive())
+  DispatchTarget dispatch_[kOpCount] = {};
+  DispatchTarget op_targets_[kOpCount] = {};
+  DispatchTarget op_labels_[kOpCount] = {};
+  DispatchTarget op_general_labels_[kOpCount] = {};
+  DispatchTarget count_label_ = {};
   bool dispatch_counting_ = false;
   // The running execution's registers: its VM stack (the main program's is
   // reserved with mmap and grows as touched), first free slot, running
@@ -268,6 +271,7 @@ class VM final : public gc::RootSource {
   Value* main_stack_ = nullptr;  // the main program's VM stack (threads and fibers have slots)
   volatile std::sig_atomic_t interrupt_ = 0;
   StackPool* fiber_pool_ = nullptr;
+  FiberRegistry* fibers_ = nullptr;
   uint64_t next_run_id_ = 1;
   VM* previous_vm_ = nullptr;
   SymbolTable* previous_symbols_ = nullptr;
@@ -278,9 +282,33 @@ class VM final : public gc::RootSource {
   // and unwinding lower capture_low; leaving a run clears the cache.
   // Builds the continuation's segment chain onto the stack (invocation).
   void reinstate_frames(Continuation* k);
+  // ---- the control model (vm/continuation.cpp, vm/fiber.cpp) ----
+  // Each leaves the registers in r_ and returns where the interpreter goes
+  // next; the loop passes its run's entry slot, its enclosing base and the
+  // count of fibers it runs in place (vm/interp.cpp, RunScope).
+  // Invokes continuation k, called with the nargs values on top of r_.sp.
+  Next invoke_continuation(Value k, int nargs, Value* fslot);
+  // Sends error exc to its handler, through cleanups and fibers running in
+  // place, or out of the run (Rethrow, r_.sp at fslot).
+  Next unwind(Value exc, Value* fslot, Value* entry_base, int& in_place);
+  // resume, yield or a builtin that reenters, called at r_.sp by the fiber
+  // running in place or to enter one; None when the builtin runs as usual.
+  Next fiber_switch(Builtin* b, int nargs, bool tail, int& in_place);
+  // The fiber running in place returned v.
+  Next fiber_return(Value v, int& in_place);
+  // The frame calling %run-winds on thunks and v at `at` (r_.sp above it).
+  void push_winds_call(Value* at, Value thunks, Value v);
+  // The handler records of the running level, as a continuation keeps
+  // them, and back.
+  Value encode_handlers() const;
+  void restore_handlers(Value records);
+  void drop_level_handlers();  // those of the running level
+  // Stack words a continuation's invocation may push above its frames
+  // (the %run-winds call), checked before the frames are copied.
+  static constexpr size_t kWindsCallWords = 4;
  public:
   // Marks the next apply() as a top-level form: continuations captured in it
-  // may be re-entered from later top-level forms (ARC.md 7.9).
+  // may be re-entered from later top-level forms (docs/LANGUAGE.md 7.9).
   void set_top_level_run() { r_.top_level_run = true; }
   Value interrupt_exc = NIL;  // the exception Ctrl-C raises; on-err does not catch it
   Value break_exc = NIL;      // the exception break-thread raises; likewise

@@ -1,12 +1,9 @@
 // vm/builtins/control.cpp — errors, continuations, apply, dynamic wind, the
-// collector (ARC.md 4.13). on-err, protect and call-w/stdout are written in
+// collector (docs/LANGUAGE.md 4.13). on-err, protect and call-w/stdout are written in
 // Arc over these (stdlib/prelude.arc).
-#include <sys/resource.h>
-
-#include <ctime>
-
 #include "vm/builtins.h"
 #include "vm/error.h"
+#include "vm/gc_stats.h"
 #include "vm/number.h"
 #include "vm/print.h"
 #include "vm/string.h"
@@ -104,47 +101,18 @@ Value bi_type_dispatches(VM&, Value*, int) {
   return t;
 }
 
-// (gc-stats): the collector's statistics (gc/heap.h GcStats), one table of
-// the same keys under every collector; times in milliseconds as floats,
-// counts and bytes as integers. Also the process's CPU time and peak RSS, so
-// a benchmark can report them itself.
+// (gc-stats): the collector's statistics, one table of the same keys under
+// every collector (vm/gc_stats.h lists them); times in milliseconds and
+// shares as floats, counts and bytes as integers, the collector's name as a
+// symbol.
 Value bi_gc_stats(VM& vm, Value*, int) {
-  gc::Heap& h = vm.heap();
-  h.refresh_stats();
-  const gc::GcStats& st = h.stats();
   Value t = make_table();
-  auto num = [&](const char* key, uint64_t n) { table_put(t, intern(key), make_integer(int64_t(n))); };
-  auto ms = [&](const char* key, double d) { table_put(t, intern(key), make_flonum(d)); };
-  table_put(t, intern("collector"), intern(h.name()));
-  num("collections", st.collections);
-  num("minor-collections", st.minor_collections);
-  num("major-collections", st.major_collections);
-  ms("gc-ms", st.gc_ms);
-  ms("run-ms", gc::GcStats::run_ms());
-  table_put(t, intern("gc-share"), make_flonum(st.gc_share()));
-  ms("p50-pause-ms", st.pause_percentile(50));
-  ms("p99-pause-ms", st.pause_percentile(99));
-  ms("max-pause-ms", st.max_pause_ms);
-  ms("p50-minor-pause-ms", st.minor_pauses_ms.percentile(50));
-  ms("p99-minor-pause-ms", st.minor_pauses_ms.percentile(99));
-  ms("max-minor-pause-ms", st.minor_pauses_ms.percentile(100));
-  ms("p50-major-pause-ms", st.major_pauses_ms.percentile(50));
-  ms("p99-major-pause-ms", st.major_pauses_ms.percentile(99));
-  ms("max-major-pause-ms", st.major_pauses_ms.percentile(100));
-  num("allocated-bytes", st.bytes_allocated);
-  num("allocated-objects", st.objects_allocated);
-  num("promoted-bytes", st.bytes_promoted);
-  num("live-bytes", st.bytes_live);
-  num("peak-heap-bytes", st.peak_heap_bytes);
-  table_put(t, intern("fragmentation"), make_flonum(st.fragmentation));
-  num("compactions", st.compactions);
-  num("compacted-bytes", st.bytes_compacted);
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  num("peak-rss-bytes", uint64_t(ru.ru_maxrss) * 1024);  // Linux: KiB
-  timespec cpu{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
-  ms("cpu-ms", double(cpu.tv_sec) * 1e3 + double(cpu.tv_nsec) / 1e6);
+  for (const GcFigure& f : gc_figures(vm.heap())) {
+    Value v = f.kind == GcFigure::Count ? make_integer(int64_t(f.count))
+              : f.kind == GcFigure::Name ? intern(f.name)
+                                         : make_flonum(f.number);
+    table_put(t, intern(f.key), v);
+  }
   return t;
 }
 

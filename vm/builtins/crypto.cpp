@@ -3,7 +3,7 @@
 // strings from the kernel's source (rand-string, also Arc 3.1's name).
 //
 // An Argon2id hash takes tens of milliseconds and 64 MiB by design, so it
-// never runs on the interpreter's OS thread (DESIGN invariant 7): a job
+// never runs on the interpreter's OS thread (docs/ARCHITECTURE.md invariant 7): a job
 // goes to a small pool of hashing threads, and the green thread that asked
 // parks on an eventfd the job signals when done. Two threads at most, so
 // a burst of logins costs at most 128 MiB and two cores, the rest queued.
@@ -89,6 +89,8 @@ class HashPool {
   int threads_ = 0, idle_ = 0;
 };
 
+// Process-wide: the pool's OS threads serve every green thread of the
+// process, and a fork (pool_after_fork) is a process event.
 HashPool* g_pool = nullptr;
 
 // A child of fork (the server's workers) has none of the parent's threads:

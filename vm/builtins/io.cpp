@@ -1,4 +1,4 @@
-// vm/builtins/io.cpp — the port builtins of ARC.md 4.8: the current ports,
+// vm/builtins/io.cpp — the port builtins of docs/LANGUAGE.md 4.8: the current ports,
 // opening files and strings, reading and writing characters and bytes,
 // write/disp, close, flushout and pipe-from.
 //

@@ -1,4 +1,4 @@
-// vm/builtins/list.cpp — pairs, lists, equality and ordering (ARC.md 4.1, 4.2).
+// vm/builtins/list.cpp — pairs, lists, equality and ordering (docs/LANGUAGE.md 4.1, 4.2).
 #include "vm/builtins.h"
 #include "vm/compare.h"
 #include "vm/error.h"
@@ -68,7 +68,7 @@ Value bi_no(VM&, Value* a, int) { return boolean(a[0].is_nil()); }
 // written in Arc, 103 ms with this builtin and its compiler fast path.
 Value bi_acons(VM&, Value* a, int) { return boolean(TYPE(a[0]) == Kind::Cons); }
 
-// (sref obj value key), ARC.md 3.8.
+// (sref obj value key), docs/LANGUAGE.md 3.8.
 Value bi_sref(VM&, Value* a, int) {
   Value obj = a[0], val = a[1], key = a[2];
   switch (TYPE(obj)) {

@@ -1,9 +1,9 @@
-// vm/builtins/number.cpp — the arithmetic builtins of ARC.md 4.3: + - * /
+// vm/builtins/number.cpp — the arithmetic builtins of docs/LANGUAGE.md 4.3: + - * /
 // mod expt sqrt trunc exact rand and the float functions. The tower itself is
 // vm/number.cpp; this file checks arguments and folds over them.
 //
 // `+` is also Arc's string and list concatenation, decided by its first
-// argument alone (ARC.md 7.3 item 15). No builtin here reaches a safe point,
+// argument alone (docs/LANGUAGE.md 7.3 item 15). No builtin here reaches a safe point,
 // so the Values they hold need no rooting (gc/heap.h rule 1).
 #include <cmath>
 #include <numbers>
@@ -101,6 +101,7 @@ std::mt19937_64& rng() {
 
 // Bignum bounds draw from GMP's generator, seeded once from ours.
 Value rand_big(Value n) {
+  // Process-wide, as rng() is: one random stream per process.
   static gmp_randstate_t state;
   static bool seeded = false;
   if (!seeded) {

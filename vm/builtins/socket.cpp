@@ -1,4 +1,4 @@
-// vm/builtins/socket.cpp — the networking builtins of ARC.md 4.11:
+// vm/builtins/socket.cpp — the networking builtins of docs/LANGUAGE.md 4.11:
 // open-socket, socket-accept, client-ip; and beyond Arc 3.1, socket-port
 // (the port a socket listens on, for port 0) and connect-socket (a client
 // connection, for clients and tests). w/socket is in lib.arc.

@@ -1,4 +1,4 @@
-// vm/builtins/system.cpp — the operating-system builtins of ARC.md 4.9 and
+// vm/builtins/system.cpp — the operating-system builtins of docs/LANGUAGE.md 4.9 and
 // 4.10: directories and files, running shell commands, quitting, memory,
 // setuid, and the clocks.
 #include <dirent.h>
@@ -165,9 +165,7 @@ Value bi_quit(VM& vm, Value* args, int nargs) {
   int code = 0;
   if (nargs > 0 && args[0].is_fixnum() && args[0].as_fixnum() >= 0 && args[0].as_fixnum() <= 255)
     code = int(args[0].as_fixnum());
-  flush_quietly(vm.out_port);
-  flush_quietly(vm.err_port);
-  std::exit(code);
+  exit_process(vm, code);
 }
 
 // Resident set size; the heap's live bytes if /proc is unavailable.
@@ -247,6 +245,16 @@ int64_t clock_ms(clockid_t clock) {
   timespec ts;
   clock_gettime(clock, &ts);
   return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+void exit_process(VM& vm, int status) {
+  flush_quietly(vm.out_port);
+  flush_quietly(vm.err_port);
+  // The heap stays allocated (as the VM does) until the process ends: only
+  // what the finalizers release is released, and nothing runs afterwards
+  // that could use an object they finalized.
+  vm.heap().finalize_all();
+  std::exit(status);
 }
 
 void register_system_builtins(VM& vm) { define_builtins(vm, kSystemBuiltins); }

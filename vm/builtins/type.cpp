@@ -1,4 +1,4 @@
-// vm/builtins/type.cpp — type, annotate, rep, coerce and len (ARC.md 1,
+// vm/builtins/type.cpp — type, annotate, rep, coerce and len (docs/LANGUAGE.md 1,
 // 4.1, 4.7), with coerce's conversion table as Arc 3.1 has it, quirks
 // included: a value of a type coerce knows nothing about (table, fn, port...)
 // comes back unchanged whatever the target.
