@@ -1,4 +1,4 @@
-; stdlib/app.arc — users and the application framework of ARC.md 6.6 (Arc
+; stdlib/app.arc — users and the application framework of docs/LANGUAGE.md 6.6 (Arc
 ; 3.1's app.arc): accounts, passwords and login cookies, login pages and
 ; the admin page, forms and links that check their user, typed form fields
 ; (vars-form), the markdown-like notation of comments, and parsing of times

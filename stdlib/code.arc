@@ -1,4 +1,4 @@
-; stdlib/code.arc — source statistics, ARC.md 6.3 (Arc 3.1's code.arc):
+; stdlib/code.arc — source statistics, docs/LANGUAGE.md 6.3 (Arc 3.1's code.arc):
 ; how long a program is by lines, atoms and tree nodes, and which tokens
 ; and operators it spends its text on. Stand-alone utilities for looking
 ; at Arc code; nothing else in the library depends on them.

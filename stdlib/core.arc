@@ -1,4 +1,4 @@
-; stdlib/core.arc — the core of Arc's standard library (ARC.md 5.1-5.8 and
+; stdlib/core.arc — the core of Arc's standard library (docs/LANGUAGE.md 5.1-5.8 and
 ; 5.11): definition forms, list functions, searching and mapping, sorting,
 ; numbers, characters and strings, binding and control macros, higher-order
 ; helpers. Written in Arc over the primitives of section 4; loaded after
@@ -84,7 +84,7 @@
 (def map1 (f xs)
   (if (alist xs) (%map1 f xs nil) (err "map1: expected a list, got" xs)))
 
-; An odd last element is put alone in a list, without f (ARC.md 7.11 #67).
+; An odd last element is put alone in a list, without f (docs/LANGUAGE.md 7.11 #67).
 (def %pair (xs f acc)
   (if (no xs) (%rev-onto acc nil)
       (no (cdr xs)) (%rev-onto acc (cons (cons (car xs) nil) nil))
@@ -177,7 +177,7 @@
   (w/uniq g
     `(let ,g ,x (or ,@(map1 (fn (c) `(is ,g ,c)) choices)))))
 
-; Keys are compared unevaluated, with is (ARC.md 7.2 #11); an odd trailing
+; Keys are compared unevaluated, with is (docs/LANGUAGE.md 7.2 #11); an odd trailing
 ; form is the default.
 (def %case-body (var clauses)
   (if (no clauses) nil
@@ -297,7 +297,7 @@
 
 ; A negative end counts from the end. Lists follow the formula
 ; (firstn (- end start) (nthcdr start seq)), so a negative start just takes
-; a longer prefix (ARC.md 7.11 #66); strings check their bounds.
+; a longer prefix (docs/LANGUAGE.md 7.11 #66); strings check their bounds.
 (def cut (seq start (o end))
   (if (is (type seq) 'string)
       (withs (n (len seq)
@@ -386,7 +386,7 @@
 
 ; --- 5.3 Searching, filtering, mapping ---
 
-; A plain value becomes a test with is, not iso (ARC.md 7.2 #9).
+; A plain value becomes a test with is, not iso (docs/LANGUAGE.md 7.2 #9).
 (def testify (x) (if (is (type x) 'fn) x (fn (y) (is y x))))
 
 (def %seq-err (name seq) (err (+ name ": expected a list or string, got") seq))
@@ -521,7 +521,7 @@
     (%check-seqs (cdr seqs))))
 
 ; Strings give a string (of the shortest length): every result of f must
-; be a character (ARC.md 7.4 #20).
+; be a character (docs/LANGUAGE.md 7.4 #20).
 (def map (f . seqs)
   (if (no (cdr seqs))
       (let xs (car seqs)
@@ -547,7 +547,7 @@
 (def mappend (f . seqs)
   (%rev-onto (%revcat (apply map f seqs) nil) nil))
 
-; Structural equality, as table keys (ARC.md 7.2 #10).
+; Structural equality, as table keys (docs/LANGUAGE.md 7.2 #10).
 (def %dedup (xs seen acc)
   (if xs
       (let x (car xs)
@@ -760,7 +760,7 @@
 (def abs (n) (if (< n 0) (- n) n))
 
 ; Both round from the exact truncation: ties go to the even neighbour in
-; round, away from zero in roundup (ARC.md 7.3 #14).
+; round, away from zero in roundup (docs/LANGUAGE.md 7.3 #14).
 (def round (n)
   (withs (base (trunc n)
           r (abs (- n base)))
@@ -810,7 +810,7 @@
 
 (def punc (c) (in c #\. #\, #\; #\: #\! #\?))
 
-; Case maps of ASCII and Latin-1 (ARC.md 7.4 #23): A-Z and À-Þ (except ×)
+; Case maps of ASCII and Latin-1 (docs/LANGUAGE.md 7.4 #23): A-Z and À-Þ (except ×)
 ; are the upper-case letters, 32 codes below their lower-case ones.
 (def %downc (c)
   (let n (coerce c 'int)

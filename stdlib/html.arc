@@ -1,4 +1,4 @@
-; stdlib/html.arc — HTML generation, ARC.md 6.4 (Arc 3.1's html.arc):
+; stdlib/html.arc — HTML generation, docs/LANGUAGE.md 6.4 (Arc 3.1's html.arc):
 ; colors, the tag macro family with its attribute registry, escaping, and
 ; the layout and form widgets that srv.arc, app.arc and the news site print
 ; their pages with. Loaded after strings.arc and pprint.arc.
@@ -188,7 +188,7 @@
       (%html-pr-esc x %html-attr-entity)
       (each c x (aif (%html-attr-entity c) (disp it) (disp c)))))
 
-; Attributes allowed on each tag, with their printers (ARC.md 6.4). style
+; Attributes allowed on each tag, with their printers (docs/LANGUAGE.md 6.4). style
 ; is allowed everywhere without being registered (see tag-options).
 (attribute a        href          opstring)
 (attribute a        rel           opstring)

@@ -1,6 +1,6 @@
 ; stdlib/lib.arc — the rest of Arc 3.1's arc.arc, written in Arc over
 ; core.arc: places and assignment, iteration, printing, streams and files,
-; tables, templates, queues, time, persistence and hooks (ARC.md 5.9, 5.10,
+; tables, templates, queues, time, persistence and hooks (docs/LANGUAGE.md 5.9, 5.10,
 ; 5.12-5.19). Loaded after core.arc.
 ;
 ; `read` is a builtin and `load` is in prelude.arc.

@@ -1,4 +1,4 @@
-; stdlib/pprint.arc — the pretty-printer of ARC.md 6.2 (Arc 3.1's
+; stdlib/pprint.arc — the pretty-printer of docs/LANGUAGE.md 6.2 (Arc 3.1's
 ; pprint.arc): ppr lays code out with body operators indented by two and
 ; call arguments aligned under the first. prompt.arc uses it to show code.
 ;
@@ -9,7 +9,7 @@
 
 ; Operator -> how many of its arguments stay on the first line (the
 ; header); the rest form a body, one per line, indented by two. Counts
-; follow each operator's parameter list in ARC.md.
+; follow each operator's parameter list in Arc 3.1 (docs/LANGUAGE.md 5).
 (= bodops* (fill-table (table)
   '(def 2  mac 2  defmemo 2  defs 0  rfn 2  fn 1  afn 1
     let 2  with 1  withs 1  atlet 2  atwith 1  atwiths 1  w/uniq 1

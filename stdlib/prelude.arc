@@ -1,6 +1,6 @@
-; stdlib/prelude.arc — the primitives of ARC.md section 4 that Arcana writes
+; stdlib/prelude.arc — the primitives of docs/LANGUAGE.md section 4 that Arcana writes
 ; in Arc over internal builtins, so that they call Arc functions without C++
-; recursion (DESIGN invariant 4). Loaded before anything else.
+; recursion (docs/ARCHITECTURE.md invariant 4). Loaded before anything else.
 
 ; Runs each thunk, then returns v: how the VM runs protect cleanups (and
 ; dynamic-wind befores) when an error or a continuation moves control.

@@ -1,4 +1,4 @@
-; stdlib/prompt.arc — the admins' web REPL of ARC.md 6.7 (Arc 3.1's
+; stdlib/prompt.arc — the admins' web REPL of docs/LANGUAGE.md 6.7 (Arc 3.1's
 ; prompt.arc): the op prompt, where each admin keeps programs ("apps") to
 ; edit, run and delete, and the op repl, which evaluates what is typed
 ; into it. Loaded after app.arc and pprint.arc.

@@ -1,4 +1,4 @@
-; stdlib/srv.arc — the HTTP server of ARC.md 6.5 (Arc 3.1's srv.arc): ops,
+; stdlib/srv.arc — the HTTP server of docs/LANGUAGE.md 6.5 (Arc 3.1's srv.arc): ops,
 ; the request object, closures as links and forms (fnids), logging,
 ; throttling and background threads. Loaded after html.arc; app.arc and the
 ; news site build on it.
@@ -26,7 +26,7 @@
 ; log names the cookies a request carried but not their values, which are
 ; session keys.
 
-; --- Configuration (ARC.md 6.5) --------------------------------------------
+; --- Configuration (docs/LANGUAGE.md 6.5) --------------------------------------------
 
 (= arcdir* "arc/" logdir* "arc/logs/" staticdir* "static/")
 
@@ -251,7 +251,7 @@ Connection: close"))
   (%port-reset str)
   (respond-status str 500 "Internal server error."))
 
-; --- Abuse (ARC.md 6.5, step 3) ----------------------------------------------
+; --- Abuse (docs/LANGUAGE.md 6.5, step 3) ----------------------------------------------
 
 ; An IP is only looked at past 250 requests (and not at all while
 ; req-limit* is nil: a benchmark's client makes thousands a second). Its queue keeps the times of

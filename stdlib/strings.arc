@@ -1,4 +1,4 @@
-; stdlib/strings.arc — the string utilities of ARC.md 6.1 (Arc 3.1's
+; stdlib/strings.arc — the string utilities of docs/LANGUAGE.md 6.1 (Arc 3.1's
 ; strings.arc): tokenizing, matching, substitution, URL coding and number
 ; formatting. Loaded after core.arc and lib.arc; html, srv, app and the news
 ; site build on these names.

@@ -1,5 +1,5 @@
 ; apps/news/admin.arc — the editors' and administrators' side of the news
-; site (ARC.md 6.9): the settings page (newsadmin), title rewrite rules
+; site (docs/LANGUAGE.md 6.9): the settings page (newsadmin), title rewrite rules
 ; (scrubrules), the analysis pages (editors, badsites, badips, badguys,
 ; badlogins, goodlogins, optimes), the editors' lists (flagged, killed),
 ; and the actions behind the moderation links the item and user pages

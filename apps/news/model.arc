@@ -1,4 +1,4 @@
-; apps/news/model.arc — the news forum's data and its rules (ARC.md 6.9),
+; apps/news/model.arc — the news forum's data and its rules (docs/LANGUAGE.md 6.9),
 ; with no HTML: the configuration, the profile and item templates, where
 ; and how everything is stored, loading and the caches, ranking, who may
 ; see, vote on, edit or delete what, voting, making stories, comments and

@@ -1,4 +1,4 @@
-; apps/news/news.arc — the news forum of ARC.md 6.9, the program a user runs:
+; apps/news/news.arc — the news forum of docs/LANGUAGE.md 6.9, the program a user runs:
 ;
 ;   build/arcana apps/news/news.arc [--port N] [--host ADDR] [--data DIR]
 ;

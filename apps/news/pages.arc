@@ -1,5 +1,5 @@
 ; apps/news/pages.arc — everything a visitor or a user of the news site sees
-; (ARC.md 6.9): the op macros (newsop, defopt and its kin, adop, edop), the
+; (docs/LANGUAGE.md 6.9): the op macros (newsop, defopt and its kin, adop, edop), the
 ; page frames, the top bar and the footer, the whole-page cache for
 ; visitors, stories, comments and polls as HTML, the vote arrows, the
 ; moderation links, the forms and what their submissions do, and the ops

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -284,6 +285,50 @@ TEST_CASE("arcana --stats counts every allocation in its total", "[cli]") {
   unsigned long long conses = number_after("\n  Cons ");  // the allocations by kind
   CHECK(conses >= 100000);
   CHECK(total >= conses);
+}
+
+TEST_CASE("arcana --stats prints the figures of (gc-stats) under their keys", "[cli]") {
+  Result r = arcana({"--stats", "-e", "(sort < (map string (keys (gc-stats))))"});
+  CHECK(r.exited_with(0));
+  // The keys of the table, from ("a" "b" ...).
+  std::vector<std::string> table;
+  for (size_t at = r.out.find('"'); at != std::string::npos; at = r.out.find('"', at + 1)) {
+    size_t end = r.out.find('"', at + 1);
+    REQUIRE(end != std::string::npos);
+    table.push_back(r.out.substr(at + 1, end - at - 1));
+    at = end;
+  }
+  // The keys --stats prints: the "  key: value" lines after "gc:".
+  std::vector<std::string> printed;
+  size_t at = r.err.find("\ngc:\n");
+  REQUIRE(at != std::string::npos);
+  for (at += 4; r.err.compare(at, 3, "\n  ") == 0;) {
+    size_t colon = r.err.find(": ", at);
+    REQUIRE(colon != std::string::npos);
+    printed.push_back(r.err.substr(at + 3, colon - at - 3));
+    at = r.err.find('\n', colon);
+  }
+  std::sort(printed.begin(), printed.end());
+  CHECK(table.size() > 20);
+  CHECK(printed == table);
+}
+
+TEST_CASE("quit ends the process as the end of the program does", "[cli]") {
+  // With explicit-flush, what is written to a port stays in its buffer until
+  // a flush or a close; a port never closed is closed when the heap is
+  // finalized, at the end of the program and at quit alike.
+  TempDir dir;
+  std::string file = dir.path + "/out.txt";
+  for (const char* end : {"7", "(quit 7)"}) {
+    INFO(end);
+    std::remove(file.c_str());
+    Result r = arcana({"-e", "(do (declare 'explicit-flush t) (assign o (outfile \"" + file +
+                                 "\")) (disp \"unclosed\" o) " + end + ")"});
+    CHECK(r.exited_with(std::string(end) == "7" ? 0 : 7));
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text == "unclosed");
+  }
 }
 
 TEST_CASE("deep recursion past --stack-limit is an Arc error", "[cli]") {

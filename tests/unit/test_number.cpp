@@ -1,5 +1,5 @@
 // tests/unit/test_number.cpp — the numeric tower (vm/number.h) against
-// ARC.md 1.4, 2.6, 4.3 and 7.3: fixnum/bignum boundaries, rationals, float
+// docs/LANGUAGE.md 1.4, 2.6, 4.3 and 7.3: fixnum/bignum boundaries, rationals, float
 // printing, parsing, rounding, mod, expt, sqrt, comparison and identity.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// tests/unit/test_reader.cpp — the reader (compiler/reader.h) against ARC.md 2:
+// tests/unit/test_reader.cpp — the reader (compiler/reader.h) against docs/LANGUAGE.md 2:
 // structure of what it builds, source positions, errors and their positions,
 // form_complete for the REPL, and very deep nesting.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-"""The news site's pages (ARC.md 6.9) end to end: each page renders for a
+"""The news site's pages (docs/LANGUAGE.md 6.9) end to end: each page renders for a
 visitor, a logged-in user and an admin; admin pages are refused to others;
 the RSS feed is XML; what users typed (titles, URLs, comments, polls) is
 shown as text; bad input gives a page, never a 500. Server:

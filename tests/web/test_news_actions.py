@@ -1,4 +1,4 @@
-"""The news site's actions (ARC.md 6.9) end to end, through its forms and
+"""The news site's actions (docs/LANGUAGE.md 6.9) end to end, through its forms and
 links as a browser uses them: logging in, submitting (a URL, a text post, a
 duplicate URL, each refusal), commenting and replying, voting (score and
 karma; twice; with a wrong auth), flagging, editing (own item, someone

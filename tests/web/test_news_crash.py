@@ -24,7 +24,7 @@ restart:
 - every file under DATA/news/ (and DATA/hpw, DATA/cooks) is one whole
   s-expression (a small reader of written Arc data below), except stale
   *.tmp files, which a crash may leave torn: the story directory's are
-  deleted at load (ARC.md 6.9), the others must not matter;
+  deleted at load (docs/LANGUAGE.md 6.9), the others must not matter;
 - every acknowledged story is in its file, DATA/news/story/ID, with the
   title, URL and author sent; its author's vote is in its votes, in
   DATA/news/vote/AUTHOR, and the id in the author's profile's submitted;
@@ -875,7 +875,7 @@ class NewsCrashTest(unittest.TestCase):
                       if os.path.dirname(p) == os.path.join(self.srv.data, "news", "story")]
         self.assertEqual(story_tmps, [],
                          "stale .tmp files of the story directory are still there after the "
-                         "restart (ARC.md 6.9: they are deleted at load)")
+                         "restart (docs/LANGUAGE.md 6.9: they are deleted at load)")
         return data
 
     def item_file(self, data, i):

@@ -1,4 +1,4 @@
-"""srv.arc's API end to end (ARC.md 6.5): ops and their arguments, the
+"""srv.arc's API end to end (docs/LANGUAGE.md 6.5): ops and their arguments, the
 request table, redirectors, raw ops, cookies, max-age*, closures as links
 and forms (fnids, timed ones expiring), the tutorial's "said" page, and the
 request log. Server: servers/app.arc.

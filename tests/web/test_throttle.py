@@ -1,4 +1,4 @@
-"""Throttling end to end (ARC.md 6.5 step 3, abusive-ip): an IP is looked
+"""Throttling end to end (docs/LANGUAGE.md 6.5 step 3, abusive-ip): an IP is looked
 at only past 250 requests; then more than req-limit* requests within
 req-window* seconds are answered 429 and the connection closed; an IP
 found at it within dos-window* goes into ignore-ips*, and its connections

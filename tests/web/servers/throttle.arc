@@ -1,4 +1,4 @@
-; The server of tests/web/test_throttle.py: abusive-ip (ARC.md 6.5 step 3).
+; The server of tests/web/test_throttle.py: abusive-ip (docs/LANGUAGE.md 6.5 step 3).
 ; Each test makes its requests from an IP of its own (127.0.0.N) and sets
 ; the limits first through /set, from another IP.
 ; Run as: arcana --host=127.0.0.1 throttle.arc 0
