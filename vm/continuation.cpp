@@ -220,7 +220,7 @@ Next VM::invoke_continuation(Value f, int n, Value* fslot) {
   if (kc->stack_id != uint64_t(reinterpret_cast<uintptr_t>(r_.stack)) &&
       current_fiber.is_ref() && fiber_resumed_from(*this, kc->stack_id))
     // out of the fibers in between, to where it was captured
-    return Next{Next::Raise, 0, 0, escape_exception(f, v)};
+    return raise_next(escape_exception(f, v));
   const RunRecord& run = runs.back();
   if (kc->level != r_.level || kc->run_base != run.fslot ||
       (kc->run_id != 0 && kc->run_id != run.id))
@@ -237,7 +237,7 @@ Next VM::invoke_continuation(Value f, int n, Value* fslot) {
   winds = kc->winds;
   r_.sp = r_.stack + kc->sp;
   if (r_.sp == fslot)  // captured by the run's own entry call
-    return Next{Next::Leave, 0, 0, v};
+    return leave_next(v);
   r_.base = r_.stack + kc->base;
   r_.builtin_pc = uint32_t(kc->pc);
   if (thunks.truthy()) {
@@ -272,7 +272,7 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
       winds = entry_winds;
       push_winds_call(r_.stack + runs.back().fslot, thunks, exc);
       r_.base = nullptr;
-      return Next{Next::Enter, 2, kRethrow};
+      return Next{Next::EnterRethrow, 2};
     }
     fiber_exit(*this, FiberExit::Fail, false);
     --in_place;
@@ -309,7 +309,7 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
   }
   push_winds_call(fslot, thunks, exc);
   r_.base = entry_base;
-  return Next{Next::Enter, 2, kRethrow};
+  return Next{Next::EnterRethrow, 2};
 }
 
 }  // namespace vm

@@ -98,17 +98,20 @@ struct Next {
     Dispatch,  // run the next instruction of the frame at r_.base
     Return,    // return the value on top of the stack from that frame
     Call,      // call the function at r_.sp[-nargs-1] with the nargs values above it
-    Enter,     // the same as a run's entry call: its frame returns to entry_rpc
-    Leave,     // leave the run with value
-    Raise,     // raise value (an exception) at r_'s position
+    Enter,     // the same as a run's entry call: its frame returns to C++
+    EnterRethrow,  // the same, its frame re-raising its value when it returns
+    Leave,     // leave the run with the value in VM::next_value_
+    Raise,     // raise the exception in VM::next_value_ at r_'s position
     Kill,      // raise ThreadKilled at r_'s position
     Rethrow,   // leave the run with the error being handled
   } kind;
-  int nargs = 0;
-  int64_t entry_rpc = 0;
-  Value value = NIL;
   bool tail = false;  // Call: a tail call, replacing the frame at r_.base
+  int32_t nargs = 0;
+  constexpr Next(Kind k = None, int32_t n = 0, bool t = false) : kind(k), tail(t), nargs(n) {}
 };
+// Small enough to come back in a register: it is on the path of every
+// fiber switch in place.
+static_assert(sizeof(Next) <= 8);
 
 // A return pc in a frame header that is not a pc: the frame's caller is C++
 // (VM::apply, or a fiber's start), or the frame re-raises its value on

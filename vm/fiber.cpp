@@ -442,7 +442,7 @@ Next VM::fiber_switch(Builtin* b, int n, bool tail, int& in_place) {
     if (e == FiberEntry::Fresh) {  // its first call, whose return ends it (op_RETURN)
       ++in_place;
       r_.base = nullptr;
-      return Next{Next::Enter, 1, kReturnToCpp};
+      return Next{Next::Enter, 1};
     }
     if (e != FiberEntry::No) {  // the fiber's yield returns x
       ++in_place;
@@ -465,7 +465,7 @@ Next VM::fiber_switch(Builtin* b, int n, bool tail, int& in_place) {
     Value v = fiber_migrate(*this, n, tail, &how, &resume_tail);
     if (how == MigrateEnd::Value) return to_resumer(r_, v, resume_tail);
     if (how == MigrateEnd::Killed) return Next{Next::Kill};
-    return Next{Next::Raise, 0, 0, v};
+    return raise_next(v);
   }
   return Next{Next::None};
 }

@@ -337,9 +337,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   Next next;
   if (!cont) {
     r_.sp = scope.fslot + 1 + nargs;
-    next = Next{Next::Enter, nargs, kReturnToCpp};
+    next = Next{Next::Enter, nargs};
   } else if (cont->call) {  // pick up the frames where r_ says (a fiber moving stacks)
-    next = Next{Next::Call, cont->nargs, 0, NIL, cont->tail};
+    next = Next{Next::Call, cont->nargs, cont->tail};
   } else {
     *r_.sp++ = cont->value;
     next = Next{cont->tail ? Next::Return : Next::Dispatch};
@@ -384,16 +384,17 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         case Next::Return: RELOAD(); goto op_RETURN;
         case Next::Call: RELOAD(); goto call;
         case Next::Enter:
+        case Next::EnterRethrow:
           code = nullptr;
           entry = true;
-          entry_rpc = next.entry_rpc;
+          entry_rpc = next.kind == Next::Enter ? kReturnToCpp : kRethrow;
           goto call;
-        case Next::Leave: return next.value;
+        case Next::Leave: return next_value_;
         case Next::Raise:
         case Next::Kill:
           if (base) RELOAD(); else code = nullptr;
           if (next.kind == Next::Kill) throw ThreadKilled{};
-          throw ArcError{next.value};
+          throw ArcError{next_value_};
         case Next::None:
         case Next::Rethrow: break;
       }

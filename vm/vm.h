@@ -303,6 +303,17 @@ class VM final : public gc::RootSource {
   Value encode_handlers() const;
   void restore_handlers(Value records);
   void drop_level_handlers();  // those of the running level
+  // The value of a Next that leaves the run or raises: read by the loop at
+  // once, with no allocation in between, so it needs no root.
+  Value next_value_ = NIL;
+  Next leave_next(Value v) {
+    next_value_ = v;
+    return Next{Next::Leave};
+  }
+  Next raise_next(Value exc) {
+    next_value_ = exc;
+    return Next{Next::Raise};
+  }
   // Stack words a continuation's invocation may push above its frames
   // (the %run-winds call), checked before the frames are copied.
   static constexpr size_t kWindsCallWords = 4;
