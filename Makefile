@@ -1,11 +1,21 @@
 # Thin front for CMake. `make test` and `make run` install what is missing.
+# CMAKE_ARGS go to every configure step (each build directory's first, and
+# again whenever they are given), e.g. `make test CMAKE_ARGS=-DARCANA_WERROR=ON`
+# as CI does (.ci/run). The build options (CMakeLists.txt):
+#   ARCANA_WERROR    warnings are errors (CI; off for developers' newer compilers)
+#   ARCANA_CHECKED   ARCANA_CHECKED=1 everywhere: the internal checks too slow
+#                    for the default build, e.g. the VM stack accounting on
+#                    every push (on in `make sanitize`)
+#   ARCANA_SANITIZE, ARCANA_TSAN, ARCANA_FUZZ   see sanitize, tsan, fuzz below
+#   ARCANA_E2E       register the browser test with CTest (see e2e below)
 BUILD ?= build
+CMAKE_ARGS ?=
 DEPS = cmake g++ catch2 libgmp-dev libreadline-dev libgoogle-perftools-dev \
        google-perftools libboost-context-dev libgc-dev libsodium-dev \
        libhttp-parser-dev zlib1g-dev python3
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure test run repl sanitize tsan fuzz clean format
+.PHONY: all deps configure test run repl sanitize tsan fuzz clean format format-check
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -19,16 +29,18 @@ deps:
 	fi
 
 configure:
-	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD)
+	@[ -f $(BUILD)/CMakeCache.txt ] && [ -z "$(CMAKE_ARGS)" ] || cmake -S . -B $(BUILD) $(CMAKE_ARGS)
 
 test: deps all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # AddressSanitizer and UBSan (CMakeLists.txt, ARCANA_SANITIZE) in their own
-# build directory, over the whole suite; any report fails its test.
+# build directory, over the whole suite; any report fails its test. It is
+# also the checked build (ARCANA_CHECKED). Configured every time, so that a
+# directory made before an option was added gets it.
 SANITIZE_BUILD ?= build-asan
 sanitize: deps
-	@[ -f $(SANITIZE_BUILD)/CMakeCache.txt ] || cmake -S . -B $(SANITIZE_BUILD) -DARCANA_SANITIZE=ON
+	cmake -S . -B $(SANITIZE_BUILD) -DARCANA_SANITIZE=ON -DARCANA_CHECKED=ON $(CMAKE_ARGS)
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && \
 	  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:check_initialization_order=1 \
@@ -44,7 +56,8 @@ sanitize: deps
 # runs the same file with 2,000.
 TSAN_BUILD ?= build-tsan
 tsan: deps
-	@[ -f $(TSAN_BUILD)/CMakeCache.txt ] || cmake -S . -B $(TSAN_BUILD) -DARCANA_TSAN=ON
+	@[ -f $(TSAN_BUILD)/CMakeCache.txt ] && [ -z "$(CMAKE_ARGS)" ] || \
+	  cmake -S . -B $(TSAN_BUILD) -DARCANA_TSAN=ON $(CMAKE_ARGS)
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	cd $(TSAN_BUILD) && \
 	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
@@ -66,7 +79,8 @@ FUZZ_ENV = ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stack
 FUZZ_FLAGS = -max_len=4096 -timeout=10 -dict=tests/fuzz/http.dict -artifact_prefix=$(FUZZ_BUILD)/
 fuzz: deps
 	@$(MAKE) --no-print-directory deps DEPS="$(FUZZ_DEPS)"
-	@[ -f $(FUZZ_BUILD)/CMakeCache.txt ] || CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DARCANA_FUZZ=ON
+	@[ -f $(FUZZ_BUILD)/CMakeCache.txt ] && [ -z "$(CMAKE_ARGS)" ] || \
+	  CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DARCANA_FUZZ=ON $(CMAKE_ARGS)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_http
 	rm -rf $(FUZZ_BUILD)/corpus-http && cp -r tests/fuzz/corpus/http $(FUZZ_BUILD)/corpus-http
 	$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_http -max_total_time=$(FUZZ_TIME) -detect_leaks=0 \
@@ -103,5 +117,23 @@ e2e: deps all
 clean:
 	rm -rf $(BUILD)
 
+# The repository's C++ (.cpp and .h, not vm/opcodes.def's table) formatted
+# with .clang-format: `make format` rewrites the files, `make format-check`
+# (CI) fails if any differs, naming each with its first difference. Build
+# directories (any with a CMakeCache.txt), .git and node_modules are left
+# out. clang-format is Debian's version 14, named so, since another version
+# formats some constructs differently.
+CLANG_FORMAT ?= clang-format-14
+FORMAT_DEPS = clang-format-14
+FORMAT_FILES = $(shell find . -type d \( -name .git -o -name node_modules \
+                 -o -exec test -f {}/CMakeCache.txt \; \) -prune \
+                 -o -type f \( -name '*.cpp' -o -name '*.h' \) -print | sort)
 format:
-	clang-format -i gc/*.cpp gc/*.h vm/*.cpp vm/*.h vm/builtins/*.cpp compiler/*.cpp compiler/*.h repl/*.cpp tests/unit/*.cpp
+	@$(MAKE) --no-print-directory deps DEPS="$(FORMAT_DEPS)"
+	@echo "$(CLANG_FORMAT) -i: $(words $(FORMAT_FILES)) files"
+	@$(CLANG_FORMAT) -i $(FORMAT_FILES)
+
+format-check:
+	@$(MAKE) --no-print-directory deps DEPS="$(FORMAT_DEPS)"
+	@echo "$(CLANG_FORMAT) --dry-run -Werror: $(words $(FORMAT_FILES)) files"
+	@$(CLANG_FORMAT) --dry-run -Werror --ferror-limit=1 $(FORMAT_FILES)

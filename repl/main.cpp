@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "compiler/runtime.h"
-#include "gc/gen.h"
+#include "gc/heap.h"
 #include "repl/repl.h"
 #include "vm/error.h"
 #include "vm/port.h"
@@ -56,7 +56,8 @@ struct Args {
 bool starts(const char* a, const char* p) { return std::strncmp(a, p, std::strlen(p)) == 0; }
 
 int parse_args(int argc, char** argv, Args& args) {
-  args.rt.gc = "gen";  // the default collector (DESIGN.md "Collectors")
+  // The default collector (docs/ARCHITECTURE.md, "The heap and the collectors").
+  args.rt.gc = "gen";
   if (const char* g = std::getenv("ARCANA_GC"); g && *g) {
     args.rt.gc = g;
     args.gc_from = "ARCANA_GC";
@@ -89,9 +90,9 @@ int parse_args(int argc, char** argv, Args& args) {
     } else if (starts(a, "--promote-age=")) {
       char* end = nullptr;
       long n = std::strtol(a + 14, &end, 10);
-      if (end == a + 14 || *end || n < 1 || n > long(gc::kGenMaxPromoteAge)) {
+      if (end == a + 14 || *end || n < 1 || n > long(gc::kMaxPromoteAge)) {
         std::fprintf(stderr, "arcana: --promote-age needs a number from 1 to %u\n",
-                     gc::kGenMaxPromoteAge);
+                     gc::kMaxPromoteAge);
         return 2;
       }
       args.promote_age = unsigned(n);
@@ -170,7 +171,7 @@ void flush_ports(vm::VM& vm) {
 int run(Args& args) {
   compiler::Runtime rt(args.rt);
   vm::VM& vm = rt.vm();
-  if (args.promote_age) gc::set_promote_age(vm.heap(), args.promote_age);  // gen only
+  if (args.promote_age) vm.heap().set_promote_age(args.promote_age);  // a no-op without generations
   if (args.stats) {
     vm::g_profile.count_types = true;
     vm.counters.count_ops = true;

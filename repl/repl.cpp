@@ -28,6 +28,7 @@
 #include "compiler/reader.h"
 #include "vm/code.h"
 #include "vm/error.h"
+#include "vm/gc_stats.h"
 #include "vm/port.h"
 #include "vm/print.h"
 #include "vm/string.h"
@@ -38,6 +39,9 @@ namespace repl {
 
 namespace {
 
+// Process-wide, as the callers have no place for user data: the SIGINT
+// handler (g_vm, g_evaluating, g_sigpipe) and readline's C callbacks
+// (complete_global's state, g_line_done, g_line) below.
 vm::VM* g_vm = nullptr;
 volatile std::sig_atomic_t g_evaluating = 0;
 int g_sigpipe[2] = {-1, -1};  // SIGINT at the prompt: the handler writes here
@@ -268,9 +272,8 @@ int run_repl(compiler::Runtime& rt) {
 
 void print_stats(compiler::Runtime& rt, std::FILE* out) {
   vm::VM& vm = rt.vm();
-  gc::Heap& heap = vm.heap();
-  heap.refresh_stats();  // (the allocation totals are summed up here)
-  const gc::GcStats& st = heap.stats();
+  std::vector<vm::GcFigure> figures = vm::gc_figures(vm.heap());  // refreshes the stats
+  const gc::GcStats& st = vm.heap().stats();
   std::fprintf(out, "== arcana stats ==\n");
   std::fprintf(out, "type dispatches by type:\n");
   for (int k = 0; k < vm::kKindCount; ++k)
@@ -291,30 +294,17 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
     if (st.allocations_by_kind[k])
       std::fprintf(out, "  %-14s %llu\n", vm::kind_name(vm::Kind(k)),
                    (unsigned long long)st.allocations_by_kind[k]);
-  // The figures of (gc-stats), under the same names.
+  // The figures of (gc-stats), under the same names (vm/gc_stats.h).
   auto u = [](uint64_t n) { return (unsigned long long)n; };
-  std::fprintf(out, "gc (%s):\n", heap.name());
-  std::fprintf(out, "  collections: %llu (minor %llu, major %llu)\n", u(st.collections),
-               u(st.minor_collections), u(st.major_collections));
-  std::fprintf(out, "  gc-ms: %.3f of run-ms %.3f, gc-share %.4f\n", st.gc_ms,
-               gc::GcStats::run_ms(), st.gc_share());
-  std::fprintf(out, "  pause-ms: p50 %.3f, p99 %.3f, max %.3f\n", st.pause_percentile(50),
-               st.pause_percentile(99), st.max_pause_ms);
-  if (!st.minor_pauses_ms.empty())
-    std::fprintf(out, "  minor-pause-ms: p50 %.3f, p99 %.3f, max %.3f\n",
-                 st.minor_pauses_ms.percentile(50),
-                 st.minor_pauses_ms.percentile(99),
-                 st.minor_pauses_ms.percentile(100));
-  if (!st.major_pauses_ms.empty())
-    std::fprintf(out, "  major-pause-ms: p50 %.3f, p99 %.3f, max %.3f\n",
-                 st.major_pauses_ms.percentile(50),
-                 st.major_pauses_ms.percentile(99),
-                 st.major_pauses_ms.percentile(100));
-  std::fprintf(out, "  bytes: allocated-bytes %llu, promoted-bytes %llu, live-bytes %llu, peak-heap-bytes %llu\n",
-               u(st.bytes_allocated), u(st.bytes_promoted), u(st.bytes_live),
-               u(st.peak_heap_bytes));
-  std::fprintf(out, "  fragmentation %.3f, compactions %llu (%llu bytes moved)\n", st.fragmentation,
-               u(st.compactions), u(st.bytes_compacted));
+  std::fprintf(out, "gc:\n");
+  for (const vm::GcFigure& f : figures) {
+    switch (f.kind) {
+      case vm::GcFigure::Count: std::fprintf(out, "  %s: %llu\n", f.key, u(f.count)); break;
+      case vm::GcFigure::Ms: std::fprintf(out, "  %s: %.3f\n", f.key, f.number); break;
+      case vm::GcFigure::Ratio: std::fprintf(out, "  %s: %.4f\n", f.key, f.number); break;
+      case vm::GcFigure::Name: std::fprintf(out, "  %s: %s\n", f.key, f.name); break;
+    }
+  }
   if (vm.has_fiber_pool()) {
     vm::StackPoolStats p = vm.fiber_pool().stats();
     std::fprintf(out,
