@@ -6,6 +6,8 @@
 #   ARCANA_CHECKED   ARCANA_CHECKED=1 everywhere: the internal checks too slow
 #                    for the default build, e.g. the VM stack accounting on
 #                    every push (on in `make sanitize`)
+#   ARCANA_SWITCH_DISPATCH   the interpreter dispatches through a switch,
+#                    not computed gotos
 #   ARCANA_SANITIZE, ARCANA_TSAN, ARCANA_FUZZ   see sanitize, tsan, fuzz below
 #   ARCANA_E2E       register the browser test with CTest (see e2e below)
 BUILD ?= build
