@@ -75,14 +75,10 @@ Value bi_disasm(VM& vm, Value* a, int) {
 Value bi_declare(VM& vm, Value* a, int) {
   std::string key = symbol_name(arg_symbol("declare", a[0]));
   bool on = a[1].truthy();
-  if (key == "atstrings")
-    vm.atstrings = on;
-  else if (key == "direct-calls")
-    vm.direct_calls = on;
-  else if (key == "explicit-flush")
-    vm.explicit_flush = on;
-  else
-    throw_error("declare: unknown declaration", {a[0]});
+  if (key == "atstrings") vm.atstrings = on;
+  else if (key == "direct-calls") vm.direct_calls = on;
+  else if (key == "explicit-flush") vm.explicit_flush = on;
+  else throw_error("declare: unknown declaration", {a[0]});
   return a[1];
 }
 

@@ -37,27 +37,43 @@ struct Binding {
   bool boxed() const { return assigned && (captured || !internal); }
 };
 
-enum class NK { Const, Local, Global, SetLocal, InitLocal, SetGlobal, If, Fn, Call, Seq, Let, Catch,
-                Prim, OptArg, Loop, LoopJump };
+enum class NK {
+  Const,
+  Local,
+  Global,
+  SetLocal,
+  InitLocal,
+  SetGlobal,
+  If,
+  Fn,
+  Call,
+  Seq,
+  Let,
+  Catch,
+  Prim,
+  OptArg,
+  Loop,
+  LoopJump
+};
 
 // A local function that only ever calls itself in tail position, run as a
 // loop in its caller's frame (Builder::loop_form): its parameters are
 // locals there, and a self call stores them and jumps back to the head.
 struct LoopInfo {
-  Value name;                    // the function's name in the source (g in (rfn g ...))
+  Value name;  // the function's name in the source (g in (rfn g ...))
   std::vector<Binding*> params;
-  size_t head = 0;               // where the iteration starts (emitter)
+  size_t head = 0;  // where the iteration starts (emitter)
 };
 
 struct Node {
   NK kind;
   uint32_t line = 0;
-  Value value;              // Const: the datum; Global/SetGlobal: the symbol
-  Binding* b = nullptr;     // Local, SetLocal, InitLocal, OptArg
-  Lambda* fn = nullptr;     // Fn
-  Op prim = Op::NIL;        // Prim
-  LoopInfo* loop = nullptr; // Loop, LoopJump
-  std::vector<Node*> kids;  // operands, in evaluation order
+  Value value;               // Const: the datum; Global/SetGlobal: the symbol
+  Binding* b = nullptr;      // Local, SetLocal, InitLocal, OptArg
+  Lambda* fn = nullptr;      // Fn
+  Op prim = Op::NIL;         // Prim
+  LoopInfo* loop = nullptr;  // Loop, LoopJump
+  std::vector<Node*> kids;   // operands, in evaluation order
 };
 
 struct Lambda {
@@ -222,8 +238,8 @@ class Builder {
     for (Value p = args; is_cons(p); p = cdr(cdr(p))) {
       Value target = car(p);
       Value expr = is_cons(cdr(p)) ? car(cdr(p)) : NIL;
-      Node* v = is_fn_form(expr) ? build_fn(expr, s, line_of(expr, line), target)
-                                 : build(expr, s, line);
+      Node* v =
+          is_fn_form(expr) ? build_fn(expr, s, line_of(expr, line), target) : build(expr, s, line);
       Node* n;
       if (Binding* b = lookup(s, target)) {
         b->assigned = true;
@@ -383,7 +399,7 @@ class Builder {
     if (head == S.if_) {
       for (Value p = args; is_cons(p);) {
         if (cdr(p).is_nil()) return only_tail_calls(car(p), g, nargs, tail);  // the else
-        if (!only_tail_calls(car(p), g, nargs, false)) return false;         // a test
+        if (!only_tail_calls(car(p), g, nargs, false)) return false;          // a test
         if (!only_tail_calls(car(cdr(p)), g, nargs, tail)) return false;
         p = cdr(cdr(p));
       }
@@ -430,7 +446,8 @@ class Builder {
     n->loop->name = g;
     for (Value p = cdr(x); is_cons(p); p = cdr(p)) n->kids.push_back(build(car(p), s, line));
     Scope inner{s, s->fn, {}};
-    for (Value p = car(cdr(fnform)); is_cons(p); p = cdr(p)) n->loop->params.push_back(bind(&inner, car(p)));
+    for (Value p = car(cdr(fnform)); is_cons(p); p = cdr(p))
+      n->loop->params.push_back(bind(&inner, car(p)));
     loops_.push_back(n->loop);
     n->kids.push_back(build_body(cdr(cdr(fnform)), &inner, line_of(fnform, line)));
     loops_.pop_back();
@@ -502,7 +519,8 @@ class Builder {
         pend.push_back({b, el});
       } else if (is_cons(el)) {
         l->lenient = true;
-        if (l->nopt) l->nopt++; else l->nreq++;
+        if (l->nopt) l->nopt++;
+        else l->nreq++;
         Binding* b = bind(s, gensym("%arg"));
         b->internal = true;
         l->params.push_back(b);
@@ -579,7 +597,8 @@ class Builder {
         Node* test = call_internal("%consp", local_ref(cur, l, line), line);
         Node* iff = node(NK::If, line);
         Value d = is_cons(cdr(cdr(el))) ? car(cdr(cdr(el))) : NIL;
-        iff->kids = {test, call_internal("%dcar", local_ref(cur, l, line), line), build(d, s, line)};
+        iff->kids = {test, call_internal("%dcar", local_ref(cur, l, line), line),
+                     build(d, s, line)};
         init(bind(s, var), iff, l, line);
       } else if (is_cons(el)) {
         Binding* sub = bind(s, gensym("%arg"));
@@ -619,12 +638,11 @@ class Emitter {
     // Required and rest parameters are final at entry; box them now.
     size_t nfixed = l_->nreq + l_->nopt;
     for (size_t i = 0; i < l_->params.size(); ++i)
-      if ((i < l_->nreq || i >= nfixed) && l_->params[i]->boxed()) emit(Op::MKBOX, l_->params[i]->slot);
+      if ((i < l_->nreq || i >= nfixed) && l_->params[i]->boxed())
+        emit(Op::MKBOX, l_->params[i]->slot);
     for (Node* n : l_->prologue) {
-      if (n->kind == NK::OptArg)
-        emit_node(n, false);
-      else
-        emit_statement(n);
+      if (n->kind == NK::OptArg) emit_node(n, false);
+      else emit_statement(n);
     }
     emit_node(l_->body, true);
     emit(Op::RETURN);
@@ -676,9 +694,7 @@ class Emitter {
       case NK::Global: return emit(Op::LOADG, konst(n->value));
       case NK::SetLocal: return emit_set_local(n);
       case NK::InitLocal: return emit_init_local(n);
-      case NK::SetGlobal:
-        emit_node(n->kids[0], false);
-        return emit(Op::STOREG, konst(n->value));
+      case NK::SetGlobal: emit_node(n->kids[0], false); return emit(Op::STOREG, konst(n->value));
       case NK::If: return emit_if(n, tail);
       case NK::Fn: return emit_fn(n);
       case NK::Call: return emit_call(n, tail);
@@ -840,10 +856,8 @@ class Emitter {
     Value code = Emitter(child).emit_lambda();
     emit(Op::CLOSURE, konst(code));
     for (Binding* b : child->captures) {
-      if (b->owner == l_)
-        insns_.push_back(b->slot << 1);
-      else
-        insns_.push_back(l_->capture_index(b) << 1 | 1);
+      if (b->owner == l_) insns_.push_back(b->slot << 1);
+      else insns_.push_back(l_->capture_index(b) << 1 | 1);
     }
   }
 
@@ -878,7 +892,8 @@ class Emitter {
       std::memcpy(lines.as<Blob>()->data, lines_.data(), lines_.size() * sizeof(uint32_t));
     // Constants and instructions inline (vm/code.h); a fresh object's
     // stores need no barrier.
-    Code* c = alloc<Code>(Kind::Code, consts_.size() * sizeof(Value) + insns_.size() * sizeof(Insn));
+    Code* c =
+        alloc<Code>(Kind::Code, consts_.size() * sizeof(Value) + insns_.size() * sizeof(Insn));
     c->nconsts = uint32_t(consts_.size());
     c->ninsns = uint32_t(insns_.size());
     for (size_t i = 0; i < consts_.size(); ++i) code_consts(c)[i] = consts_[i];

@@ -36,10 +36,8 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
     const OpInfo& info = kOps[int(insn_op(i))];
     uint32_t line = code_line_at(c, pc);
     char buf[96];
-    if (line != last_line)
-      std::snprintf(buf, sizeof buf, "  %04u  %4u  %-9s", pc, line, info.name);
-    else
-      std::snprintf(buf, sizeof buf, "  %04u        %-9s", pc, info.name);
+    if (line != last_line) std::snprintf(buf, sizeof buf, "  %04u  %4u  %-9s", pc, line, info.name);
+    else std::snprintf(buf, sizeof buf, "  %04u        %-9s", pc, info.name);
     last_line = line;
     out += buf;
     std::string note;
@@ -52,19 +50,22 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
           note += ", " + std::to_string(code[pc + 1]) + " arguments";
         } else if (local_form_of(insn_op(i)) != Op::Count) {
           note += ", local " + std::to_string(code[pc + 1]);
-          if (insn_extra_words(insn_op(i)) > 1) note += ", " + std::to_string(int32_t(code[pc + 2]));
+          if (insn_extra_words(insn_op(i)) > 1)
+            note += ", " + std::to_string(int32_t(code[pc + 2]));
         } else if (insn_extra_words(insn_op(i))) {
           note += ", " + std::to_string(int32_t(code[pc + 1]));
         }
         if (TYPE(K[insn_a(i)]) == Kind::Code) {
           Code* child = K[insn_a(i)].as<Code>();
-          note = "<code " + (child->name.is_nil() ? std::string("fn") : symbol_name(child->name)) + ">";
+          note = "<code " + (child->name.is_nil() ? std::string("fn") : symbol_name(child->name)) +
+                 ">";
         }
         break;
       case 'C': {
         Code* child = K[insn_a(i)].as<Code>();
         out += std::to_string(insn_a(i));
-        note = "<code " + (child->name.is_nil() ? std::string("fn") : symbol_name(child->name)) + ">";
+        note =
+            "<code " + (child->name.is_nil() ? std::string("fn") : symbol_name(child->name)) + ">";
         for (uint32_t k = 0; k < child->nup; ++k) {
           Insn w = code[pc + 1 + k];
           note += (w & 1) ? " up" : " local";

@@ -64,8 +64,7 @@ Value expand_compose(const std::string& name) {
   for (const std::string& p : parts) {
     if (p[0] == '~')
       items.push_back(p.size() == 1 ? S.no : list({S.complement, piece(p.substr(1))}));
-    else
-      items.push_back(piece(p));
+    else items.push_back(piece(p));
   }
   if (items.size() == 1) return items[0];
   if (items.empty()) throw_error("Bad ssyntax", {intern(name)});
@@ -114,9 +113,7 @@ Value expand_and(const std::string& name) {
   return cons(S.andf, r);
 }
 
-bool is_tagged_mac(Value v) {
-  return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == S.mac;
-}
+bool is_tagged_mac(Value v) { return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == S.mac; }
 
 }  // namespace
 
@@ -195,10 +192,12 @@ Value quasiquote(Value x, int depth) {
   Value head = car(x);
   if (head == S.unquote && is_cons(cdr(x))) {
     if (depth == 1) return car(cdr(x));
-    return list({internal("%list"), list({S.quote, S.unquote}), quasiquote(car(cdr(x)), depth - 1)});
+    return list(
+        {internal("%list"), list({S.quote, S.unquote}), quasiquote(car(cdr(x)), depth - 1)});
   }
   if (head == S.quasiquote && is_cons(cdr(x)))
-    return list({internal("%list"), list({S.quote, S.quasiquote}), quasiquote(car(cdr(x)), depth + 1)});
+    return list(
+        {internal("%list"), list({S.quote, S.quasiquote}), quasiquote(car(cdr(x)), depth + 1)});
   // A list: segments to append. Each element is a one-element list, or a
   // spliced expression; a dotted tail (including `(a . ,b)`) ends it.
   std::vector<Value> segs;
@@ -206,10 +205,8 @@ Value quasiquote(Value x, int depth) {
   for (; is_cons(p); p = cdr(p)) {
     Value el = car(p);
     if (el == S.unquote && is_cons(cdr(p)) && cdr(cdr(p)).is_nil()) break;  // (a . ,b)
-    if (is_cons(el) && car(el) == S.unquote_splicing && depth == 1)
-      segs.push_back(car(cdr(el)));
-    else
-      segs.push_back(list({internal("%list"), quasiquote(el, depth)}));
+    if (is_cons(el) && car(el) == S.unquote_splicing && depth == 1) segs.push_back(car(cdr(el)));
+    else segs.push_back(list({internal("%list"), quasiquote(el, depth)}));
   }
   Value tail = p.is_nil() ? NIL : quasiquote(p, depth);
   Value r = NIL;
@@ -223,7 +220,8 @@ Value quasiquote(Value x, int depth) {
   std::vector<Value> merged;
   for (Value s : segs) {
     bool single = is_cons(s) && car(s) == internal("%list");
-    if (single && !merged.empty() && is_cons(merged.back()) && car(merged.back()) == internal("%list")) {
+    if (single && !merged.empty() && is_cons(merged.back()) &&
+        car(merged.back()) == internal("%list")) {
       Value m = merged.back();
       Value q = m;
       while (!cdr(q).is_nil()) q = cdr(q);
@@ -275,7 +273,8 @@ Value Expander::expand_list(Value form, uint64_t pos) {
     return expand(with_pos(cons(h, cdr(f)), pos));
   }
   if (head == S.quote) {
-    if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil()) bad("quote takes one argument:", pos, form);
+    if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
+      bad("quote takes one argument:", pos, form);
     return form;
   }
   if (head == S.quasiquote) {

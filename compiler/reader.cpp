@@ -23,22 +23,33 @@ namespace {
 bool is_whitespace(int32_t c) {
   if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r');  // \t \n \v \f \r
   switch (c) {
-    case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
-    case 0x202F: case 0x205F: case 0x3000:
-      return true;
-    default:
-      return c >= 0x2000 && c <= 0x200A;
+    case 0x85:
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000: return true;
+    default: return c >= 0x2000 && c <= 0x200A;
   }
 }
 
 // docs/LANGUAGE.md 2.2: what ends a token.
 bool is_delimiter(int32_t c) {
   switch (c) {
-    case '(': case ')': case '[': case ']': case '{': case '}':
-    case '"': case ';': case '\'': case '`': case ',':
-      return true;
-    default:
-      return is_whitespace(c);
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case '"':
+    case ';':
+    case '\'':
+    case '`':
+    case ',': return true;
+    default: return is_whitespace(c);
   }
 }
 
@@ -61,10 +72,13 @@ std::string lowercase(std::string s) {
 
 // docs/LANGUAGE.md 2.5. Names are matched without regard to case, as the host does.
 std::optional<uint32_t> char_by_name(const std::string& name) {
-  static const struct { const char* name; uint32_t cp; } kNames[] = {
-      {"space", ' '},     {"newline", '\n'},  {"linefeed", '\n'}, {"tab", '\t'},
-      {"return", '\r'},   {"nul", 0},         {"null", 0},        {"backspace", 8},
-      {"rubout", 127},    {"delete", 127},    {"page", 12},       {"vtab", 11},
+  static const struct {
+    const char* name;
+    uint32_t cp;
+  } kNames[] = {
+      {"space", ' '},   {"newline", '\n'}, {"linefeed", '\n'}, {"tab", '\t'},
+      {"return", '\r'}, {"nul", 0},        {"null", 0},        {"backspace", 8},
+      {"rubout", 127},  {"delete", 127},   {"page", 12},       {"vtab", 11},
   };
   std::string lower = lowercase(name);
   for (const auto& n : kNames)
@@ -86,8 +100,7 @@ std::string quoted_char(int32_t c) {
 Reader::Reader(std::string text, std::string file)
     : text_(std::move(text)), file_(std::move(file)), file_id_(vm::file_id(file_)) {}
 
-Reader::Reader(vm::PortImpl* port)
-    : port_(port), file_(port->name), file_id_(vm::file_id(file_)) {}
+Reader::Reader(vm::PortImpl* port) : port_(port), file_(port->name), file_id_(vm::file_id(file_)) {}
 
 int32_t Reader::peek() {
   if (port_) return port_->peek_char();
@@ -173,10 +186,8 @@ Value Reader::read_string(uint32_t line, uint32_t col) {
     int32_t c = next();
     if (c < 0) fail("unterminated string", line, col, true);
     if (c == '"') return vm::make_string_u32(chars);
-    if (c == '\\')
-      read_escape(chars, cl, cc);
-    else
-      chars.push_back(char32_t(c));
+    if (c == '\\') read_escape(chars, cl, cc);
+    else chars.push_back(char32_t(c));
   }
 }
 
@@ -387,21 +398,29 @@ bool FormBuilder::run(Value& out) {
 // when it only opened a frame or skipped a comment.
 bool FormBuilder::step(int32_t c, uint32_t line, uint32_t col, Value& v) {
   switch (c) {
-    case '(': case '[': case '{':
+    case '(':
+    case '[':
+    case '{':
       r_.next();
       push(Kind::List, line, col, NIL, c);
       return false;
-    case ')': case ']': case '}':
+    case ')':
+    case ']':
+    case '}':
       r_.next();
       v = close(c, line, col);
       return true;
-    case '\'': case '`': case ',': {
+    case '\'':
+    case '`':
+    case ',': {
       r_.next();
       // Peek first: reading a port may wait, and other threads collect.
       bool splice = c == ',' && r_.peek() == '@';
       if (splice) r_.next();
-      Value sym = splice ? vm::S.unquote_splicing
-                  : c == '\'' ? vm::S.quote : c == '`' ? vm::S.quasiquote : vm::S.unquote;
+      Value sym = splice      ? vm::S.unquote_splicing
+                  : c == '\'' ? vm::S.quote
+                  : c == '`'  ? vm::S.quasiquote
+                              : vm::S.unquote;
       push(Kind::Quote, line, col, sym);
       return false;
     }
@@ -409,9 +428,7 @@ bool FormBuilder::step(int32_t c, uint32_t line, uint32_t col, Value& v) {
       r_.next();
       v = r_.read_string(line, col);
       return true;
-    case '#':
-      r_.next();
-      return hash(line, col, v);
+    case '#': r_.next(); return hash(line, col, v);
   }
   std::string text;
   bool quoted = r_.read_token(text, line, col);
@@ -473,15 +490,12 @@ bool FormBuilder::deliver(Value v, uint32_t line, uint32_t col, Value& out) {
 
 void FormBuilder::add_element(Frame& f, Value v, uint32_t line, uint32_t col) {
   switch (f.dot) {
-    case kNoDot:
-      vals_.push_back(v);
-      break;
+    case kNoDot: vals_.push_back(v); break;
     case kDotSeen:
       f.extra = v;
       f.dot = kTailRead;
       break;
-    case kTailRead:
-      r_.fail("more than one datum after '.'", line, col);
+    case kTailRead: r_.fail("more than one datum after '.'", line, col);
   }
 }
 
@@ -501,8 +515,8 @@ Value FormBuilder::close(int32_t c, uint32_t line, uint32_t col) {
   Frame& f = frames_.back();
   int32_t want = f.open == '(' ? ')' : f.open == '[' ? ']' : '}';
   if (c != want)
-    r_.fail("unexpected " + quoted_char(c) + " (expected " + quoted_char(want) +
-                " to close " + quoted_char(f.open) + " at " + r_.where(f.line, f.col) + ")",
+    r_.fail("unexpected " + quoted_char(c) + " (expected " + quoted_char(want) + " to close " +
+                quoted_char(f.open) + " at " + r_.where(f.line, f.col) + ")",
             line, col);
   if (f.dot == kDotSeen) r_.fail("missing datum after '.'", line, col);
   uint64_t pos = r_.pos(f.line, f.col);
@@ -523,7 +537,7 @@ Value FormBuilder::bracket_fn(Value body, uint64_t pos) {
 // End of input with frames open: the innermost one names the problem.
 void FormBuilder::fail_at_eof() {
   const Frame& f = frames_.back();
-  std::string what = f.kind == Kind::List         ? "unclosed " + quoted_char(f.open)
+  std::string what = f.kind == Kind::List    ? "unclosed " + quoted_char(f.open)
                      : f.kind == Kind::Quote ? "end of input after a quote"
                                              : "end of input after #;";
   r_.fail(what, f.line, f.col, true);

@@ -52,8 +52,7 @@ class Reader {
   int32_t peek();
   int32_t next();
 
-  [[noreturn]] void fail(const std::string& what, uint32_t line, uint32_t col,
-                         bool at_eof = false);
+  [[noreturn]] void fail(const std::string& what, uint32_t line, uint32_t col, bool at_eof = false);
   std::string where(uint32_t line, uint32_t col) const;
   uint64_t pos(uint32_t line, uint32_t col) const;
 

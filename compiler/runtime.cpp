@@ -36,7 +36,8 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   for (auto* lib = kLibrary; lib->first; ++lib) {
     eval_string(std::string(*lib->second), lib->first);
     if (lib == kLibrary)
-      vm_->install_hooks(global_value(intern("%run-winds")), global_value(intern("%atomic-locked")));
+      vm_->install_hooks(global_value(intern("%run-winds")),
+                         global_value(intern("%atomic-locked")));
   }
   heap_->set_stress(opts.gc_stress);
 }

@@ -145,14 +145,15 @@ class BoehmHeap final : public Heap {
     GC_enable();
     GC_gcollect();
     GC_disable();
-    double ms = std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - t0).count();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     GC_invoke_finalizers();
     clear_wanted();
     since_ = 0;
     size_t heap = GC_get_heap_size();
     size_t free = GC_get_free_bytes();
-    trigger_ = std::max<uint64_t>(kMinTrigger, heap / std::max<GC_word>(1, GC_get_free_space_divisor()));
+    trigger_ =
+        std::max<uint64_t>(kMinTrigger, heap / std::max<GC_word>(1, GC_get_free_space_divisor()));
     uint64_t n = GC_get_gc_no() - before;
     GcStats& st = mutable_stats();
     st.collections += n;

@@ -211,12 +211,14 @@ class GenHeap final : public Heap {
       h = allocate_old(bytes);
       h->kind = kind;
     } else {
-      if (size_t(eden_.limit - eden_.top) < bytes) [[unlikely]] refill(bytes);
+      if (size_t(eden_.limit - eden_.top) < bytes) [[unlikely]]
+        refill(bytes);
       h = reinterpret_cast<GcHeader*>(eden_.top);
       eden_.top += bytes;
       h->kind = kind;  // the rest of the memory is zero already
       h->gcbits = kYoung;
-      if (kinds()[kind].finalize) [[unlikely]] young_final_.push_back(h);
+      if (kinds()[kind].finalize) [[unlikely]]
+        young_final_.push_back(h);
     }
     // Bytes and objects allocated are summed up from these (count_allocation).
     mutable_stats().allocations_by_kind[kind]++;
@@ -228,8 +230,8 @@ class GenHeap final : public Heap {
   void collect_minor() override {
     auto t0 = std::chrono::steady_clock::now();
     minor(false);
-    bool major = old_footprint() > major_trigger_ ||
-                 (stress() && ++stress_count_ % kStressMajorEvery == 0);
+    bool major =
+        old_footprint() > major_trigger_ || (stress() && ++stress_count_ % kStressMajorEvery == 0);
     if (major) mark_sweep();
     finish(t0, major);
   }
@@ -430,7 +432,9 @@ class GenHeap final : public Heap {
     return h;
   }
 
-  Chunk map_chunk() { return Chunk{static_cast<char*>(map_bytes(nursery_size_)), nursery_size_, nullptr}; }
+  Chunk map_chunk() {
+    return Chunk{static_cast<char*>(map_bytes(nursery_size_)), nursery_size_, nullptr};
+  }
 
   // The zeroed part of the chunk is used up: zero the next block, or take
   // the next chunk.
@@ -589,8 +593,7 @@ class GenHeap final : public Heap {
   void recycle_chunk(char* start, size_t size) {
     if (size == nursery_size_ && spare_.size() < spare_limit_)
       spare_.push_back(Chunk{start, size, nullptr});
-    else
-      munmap(start, size);
+    else munmap(start, size);
   }
 
   uint64_t old_bytes() const { return old_.bytes_in_use() + blocks_.live_bytes(); }
@@ -613,10 +616,8 @@ class GenHeap final : public Heap {
     blocks_.begin_marking();
     mark_from_roots(stack_, [this](GcHeader* h) {
       if (blocks_.is_marked(h)) return false;
-      if (Blocks::in_block(h))
-        blocks_.mark(h);
-      else
-        h->gcbits |= kMarkBit;
+      if (Blocks::in_block(h)) blocks_.mark(h);
+      else h->gcbits |= kMarkBit;
       return true;
     });
     size_t keep = 0;
@@ -710,8 +711,8 @@ class GenHeap final : public Heap {
   void finish(std::chrono::steady_clock::time_point t0, bool major) {
     clear_wanted();
     direct_old_ = 0;
-    double ms = std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - t0).count();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     GcStats& st = mutable_stats();
     st.collections++;
     (major ? st.major_collections : st.minor_collections)++;
@@ -805,13 +806,15 @@ std::vector<std::string> GenHeap::verify() {
           return false;
         }
         if (Blocks::in_block(h)) {  // 4
-          if (bool(h->gcbits & kMarkBit) != blocks_.sense()) problem("block mark bit against the sense");
+          if (bool(h->gcbits & kMarkBit) != blocks_.sense())
+            problem("block mark bit against the sense");
         } else if (h->gcbits & kMarkBit) {
           problem("mark bit left set");
         }
         // 2
         if (young != bool(h->gcbits & kYoung)) problem("young bit does not match the space");
-        if (young && (eden ? age_of(h) != 0 : age_of(h) == 0)) problem("age does not match the space");
+        if (young && (eden ? age_of(h) != 0 : age_of(h) == 0))
+          problem("age does not match the space");
         if (!young && (h->gcbits & ~kInBlock) >> kAgeShift) problem("old object with an age");
         if (!young && bool(h->gcbits & kInBlock) != blocks_.contains(w))
           problem("block bit does not match the space");

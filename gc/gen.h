@@ -12,16 +12,16 @@ namespace gc {
 
 struct GenFigures {
   unsigned promote_age = 0;
-  uint64_t nursery_bytes = 0;         // one eden chunk
-  uint64_t survivor_bytes = 0;        // each of the two survivor spaces
-  uint64_t survivor_used_bytes = 0;   // young objects that survived a minor collection
-  uint64_t old_bytes = 0;             // the old generation's bytes in use (small, large, blocks)
-  uint64_t block_bytes = 0;           // of those, the live bytes in blocks (promoted in place)
-  uint64_t blocks = 0;                // eden chunks promoted in place and still holding one
+  uint64_t nursery_bytes = 0;            // one eden chunk
+  uint64_t survivor_bytes = 0;           // each of the two survivor spaces
+  uint64_t survivor_used_bytes = 0;      // young objects that survived a minor collection
+  uint64_t old_bytes = 0;                // the old generation's bytes in use (small, large, blocks)
+  uint64_t block_bytes = 0;              // of those, the live bytes in blocks (promoted in place)
+  uint64_t blocks = 0;                   // eden chunks promoted in place and still holding one
   uint64_t promoted_in_place_bytes = 0;  // since start
   uint64_t survivor_overflow_bytes = 0;  // promoted early: the survivor space was full
-  uint64_t compactions = 0;           // major collections that evacuated sparse pages
-  SpaceFigures old;                   // pages, large objects, fragmentation
+  uint64_t compactions = 0;              // major collections that evacuated sparse pages
+  SpaceFigures old;                      // pages, large objects, fragmentation
 };
 // False (out untouched) unless h is a gen heap.
 bool gen_figures(const Heap& h, GenFigures& out);

@@ -100,10 +100,8 @@ void Blocks::sweep(const KindInfo* kinds, const Recycle& recycle) {
   live_ = mapped_ = 0;
   size_t keep = 0;
   for (Block& b : blocks_) {
-    if (b.marked == 0)
-      b.live = 0;
-    else if (b.marked != b.objects)
-      sweep_block(kinds, b);
+    if (b.marked == 0) b.live = 0;
+    else if (b.marked != b.objects) sweep_block(kinds, b);
     if (b.live == 0) {
       recycle(b.start, b.size);
       continue;

@@ -137,7 +137,7 @@ class CopyBudget {
   void end();
 
   uint64_t total_in_place() const { return total_; }  // since start
-  void release_memory();                               // the copies' list's room
+  void release_memory();                              // the copies' list's room
 
  private:
   struct Copied {
@@ -148,12 +148,12 @@ class CopyBudget {
   // all of eden (all_in_place_: the current chunk too).
   bool in_place_ = false;
   bool all_in_place_ = false;
-  size_t left_ = 0;                // what it may still copy out of eden
-  size_t start_ = 0;               // ... and what it could at the start
-  uint64_t in_place_bytes_ = 0;    // what it promoted in place
-  std::vector<Copied> copied_;     // the eden objects it copied, and their bytes
-  double survival_ = 0;            // the share of eden the last one found live
-  uint64_t total_ = 0;             // bytes promoted in place, since start
+  size_t left_ = 0;              // what it may still copy out of eden
+  size_t start_ = 0;             // ... and what it could at the start
+  uint64_t in_place_bytes_ = 0;  // what it promoted in place
+  std::vector<Copied> copied_;   // the eden objects it copied, and their bytes
+  double survival_ = 0;          // the share of eden the last one found live
+  uint64_t total_ = 0;           // bytes promoted in place, since start
   uint64_t stress_minors_ = 0;
 };
 

@@ -52,7 +52,8 @@ std::vector<std::string> Heap::verify_reachable(
       Word w = *slot;
       if (!contains(w)) return problem("dangling reference");
       GcHeader* h = header_of(w);
-      if (h->kind >= kMaxKinds || !heap.kinds_[h->kind].name) return problem("object of unknown kind");
+      if (h->kind >= kMaxKinds || !heap.kinds_[h->kind].name)
+        return problem("object of unknown kind");
       if (check(h, from, problem) && seen.insert(h).second) todo.push_back(h);
     }
   } w(*this, contains, check);
@@ -128,7 +129,8 @@ double PauseRecord::percentile(double p) const {
 
 double GcStats::run_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                   g_process_start).count();
+                                                   g_process_start)
+      .count();
 }
 
 double GcStats::gc_share() const {

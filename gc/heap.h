@@ -70,9 +70,9 @@ class Visitor {
 
 struct KindInfo {
   const char* name = nullptr;
-  size_t (*size)(const GcHeader*) = nullptr;       // total bytes of the object
-  void (*trace)(GcHeader*, Visitor&) = nullptr;    // null: holds no references
-  void (*finalize)(GcHeader*) = nullptr;           // null: nothing to release
+  size_t (*size)(const GcHeader*) = nullptr;     // total bytes of the object
+  void (*trace)(GcHeader*, Visitor&) = nullptr;  // null: holds no references
+  void (*finalize)(GcHeader*) = nullptr;         // null: nothing to release
   // The object's references live outside the heap and change without the
   // write barrier (a fiber's execution state, swapped at every switch). A
   // concurrent collector (vcgc) must not call trace for it on its own
@@ -121,9 +121,9 @@ class PauseRecord {
 
  private:
   static constexpr size_t kExact = 4096;
-  static constexpr double kFirstMs = 0.001;   // bucket 0: up to 1 us
-  static constexpr double kRatio = 1.01;      // each bucket's upper edge over the last's
-  static constexpr size_t kBuckets = 1900;    // 1 us * 1.01^1899 is past 100 s
+  static constexpr double kFirstMs = 0.001;  // bucket 0: up to 1 us
+  static constexpr double kRatio = 1.01;     // each bucket's upper edge over the last's
+  static constexpr size_t kBuckets = 1900;   // 1 us * 1.01^1899 is past 100 s
   static size_t bucket(double ms);
   static double upper_edge(size_t i);
   std::vector<double> exact_;
@@ -140,7 +140,7 @@ struct GcStats {
   uint64_t minor_collections = 0;  // young generation only
   uint64_t major_collections = 0;  // the whole heap
   uint64_t bytes_promoted = 0;     // from the nursery to the old generation (copied or in place)
-  uint64_t bytes_allocated = 0;  // since start
+  uint64_t bytes_allocated = 0;    // since start
   uint64_t objects_allocated = 0;
   uint64_t bytes_live = 0;       // after the last collection
   uint64_t peak_heap_bytes = 0;  // the most the heap held (see each collector)
@@ -225,8 +225,7 @@ class Heap {
     AllocBuffer& b = *buffer_;
     bytes = round_object_size(bytes);
     char* p = b.top;
-    if (size_t(b.limit - p) < bytes || bytes > b.max_bytes || kinds_[kind].finalize)
-      return nullptr;
+    if (size_t(b.limit - p) < bytes || bytes > b.max_bytes || kinds_[kind].finalize) return nullptr;
     b.top = p + bytes;
     GcHeader* h = reinterpret_cast<GcHeader*>(p);
     h->kind = kind;
@@ -425,7 +424,6 @@ class RootedVector : public RootSource {
  private:
   Heap& heap_;
 };
-
 
 template <class Mark>
 void Heap::mark_from_roots(std::vector<GcHeader*>& stack, Mark mark) {

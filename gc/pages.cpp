@@ -1,9 +1,8 @@
 // gc/pages.cpp — see pages.h.
 #include "gc/pages.h"
 
-#include <unistd.h>
-
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -119,7 +118,8 @@ size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
       FreeCell* cell = p->cell(i);
       cell->h = GcHeader{kFreeKind, 0, 0, 0};
       cell->next = nullptr;
-      if (tail) tail->next = cell; else head = cell;
+      if (tail) tail->next = cell;
+      else head = cell;
       tail = cell;
     }
     p->nused = p->ncells;
@@ -212,11 +212,10 @@ void PageSpace::trim_pool(size_t keep_bytes) {
   figures_.page_bytes -= released;
   figures_.pooled_bytes -= released;
   figures_.released_bytes += released;
-  pages_.erase(std::remove_if(pages_.begin(), pages_.end(),
-                              [this](Page* p) {
-                                return !page_set_.count(reinterpret_cast<uintptr_t>(p));
-                              }),
-               pages_.end());
+  pages_.erase(
+      std::remove_if(pages_.begin(), pages_.end(),
+                     [this](Page* p) { return !page_set_.count(reinterpret_cast<uintptr_t>(p)); }),
+      pages_.end());
   note_fragmentation();
 }
 

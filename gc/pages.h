@@ -63,7 +63,9 @@ struct PageHeader {
   uint32_t ncells = 0;
   uint32_t nused = 0;  // cells handed out at least once: the bump cursor
 
-  char* cells() const { return reinterpret_cast<char*>(const_cast<PageHeader*>(this)) + kHeaderBytes; }
+  char* cells() const {
+    return reinterpret_cast<char*>(const_cast<PageHeader*>(this)) + kHeaderBytes;
+  }
   FreeCell* cell(size_t i) const { return reinterpret_cast<FreeCell*>(cells() + i * cell_size); }
   size_t size_class() const { return cell_size / 8; }
   // Cells of class c, none handed out yet.
@@ -126,9 +128,9 @@ SweptCells sweep_cells(PageHeader* p, Keep keep) {
 
 // What the space holds, as of the last sweep (and allocation since).
 struct SpaceFigures {
-  uint64_t page_bytes = 0;          // small-object pages mapped, pooled ones included
-  uint64_t pooled_bytes = 0;        // empty pages kept for reuse
-  uint64_t large_bytes = 0;         // the large-object space
+  uint64_t page_bytes = 0;    // small-object pages mapped, pooled ones included
+  uint64_t pooled_bytes = 0;  // empty pages kept for reuse
+  uint64_t large_bytes = 0;   // the large-object space
   uint64_t large_objects = 0;
   uint64_t free_partial_bytes = 0;  // free cells in pages that hold live cells (last sweep)
   uint64_t released_bytes = 0;      // pages returned to the system, since start
@@ -227,7 +229,8 @@ class PageSpace {
   // that one is full. Inline: a minor collection promotes through it.
   GcHeader* bump(size_t cls, size_t bytes) {
     Page* p = bump_page_[cls];
-    if (!p || p->nused == p->ncells) [[unlikely]] p = bump_page_[cls] = take_page(bytes);
+    if (!p || p->nused == p->ncells) [[unlikely]]
+      p = bump_page_[cls] = take_page(bytes);
     return &p->cell(p->nused++)->h;
   }
   Page* take_page(size_t bytes);

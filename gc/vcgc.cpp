@@ -114,10 +114,10 @@ namespace gc {
 namespace {
 
 constexpr uint8_t kColourMask = 3;
-constexpr size_t kLogChunk = 1024;                    // barrier log entries per handover to the collector
-constexpr uint64_t kMinTrigger = uint64_t(8) << 20;   // allocation between epoch starts
+constexpr size_t kLogChunk = 1024;  // barrier log entries per handover to the collector
+constexpr uint64_t kMinTrigger = uint64_t(8) << 20;  // allocation between epoch starts
 constexpr uint64_t kMinHeapLimit = uint64_t(64) << 20;
-constexpr int kLazySweepPages = 16;                   // pages the mutator sweeps per refill, at most
+constexpr int kLazySweepPages = 16;  // pages the mutator sweeps per refill, at most
 constexpr auto kThrottleSlice = std::chrono::microseconds(500);
 
 uint8_t colour(uint64_t epoch) { return uint8_t(1 + epoch % 3); }
@@ -749,12 +749,12 @@ class VcgcHeap final : public Heap {
   // The mutator's own.
   Page* cur_[kSizeClasses] = {};
   FreeCell* free_[kSizeClasses] = {};
-  std::vector<Page*> pages_;                 // every page mapped
-  std::unordered_set<uintptr_t> page_set_;   // the same, for verify
-  std::vector<Big*> bigs_;                   // allocated since the last sweep began, or kept by it
-  std::vector<GcHeader*> on_mutator_;  // objects of trace_on_mutator kinds not yet freed
+  std::vector<Page*> pages_;                // every page mapped
+  std::unordered_set<uintptr_t> page_set_;  // the same, for verify
+  std::vector<Big*> bigs_;                  // allocated since the last sweep began, or kept by it
+  std::vector<GcHeader*> on_mutator_;       // objects of trace_on_mutator kinds not yet freed
   std::unordered_map<GcHeader*, size_t> on_mutator_at_;  // their index in on_mutator_
-  std::vector<Word> log_;                    // the barrier's log
+  std::vector<Word> log_;                                // the barrier's log
   uint64_t epoch_ = 0;
   uint8_t alloc_colour_ = colour(0);
   uint8_t mark_colour_ = colour(0);  // also read by the collector, under mu_
@@ -776,13 +776,13 @@ class VcgcHeap final : public Heap {
   bool waiting_ = false;  // the mutator is throttled: wake it per page swept
   bool wake_ = false;     // work was queued: notify cv_ once mu_ is released
   uint8_t sweep_colour_ = 0;
-  std::vector<std::vector<Word>> inbox_;  // roots and logs to mark from
+  std::vector<std::vector<Word>> inbox_;      // roots and logs to mark from
   std::vector<Page*> unswept_[kSizeClasses];  // pages the current sweep has not reached
   std::vector<Page*> avail_[kSizeClasses];    // swept, with free cells, owned by nobody
-  std::vector<Page*> empty_;              // swept with no live cell: any class takes them
-  std::vector<Big*> sweep_bigs_;          // the bigs the queued sweep is to look at
-  std::vector<Big*> kept_bigs_, dead_bigs_;  // what the sweep found
-  std::vector<Big*> pending_fin_;         // dead, to finalize at the next safe point
+  std::vector<Page*> empty_;                  // swept with no live cell: any class takes them
+  std::vector<Big*> sweep_bigs_;              // the bigs the queued sweep is to look at
+  std::vector<Big*> kept_bigs_, dead_bigs_;   // what the sweep found
+  std::vector<Big*> pending_fin_;             // dead, to finalize at the next safe point
   uint64_t marked_bytes_ = 0;
   // Written by the mutator at epoch start, read by the collector while it
   // marks: the references of trace_on_mutator objects, [from, to) in words.

@@ -150,8 +150,8 @@ int parse_args(int argc, char** argv, Args& args) {
   if (!known) {
     std::string all;
     for (auto& n : names) all += (all.empty() ? "" : ", ") + n;
-    std::fprintf(stderr, "arcana: unknown collector '%s' from %s (known: %s)\n",
-                 args.rt.gc.c_str(), args.gc_from, all.c_str());
+    std::fprintf(stderr, "arcana: unknown collector '%s' from %s (known: %s)\n", args.rt.gc.c_str(),
+                 args.gc_from, all.c_str());
     return 2;
   }
   return -1;

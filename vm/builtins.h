@@ -30,7 +30,7 @@ void define_builtins(VM& vm, const BuiltinDef (&defs)[N]) {
 // The areas; vm.cpp calls each once at start.
 void register_list_builtins(VM& vm);
 void register_number_builtins(VM& vm);
-void register_string_builtins(VM& vm);   // chars, strings, symbols
+void register_string_builtins(VM& vm);  // chars, strings, symbols
 void register_table_builtins(VM& vm);
 void register_type_builtins(VM& vm);     // type, annotate, rep, coerce
 void register_io_builtins(VM& vm);       // ports, read/write chars and bytes, printing

@@ -21,10 +21,10 @@ enum class PrimForm : uint8_t { None, Base, Count, Imm, Local };
 
 struct OpInfo {
   const char* name;
-  char format;       // see vm/opcodes.def
-  int8_t effect;     // stack effect
-  int8_t extra;      // words after the instruction that belong to it
-  PrimForm form;     // the PRIM rows' columns; None, nullptr, 0 for the others
+  char format;    // see vm/opcodes.def
+  int8_t effect;  // stack effect
+  int8_t extra;   // words after the instruction that belong to it
+  PrimForm form;  // the PRIM rows' columns; None, nullptr, 0 for the others
   Op base;
   const char* global;
   int8_t arity;
@@ -105,17 +105,17 @@ constexpr int kFrameHeader = 2;
 // code pointer without loading another object.
 struct Code {
   GcHeader h;
-  Value lines;   // Blob of uint32 pairs (insn index, line), ascending
-  Value name;    // Symbol or nil
-  Value file;    // String or nil
+  Value lines;  // Blob of uint32 pairs (insn index, line), ascending
+  Value name;   // Symbol or nil
+  Value file;   // String or nil
   uint16_t nreq, nopt;
-  uint8_t rest;          // has a rest parameter
-  uint8_t lenient;       // complex parameters: extra arguments are ignored
+  uint8_t rest;     // has a rest parameter
+  uint8_t lenient;  // complex parameters: extra arguments are ignored
   uint16_t pad;
   uint32_t nlocals;
-  uint32_t maxstack;     // operand stack depth
-  uint32_t line;         // line of the fn form
-  uint32_t nup;          // captured variables (CLOSURE's capture words)
+  uint32_t maxstack;  // operand stack depth
+  uint32_t line;      // line of the fn form
+  uint32_t nup;       // captured variables (CLOSURE's capture words)
   // For the interpreter's call: the argument count that needs no
   // adjusting (nreq, or -1 with optional or rest parameters), and the stack
   // words a frame takes (locals, header, operand stack).
@@ -127,7 +127,9 @@ static_assert(sizeof(Code) % sizeof(Value) == 0);
 
 inline Code* code_of(Value closure) { return closure.as<Closure>()->code.as<Code>(); }
 inline Value* code_consts(Code* c) { return reinterpret_cast<Value*>(c + 1); }
-inline const Insn* code_insns(Code* c) { return reinterpret_cast<const Insn*>(code_consts(c) + c->nconsts); }
+inline const Insn* code_insns(Code* c) {
+  return reinterpret_cast<const Insn*>(code_consts(c) + c->nconsts);
+}
 inline uint32_t code_ninsns(Code* c) { return c->ninsns; }
 // A pc in c as a frame header keeps it: a byte offset from c, which stays
 // right when c moves (its instructions move with it), and back.

@@ -202,7 +202,6 @@ done:
   r_.capture_low = r_.stack + k->base;
 }
 
-
 // The frame that runs the cleanups: (%run-winds thunks v) at `at`, with
 // r_.sp above it. %run-winds is installed before any dynamic-wind exists
 // (VM::install_hooks).
@@ -217,8 +216,8 @@ Next VM::invoke_continuation(Value f, int n, Value* fslot) {
   if (n > 1) arity_error("continuation", 0, 1, n);
   Value v = n ? r_.sp[-1] : NIL;
   Continuation* kc = f.as<Continuation>();
-  if (kc->stack_id != uint64_t(reinterpret_cast<uintptr_t>(r_.stack)) &&
-      current_fiber.is_ref() && fiber_resumed_from(*this, kc->stack_id))
+  if (kc->stack_id != uint64_t(reinterpret_cast<uintptr_t>(r_.stack)) && current_fiber.is_ref() &&
+      fiber_resumed_from(*this, kc->stack_id))
     // out of the fibers in between, to where it was captured
     return raise_next(escape_exception(f, v));
   const RunRecord& run = runs.back();

@@ -70,18 +70,18 @@ struct Continuation {
   Value handlers;   // Vector of the handler records of its level (encode_handlers)
   uint64_t run_id;  // the run the frames belong to (0: any top-level run)
   uint64_t run_base, seg_start, seg_len;  // offsets into the stack
-  uint64_t base, sp, pc;                   // offsets into the stack; pc into the code
+  uint64_t base, sp, pc;                  // offsets into the stack; pc into the code
   int level;
   uint64_t stack_id;  // the VM stack it was captured on (its start address)
 };
 
 // A handler record: where an error (or a run's exit) unwinds to.
 struct Handler {
-  size_t base;    // frame base, as an offset into the stack
-  size_t sp;      // stack depth to restore
-  uint32_t pc;    // instruction index of the handler code
-  Value winds;    // the wind chain when the handler was pushed
-  int level;      // run level (nested interpreter entries)
+  size_t base;  // frame base, as an offset into the stack
+  size_t sp;    // stack depth to restore
+  uint32_t pc;  // instruction index of the handler code
+  Value winds;  // the wind chain when the handler was pushed
+  int level;    // run level (nested interpreter entries)
 };
 
 // A continuation keeps the handler records of its level as Values in a
@@ -94,16 +94,16 @@ constexpr size_t kHandlerRecordWords = 5;
 // builtin_pc, the pc as an instruction index into base's code.
 struct Next {
   enum Kind : uint8_t {
-    None,      // no transfer: carry on as before (a resume that runs the usual way)
-    Dispatch,  // run the next instruction of the frame at r_.base
-    Return,    // return the value on top of the stack from that frame
-    Call,      // call the function at r_.sp[-nargs-1] with the nargs values above it
-    Enter,     // the same as a run's entry call: its frame returns to C++
+    None,          // no transfer: carry on as before (a resume that runs the usual way)
+    Dispatch,      // run the next instruction of the frame at r_.base
+    Return,        // return the value on top of the stack from that frame
+    Call,          // call the function at r_.sp[-nargs-1] with the nargs values above it
+    Enter,         // the same as a run's entry call: its frame returns to C++
     EnterRethrow,  // the same, its frame re-raising its value when it returns
-    Leave,     // leave the run with the value in VM::next_value_
-    Raise,     // raise the exception in VM::next_value_ at r_'s position
-    Kill,      // raise ThreadKilled at r_'s position
-    Rethrow,   // leave the run with the error being handled
+    Leave,         // leave the run with the value in VM::next_value_
+    Raise,         // raise the exception in VM::next_value_ at r_'s position
+    Kill,          // raise ThreadKilled at r_'s position
+    Rethrow,       // leave the run with the error being handled
   } kind;
   bool tail = false;  // Call: a tail call, replacing the frame at r_.base
   int32_t nargs = 0;

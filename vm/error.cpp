@@ -26,19 +26,14 @@ void type_error(const char* fn, const char* expected, Value got) {
 
 void arity_error(const std::string& fn, int min, int max, int got) {
   std::string want;
-  if (max < 0)
-    want = "at least " + std::to_string(min);
-  else if (min == max)
-    want = std::to_string(min);
-  else
-    want = std::to_string(min) + " to " + std::to_string(max);
+  if (max < 0) want = "at least " + std::to_string(min);
+  else if (min == max) want = std::to_string(min);
+  else want = std::to_string(min) + " to " + std::to_string(max);
   throw_error(fn + ": expects " + want + " argument" + (want == "1" ? "" : "s") + ", got " +
               std::to_string(got));
 }
 
-std::string exception_message(Value exc) {
-  return string_utf8(exc.as<Exception>()->message);
-}
+std::string exception_message(Value exc) { return string_utf8(exc.as<Exception>()->message); }
 
 std::string describe_error(Value exc) {
   std::string out = "Error: " + exception_message(exc) + "\n";

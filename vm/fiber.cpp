@@ -36,10 +36,10 @@ struct FiberImpl {
   Context ctx = nullptr;      // where resuming it continues
   Context resumer = nullptr;  // where it yields to
   ExecState exec;
-  Value fn = NIL;      // what it runs
-  Value value = NIL;   // what the last switch carried
-  Value parent = NIL;  // while running: the fiber that resumed it (nil: main)
-  Value self = NIL;    // its Fiber object (updated when a collector moves it)
+  Value fn = NIL;             // what it runs
+  Value value = NIL;          // what the last switch carried
+  Value parent = NIL;         // while running: the fiber that resumed it (nil: main)
+  Value self = NIL;           // its Fiber object (updated when a collector moves it)
   FiberImpl* prev = nullptr;  // every live fiber, for collectors that do not
   FiberImpl* next = nullptr;  // trace objects (trace_fibers_as_roots)
   // Running in place (fiber.h): its frames run in the interpreter that
@@ -112,7 +112,8 @@ void link_live(FiberRegistry& r, FiberImpl* f) {
 }
 
 void unlink_live(FiberRegistry& r, FiberImpl* f) {
-  if (f->prev) f->prev->next = f->next; else r.live = f->next;
+  if (f->prev) f->prev->next = f->next;
+  else r.live = f->next;
   if (f->next) f->next->prev = f->prev;
 }
 }  // namespace
@@ -124,7 +125,6 @@ enum Message : intptr_t { kYield = 1, kDone = 2, kFailed = 3, kKilled = 4 };
 // Values left above the VM stack's end, for the few writes a call makes
 // before it checks (the interpreter checks each frame's real size).
 constexpr size_t kFiberStackHeadroom = 64;
-
 
 FiberImpl* impl_of(Value v) { return v.as<Fiber>()->impl; }
 
@@ -247,11 +247,11 @@ Value back_from(VM& vm, FiberImpl* f, Transfer t, MigrateEnd* how) {
   vm.current_fiber = f->parent;
   f->parent = NIL;
   Message msg = Message(reinterpret_cast<intptr_t>(t.data));
-  *how = msg == kFailed ? MigrateEnd::Error : msg == kKilled ? MigrateEnd::Killed : MigrateEnd::Value;
-  if (msg == kYield)
-    f->status = FiberImpl::Suspended;
-  else
-    finish(vm, f);
+  *how = msg == kFailed   ? MigrateEnd::Error
+         : msg == kKilled ? MigrateEnd::Killed
+                          : MigrateEnd::Value;
+  if (msg == kYield) f->status = FiberImpl::Suspended;
+  else finish(vm, f);
   return f->value;
 }
 
@@ -317,7 +317,8 @@ Value bi_fiber_done(VM&, Value* a, int) {
 }
 
 const BuiltinDef kDefs[] = {
-    {"fiber", bi_fiber, 1, 1, "a suspended fiber that will call (f x) with the first resumed value"},
+    {"fiber", bi_fiber, 1, 1,
+     "a suspended fiber that will call (f x) with the first resumed value"},
     {"resume", bi_resume, 1, 2, "(resume fb (o x)): run fb until it yields or returns"},
     {"yield", bi_yield, 0, 1, "(yield (o x)): suspend this fiber, handing x to its resumer"},
     {"fiber-done", bi_fiber_done, 1, 1, "t once the fiber has returned"},

@@ -53,7 +53,8 @@ std::vector<std::string_view> tokens(std::string_view s, std::string_view seps) 
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -310,10 +311,8 @@ size_t RequestParser::feed(const char* p, size_t n) {
       // "FOO /" or "get /" name a method the server does not know; "GET\r\n"
       // names one it does, in a request line that is not one.
       malformed_known_method() ? fail(400, "malformed request line") : fail(501, "unknown method");
-    else if (e == HPE_HEADER_OVERFLOW)
-      fail(431, "header block too large");
-    else
-      fail(400, http_errno_description(e));
+    else if (e == HPE_HEADER_OVERFLOW) fail(431, "header block too large");
+    else fail(400, http_errno_description(e));
   }
   if (state_ != State::Head) return used;
   if (verdict) {
@@ -325,10 +324,8 @@ size_t RequestParser::feed(const char* p, size_t n) {
 }
 
 void RequestParser::fail_limit(int verdict) {
-  if (verdict == 414)
-    fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
-  else
-    fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
+  if (verdict == 414) fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
+  else fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
 }
 
 bool RequestParser::malformed_known_method() const {
@@ -452,7 +449,8 @@ bool parse_multipart(std::string_view body, std::string_view boundary, std::vect
     size_t line_start = 0;
     while (line_start <= heads.size()) {
       size_t le = heads.find("\r\n", line_start);
-      std::string_view line = heads.substr(line_start, le == std::string_view::npos ? std::string_view::npos : le - line_start);
+      std::string_view line = heads.substr(
+          line_start, le == std::string_view::npos ? std::string_view::npos : le - line_start);
       size_t colon = line.find(':');
       if (colon != std::string_view::npos) {
         std::string_view name = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
@@ -536,16 +534,20 @@ namespace {
 
 // Header lines the server writes itself, whatever the handler printed.
 bool server_owned(std::string_view name) {
-  for (std::string_view owned : {"content-length", "date", "connection", "transfer-encoding", "keep-alive"})
+  for (std::string_view owned :
+       {"content-length", "date", "connection", "transfer-encoding", "keep-alive"})
     if (iequals(name, owned)) return true;
   return false;
 }
 
-bool bodiless(int status) { return (status >= 100 && status < 200) || status == 204 || status == 304; }
+bool bodiless(int status) {
+  return (status >= 100 && status < 200) || status == 204 || status == 304;
+}
 
 }  // namespace
 
-ResponseInfo complete_response(std::string_view w, bool http10, bool keep_alive, std::string& head) {
+ResponseInfo complete_response(std::string_view w, bool http10, bool keep_alive,
+                               std::string& head) {
   ResponseInfo info;
   head.clear();
   head.reserve(256);
@@ -615,10 +617,8 @@ ResponseInfo complete_response(std::string_view w, bool http10, bool keep_alive,
     head += std::to_string(info.body_size);
     head += "\r\n";
   }
-  if (!keep_alive)
-    head += "Connection: close\r\n";
-  else if (http10)
-    head += "Connection: keep-alive\r\n";
+  if (!keep_alive) head += "Connection: close\r\n";
+  else if (http10) head += "Connection: keep-alive\r\n";
   head += "\r\n";
   return info;
 }

@@ -34,9 +34,9 @@ using Pairs = std::vector<std::pair<std::string, std::string>>;
 struct Request {
   std::string method;  // "GET", "HEAD", "POST"
   int major = 1, minor = 1;
-  std::string target;  // as sent: path and query
-  Pairs headers;       // names lower-cased, in order
-  std::string body;    // decoded from chunks if it was chunked
+  std::string target;            // as sent: path and query
+  Pairs headers;                 // names lower-cased, in order
+  std::string body;              // decoded from chunks if it was chunked
   bool keep_alive = false;       // what the client's version and Connection ask
   bool expect_continue = false;  // Expect: 100-continue
   bool upgrade = false;          // Upgrade or CONNECT: the connection closes after
@@ -102,7 +102,7 @@ class RequestParser {
   enum class Line { Start, Method, Target, Headers } line_ = Line::Start;
   size_t line_len_ = 0, head_size_ = 0, target_len_ = 0;
   static constexpr size_t kPrefix = 16;
-  std::string start_;      // the request's first bytes (to tell 400 from 501)
+  std::string start_;  // the request's first bytes (to tell 400 from 501)
   // Header assembly: the field or value being received (the parser may
   // deliver each in several pieces).
   std::string field_, value_;

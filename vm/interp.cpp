@@ -168,29 +168,29 @@ struct VM::RunScope {
 
 // The macros of the loop (VM::run), over its registers: base, sp, pc,
 // code, K, insn, n.
-#define SAVE()                                                      \
-  do {                                                              \
-    r_.sp = sp;                                                       \
-    r_.base = base;                                                   \
-    r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;       \
+#define SAVE()                                                  \
+  do {                                                          \
+    r_.sp = sp;                                                 \
+    r_.base = base;                                             \
+    r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0; \
   } while (0)
 // After a safe point: the code object may have moved, so find it again
 // from the frame, and the pc from the offset SAVE() recorded.
-#define RELOAD()                                \
-  do {                                          \
-    code = code_of(base[-1]);                   \
-    K = code_consts(code);                      \
-    pc = code_insns(code) + r_.builtin_pc;        \
+#define RELOAD()                           \
+  do {                                     \
+    code = code_of(base[-1]);              \
+    K = code_consts(code);                 \
+    pc = code_insns(code) + r_.builtin_pc; \
   } while (0)
-#define SAFEPOINT()                                                       \
-  do {                                                                    \
-    int64_t left_ = preempt_budget.load(std::memory_order_relaxed) - 1;   \
-    preempt_budget.store(left_, std::memory_order_relaxed);               \
-    if (__builtin_expect(left_ < 0, 0)) {                                 \
-      SAVE();                                                             \
-      safe_point_slow();                                                  \
-      RELOAD();                                                           \
-    }                                                                     \
+#define SAFEPOINT()                                                     \
+  do {                                                                  \
+    int64_t left_ = preempt_budget.load(std::memory_order_relaxed) - 1; \
+    preempt_budget.store(left_, std::memory_order_relaxed);             \
+    if (__builtin_expect(left_ < 0, 0)) {                               \
+      SAVE();                                                           \
+      safe_point_slow();                                                \
+      RELOAD();                                                         \
+    }                                                                   \
   } while (0)
 // Dispatch: a jump through dispatch_ to the handler of the next
 // instruction. With computed gotos (the default) the tables hold the
@@ -199,29 +199,29 @@ struct VM::RunScope {
 // so that the loop reads and debugs as plain C++.
 #if ARCANA_SWITCH_DISPATCH
 #define LABEL(l) DispatchTarget(Label::l)
-#define JUMP_TO(target)     \
-  do {                      \
+#define JUMP_TO(target)       \
+  do {                        \
     switch_target = (target); \
-    goto dispatch_switch;   \
+    goto dispatch_switch;     \
   } while (0)
 #else
 #define LABEL(l) &&l
 #define JUMP_TO(target) goto*(target)
 #endif
-#define DISPATCH()                        \
-  do {                                    \
-    insn = *pc++;                         \
-    JUMP_TO(dispatch_[insn & 0xff]);      \
+#define DISPATCH()                   \
+  do {                               \
+    insn = *pc++;                    \
+    JUMP_TO(dispatch_[insn & 0xff]); \
   } while (0)
 // A push onto the running frame's operand stack. The checked build
 // (ARCANA_CHECKED) asserts the compiler's stack accounting on each: sp
 // stays within the frame the code declares (vm/code.h, Code::frame_words).
 #if ARCANA_CHECKED
-#define PUSH(v)                                                                   \
-  do {                                                                            \
-    *sp++ = (v);                                                                  \
+#define PUSH(v)                                                                               \
+  do {                                                                                        \
+    *sp++ = (v);                                                                              \
     if (code && (sp > base + code->frame_words || sp <= base + code->nlocals + kFrameHeader)) \
-      stack_accounting_failure(code, base, sp);                                   \
+      stack_accounting_failure(code, base, sp);                                               \
   } while (0)
 #else
 #define PUSH(v) (*sp++ = (v))
@@ -231,19 +231,19 @@ struct VM::RunScope {
 // A closure c's frame over its arguments at args (adjusted to its
 // parameters), returning to rpc and rlink: locals past the arguments nil,
 // the header, then its first instruction.
-#define ENTER_FRAME(c, args, rpc, rlink)                                 \
-  do {                                                                   \
-    Value rpc_ = (rpc), rlink_ = (rlink);                                \
-    for (uint32_t i = uint32_t(n); i < c->nlocals; ++i) args[i] = NIL;   \
-    args[c->nlocals] = rpc_;                                             \
-    args[c->nlocals + 1] = rlink_;                                       \
-    base = args;                                                         \
-    code = c;                                                            \
-    K = code_consts(c);                                                  \
-    pc = code_insns(c);                                                  \
-    sp = base + c->nlocals + kFrameHeader;                               \
-    SAFEPOINT();                                                         \
-    DISPATCH();                                                          \
+#define ENTER_FRAME(c, args, rpc, rlink)                               \
+  do {                                                                 \
+    Value rpc_ = (rpc), rlink_ = (rlink);                              \
+    for (uint32_t i = uint32_t(n); i < c->nlocals; ++i) args[i] = NIL; \
+    args[c->nlocals] = rpc_;                                           \
+    args[c->nlocals + 1] = rlink_;                                     \
+    base = args;                                                       \
+    code = c;                                                          \
+    K = code_consts(c);                                                \
+    pc = code_insns(c);                                                \
+    sp = base + c->nlocals + kFrameHeader;                             \
+    SAFEPOINT();                                                       \
+    DISPATCH();                                                        \
   } while (0)
 
 // The primitive fast paths: the inline case when the operands are simple;
@@ -255,67 +255,67 @@ struct VM::RunScope {
 // going through TYPE() here costs about 13% on fib (measured, user CPU of
 // (fib 32), 5 runs each: 0.15 s vs 0.17 s), and a fast path is not a
 // dispatch: --stats counts its executions per opcode.
-#define PRIM_SLOW(op, nargs)                                     \
-  do {                                                          \
-    Value g = K[A].as<Symbol>()->value;                         \
-    Value prim = primitives_[int(Op::op)];                      \
-    if (g == prim) {                                            \
-      SAVE();                                                   \
-      r_.builtin_args = sp - nargs;                               \
-      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs); \
-      sp -= nargs;                                              \
-      PUSH(r);                                                \
-      DISPATCH();                                               \
-    }                                                           \
-    if (g == UNBOUND) {                                         \
-      SAVE();                                                   \
+#define PRIM_SLOW(op, nargs)                                                  \
+  do {                                                                        \
+    Value g = K[A].as<Symbol>()->value;                                       \
+    Value prim = primitives_[int(Op::op)];                                    \
+    if (g == prim) {                                                          \
+      SAVE();                                                                 \
+      r_.builtin_args = sp - nargs;                                           \
+      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs);             \
+      sp -= nargs;                                                            \
+      PUSH(r);                                                                \
+      DISPATCH();                                                             \
+    }                                                                         \
+    if (g == UNBOUND) {                                                       \
+      SAVE();                                                                 \
       throw_error("reference to undefined identifier: " + symbol_name(K[A])); \
-    }                                                           \
-    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value)); \
-    sp[-nargs] = g;                                             \
-    ++sp;                                                       \
-    n = nargs;                                                  \
-    tail = false;                                               \
-    goto call;                                                  \
+    }                                                                         \
+    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value));          \
+    sp[-nargs] = g;                                                           \
+    ++sp;                                                                     \
+    n = nargs;                                                                \
+    tail = false;                                                             \
+    goto call;                                                                \
   } while (0)
 #define BOTH_FIXNUMS() (sp[-1].is_fixnum() & sp[-2].is_fixnum())
 // A test's result, its operands already popped: when a JUMPF follows (an
 // if), that jump is taken here, saving its dispatch (so --stats does not
 // count it); else the boolean is pushed.
-#define TEST_RESULT(cond)                                  \
-  do {                                                     \
-    bool c_ = (cond);                                      \
-    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) {              \
-      insn = *pc++;                                        \
-      if (!c_) pc += SA;                                   \
-      DISPATCH();                                          \
-    }                                                      \
-    PUSH(boolean(c_));                                   \
-    DISPATCH();                                            \
+#define TEST_RESULT(cond)                     \
+  do {                                        \
+    bool c_ = (cond);                         \
+    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) { \
+      insn = *pc++;                           \
+      if (!c_) pc += SA;                      \
+      DISPATCH();                             \
+    }                                         \
+    PUSH(boolean(c_));                        \
+    DISPATCH();                               \
   } while (0)
 // The same for a value an if may test (car, cdr): taken by a following
 // JUMPF, else pushed.
-#define VALUE_RESULT(value)                                \
-  do {                                                     \
-    Value v_ = (value);                                    \
-    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) {              \
-      insn = *pc++;                                        \
-      if (v_.is_nil()) pc += SA;                           \
-      DISPATCH();                                          \
-    }                                                      \
-    PUSH(v_);                                            \
-    DISPATCH();                                            \
+#define VALUE_RESULT(value)                   \
+  do {                                        \
+    Value v_ = (value);                       \
+    if ((*pc & 0xff) == uint8_t(Op::JUMPF)) { \
+      insn = *pc++;                           \
+      if (v_.is_nil()) pc += SA;              \
+      DISPATCH();                             \
+    }                                         \
+    PUSH(v_);                                 \
+    DISPATCH();                               \
   } while (0)
 
 Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
-  RunScope scope{*this, r_.base, r_.builtin_args, r_.builtin_pc, handlers.size(), cont == nullptr,
-                 fslot_arg};
+  RunScope scope{*this,           r_.base,         r_.builtin_args, r_.builtin_pc,
+                 handlers.size(), cont == nullptr, fslot_arg};
   if (cont) {
     scope.fslot = r_.stack + runs.back().fslot;
   } else {
     r_.level++;
-    runs.push_back(RunRecord{size_t(scope.fslot - r_.stack),
-                             r_.top_level_run ? 0 : next_run_id_++, winds});
+    runs.push_back(
+        RunRecord{size_t(scope.fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++, winds});
     r_.top_level_run = false;
   }
 
@@ -365,7 +365,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef PRIM
 #undef OP
     };
-    for (int i = 0; i < kOpCount; ++i) op_labels_[i] = labels[i], op_general_labels_[i] = general[i];
+    for (int i = 0; i < kOpCount; ++i)
+      op_labels_[i] = labels[i], op_general_labels_[i] = general[i];
     count_label_ = LABEL(count_op);
     refresh_dispatch();
   }
@@ -392,7 +393,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         case Next::Leave: return next_value_;
         case Next::Raise:
         case Next::Kill:
-          if (base) RELOAD(); else code = nullptr;
+          if (base) RELOAD();
+          else code = nullptr;
           if (next.kind == Next::Kill) throw ThreadKilled{};
           throw ArcError{next_value_};
         case Next::None:
@@ -400,7 +402,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       }
       std::abort();  // the loop is never sent None or Rethrow
 
-    call:  // f at sp[-n-1], its n arguments above it; tail: replace this frame
+    call :  // f at sp[-n-1], its n arguments above it; tail: replace this frame
     {
       Value f = sp[-n - 1];
       Kind k = TYPE(f);
@@ -447,7 +449,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
 
-    call_builtin:  // a builtin at sp[-n-1], its n arguments above it
+    call_builtin :  // a builtin at sp[-n-1], its n arguments above it
     {
       Builtin* b = sp[-n - 1].as<Builtin>();
       // min <= n <= max in one unsigned compare (max -1, any number,
@@ -490,10 +492,12 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     dispatch_switch:
       switch (Label(switch_target)) {
 #define OP(name, fmt, effect, extra, doc) \
-  case Label::op_##name: goto op_##name;
+  case Label::op_##name:                  \
+    goto op_##name;
 #define PRIM(name, effect, extra, form, base, global, arity, doc) \
-  case Label::op_##name: goto op_##name;                         \
-  case Label::op_##name##_general: goto op_##name##_general;
+  case Label::op_##name: goto op_##name;                          \
+  case Label::op_##name##_general:                                \
+    goto op_##name##_general;
 #include "vm/opcodes.def"
 #undef PRIM
 #undef OP
@@ -518,7 +522,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_POP:
       --sp;
       DISPATCH();
-    op_SWAP: {
+    op_SWAP : {
       Value t = sp[-1];
       sp[-1] = sp[-2];
       sp[-2] = t;
@@ -536,7 +540,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_LOADB:
       PUSH(base[A].as<Box>()->v);
       DISPATCH();
-    op_STOREB: {
+    op_STOREB : {
       Box* b = base[A].as<Box>();
       set(b, &b->v, sp[-1]);
       DISPATCH();
@@ -550,12 +554,12 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_LOADUB:
       PUSH(base[-1].as<Closure>()->up[A].as<Box>()->v);
       DISPATCH();
-    op_STOREUB: {
+    op_STOREUB : {
       Box* b = base[-1].as<Closure>()->up[A].as<Box>();
       set(b, &b->v, sp[-1]);
       DISPATCH();
     }
-    op_LOADG: {
+    op_LOADG : {
       Value v = K[A].as<Symbol>()->value;
       if (__builtin_expect(v == UNBOUND, 0)) {
         SAVE();
@@ -564,7 +568,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       PUSH(v);
       DISPATCH();
     }
-    op_STOREG: {
+    op_STOREG : {
       Value v = sp[-1];
       if (TYPE(v) == Kind::Closure) {
         Code* c = code_of(v);
@@ -573,7 +577,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       set_global(K[A], v);
       DISPATCH();
     }
-    op_CLOSURE: {
+    op_CLOSURE : {
       Value cv = K[A];
       Code* c = cv.as<Code>();
       Value clo = make_closure(cv, c->nup);
@@ -593,12 +597,12 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_JUMPF:
       if ((*--sp).is_nil()) pc += SA;
       DISPATCH();
-    op_OPTARG: {
+    op_OPTARG : {
       Insn local = *pc++;
       if (base[local] != MISSING) pc += SA;
       DISPATCH();
     }
-    op_CALL: {
+    op_CALL : {
       // The common case inline: a closure that takes exactly n arguments,
       // called from bytecode (so not the run's entry call, not a tail call).
       n = int(A);
@@ -617,8 +621,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         if (n == c->exact_nargs) {
           Value* args = sp - n;
           check_stack(args + c->frame_words);
-          ENTER_FRAME(c, args, Value::fixnum(frame_pc(code, pc)),
-                      Value::fixnum(base - r_.stack));
+          ENTER_FRAME(c, args, Value::fixnum(frame_pc(code, pc)), Value::fixnum(base - r_.stack));
         }
       }
       goto call;
@@ -636,7 +639,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       }
       tail = true;
       goto call;
-    op_RETURN: {
+    op_RETURN : {
       Value v = sp[-1];
       int64_t rpc = base[code->nlocals].as_fixnum();
       int64_t link = base[code->nlocals + 1].as_fixnum();
@@ -659,7 +662,6 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
 
-
     op_ADD:
       if (BOTH_FIXNUMS()) {
         int64_t r;
@@ -672,7 +674,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       }
     op_ADD_general:
       PRIM_SLOW(ADD, 2);
-    op_ADDN: {
+    op_ADDN : {
       int k = int(*pc++);
       Value* a = sp - k;
       int64_t sum = 0;
@@ -686,67 +688,66 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       }
       PRIM_SLOW(ADD, k);
     }
-    op_ADDN_general: {
+    op_ADDN_general : {
       int k = int(*pc++);
       PRIM_SLOW(ADD, k);
     }
 // The immediate forms: the fast path on a fixnum; else the immediate goes
 // on the stack and the two-operand general case follows.
-#define IMMEDIATE_OP(name, prim, FAST)                     \
-    op_##name: {                                           \
-      int64_t k = int32_t(*pc++);                          \
-      Value x = sp[-1];                                    \
-      FAST                                                 \
-      PUSH(Value::fixnum(k));                            \
-      PRIM_SLOW(prim, 2);                                  \
-    }                                                      \
-    op_##name##_general: {                                 \
-      int64_t k = int32_t(*pc++);                          \
-      PUSH(Value::fixnum(k));                            \
-      PRIM_SLOW(prim, 2);                                  \
-    }                                                      \
-    op_##name##L: {  /* the local form (x read once) */    \
-      Value x = base[*pc++];                               \
-      PUSH(x);                                           \
-      int64_t k = int32_t(*pc++);                          \
-      FAST                                                 \
-      PUSH(Value::fixnum(k));                            \
-      PRIM_SLOW(prim, 2);                                  \
-    }                                                      \
-    op_##name##L_general:                                  \
-      PUSH(base[*pc++]);                                 \
-      goto op_##name##_general;
-    IMMEDIATE_OP(ADDI, ADD, {
-      int64_t r;
-      if (x.is_fixnum() && !__builtin_add_overflow(x.as_fixnum(), k, &r) && Value::fits_fixnum(r)) {
-        sp[-1] = Value::fixnum(r);
-        DISPATCH();
-      }
-    })
-    IMMEDIATE_OP(SUBI, SUB, {
-      int64_t r;
-      if (x.is_fixnum() && !__builtin_sub_overflow(x.as_fixnum(), k, &r) && Value::fits_fixnum(r)) {
-        sp[-1] = Value::fixnum(r);
-        DISPATCH();
-      }
-    })
-    IMMEDIATE_OP(LTI, LT, {
-      if (x.is_fixnum()) {
+#define IMMEDIATE_OP(name, prim, FAST)                \
+  op_##name : {                                       \
+    int64_t k = int32_t(*pc++);                       \
+    Value x = sp[-1];                                 \
+    FAST PUSH(Value::fixnum(k));                      \
+    PRIM_SLOW(prim, 2);                               \
+  }                                                   \
+  op_##name##_general : {                             \
+    int64_t k = int32_t(*pc++);                       \
+    PUSH(Value::fixnum(k));                           \
+    PRIM_SLOW(prim, 2);                               \
+  }                                                   \
+  op_##name##L : { /* the local form (x read once) */ \
+    Value x = base[*pc++];                            \
+    PUSH(x);                                          \
+    int64_t k = int32_t(*pc++);                       \
+    FAST PUSH(Value::fixnum(k));                      \
+    PRIM_SLOW(prim, 2);                               \
+  }                                                   \
+  op_##name##L_general : PUSH(base[*pc++]);           \
+  goto op_##name##_general;
+      IMMEDIATE_OP(ADDI, ADD, {
+        int64_t r;
+        if (x.is_fixnum() && !__builtin_add_overflow(x.as_fixnum(), k, &r) &&
+            Value::fits_fixnum(r)) {
+          sp[-1] = Value::fixnum(r);
+          DISPATCH();
+        }
+      })
+      IMMEDIATE_OP(SUBI, SUB, {
+        int64_t r;
+        if (x.is_fixnum() && !__builtin_sub_overflow(x.as_fixnum(), k, &r) &&
+            Value::fits_fixnum(r)) {
+          sp[-1] = Value::fixnum(r);
+          DISPATCH();
+        }
+      })
+      IMMEDIATE_OP(LTI, LT, {
+        if (x.is_fixnum()) {
+          --sp;
+          TEST_RESULT(x.as_fixnum() < k);
+        }
+      })
+      IMMEDIATE_OP(GTI, GT, {
+        if (x.is_fixnum()) {
+          --sp;
+          TEST_RESULT(x.as_fixnum() > k);
+        }
+      })
+      // As IS: a fixnum on either side makes identity the answer.
+      IMMEDIATE_OP(ISI, IS, {
         --sp;
-        TEST_RESULT(x.as_fixnum() < k);
-      }
-    })
-    IMMEDIATE_OP(GTI, GT, {
-      if (x.is_fixnum()) {
-        --sp;
-        TEST_RESULT(x.as_fixnum() > k);
-      }
-    })
-    // As IS: a fixnum on either side makes identity the answer.
-    IMMEDIATE_OP(ISI, IS, {
-      --sp;
-      TEST_RESULT(x == Value::fixnum(k));
-    })
+        TEST_RESULT(x == Value::fixnum(k));
+      })
 #undef IMMEDIATE_OP
     op_SUB:
       if (BOTH_FIXNUMS()) {
@@ -787,29 +788,27 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 // car and cdr: of a cons, or nil of nil; else the general case.
 // (the tag tested directly, as the fast paths do: see PRIM_SLOW)
 #define IS_CONS_TAG(x) ((x).is_ref() && (x).header()->kind == uint8_t(Kind::Cons))
-#define LIST_PART(name, part, prim) \
-    op_##name: {                    \
-      Value x = sp[-1];             \
-      if (IS_CONS_TAG(x)) {         \
-        --sp;                       \
-        VALUE_RESULT(part(x));      \
-      }                             \
-      if (x.is_nil()) DISPATCH();   \
-    }                               \
-    op_##name##_general:            \
-      PRIM_SLOW(prim, 1);           \
-    op_##name##L: {                 \
-      Value x = base[*pc++];        \
-      if (IS_CONS_TAG(x)) VALUE_RESULT(part(x)); \
-      PUSH(x);                    \
-      if (x.is_nil()) DISPATCH();   \
-      goto op_##name##_general;     \
-    }                               \
-    op_##name##L_general:           \
-      PUSH(base[*pc++]);          \
-      goto op_##name##_general;
-    LIST_PART(CAR, car, CAR)
-    LIST_PART(CDR, cdr, CDR)
+#define LIST_PART(name, part, prim)            \
+  op_##name : {                                \
+    Value x = sp[-1];                          \
+    if (IS_CONS_TAG(x)) {                      \
+      --sp;                                    \
+      VALUE_RESULT(part(x));                   \
+    }                                          \
+    if (x.is_nil()) DISPATCH();                \
+  }                                            \
+  op_##name##_general : PRIM_SLOW(prim, 1);    \
+  op_##name##L : {                             \
+    Value x = base[*pc++];                     \
+    if (IS_CONS_TAG(x)) VALUE_RESULT(part(x)); \
+    PUSH(x);                                   \
+    if (x.is_nil()) DISPATCH();                \
+    goto op_##name##_general;                  \
+  }                                            \
+  op_##name##L_general : PUSH(base[*pc++]);    \
+  goto op_##name##_general;
+      LIST_PART(CAR, car, CAR)
+      LIST_PART(CDR, cdr, CDR)
 #undef LIST_PART
 #undef IS_CONS_TAG
     op_CONS:
@@ -823,7 +822,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       TEST_RESULT(sp[0].is_nil());
     op_NO_general:
       PRIM_SLOW(NO, 1);
-    op_ACONS: {
+    op_ACONS : {
       Value x = sp[-1];
       sp[-1] = boolean(x.is_ref() && x.header()->kind == uint8_t(Kind::Cons));
       DISPATCH();
@@ -836,20 +835,18 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 // cases are the opcode's: refresh_dispatch sends a local form there when
 // it sends its opcode. (CARL, CDRL and the immediate ones, the commonest,
 // have fast paths of their own, with LIST_PART and IMMEDIATE_OP.)
-#define LOCAL_FORM(name, op)         \
-    op_##name:                       \
-      PUSH(base[*pc++]);           \
-      goto op_##op;                  \
-    op_##name##_general:             \
-      PUSH(base[*pc++]);           \
-      goto op_##op##_general;
-    LOCAL_FORM(NOL, NO)
-    LOCAL_FORM(ISL, IS)
-    LOCAL_FORM(ADDL, ADD)
-    LOCAL_FORM(SUBL, SUB)
-    LOCAL_FORM(LTL, LT)
-    LOCAL_FORM(GTL, GT)
-    LOCAL_FORM(CONSL, CONS)
+#define LOCAL_FORM(name, op)               \
+  op_##name : PUSH(base[*pc++]);           \
+  goto op_##op;                            \
+  op_##name##_general : PUSH(base[*pc++]); \
+  goto op_##op##_general;
+      LOCAL_FORM(NOL, NO)
+      LOCAL_FORM(ISL, IS)
+      LOCAL_FORM(ADDL, ADD)
+      LOCAL_FORM(SUBL, SUB)
+      LOCAL_FORM(LTL, LT)
+      LOCAL_FORM(GTL, GT)
+      LOCAL_FORM(CONSL, CONS)
 #undef LOCAL_FORM
 
     op_CATCH:

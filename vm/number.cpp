@@ -107,9 +107,7 @@ void to_mpq(Value v, mpq_ptr out) {
     case Kind::Fixnum: mpq_set_si(out, v.as_fixnum(), 1); break;
     case Kind::Bignum: mpq_set_z(out, IntView(v)); break;
     case Kind::Flonum: mpq_set_d(out, flo(v)); break;
-    default:
-      mpq_set_num(out, IntView(rat_num(v)));
-      mpq_set_den(out, IntView(rat_den(v)));
+    default: mpq_set_num(out, IntView(rat_num(v))); mpq_set_den(out, IntView(rat_den(v)));
   }
 }
 
@@ -124,10 +122,8 @@ double ratio_to_double(mpz_srcptr p, mpz_srcptr q) {
   Z n, d, quo, rem;
   mpz_abs(n, p);
   mpz_set(d, q);
-  if (shift > 0)
-    mpz_mul_2exp(n, n, shift);
-  else
-    mpz_mul_2exp(d, d, -shift);
+  if (shift > 0) mpz_mul_2exp(n, n, shift);
+  else mpz_mul_2exp(d, d, -shift);
   mpz_tdiv_qr(quo, rem, n, d);
   uint64_t bits = mpz_get_ui(quo) | (mpz_sgn(rem) != 0);
   double r = std::ldexp(double(bits), int(-shift));
@@ -136,7 +132,8 @@ double ratio_to_double(mpz_srcptr p, mpz_srcptr q) {
 
 // An integral double as an exact integer; op names the caller in the error.
 Value exact_from_integral(const char* op, double d) {
-  if (!std::isfinite(d)) throw_error(std::string(op) + ": no exact representation for", {make_flonum(d)});
+  if (!std::isfinite(d))
+    throw_error(std::string(op) + ": no exact representation for", {make_flonum(d)});
   if (std::fabs(d) < 0x1p62) return Value::fixnum(int64_t(d));
   Z z;
   mpz_set_d(z, d);
@@ -159,7 +156,8 @@ const ArithOp kDiv{"/", [](double x, double y) { return x / y; }, nullptr, mpq_d
 Value arith(const ArithOp& op, Value a, Value b) {
   Rank ra = rank(op.name, a), rb = rank(op.name, b);
   if (&op == &kDiv && is_exact_zero(b)) throw_error("/: division by zero", {a});
-  if (ra == kFlo || rb == kFlo) return make_flonum(op.flo(number_to_double(a), number_to_double(b)));
+  if (ra == kFlo || rb == kFlo)
+    return make_flonum(op.flo(number_to_double(a), number_to_double(b)));
   if (ra == kRat || rb == kRat || !op.z) {
     Q x, y, r;
     to_mpq(a, x);
@@ -368,10 +366,8 @@ std::optional<Value> exact_decimal(const Decimal& d, bool negative) {
   set_digits(mpq_numref(q.q), std::string(d.int_part) + std::string(d.frac_part), 10);
   Z ten;
   mpz_ui_pow_ui(ten, 10, static_cast<unsigned long>(std::labs(scale)));
-  if (scale >= 0)
-    mpz_mul(mpq_numref(q.q), mpq_numref(q.q), ten);
-  else
-    mpz_set(mpq_denref(q.q), ten);
+  if (scale >= 0) mpz_mul(mpq_numref(q.q), mpq_numref(q.q), ten);
+  else mpz_set(mpq_denref(q.q), ten);
   mpq_canonicalize(q);
   return finish_exact(q, negative, Exactness::Exact);
 }
@@ -562,7 +558,8 @@ Value num_round_even(Value a) {
 // ---- comparison and identity ----
 
 int num_compare(Value a, Value b) {
-  if (a.is_fixnum() && b.is_fixnum()) return (a.as_fixnum() > b.as_fixnum()) - (a.as_fixnum() < b.as_fixnum());
+  if (a.is_fixnum() && b.is_fixnum())
+    return (a.as_fixnum() > b.as_fixnum()) - (a.as_fixnum() < b.as_fixnum());
   Rank ra = rank("<", a), rb = rank("<", b);
   if (ra == kFlo || rb == kFlo) {
     double x = number_to_double(a), y = number_to_double(b);
@@ -634,7 +631,8 @@ std::string number_to_string(Value v, int radix) {
   switch (rank("number->string", v)) {
     case kFix:
     case kBig: return integer_to_string(v, radix);
-    case kRat: return integer_to_string(rat_num(v), radix) + "/" + integer_to_string(rat_den(v), radix);
+    case kRat:
+      return integer_to_string(rat_num(v), radix) + "/" + integer_to_string(rat_den(v), radix);
     case kFlo: break;
   }
   return flonum_to_string(flo(v));

@@ -25,12 +25,15 @@ using gc::Visitor;
 using gc::Word;
 
 template <class T>
-size_t fixed_size(const GcHeader*) { return sizeof(T); }
+size_t fixed_size(const GcHeader*) {
+  return sizeof(T);
+}
 
 // The slot is read with gc::load_word: vcgc's collector traces objects while
 // the mutator stores into them.
 void visit(Visitor& v, Value& slot) {
-  if (gc::is_ref(gc::load_word(reinterpret_cast<Word*>(&slot)))) v.visit(reinterpret_cast<Word*>(&slot));
+  if (gc::is_ref(gc::load_word(reinterpret_cast<Word*>(&slot))))
+    v.visit(reinterpret_cast<Word*>(&slot));
 }
 
 size_t cons_size(const GcHeader* h) {

@@ -6,8 +6,8 @@
 // the kinds that belong to a module have their struct in its header and
 // their functions in its .cpp (Fiber: vm/fiber.h, Thread: vm/thread.h,
 // Socket: vm/socket.h, Continuation: vm/continuation.h), registered by
-// that module (Continuation by VM::VM). Adding a kind means adding it to ARC_KINDS below, its struct, and
-// its three functions beside it.
+// that module (Continuation by VM::VM). Adding a kind means adding it to ARC_KINDS below, its
+// struct, and its three functions beside it.
 //
 // Every store of a Value into an object goes through set()
 // (docs/ARCHITECTURE.md invariant 3); the one exception is initialising the
@@ -26,31 +26,31 @@ namespace vm {
 
 // X(kind, arc type name for `type`) — heap kinds first; their numbers are
 // stored in GcHeader::kind. Immediate kinds follow.
-#define ARC_KINDS(X)       \
-  X(Cons, "cons")          \
-  X(Symbol, "sym")         \
-  X(String, "string")      \
-  X(Blob, "blob")          \
-  X(Vector, "vector")      \
-  X(Flonum, "num")         \
-  X(Bignum, "int")         \
-  X(Ratnum, "num")         \
-  X(Table, "table")        \
-  X(Closure, "fn")         \
-  X(Code, "code")          \
-  X(Builtin, "fn")         \
-  X(Tagged, "tagged")      \
-  X(Port, "port")          \
-  X(Exception, "exception")\
-  X(Box, "box")            \
-  X(Continuation, "fn")    \
-  X(Fiber, "fiber")        \
-  X(Thread, "thread")      \
-  X(Socket, "socket")      \
-  X(Fixnum, "int")         \
-  X(Char, "char")          \
-  X(Nil, "sym")            \
-  X(True, "sym")           \
+#define ARC_KINDS(X)        \
+  X(Cons, "cons")           \
+  X(Symbol, "sym")          \
+  X(String, "string")       \
+  X(Blob, "blob")           \
+  X(Vector, "vector")       \
+  X(Flonum, "num")          \
+  X(Bignum, "int")          \
+  X(Ratnum, "num")          \
+  X(Table, "table")         \
+  X(Closure, "fn")          \
+  X(Code, "code")           \
+  X(Builtin, "fn")          \
+  X(Tagged, "tagged")       \
+  X(Port, "port")           \
+  X(Exception, "exception") \
+  X(Box, "box")             \
+  X(Continuation, "fn")     \
+  X(Fiber, "fiber")         \
+  X(Thread, "thread")       \
+  X(Socket, "socket")       \
+  X(Fixnum, "int")          \
+  X(Char, "char")           \
+  X(Nil, "sym")             \
+  X(True, "sym")            \
   X(Internal, "internal")
 
 enum class Kind : uint8_t {
@@ -73,18 +73,12 @@ extern Profile g_profile;
 // The one type test. Everything that asks "what is this value" calls it.
 inline Kind TYPE(Value v) {
   Kind k;
-  if (v.is_fixnum())
-    k = Kind::Fixnum;
-  else if (v.is_ref())
-    k = Kind(v.header()->kind);
-  else if (v.is_nil())
-    k = Kind::Nil;
-  else if (v.is_char())
-    k = Kind::Char;
-  else if (v == T)
-    k = Kind::True;
-  else
-    k = Kind::Internal;
+  if (v.is_fixnum()) k = Kind::Fixnum;
+  else if (v.is_ref()) k = Kind(v.header()->kind);
+  else if (v.is_nil()) k = Kind::Nil;
+  else if (v.is_char()) k = Kind::Char;
+  else if (v == T) k = Kind::True;
+  else k = Kind::Internal;
   if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(k)]++;
   return k;
 }
@@ -187,7 +181,7 @@ enum class BuiltinOp : uint8_t { Plain, Resume, Yield, Reenters };
 struct Builtin {
   GcHeader h;
   BuiltinFn fn;
-  Value name;  // Symbol
+  Value name;                  // Symbol
   int32_t min_args, max_args;  // max -1: any number
   BuiltinOp op;
 };
@@ -233,8 +227,14 @@ inline void set(T* obj, Value* slot, Value v) {
 
 // ---- predicates and accessors (through TYPE) ----
 inline bool is_cons(Value v) { return TYPE(v) == Kind::Cons; }
-inline bool is_list(Value v) { Kind k = TYPE(v); return k == Kind::Cons || k == Kind::Nil; }
-inline bool is_symbol(Value v) { Kind k = TYPE(v); return k == Kind::Symbol || k == Kind::Nil || k == Kind::True; }
+inline bool is_list(Value v) {
+  Kind k = TYPE(v);
+  return k == Kind::Cons || k == Kind::Nil;
+}
+inline bool is_symbol(Value v) {
+  Kind k = TYPE(v);
+  return k == Kind::Symbol || k == Kind::Nil || k == Kind::True;
+}
 inline bool is_string(Value v) { return TYPE(v) == Kind::String; }
 inline bool is_table(Value v) { return TYPE(v) == Kind::Table; }
 inline bool is_fn(Value v) {
@@ -251,7 +251,10 @@ inline bool is_number(Value v) {
   Kind k = TYPE(v);
   return k == Kind::Fixnum || k == Kind::Bignum || k == Kind::Flonum || k == Kind::Ratnum;
 }
-inline bool is_integer(Value v) { Kind k = TYPE(v); return k == Kind::Fixnum || k == Kind::Bignum; }
+inline bool is_integer(Value v) {
+  Kind k = TYPE(v);
+  return k == Kind::Fixnum || k == Kind::Bignum;
+}
 inline bool is_tagged(Value v) { return TYPE(v) == Kind::Tagged; }
 
 inline Value car(Value c) { return c.as<Cons>()->car; }  // c must be a cons

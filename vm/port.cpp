@@ -7,8 +7,6 @@
 // gives its bytes back through the small pushback in PortImpl; that is why
 // subclasses implement next_byte/look_byte and callers use read_byte/peek_byte.
 #include "vm/port.h"
-#include "vm/thread.h"
-#include "vm/vm.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -25,6 +23,8 @@
 #include <unordered_set>
 
 #include "vm/error.h"
+#include "vm/thread.h"
+#include "vm/vm.h"
 
 extern char** environ;
 
@@ -168,8 +168,7 @@ class FdOutput final : public PortImpl {
         chunk = std::min(chunk, size_t(PIPE_BUF));
       }
       ssize_t n = ::write(fd_, buf_.data() + g.done, chunk);
-      if (n >= 0)
-        g.done += size_t(n);
+      if (n >= 0) g.done += size_t(n);
       else if (errno != EINTR) {
         err = errno;
         g.done = buf_.size();  // dropped: reported once
@@ -248,14 +247,10 @@ int32_t PortImpl::decode(uint8_t seen[4], int& n) {
   if (b0 < 0x80) return b0;
   int need;
   uint32_t cp, min;
-  if ((b0 & 0xE0) == 0xC0)
-    need = 1, cp = b0 & 0x1F, min = 0x80;
-  else if ((b0 & 0xF0) == 0xE0)
-    need = 2, cp = b0 & 0x0F, min = 0x800;
-  else if ((b0 & 0xF8) == 0xF0)
-    need = 3, cp = b0 & 0x07, min = 0x10000;
-  else
-    return kReplacement;  // a stray continuation byte or 0xF8..0xFF
+  if ((b0 & 0xE0) == 0xC0) need = 1, cp = b0 & 0x1F, min = 0x80;
+  else if ((b0 & 0xF0) == 0xE0) need = 2, cp = b0 & 0x0F, min = 0x800;
+  else if ((b0 & 0xF8) == 0xF0) need = 3, cp = b0 & 0x07, min = 0x10000;
+  else return kReplacement;  // a stray continuation byte or 0xF8..0xFF
   // Continuation bytes are only consumed when they are valid, so a broken
   // sequence costs its lead byte and never swallows the next character.
   for (int i = 0; i < need; ++i) {

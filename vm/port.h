@@ -20,8 +20,8 @@ struct PortImpl {
   // (bytes peek_char looked at) before asking the subclass.
   int read_byte() { return pb_n_ ? pb_[--pb_n_] : next_byte(); }
   int peek_byte() { return pb_n_ ? pb_[pb_n_ - 1] : look_byte(); }
-  int32_t read_char();   // decodes UTF-8 (invalid bytes: U+FFFD); -1 at end
-  int32_t peek_char();   // the same without consuming
+  int32_t read_char();  // decodes UTF-8 (invalid bytes: U+FFFD); -1 at end
+  int32_t peek_char();  // the same without consuming
   // Output side.
   virtual void write_bytes(const char* p, size_t n) = 0;
   void write_str(const std::string& s) { write_bytes(s.data(), s.size()); }

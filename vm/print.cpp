@@ -11,7 +11,6 @@
 //    printed (a cycle through cars or values) prints as "...";
 //  - nesting deeper than kMaxDepth prints "...".
 #include "vm/print.h"
-#include "vm/socket.h"
 
 #include <cstdio>
 #include <unordered_set>
@@ -20,6 +19,7 @@
 #include "vm/code.h"
 #include "vm/number.h"
 #include "vm/port.h"
+#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
@@ -31,19 +31,19 @@ namespace {
 constexpr size_t kMaxDepth = 10000;
 
 enum class Step : uint8_t {
-  Print,   // print v
-  Text,    // append text
-  Rest,    // continue the list whose next cell is v
-  Leave,   // v is no longer being printed
+  Print,  // print v
+  Text,   // append text
+  Rest,   // continue the list whose next cell is v
+  Leave,  // v is no longer being printed
 };
 
 struct Work {
   Step step;
-  bool host_nil;      // inside a table: lists show their nil terminator
+  bool host_nil;  // inside a table: lists show their nil terminator
   Value v;
-  Value tortoise;     // Rest: the slow pointer of the cycle check
-  uint64_t n;         // Rest: cells printed so far
-  const char* text;   // Text
+  Value tortoise;    // Rest: the slow pointer of the cycle check
+  uint64_t n;        // Rest: cells printed so far
+  const char* text;  // Text
 };
 
 void hex4(std::string& out, const char* prefix, uint32_t c) {
@@ -66,10 +66,8 @@ void write_string_lit(std::string& out, Value s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (is_control(c))
-          hex4(out, "\\u", c);
-        else
-          utf8_append(out, c);
+        if (is_control(c)) hex4(out, "\\u", c);
+        else utf8_append(out, c);
     }
   }
   out += '"';
@@ -92,24 +90,35 @@ const char* char_name(uint32_t c) {
 
 void write_char(std::string& out, uint32_t c) {
   out += "#\\";
-  if (const char* name = char_name(c))
-    out += name;
-  else if (is_control(c))
-    hex4(out, "u", c);
-  else
-    utf8_append(out, c);
+  if (const char* name = char_name(c)) out += name;
+  else if (is_control(c)) hex4(out, "u", c);
+  else utf8_append(out, c);
 }
 
 // Characters that end a token or start another datum (docs/LANGUAGE.md 2.2), plus the
 // bar and backslash, which the reader would treat specially.
 bool is_delimiter(char c) {
   switch (c) {
-    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
-    case '(': case ')': case '[': case ']': case '{': case '}':
-    case '"': case ';': case '\'': case '`': case ',': case '|': case '\\':
-      return true;
-    default:
-      return false;
+    case ' ':
+    case '\t':
+    case '\n':
+    case '\r':
+    case '\f':
+    case '\v':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case '"':
+    case ';':
+    case '\'':
+    case '`':
+    case ',':
+    case '|':
+    case '\\': return true;
+    default: return false;
   }
 }
 
@@ -128,10 +137,8 @@ void write_symbol(std::string& out, const std::string& name) {
   }
   out += '|';
   for (char c : name) {
-    if (c == '|')
-      out += "|\\||";
-    else
-      out += c;
+    if (c == '|') out += "|\\||";
+    else out += c;
   }
   out += '|';
 }
@@ -205,17 +212,21 @@ void Printer::print(Value v, bool host_nil) {
   switch (TYPE(v)) {
     case Kind::Nil: out_ += "nil"; break;
     case Kind::True: out_ += "t"; break;
-    case Kind::Fixnum: case Kind::Bignum: case Kind::Flonum: case Kind::Ratnum:
-      out_ += number_to_string(v);
-      break;
+    case Kind::Fixnum:
+    case Kind::Bignum:
+    case Kind::Flonum:
+    case Kind::Ratnum: out_ += number_to_string(v); break;
     case Kind::Char:
-      if (write_) write_char(out_, v.as_char()); else utf8_append(out_, v.as_char());
+      if (write_) write_char(out_, v.as_char());
+      else utf8_append(out_, v.as_char());
       break;
     case Kind::String:
-      if (write_) write_string_lit(out_, v); else out_ += string_utf8(v);
+      if (write_) write_string_lit(out_, v);
+      else out_ += string_utf8(v);
       break;
     case Kind::Symbol:
-      if (write_) write_symbol(out_, symbol_name(v)); else out_ += symbol_name(v);
+      if (write_) write_symbol(out_, symbol_name(v));
+      else out_ += symbol_name(v);
       break;
     case Kind::Cons: print_cons(v, host_nil); break;
     case Kind::Table: print_table(v); break;
@@ -225,7 +236,9 @@ void Printer::print(Value v, bool host_nil) {
     case Kind::Continuation: out_ += "#<continuation>"; break;
     case Kind::Fiber: out_ += "#<fiber>"; break;
     case Kind::Thread: out_ += "#<thread>"; break;
-    case Kind::Socket: out_ += "#<socket " + std::to_string(v.as<ListenSocket>()->port) + ">"; break;
+    case Kind::Socket:
+      out_ += "#<socket " + std::to_string(v.as<ListenSocket>()->port) + ">";
+      break;
     case Kind::Port: out_ += port_form(v); break;
     case Kind::Exception:
       out_ += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";

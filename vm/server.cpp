@@ -238,8 +238,8 @@ Value bi_srv_accept(VM&, Value* args, int) {
 // (%trim-memory keep (o collect)): gives back to the system the pages of
 // vacant fiber and thread stacks (all but the keep most recent), the room
 // of output ports' empty buffers, and the free memory of the C++ heap
-// (malloc_trim): what a burst of connections used, once it is over. With collect, first a full collection, after
-// which the collector gives back what it kept for growth
+// (malloc_trim): what a burst of connections used, once it is over. With collect, first a full
+// collection, after which the collector gives back what it kept for growth
 // (Heap::release_spare_memory): for a server gone idle. The number of
 // stacks given back. (A builtin call is a safe point: see bi_gc.)
 Value bi_trim_memory(VM& vm, Value* args, int nargs) {
@@ -272,7 +272,9 @@ const BuiltinDef kDefs[] = {
     {"%srv-worker", bi_srv_worker, 0, 0, "this worker's index, or nil"},
     {"%srv-accept", bi_srv_accept, 1, 1, "a connection (in out ip), or nil when stopping"},
     {"%alarm", bi_alarm, 1, 1, "break this thread in secs seconds; nil cancels"},
-    {"%trim-memory", bi_trim_memory, 1, 2, "give idle stacks and free heap pages back to the system; with collect, after a full collection"},
+    {"%trim-memory", bi_trim_memory, 1, 2,
+     "give idle stacks and free heap pages back to the system; with collect, after a full "
+     "collection"},
 };
 
 }  // namespace

@@ -47,8 +47,7 @@ std::string address_text(const sockaddr_storage& a) {
     auto& a6 = reinterpret_cast<const sockaddr_in6&>(a);
     if (IN6_IS_ADDR_V4MAPPED(&a6.sin6_addr))
       inet_ntop(AF_INET, &a6.sin6_addr.s6_addr[12], buf, sizeof buf);
-    else
-      inet_ntop(AF_INET6, &a6.sin6_addr, buf, sizeof buf);
+    else inet_ntop(AF_INET6, &a6.sin6_addr, buf, sizeof buf);
   }
   return buf;
 }
@@ -250,10 +249,8 @@ void SocketOutput::close_quietly() {
   buf_.clear();
   conn_->out_open = false;
   if (conn_->fd >= 0) {
-    if (conn_->in_open)
-      shutdown(conn_->fd, SHUT_WR);  // the peer sees the end of our output
-    else
-      conn_->close_fd();
+    if (conn_->in_open) shutdown(conn_->fd, SHUT_WR);  // the peer sees the end of our output
+    else conn_->close_fd();
   }
 }
 
@@ -300,7 +297,8 @@ Value open_listen_socket(int port, const std::string& host, bool reuse_port, boo
     node = "0.0.0.0";
     rc = getaddrinfo(node, service.c_str(), &hints, &res);
   }
-  if (rc != 0) throw_error(std::string("open-socket: unknown host ") + node + ": " + gai_strerror(rc));
+  if (rc != 0)
+    throw_error(std::string("open-socket: unknown host ") + node + ": " + gai_strerror(rc));
   int fd = -1, err = 0;
   for (addrinfo* a = res; a; a = a->ai_next) {
     fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
@@ -368,9 +366,7 @@ int arg_port(const char* fn, Value v) {
   return int(p);
 }
 
-void close_listen_socket(Value sv) {
-  close_fd(listen_socket(sv)->fd);
-}
+void close_listen_socket(Value sv) { close_fd(listen_socket(sv)->fd); }
 
 // ---- the kind ----
 

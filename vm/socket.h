@@ -28,7 +28,7 @@ struct ListenSocket {
 // The descriptor of one connection, shared by its two ports.
 struct SocketConn {
   int fd = -1;
-  std::string ip;  // the peer's address
+  std::string ip;           // the peer's address
   uint64_t created_ns = 0;  // when it was accepted (monotonic_ns)
   bool in_open = true, out_open = true;
   ~SocketConn() { close_fd(); }

@@ -109,12 +109,9 @@ bool parse_stack_release(const char* text, StackRelease& out) {
 
 const char* stack_release_name(StackRelease r) {
   switch (r) {
-    case StackRelease::keep:
-      return "keep";
-    case StackRelease::madvise:
-      return "madvise";
-    case StackRelease::munmap:
-      return "munmap";
+    case StackRelease::keep: return "keep";
+    case StackRelease::madvise: return "madvise";
+    case StackRelease::munmap: return "munmap";
   }
   return "?";
 }
@@ -131,10 +128,8 @@ StackPool::~StackPool() {
 StackSlot* StackPool::acquire() {
   if (!vacant_) expand();
   StackSlot* s = vacant_;
-  if (warm_ == 0)
-    ++s->owner_->held;  // a cold slot becomes held again
-  else if (--warm_ == 0)
-    last_warm_ = nullptr;  // a warm one was held all along
+  if (warm_ == 0) ++s->owner_->held;            // a cold slot becomes held again
+  else if (--warm_ == 0) last_warm_ = nullptr;  // a warm one was held all along
   unlink_vacant(s);
   s->in_use_ = true;
   s->trimmed_ = false;
@@ -194,10 +189,8 @@ void StackPool::expand() {
 
 void StackPool::unmap(StackAllocation* a) {
   for (size_t i = 0; i < a->count; ++i) {
-    if (!a->slots[i].in_use_)
-      unlink_vacant(&a->slots[i]);
-    else
-      --in_use_;  // only when the pool is destroyed
+    if (!a->slots[i].in_use_) unlink_vacant(&a->slots[i]);
+    else --in_use_;  // only when the pool is destroyed
   }
   slots_ -= a->count;
   // Under ASan: frames of contexts that never returned leave their redzones
@@ -229,10 +222,8 @@ void StackPool::push_vacant(StackSlot* s) {
 }
 
 void StackPool::unlink_vacant(StackSlot* s) {
-  if (s->prev_)
-    s->prev_->next_ = s->next_;
-  else
-    vacant_ = s->next_;
+  if (s->prev_) s->prev_->next_ = s->next_;
+  else vacant_ = s->next_;
   if (s->next_) s->next_->prev_ = s->prev_;
   s->prev_ = s->next_ = nullptr;
 }

@@ -88,10 +88,8 @@ uint32_t string_ref(Value s, uint64_t i) {
 void string_set(Value s, uint64_t i, uint32_t c) {
   String* p = str(s);
   if (!is_wide(p) && c >= 256) widen(p);
-  if (is_wide(p))
-    wide_chars(p)[i] = c;
-  else
-    narrow_chars(p)[i] = uint8_t(c);
+  if (is_wide(p)) wide_chars(p)[i] = c;
+  else narrow_chars(p)[i] = uint8_t(c);
 }
 
 std::string string_utf8(Value s) {

@@ -14,7 +14,7 @@ Value make_string_u32(std::u32string_view chars);
 
 inline uint64_t string_len(Value s) { return s.as<String>()->len; }
 uint32_t string_ref(Value s, uint64_t i);          // i < len, unchecked
-void string_set(Value s, uint64_t i, uint32_t c);   // widens the buffer if needed
+void string_set(Value s, uint64_t i, uint32_t c);  // widens the buffer if needed
 std::string string_utf8(Value s);
 std::u32string string_u32(Value s);
 bool string_equal(Value a, Value b);

@@ -8,12 +8,11 @@
 // whose index C++ code keeps (CachedSymbol pins it).
 #include "vm/symbol.h"
 
-#include "vm/vm.h"
-
 #include <string>
 #include <unordered_map>
 
 #include "vm/string.h"
+#include "vm/vm.h"
 
 namespace vm {
 

@@ -57,9 +57,9 @@ void pop_symbol_table(SymbolTable* previous);
 
 // Frequently used symbols, interned once at start (vm/symbol.cpp).
 struct Syms {
-  Value quote, quasiquote, unquote, unquote_splicing, fn, if_, assign, o,
-      compose, complement, andf, no, get, mac, underscore, do_, sig, int_, num,
-      string, sym, cons, char_, table, fn_type, input, output, exception, append;
+  Value quote, quasiquote, unquote, unquote_splicing, fn, if_, assign, o, compose, complement, andf,
+      no, get, mac, underscore, do_, sig, int_, num, string, sym, cons, char_, table, fn_type,
+      input, output, exception, append;
 };
 extern Syms S;
 void init_symbols();

@@ -84,19 +84,19 @@ struct ThreadImpl {
   bool finished = false;  // returned, failed or unwound
   bool killed = false;    // kill-thread: dead now, unwinding when next run
   StackSlot* slot = nullptr;
-  Context ctx = nullptr;  // where switching to it continues
-  ExecState saved;        // its execution while another thread runs
-  Value fiber = NIL;      // VM::current_fiber while another thread runs
+  Context ctx = nullptr;                 // where switching to it continues
+  ExecState saved;                       // its execution while another thread runs
+  Value fiber = NIL;                     // VM::current_fiber while another thread runs
   Value in = NIL, out = NIL, err = NIL;  // its ports, likewise
-  Value fn = NIL;         // the thunk it runs
-  Value self = NIL;       // its Thread object
-  Value pending = NIL;    // an exception to raise when it next runs (a break)
+  Value fn = NIL;                        // the thunk it runs
+  Value self = NIL;                      // its Thread object
+  Value pending = NIL;                   // an exception to raise when it next runs (a break)
   Timers::iterator timer;
   bool has_timer = false;
   Timers::iterator alarm;  // set_alarm: when it is broken
   bool has_alarm = false;
-  std::vector<int> fds;   // descriptors it waits for (WaitingFd)
-  int woke_fd = -1;       // the descriptor whose readiness woke it (-1: something else)
+  std::vector<int> fds;  // descriptors it waits for (WaitingFd)
+  int woke_fd = -1;      // the descriptor whose readiness woke it (-1: something else)
 };
 
 struct Scheduler final : gc::RootSource {
@@ -248,7 +248,8 @@ ThreadImpl* Scheduler::make_thread(Value fn) {
 
 void Scheduler::make_runnable(ThreadImpl* t, bool front) {
   t->state = ThreadImpl::Runnable;
-  if (front) runq.push_front(t); else runq.push_back(t);
+  if (front) runq.push_front(t);
+  else runq.push_back(t);
 }
 
 // Takes t out of whatever it waits for (not the run queue).
@@ -263,14 +264,17 @@ void Scheduler::cancel_wait(ThreadImpl* t) {
     --fd_waiters;
   }
   if (t->state == ThreadImpl::WaitingLock)
-    lock_waiters.erase(std::remove(lock_waiters.begin(), lock_waiters.end(), t), lock_waiters.end());
+    lock_waiters.erase(std::remove(lock_waiters.begin(), lock_waiters.end(), t),
+                       lock_waiters.end());
 }
 
 // Raises exc in t when it next runs, interrupting what it waits for.
 void Scheduler::post(ThreadImpl* t, Value exc) {
   t->pending = exc;
   switch (t->state) {
-    case ThreadImpl::Sleeping: case ThreadImpl::WaitingFd: case ThreadImpl::WaitingLock:
+    case ThreadImpl::Sleeping:
+    case ThreadImpl::WaitingFd:
+    case ThreadImpl::WaitingLock:
       cancel_wait(t);
       make_runnable(t, true);
       break;
@@ -688,7 +692,8 @@ Value bi_break_thread(VM& vm, Value* a, int) {
 Value bi_sleep(VM& vm, Value* a, int) {
   if (!is_number(a[0])) type_error("sleep", "a number", a[0]);
   double secs = number_to_double(a[0]);
-  if (!(secs >= 0) || std::isinf(secs)) type_error("sleep", "a non-negative number of seconds", a[0]);
+  if (!(secs >= 0) || std::isinf(secs))
+    type_error("sleep", "a non-negative number of seconds", a[0]);
   Scheduler& s = sched(vm);
   ThreadImpl* t = s.current;
   t->timer = s.timers.emplace(deadline_after(secs), t);

@@ -41,7 +41,9 @@ class Value {
   constexpr bool is_ref() const { return (w_ & 7) == 0 && w_ != 0; }
   gc::GcHeader* header() const { return gc::header_of(w_); }
   template <class T>
-  T* as() const { return reinterpret_cast<T*>(w_); }
+  T* as() const {
+    return reinterpret_cast<T*>(w_);
+  }
   static Value ref(const void* p) { return Value(reinterpret_cast<Word>(p)); }
 
   // Immediates.

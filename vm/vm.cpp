@@ -10,13 +10,13 @@
 #include <type_traits>
 
 #include "vm/builtins.h"
-#include "vm/fiber.h"
 #include "vm/error.h"
+#include "vm/fiber.h"
 #include "vm/port.h"
-#include "vm/string.h"
-#include "vm/symbol.h"
 #include "vm/server.h"
 #include "vm/socket.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
 #include "vm/thread.h"
 
 namespace vm {
@@ -29,7 +29,6 @@ namespace {
 // VM made while another exists stacks on it (previous_vm_).
 VM* g_vm = nullptr;
 
-
 }  // namespace
 
 VM& VM::current() { return *g_vm; }
@@ -40,8 +39,8 @@ VM::VM(const Options& o) : opts(o) {
   heap_->set_safepoint_poke(&preempt_budget);
   if (heap_->stress()) poke_safe_point();
   register_kinds(*heap_);
-  heap_->register_kind(uint8_t(Kind::Continuation),
-                       gc::KindInfo{"Continuation", continuation_size, continuation_trace, nullptr});
+  heap_->register_kind(uint8_t(Kind::Continuation), gc::KindInfo{"Continuation", continuation_size,
+                                                                 continuation_trace, nullptr});
   void* mem = mmap(nullptr, opts.stack_limit_bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
@@ -97,7 +96,8 @@ void VM::refresh_dispatch() {
     if (const char* g = kOps[i].global; g && global_value(intern(g)) != primitives_[i])
       op_targets_[i] = op_general_labels_[i];
   dispatch_counting_ = counters.count_ops;
-  for (int i = 0; i < kOpCount; ++i) dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
+  for (int i = 0; i < kOpCount; ++i)
+    dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
 }
 
 VM::~VM() {
@@ -174,7 +174,6 @@ void VM::swap_exec_in_place(ExecState& s) {
 
 Value VM::continue_frames(const RunContinue& c) { return run(nullptr, 0, &c); }
 
-
 StackPool& VM::fiber_pool() {
   if (!fiber_pool_) {
     StackPoolConfig c;
@@ -186,8 +185,9 @@ StackPool& VM::fiber_pool() {
 
 void VM::check_machine_stack() {
   if (machine_sp() < r_.low_water)
-    throw_error("stack overflow: C++ recursion too deep for this machine stack (nested macro "
-                "expansions or evaluations, or a form nested too deeply)");
+    throw_error(
+        "stack overflow: C++ recursion too deep for this machine stack (nested macro "
+        "expansions or evaluations, or a form nested too deeply)");
 }
 
 void VM::trace_roots(gc::Visitor& v) {
@@ -195,7 +195,8 @@ void VM::trace_roots(gc::Visitor& v) {
   v.visit_range(reinterpret_cast<gc::Word*>(r_.stack), reinterpret_cast<gc::Word*>(r_.sp));
   for (Value& p : primitives_)
     if (p.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&p));
-  for (Value* slot : {&in_port, &out_port, &err_port, &winds, &run_winds_fn_, &atomic_locked_fn_, &interrupt_exc, &break_exc, &r_.capture_cache})
+  for (Value* slot : {&in_port, &out_port, &err_port, &winds, &run_winds_fn_, &atomic_locked_fn_,
+                      &interrupt_exc, &break_exc, &r_.capture_cache})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
   for (Handler& h : handlers)
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
@@ -228,8 +229,8 @@ void VM::define(const char* name, Value v) {
 
 void define_builtins(VM& vm, const BuiltinDef* defs, size_t n) {
   for (size_t i = 0; i < n; ++i)
-    vm.define(defs[i].name, make_builtin(defs[i].name, defs[i].fn, defs[i].min_args,
-                                         defs[i].max_args));
+    vm.define(defs[i].name,
+              make_builtin(defs[i].name, defs[i].fn, defs[i].min_args, defs[i].max_args));
 }
 
 Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args) {
@@ -272,7 +273,6 @@ Value* VM::tail_call_slots(int nargs) {
   return r_.builtin_args;
 }
 
-
 void VM::collect_garbage() { heap_->collect(); }
 
 Value VM::safe_point_slow() {
@@ -285,7 +285,7 @@ Value VM::safe_point_slow() {
     throw ArcError{interrupt_exc};
   }
   if (heap_->collection_wanted()) heap_->collect_minor();
-  scheduler_tick(*this);  // sets the time slice
+  scheduler_tick(*this);                   // sets the time slice
   if (heap_->stress()) poke_safe_point();  // collect at every safe point
   return NIL;
 }

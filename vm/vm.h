@@ -16,14 +16,14 @@
 
 namespace vm {
 
-struct SymbolTable;  // vm/symbol.h
-struct Scheduler;    // vm/thread.cpp
+struct SymbolTable;    // vm/symbol.h
+struct Scheduler;      // vm/thread.cpp
 struct FiberRegistry;  // vm/fiber.cpp
 
 struct Options {
-  size_t stack_limit_bytes = size_t(512) << 20;  // VM stack reservation
+  size_t stack_limit_bytes = size_t(512) << 20;     // VM stack reservation
   StackRelease fiber_release = StackRelease::keep;  // --fiber-release
-  bool stats = false;                             // --stats
+  bool stats = false;                               // --stats
   int workers = 0;  // --workers: serve forks this many worker processes (vm/server.cpp)
 };
 
@@ -35,8 +35,8 @@ struct Counters {
 
 // One entry of the C++ -> Arc call chain (VM::apply).
 struct RunRecord {
-  size_t fslot;     // offset of the called function's slot
-  uint64_t id;      // unique per run (0 for top-level runs)
+  size_t fslot;  // offset of the called function's slot
+  uint64_t id;   // unique per run (0 for top-level runs)
   Value entry_winds;
 };
 
@@ -124,7 +124,9 @@ class VM final : public gc::RootSource {
   // the function and its arguments in the slots returned, then returns the
   // value this returns; the interpreter makes the call, no C++ recursion.
   Value* tail_call_slots(int nargs);
-  static constexpr Value tail_call_marker() { return Value::from_word(Value::imm(Value::kSubTailCall)); }
+  static constexpr Value tail_call_marker() {
+    return Value::from_word(Value::imm(Value::kSubTailCall));
+  }
 
   // ---- ports (dynamically rebindable) ----
   Value in_port, out_port, err_port;
@@ -317,6 +319,7 @@ class VM final : public gc::RootSource {
   // Stack words a continuation's invocation may push above its frames
   // (the %run-winds call), checked before the frames are copied.
   static constexpr size_t kWindsCallWords = 4;
+
  public:
   // Marks the next apply() as a top-level form: continuations captured in it
   // may be re-entered from later top-level forms (docs/LANGUAGE.md 7.9).

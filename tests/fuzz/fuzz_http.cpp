@@ -102,8 +102,7 @@ void check_response(std::string_view written, bool http10, bool keep_alive) {
     EXPECT(i > 0 && head[i - 1] == '\r');
   bool bodiless =
       (info.status >= 100 && info.status < 200) || info.status == 204 || info.status == 304;
-  if (bodiless)
-    EXPECT(info.body_size == 0);
+  if (bodiless) EXPECT(info.body_size == 0);
   else
     EXPECT(head.find("\r\nContent-Length: " + std::to_string(info.body_size) + "\r\n") !=
            std::string::npos);
@@ -221,17 +220,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int i = 0; i < (flags & 7); ++i) splits.push_back(size_t(in.byte()) + 1);
   uint64_t body_limit = UINT64_MAX;
   switch ((flags >> 3) & 3) {
-    case 1:
-      body_limit = in.byte();
-      break;
+    case 1: body_limit = in.byte(); break;
     case 2: {
       uint64_t b = in.byte();
       body_limit = b * b;
       break;
     }
-    case 3:
-      body_limit = 0;
-      break;
+    case 3: body_limit = 0; break;
   }
   vm::http::Limits limits;
   if (flags & 0x20) {

@@ -105,10 +105,8 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
   for (auto& [line, x] : scan_expectations(text)) {
     int owner = -1;
     for (size_t i = 0; i < ends.size() && ends[i] <= line; ++i) owner = int(i);
-    if (owner < 0)
-      fail(line, "expectation before any form");
-    else
-      owned[size_t(owner)].push_back(x);
+    if (owner < 0) fail(line, "expectation before any form");
+    else owned[size_t(owner)].push_back(x);
   }
   for (size_t i = 0; i < forms.items.size(); ++i) {
     gc::Rooted<vm::Value> out_port(vm.heap(), vm::make_port(vm::make_output_string()));
@@ -131,27 +129,20 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
     }
     for (const Expectation& x : owned[i]) {
       if (x.kind == "expect") {
-        if (raised)
-          fail(x.line, "expected " + x.text + ", got error: " + error);
-        else if (value != x.text)
-          fail(x.line, "expected " + x.text + ", got " + value);
-        else
-          ++passed;
+        if (raised) fail(x.line, "expected " + x.text + ", got error: " + error);
+        else if (value != x.text) fail(x.line, "expected " + x.text + ", got " + value);
+        else ++passed;
       } else if (x.kind == "error") {
-        if (!raised)
-          fail(x.line, "expected an error containing \"" + x.text + "\", got " + value);
+        if (!raised) fail(x.line, "expected an error containing \"" + x.text + "\", got " + value);
         else if (error.find(x.text) == std::string::npos)
           fail(x.line, "expected an error containing \"" + x.text + "\", got: " + error);
-        else
-          ++passed;
+        else ++passed;
       } else {
         std::string want = unescape(x.text);
-        if (raised)
-          fail(x.line, "expected output, got error: " + error);
+        if (raised) fail(x.line, "expected output, got error: " + error);
         else if (printed != want)
           fail(x.line, "expected output \"" + x.text + "\", got \"" + printed + "\"");
-        else
-          ++passed;
+        else ++passed;
       }
     }
   }
@@ -165,16 +156,13 @@ int main(int argc, char** argv) {
   compiler::RuntimeOptions opts;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--gc-stress"))
-      opts.gc_stress = true;
-    else if (!std::strncmp(argv[i], "--gc=", 5))
-      opts.gc = argv[i] + 5;
+    if (!std::strcmp(argv[i], "--gc-stress")) opts.gc_stress = true;
+    else if (!std::strncmp(argv[i], "--gc=", 5)) opts.gc = argv[i] + 5;
     else if (!std::strncmp(argv[i], "--stack-limit=", 14))
       opts.stack_limit_bytes = size_t(std::atol(argv[i] + 14)) << 20;
     else if (!std::strncmp(argv[i], "--nursery=", 10))
       opts.nursery_bytes = size_t(std::atof(argv[i] + 10) * (1 << 20));
-    else
-      files.push_back(argv[i]);
+    else files.push_back(argv[i]);
   }
   int passed = 0, failed = 0;
   for (const std::string& f : files) {

@@ -183,11 +183,12 @@ TEST_CASE("a thread writing to a full pipe waits as a thread: the others run", "
   // The writer fills the pipe long before the reader, asleep for a second,
   // reads anything; meanwhile the main thread counts rounds of 1 ms sleeps.
   // Were the write to block the process, main would count a handful.
-  std::string file = dir.write("pipe.arc",
-                               "(= n 0)\n"
-                               "(= w (thread (repeat 20000 (prn \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"))))\n"
-                               "(until (dead w) (++ n) (sleep 0.001))\n"
-                               "(w/stdout (stderr) (prn \"rounds \" n))\n");
+  std::string file =
+      dir.write("pipe.arc",
+                "(= n 0)\n"
+                "(= w (thread (repeat 20000 (prn \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"))))\n"
+                "(until (dead w) (++ n) (sleep 0.001))\n"
+                "(w/stdout (stderr) (prn \"rounds \" n))\n");
   std::string cmd = std::string("'") + ARCANA_BINARY + "' '" + file + "' | (sleep 1; wc -l)";
   Result r = run_program("/bin/sh", {"-c", cmd});
   CHECK(r.exited_with(0));
@@ -212,14 +213,16 @@ TEST_CASE("one big write to a slow pipe lets the other threads run", "[cli][thre
   CHECK(std::stol(r.err.substr(r.err.find("rounds ") + 7)) > 50);
 }
 
-TEST_CASE("two threads reading one descriptor each get their part; the others run", "[cli][threads]") {
+TEST_CASE("two threads reading one descriptor each get their part; the others run",
+          "[cli][threads]") {
   TempDir dir;
-  std::string file = dir.write("readers.arc",
-                               "(= got nil ticks 0)\n"
-                               "(= rs (list (thread (push (readc) got)) (thread (push (readc) got))))\n"
-                               "(thread (while t (++ ticks) (sleep 0.001)))\n"
-                               "(until (all dead rs) (sleep 0.001))\n"
-                               "(prn (sort < (map string got)) \" \" (> ticks 50))\n");
+  std::string file =
+      dir.write("readers.arc",
+                "(= got nil ticks 0)\n"
+                "(= rs (list (thread (push (readc) got)) (thread (push (readc) got))))\n"
+                "(thread (while t (++ ticks) (sleep 0.001)))\n"
+                "(until (all dead rs) (sleep 0.001))\n"
+                "(prn (sort < (map string got)) \" \" (> ticks 50))\n");
   std::string cmd = "(sleep 1; printf xy) | '" + std::string(ARCANA_BINARY) + "' '" + file + "'";
   Result r = run_program("/bin/sh", {"-c", cmd});
   CHECK(r.exited_with(0));

@@ -2,7 +2,6 @@
 // that moves under nested runs, and programs under stress. (The collectors
 // driven directly through gc/heap.h, with no VM: tests/unit/test_gc.cpp.)
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "compiler/runtime.h"
@@ -16,10 +15,10 @@ TEST_CASE("Arc code survives moves under nested runs (macro expansion in eval)",
     compiler::Runtime rt(opts);
     // The macro allocates enough to fill the nursery while the caller's
     // code object is still young.
-    std::string r = vm::write_string(rt.eval_string(
-        "(assign mk (fn (n acc) (if (is n 0) acc (mk (- n 1) (cons n acc)))))"
-        "(mac churn () (mk 20000 nil) 1)"
-        "(list (eval '(churn)) (+ 1 2) (macex '(churn)) 'after)"));
+    std::string r = vm::write_string(
+        rt.eval_string("(assign mk (fn (n acc) (if (is n 0) acc (mk (- n 1) (cons n acc)))))"
+                       "(mac churn () (mk 20000 nil) 1)"
+                       "(list (eval '(churn)) (+ 1 2) (macex '(churn)) 'after)"));
     CHECK(r == "(1 3 1 after)");
     CHECK(rt.vm().heap().verify().empty());
   }
@@ -29,11 +28,11 @@ TEST_CASE("Arc code survives moves under nested runs (macro expansion in eval)",
 // built and walked (its length sum is kStressWalk), and a table filled with
 // 500 list keys.
 const char* const kStressDefs =
-      "(assign build (fn (n acc) (if (is n 0) acc (build (- n 1) (cons (+ \"s\" n) acc)))))"
-      "(assign walk (fn (l n) (if l (walk (cdr l) (+ n (len (car l)))) n)))"
-      "(assign tb (table))"
-      "(assign fill (fn (n) (if (is n 0) nil (do (sref tb n (list n)) (fill (- n 1))))))"
-      "(fill 500)";
+    "(assign build (fn (n acc) (if (is n 0) acc (build (- n 1) (cons (+ \"s\" n) acc)))))"
+    "(assign walk (fn (l n) (if l (walk (cdr l) (+ n (len (car l)))) n)))"
+    "(assign tb (table))"
+    "(assign fill (fn (n) (if (is n 0) nil (do (sref tb n (list n)) (fill (- n 1))))))"
+    "(fill 500)";
 const int kStressWalk = 9 * 2 + 90 * 3 + 900 * 4 + 1001 * 5;
 
 TEST_CASE("Arc programs survive gen under stress", "[gc][stress]") {
@@ -41,8 +40,8 @@ TEST_CASE("Arc programs survive gen under stress", "[gc][stress]") {
   opts.gc = "gen";
   compiler::Runtime rt(opts);
   rt.vm().heap().set_stress(true);
-  std::string r = vm::write_string(
-      rt.eval_string(std::string(kStressDefs) + "(list (walk (build 2000 nil) 0) (tb (list 250)))"));
+  std::string r = vm::write_string(rt.eval_string(
+      std::string(kStressDefs) + "(list (walk (build 2000 nil) 0) (tb (list 250)))"));
   rt.vm().heap().set_stress(false);
   CHECK(r == "(" + std::to_string(kStressWalk) + " 250)");
   CHECK(rt.vm().heap().verify().empty());

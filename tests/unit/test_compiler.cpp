@@ -18,14 +18,16 @@ std::string disasm_of(const std::string& src) {
 }  // namespace
 
 TEST_CASE("golden: quote", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn () 'a))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn () 'a))ARC") ==
+        R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
   0000     1  CONST    0	; a
   0001        RETURN
 )GOLD");
 }
 
 TEST_CASE("golden: quasiquote", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (x) `(a ,x ,@x b)))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (x) `(a ,x ,@x b)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  CONST    0	; #<procedure:%append>
   0001        CONST    1	; #<procedure:%list>
   0002        CONST    2	; a
@@ -41,21 +43,24 @@ TEST_CASE("golden: quasiquote", "[compiler][golden]") {
 }
 
 TEST_CASE("golden: if with no arguments", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn () (if)))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn () (if)))ARC") ==
+        R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
   0000     1  NIL
   0001        RETURN
 )GOLD");
 }
 
 TEST_CASE("golden: if with one argument", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (a) (if a)))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (a) (if a)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  LOADL    0
   0001        RETURN
 )GOLD");
 }
 
 TEST_CASE("golden: if with an else", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (a b c) (if a b c)))ARC") == R"GOLD(fn (test:1): 3 required, 0 optional; 3 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (a b c) (if a b c)))ARC") ==
+        R"GOLD(fn (test:1): 3 required, 0 optional; 3 locals, 0 upvalues
   0000     1  LOADL    0
   0001        JUMPF    2	; to 4
   0002        LOADL    1
@@ -66,7 +71,8 @@ TEST_CASE("golden: if with an else", "[compiler][golden]") {
 }
 
 TEST_CASE("golden: if with many branches", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (a b) (if a 1 b 2 3)))ARC") == R"GOLD(fn (test:1): 2 required, 0 optional; 2 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (a b) (if a 1 b 2 3)))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 2 locals, 0 upvalues
   0000     1  LOADL    0
   0001        JUMPF    2	; to 4
   0002        FIXNUM   1
@@ -81,7 +87,8 @@ TEST_CASE("golden: if with many branches", "[compiler][golden]") {
 }
 
 TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (a) (car (if a 1 2))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (a) (car (if a 1 2))))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  LOADL    0
   0001        JUMPF    2	; to 4
   0002        FIXNUM   1
@@ -93,14 +100,16 @@ TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
 }
 
 TEST_CASE("golden: fn with a rest symbol", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn args args))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional, rest; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn args args))ARC") ==
+        R"GOLD(fn (test:1): 0 required, 0 optional, rest; 1 locals, 0 upvalues
   0000     1  LOADL    0
   0001        RETURN
 )GOLD");
 }
 
 TEST_CASE("golden: fn with an optional seeing an earlier parameter", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (a (o b (+ a 1))) b))ARC") == R"GOLD(fn (test:1): 1 required, 1 optional, lenient; 2 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (a (o b (+ a 1))) b))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 1 optional, lenient; 2 locals, 0 upvalues
   0000     1  OPTARG   5	; local 1, to 7
   0002        ADDIL    0	; +, local 0, 1
   0005        STOREL   1
@@ -111,14 +120,16 @@ TEST_CASE("golden: fn with an optional seeing an earlier parameter", "[compiler]
 }
 
 TEST_CASE("golden: fn with a dotted rest", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (a . rest) rest))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional, rest; 2 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (a . rest) rest))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional, rest; 2 locals, 0 upvalues
   0000     1  LOADL    1
   0001        RETURN
 )GOLD");
 }
 
 TEST_CASE("golden: fn destructuring with an optional", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn ((a (o b 5))) b))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional, lenient; 4 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn ((a (o b 5))) b))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional, lenient; 4 locals, 0 upvalues
   0000     1  LOADL    0
   0001        POPL     1
   0002        CONST    0	; #<procedure:%dcar>
@@ -151,7 +162,8 @@ TEST_CASE("golden: fn destructuring with an optional", "[compiler][golden]") {
 // An assigned local lives in a box even when no closure captures it, so
 // that a re-entered continuation sees its current value.
 TEST_CASE("golden: assign to a local", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (x) (assign x 2) x))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (x) (assign x 2) x))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  MKBOX    0
   0001        FIXNUM   2
   0002        STOREB   0
@@ -162,7 +174,8 @@ TEST_CASE("golden: assign to a local", "[compiler][golden]") {
 }
 
 TEST_CASE("golden: assign to a global names the function", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn () (assign g (fn () 1))))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn () (assign g (fn () 1))))ARC") ==
+        R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
   0000     1  CLOSURE  0	; <code g>
   0001        STOREG   1	; g
   0002        RETURN
@@ -174,7 +187,8 @@ g (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
 }
 
 TEST_CASE("golden: closure capturing a variable", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (x) (fn () x)))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (x) (fn () x)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  CLOSURE  0	; <code fn> local0
   0002        RETURN
 
@@ -185,7 +199,8 @@ fn (test:1): 0 required, 0 optional; 0 locals, 1 upvalues
 }
 
 TEST_CASE("golden: closure over an assigned variable (boxed)", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (x) (fn (y) (assign x y))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (x) (fn (y) (assign x y))))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  MKBOX    0
   0001        CLOSURE  0	; <code fn> local0
   0003        RETURN
@@ -198,7 +213,8 @@ fn (test:1): 1 required, 0 optional; 1 locals, 1 upvalues
 }
 
 TEST_CASE("golden: nested closures pass captures through", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (x) (fn () (fn () x))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (x) (fn () (fn () x))))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  CLOSURE  0	; <code fn> local0
   0002        RETURN
 
@@ -213,7 +229,8 @@ fn (test:1): 0 required, 0 optional; 0 locals, 1 upvalues
 }
 
 TEST_CASE("golden: tail call of a global", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (n) (f n)))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (n) (f n)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  LOADG    0	; f
   0001        LOADL    0
   0002        TAILCALL 1
@@ -222,7 +239,8 @@ TEST_CASE("golden: tail call of a global", "[compiler][golden]") {
 }
 
 TEST_CASE("golden: non-tail calls", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (f a) (f a 1 (f))))ARC") == R"GOLD(fn (test:1): 2 required, 0 optional; 2 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (f a) (f a 1 (f))))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 2 locals, 0 upvalues
   0000     1  LOADL    0
   0001        LOADL    1
   0002        FIXNUM   1
@@ -234,7 +252,8 @@ TEST_CASE("golden: non-tail calls", "[compiler][golden]") {
 }
 
 TEST_CASE("golden: primitive fast paths", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (n) (cons (car n) (cdr n))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (n) (cons (car n) (cdr n))))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  CARL     0	; car, local 0
   0002        CDRL     1	; cdr, local 0
   0004        CONS     2	; cons
@@ -272,7 +291,8 @@ fn (test:1): 0 required, 0 optional; 0 locals, 2 upvalues
 }
 
 TEST_CASE("golden: let inlined into the frame", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn () ((fn (a) a) 1)))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn () ((fn (a) a) 1)))ARC") ==
+        R"GOLD(fn (test:1): 0 required, 0 optional; 1 locals, 0 upvalues
   0000     1  FIXNUM   1
   0001        POPL     0
   0002        LOADL    0
@@ -281,7 +301,8 @@ TEST_CASE("golden: let inlined into the frame", "[compiler][golden]") {
 }
 
 TEST_CASE("golden: string literal copied per evaluation", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn () "s"))ARC") == R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn () "s"))ARC") ==
+        R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
   0000     1  CONST    0	; #<procedure:%strcopy>
   0001        CONST    1	; "s"
   0002        TAILCALL 1
@@ -290,7 +311,8 @@ TEST_CASE("golden: string literal copied per evaluation", "[compiler][golden]") 
 }
 
 TEST_CASE("golden: catch", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn (f) (%catch (f) (fn (e) e))))ARC") == R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  CHECK(disasm_of(R"ARC((fn (f) (%catch (f) (fn (e) e))))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  CATCH    4	; to 5
   0001        LOADL    0
   0002        CALL     0

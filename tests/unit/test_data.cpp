@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "gc/heap.h"
+#include "support.h"
 #include "vm/code.h"
 #include "vm/coerce.h"
 #include "vm/compare.h"
@@ -14,8 +15,6 @@
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
-
-#include "support.h"
 
 using namespace vm;
 
@@ -30,7 +29,9 @@ Value sym(const char* s) { return intern(s); }
 
 // The message of the Arc error f raises ("" if none).
 template <class F>
-std::string error_of(F f) { return support::error_from(f); }
+std::string error_of(F f) {
+  return support::error_from(f);
+}
 
 Value make_named_closure(Value name) {
   Code* c = alloc<Code>(Kind::Code);
@@ -267,8 +268,7 @@ TEST_CASE("printing tables and tagged objects", "[data][print]") {
   std::string two = write_string(t);
   CHECK((two == "#hash((a . (1 2 . nil)) (b . \"x\"))" ||
          two == "#hash((b . \"x\") (a . (1 2 . nil)))"));
-  CHECK(write_string(make_tagged(sym("point"), list({fix(1), fix(2)}))) ==
-        "#(tagged point (1 2))");
+  CHECK(write_string(make_tagged(sym("point"), list({fix(1), fix(2)}))) == "#(tagged point (1 2))");
   Value self = make_table();
   table_put(self, fix(1), self);
   CHECK(write_string(self) == "#hash((1 . ...))");
@@ -339,8 +339,8 @@ TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
   CHECK(coerce(str("ff"), S.int_, fix(16)) == fix(255));
   CHECK(coerce(str("1.5"), S.int_, MISSING) == fix(2));
   CHECK(error_of([] { coerce(str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" num");
-  Value mixed = list({fix(1), str("a"), Value::character('b'), sym("sym"), NIL,
-                      list({str("x"), fix(2)})});
+  Value mixed =
+      list({fix(1), str("a"), Value::character('b'), sym("sym"), NIL, list({str("x"), fix(2)})});
   CHECK(disp_string(coerce(mixed, S.string, MISSING)) == "1absymx2");
   CHECK(disp_string(coerce(NIL, S.string, MISSING)) == "");
   CHECK(disp_string(coerce(sym("foo"), S.string, MISSING)) == "foo");
@@ -349,8 +349,9 @@ TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
   CHECK(coerce(s, S.string, MISSING) == s);
   Value t = make_table();
   CHECK(coerce(t, S.cons, MISSING) == t);  // 3.1: unknown source type unchanged
-  CHECK(error_of([] { coerce(make_tagged(sym("x"), fix(1)), S.string, MISSING); })
-            .find("Can't coerce annotated object") == 0);
+  CHECK(error_of([] {
+          coerce(make_tagged(sym("x"), fix(1)), S.string, MISSING);
+        }).find("Can't coerce annotated object") == 0);
   CHECK(error_of([] { coerce(sym("a"), S.cons, MISSING); }) == "Can't coerce a cons");
   CHECK(error_of([] { coerce(NIL, S.cons, MISSING); }) == "Can't coerce nil cons");
 }

@@ -3,9 +3,8 @@
 // gc_tests binary links this file with gc/ alone (tests/CMakeLists.txt):
 // nothing of the VM. (The collectors under Arc programs:
 // tests/unit/test_collectors.cpp.)
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -32,8 +31,8 @@ int g_finalized = 0;
 // The test kinds, and kRes with its finalizer.
 std::unique_ptr<gc::Heap> heap_with_res(const char* name) {
   auto h = test_kinds::make_test_heap(name);
-  h->register_kind(kRes, gc::KindInfo{"res", [](const GcHeader*) { return sizeof(Res); },
-                                      nullptr, [](GcHeader*) { ++g_finalized; }});
+  h->register_kind(kRes, gc::KindInfo{"res", [](const GcHeader*) { return sizeof(Res); }, nullptr,
+                                      [](GcHeader*) { ++g_finalized; }});
   return h;
 }
 
@@ -119,7 +118,7 @@ TEST_CASE("gen: a full survivor space promotes the rest early", "[gc]") {
   REQUIRE(h->set_promote_age(3));
   gc::Rooted<Word> a(*h, 0), b(*h, 0);
   for (int i = 0; i < 800; ++i) a = w(pair(*h, fix(i), a));  // 19,200 bytes
-  h->collect_minor();  // a: to the survivor space
+  h->collect_minor();                                        // a: to the survivor space
   gc::GenFigures f;
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.survivor_used_bytes == 800 * sizeof(Pair));
@@ -233,13 +232,18 @@ TEST_CASE("gen: blocks keep their marks' sense across major collections", "[gc]"
   CHECK(f.block_bytes < more);
   CHECK(f.block_bytes >= more / 2 - 64 * 1024);
   CHECK(h->verify().empty());
-  for (size_t i = 1; i < keep.items.size(); i += 2) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+  for (size_t i = 1; i < keep.items.size(); i += 2)
+    CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
   h->collect();  // and the one after, on what is left
   CHECK(h->verify().empty());
-  for (size_t i = 1; i < keep.items.size(); i += 2) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+  for (size_t i = 1; i < keep.items.size(); i += 2)
+    CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
 }
 
-TEST_CASE("gen: objects promoted in place keep their referents and remembered set; finalizable ones are copied", "[gc]") {
+TEST_CASE(
+    "gen: objects promoted in place keep their referents and remembered set; finalizable ones are "
+    "copied",
+    "[gc]") {
   auto h = heap_with_res("gen");
   h->set_nursery_size(64 << 10);
   REQUIRE(h->set_promote_age(3));
@@ -372,7 +376,8 @@ TEST_CASE("gen: fragmentation is measured over the whole old generation, blocks 
   h->collect();
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.compactions == 1);
-  for (size_t i = 0; i < pages.items.size(); i += 10) CHECK(as_pair(pages.items[i])->a == fix(int64_t(i)));
+  for (size_t i = 0; i < pages.items.size(); i += 10)
+    CHECK(as_pair(pages.items[i])->a == fix(int64_t(i)));
   CHECK(h->verify().empty());
 }
 
@@ -400,7 +405,8 @@ TEST_CASE("gen: a sparse block is compacted and freed", "[gc]") {
   CHECK(f.blocks < blocks);
   CHECK(f.compactions >= 1);
   CHECK(h->stats().bytes_compacted > 0);
-  for (size_t i = 0; i < keep.items.size(); i += 64) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i % 40000)));
+  for (size_t i = 0; i < keep.items.size(); i += 64)
+    CHECK(as_pair(keep.items[i])->a == fix(int64_t(i % 40000)));
   CHECK(h->verify().empty());
 }
 
@@ -415,7 +421,7 @@ TEST_CASE("gen: an old object pointing at a young one keeps it alive", "[gc]") {
   for (int i = 0; i < 10000; ++i) pair(*h, fix(i), 0);
   h->collect_minor();
   CHECK(old.get() == w(o));
-  REQUIRE(o->b != w(young));  // the young pair moved ...
+  REQUIRE(o->b != w(young));          // the young pair moved ...
   CHECK(as_pair(o->b)->a == fix(2));  // ... intact
   CHECK(h->verify().empty());
 }
@@ -453,7 +459,7 @@ TEST_CASE("gen: a promoted object that refers to a survivor is remembered", "[gc
   h->collect_minor();  // root's pair: age 1
   Pair* a = as_pair(root);
   h->write(&a->h, &a->b, w(pair(*h, fix(2), 0)));  // a is young: no barrier needed
-  h->collect_minor();  // a is promoted, its new pair becomes a survivor
+  h->collect_minor();                              // a is promoted, its new pair becomes a survivor
   CHECK(h->stats().bytes_promoted == sizeof(Pair));
   CHECK(h->verify().empty());  // a is remembered
   for (int i = 0; i < 1000; ++i) pair(*h, fix(i), 0);
@@ -466,7 +472,7 @@ TEST_CASE("gen: a promoted object that refers to a survivor is remembered", "[gc
 TEST_CASE("gen: the verifier finds a store that skipped the barrier", "[gc]") {
   auto h = heap_with_res("gen");
   gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
-  h->collect();  // promotes it
+  h->collect();                              // promotes it
   as_pair(old)->a = w(pair(*h, fix(2), 0));  // a raw store: not remembered
   auto problems = h->verify();
   REQUIRE(!problems.empty());
@@ -585,7 +591,8 @@ TEST_CASE("gen: a major collection follows old-generation growth", "[gc]") {
   CHECK(h->verify().empty());
 }
 
-TEST_CASE("gen: the old generation measures fragmentation, compacts, releases empty pages", "[gc]") {
+TEST_CASE("gen: the old generation measures fragmentation, compacts, releases empty pages",
+          "[gc]") {
   auto h = heap_with_res("gen");
   gc::RootedVector<Word> keep(*h);
   // 1,000,000 pairs (24 MB of 24-byte cells) promoted.
@@ -627,7 +634,8 @@ TEST_CASE("gen: the old generation measures fragmentation, compacts, releases em
   CHECK(f.old.released_bytes > 0);
   CHECK(as_pair(keep.items[10]) != moved);
   CHECK(h->stats().bytes_live == 100000 * sizeof(Pair));
-  for (size_t i = 0; i < keep.items.size(); i += 10) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+  for (size_t i = 0; i < keep.items.size(); i += 10)
+    CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
   CHECK(h->verify().empty());
   // Nothing kept: every page is empty, pooled (16 MiB of them).
   keep.items.clear();
@@ -645,7 +653,8 @@ TEST_CASE("gen: the old generation measures fragmentation, compacts, releases em
   CHECK(h->verify().empty());
 }
 
-TEST_CASE("gen: release_spare_memory packs the old generation and gives back its spare memory", "[gc]") {
+TEST_CASE("gen: release_spare_memory packs the old generation and gives back its spare memory",
+          "[gc]") {
   auto h = heap_with_res("gen");
   gc::RootedVector<Word> keep(*h);
   for (int i = 0; i < 100000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
@@ -667,7 +676,8 @@ TEST_CASE("gen: release_spare_memory packs the old generation and gives back its
   CHECK(f.old.pooled_bytes == 0);
   CHECK(f.old.page_bytes < 2 * 10000 * sizeof(Pair) + 64 * 1024);
   CHECK(f.old.fragmentation < 0.05);
-  for (size_t i = 0; i < keep.items.size(); i += 10) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+  for (size_t i = 0; i < keep.items.size(); i += 10)
+    CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
   CHECK(h->verify().empty());
   // Packed already: nothing more to compact; allocation goes on as before
   // in the memory given back (it reads as zeros).
@@ -680,7 +690,8 @@ TEST_CASE("gen: release_spare_memory packs the old generation and gives back its
   CHECK(h->verify().empty());
 }
 
-TEST_CASE("marksweep: after release_spare_memory the heap allocates and collects as before", "[gc]") {
+TEST_CASE("marksweep: after release_spare_memory the heap allocates and collects as before",
+          "[gc]") {
   auto h = heap_with_res("marksweep");
   {
     gc::RootedVector<Word> keep(*h);
@@ -755,14 +766,15 @@ TEST_CASE("gen: compaction skips dead survivors, whose referents may be unmapped
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.compactions == 1);
   CHECK(f.old.released_bytes > 0);
-  for (size_t i = 900000; i < keep.items.size(); i += 10) CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
+  for (size_t i = 900000; i < keep.items.size(); i += 10)
+    CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
   CHECK(h->verify().empty());
 }
 
 TEST_CASE("gen: large objects are a space of their own", "[gc]") {
   auto h = heap_with_res("gen");
   gc::Rooted<Word> root(*h, gc::word_of(&array(*h, 1000)->h));  // 8 KB: over kMaxSmall
-  array(*h, 2000);  // garbage
+  array(*h, 2000);                                              // garbage
   gc::GenFigures f;
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.old.large_objects == 2);
@@ -863,7 +875,8 @@ int list_length(Word l, Word a) {
 
 }  // namespace
 
-TEST_CASE("vcgc: rooted objects survive, garbage is reclaimed, (gc) finishes a cycle", "[gc][vcgc]") {
+TEST_CASE("vcgc: rooted objects survive, garbage is reclaimed, (gc) finishes a cycle",
+          "[gc][vcgc]") {
   auto h = vcgc_heap();
   gc::Rooted<Word> root(*h, 0);
   for (int i = 0; i < 1000; ++i) root = w(pair(*h, fix(7), root));
@@ -882,7 +895,8 @@ TEST_CASE("vcgc: rooted objects survive, garbage is reclaimed, (gc) finishes a c
   CHECK(list_length(root, fix(7)) == 1000);
 }
 
-TEST_CASE("vcgc: the snapshot survives a mutator that moves references while marking", "[gc][vcgc]") {
+TEST_CASE("vcgc: the snapshot survives a mutator that moves references while marking",
+          "[gc][vcgc]") {
   auto h = vcgc_heap();
   // 64 holders, each with a list of 50 pairs tagged with the list's number;
   // the mutator keeps swapping lists between holders through the barrier,
@@ -909,7 +923,7 @@ TEST_CASE("vcgc: the snapshot survives a mutator that moves references while mar
     Pair* a = as_pair(arr->items[rnd() % kLists]);
     Pair* b = as_pair(arr->items[rnd() % kLists]);
     Word x = a->b;
-    h->write(&a->h, &a->b, 0);  // x is now held only by this C++ local
+    h->write(&a->h, &a->b, 0);                         // x is now held only by this C++ local
     for (int k = 0; k < 20; ++k) pair(*h, fix(k), 0);  // garbage, new objects
     h->write(&a->h, &a->b, b->b);
     h->write(&b->h, &b->b, x);

@@ -1,16 +1,15 @@
 // tests/unit/test_heap.cpp — the heap interface and the mark-sweep collector,
 // driven directly through gc/heap.h with a test object kind (no VM), plus the
 // VM's own heap under stress.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
 #include <vector>
 
 #include "gc/heap.h"
-#include "test_kinds.h"
 #include "support.h"
+#include "test_kinds.h"
 
 namespace {
 

@@ -90,9 +90,11 @@ TEST_CASE("calling data and apply", "[interp]") {
 }
 
 TEST_CASE("handlers, cleanups and their order", "[interp]") {
-  CHECK(eval("(on-err (fn (e) (details e)) (fn () (err \"bad\" 1 \"x\")))") == "\"bad 1 \\\"x\\\"\"");
-  CHECK(support::output_of("(on-err (fn (e) (disp \"handler \")) (fn () (protect (fn () (protect "
-                           "(fn () (car 1)) (fn () (disp \"inner \")))) (fn () (disp \"outer \")))))") ==
+  CHECK(eval("(on-err (fn (e) (details e)) (fn () (err \"bad\" 1 \"x\")))") ==
+        "\"bad 1 \\\"x\\\"\"");
+  CHECK(support::output_of(
+            "(on-err (fn (e) (disp \"handler \")) (fn () (protect (fn () (protect "
+            "(fn () (car 1)) (fn () (disp \"inner \")))) (fn () (disp \"outer \")))))") ==
         "inner outer handler ");
   CHECK(support::output_of("(protect (fn () (disp \"body \")) (fn () (disp \"after\")))") ==
         "body after");
@@ -131,7 +133,8 @@ TEST_CASE("counters count opcodes and type dispatches", "[interp]") {
   auto& vm = support::runtime().vm();
   vm.counters.count_ops = true;
   vm::g_profile.count_types = true;
-  uint64_t calls_before = vm.counters.ops[int(vm::Op::CALL)] + vm.counters.ops[int(vm::Op::TAILCALL)];
+  uint64_t calls_before =
+      vm.counters.ops[int(vm::Op::CALL)] + vm.counters.ops[int(vm::Op::TAILCALL)];
   uint64_t fix_before = vm::g_profile.type_counts[int(vm::Kind::Fixnum)];
   eval("((fn (f) (f f 100)) (fn (f n) (if (is n 0) 0 (f f (- n 1)))))");
   vm.counters.count_ops = false;

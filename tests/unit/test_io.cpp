@@ -10,11 +10,10 @@
 #include <string>
 
 #include "gc/heap.h"
+#include "support.h"
 #include "vm/error.h"
 #include "vm/object.h"
 #include "vm/port.h"
-
-#include "support.h"
 
 using namespace vm;
 
@@ -101,7 +100,9 @@ TEST_CASE("bytes of a peeked character can still be read one by one", "[io]") {
 
 TEST_CASE("read_byte and read_char mix on one port", "[io]") {
   setup();
-  std::unique_ptr<PortImpl> in(make_input_string("ab\xe2\x82\xac" "c"));
+  std::unique_ptr<PortImpl> in(
+      make_input_string("ab\xe2\x82\xac"
+                        "c"));
   CHECK(in->read_byte() == 'a');
   CHECK(in->read_char() == 'b');
   CHECK(in->peek_byte() == 0xE2);
@@ -126,13 +127,17 @@ TEST_CASE("invalid UTF-8 decodes as U+FFFD without swallowing what follows", "[i
     std::unique_ptr<PortImpl> in(make_input_string(bytes));
     return read_all_chars(in.get());
   };
-  CHECK(decode("\xff" "x") == U"\uFFFDx");          // never a lead byte
-  CHECK(decode("\x80" "x") == U"\uFFFDx");          // stray continuation
-  CHECK(decode("\xe2(") == U"\uFFFD(");             // sequence cut by ASCII
-  CHECK(decode("\xe2\x82") == U"\uFFFD");           // cut by end of input
-  CHECK(decode("\xc0\x80" "x") == U"\uFFFDx");      // overlong NUL
-  CHECK(decode("\xed\xa0\x80" "x") == U"\uFFFDx");  // surrogate
-  CHECK(decode("\xf4\x90\x80\x80") == U"\uFFFD");   // above U+10FFFF
+  CHECK(decode("\xff"
+               "x") == U"\uFFFDx");  // never a lead byte
+  CHECK(decode("\x80"
+               "x") == U"\uFFFDx");        // stray continuation
+  CHECK(decode("\xe2(") == U"\uFFFD(");    // sequence cut by ASCII
+  CHECK(decode("\xe2\x82") == U"\uFFFD");  // cut by end of input
+  CHECK(decode("\xc0\x80"
+               "x") == U"\uFFFDx");  // overlong NUL
+  CHECK(decode("\xed\xa0\x80"
+               "x") == U"\uFFFDx");                // surrogate
+  CHECK(decode("\xf4\x90\x80\x80") == U"\uFFFD");  // above U+10FFFF
 }
 
 TEST_CASE("write_char replaces code points that are not characters", "[io]") {

@@ -2,7 +2,6 @@
 // through gc/heap.h, without the VM (test_heap.cpp, test_gc.cpp).
 #pragma once
 #include <catch2/catch.hpp>
-
 #include <memory>
 
 #include "gc/heap.h"
@@ -30,24 +29,23 @@ constexpr uint8_t kArray = 1;
 inline std::unique_ptr<gc::Heap> make_test_heap(const char* name = "marksweep") {
   std::unique_ptr<gc::Heap> h(gc::make_heap(name));
   REQUIRE(h);
-  h->register_kind(kPair, gc::KindInfo{
-                              "pair", [](const GcHeader*) { return sizeof(Pair); },
-                              [](GcHeader* o, gc::Visitor& v) {
-                                auto* p = reinterpret_cast<Pair*>(o);
-                                v.visit_range(&p->a, &p->b + 1);
-                              },
-                              nullptr});
-  h->register_kind(kArray, gc::KindInfo{
-                               "array",
-                               [](const GcHeader* o) {
-                                 return sizeof(Array) +
-                                        reinterpret_cast<const Array*>(o)->n * sizeof(Word);
-                               },
-                               [](GcHeader* o, gc::Visitor& v) {
-                                 auto* a = reinterpret_cast<Array*>(o);
-                                 v.visit_range(a->items, a->items + a->n);
-                               },
-                               nullptr});
+  h->register_kind(kPair, gc::KindInfo{"pair", [](const GcHeader*) { return sizeof(Pair); },
+                                       [](GcHeader* o, gc::Visitor& v) {
+                                         auto* p = reinterpret_cast<Pair*>(o);
+                                         v.visit_range(&p->a, &p->b + 1);
+                                       },
+                                       nullptr});
+  h->register_kind(kArray, gc::KindInfo{"array",
+                                        [](const GcHeader* o) {
+                                          return sizeof(Array) +
+                                                 reinterpret_cast<const Array*>(o)->n *
+                                                     sizeof(Word);
+                                        },
+                                        [](GcHeader* o, gc::Visitor& v) {
+                                          auto* a = reinterpret_cast<Array*>(o);
+                                          v.visit_range(a->items, a->items + a->n);
+                                        },
+                                        nullptr});
   return h;
 }
 

@@ -2,16 +2,14 @@
 // docs/LANGUAGE.md 1.4, 2.6, 4.3 and 7.3: fixnum/bignum boundaries, rationals, float
 // printing, parsing, rounding, mod, expt, sqrt, comparison and identity.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <string>
 
 #include "gc/heap.h"
+#include "support.h"
 #include "vm/error.h"
 #include "vm/number.h"
 #include "vm/object.h"
-
-#include "support.h"
 
 using namespace vm;
 
@@ -38,7 +36,9 @@ Value flo(double d) {
 
 // The message of the Arc error f raises ("" if none).
 template <class F>
-std::string error_of(F f) { return support::error_from(f); }
+std::string error_of(F f) {
+  return support::error_from(f);
+}
 
 bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
@@ -217,10 +217,10 @@ TEST_CASE("parse_number reads Arc number syntax", "[number]") {
 
 TEST_CASE("parse_number rejects what is not a number", "[number]") {
   setup();
-  for (const char* s : {"", "+", "-", ".", "...", "+.", "1+", "a1", "1/0", "1/-2", "1/2.0",
-                        "1.2.3", "1e", "1e+", "e3", "#x", "#xg", "#b102", "#q1", "#e#e1", "#x#o1",
-                        "1+2i", "+i", "#e+inf.0", "inf", "nan", "1 2", " 1", "1_000", "#x1.5",
-                        "--1", "+-1", "1/", "/2", "0x10"}) {
+  for (const char* s : {"",     "+",     "-",     ".",    "...", "+.",       "1+",  "a1",  "1/0",
+                        "1/-2", "1/2.0", "1.2.3", "1e",   "1e+", "e3",       "#x",  "#xg", "#b102",
+                        "#q1",  "#e#e1", "#x#o1", "1+2i", "+i",  "#e+inf.0", "inf", "nan", "1 2",
+                        " 1",   "1_000", "#x1.5", "--1",  "+-1", "1/",       "/2",  "0x10"}) {
     INFO("text: '" << s << "'");
     CHECK_FALSE(parse_number(s).has_value());
   }
@@ -264,7 +264,7 @@ TEST_CASE("mod takes the sign of the divisor", "[number]") {
   CHECK(num_mod(fix(-7), fix(-3)) == fix(-1));
   CHECK(num_mod(fix(6), fix(3)) == fix(0));
   Value big = num_expt(fix(10), fix(30));
-  CHECK(num_mod(big, fix(7)) == fix(1));            // 10^30 = 1 mod 7
+  CHECK(num_mod(big, fix(7)) == fix(1));  // 10^30 = 1 mod 7
   CHECK(num_mod(num_neg(big), fix(7)) == fix(6));
   CHECK(num_mod(big, fix(-7)) == fix(-6));
   CHECK(num_mod(fix(5), big) == fix(5));

@@ -2,19 +2,18 @@
 // structure of what it builds, source positions, errors and their positions,
 // form_complete for the REPL, and very deep nesting.
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <string>
 
 #include "compiler/reader.h"
 #include "gc/heap.h"
+#include "support.h"
 #include "vm/error.h"
 #include "vm/number.h"
 #include "vm/object.h"
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
-#include "support.h"
 
 using compiler::Reader;
 using namespace vm;
@@ -191,8 +190,7 @@ TEST_CASE("the quote family", "[reader]") {
   REQUIRE(show(rd(",@x")) == "(unquote-splicing x)");
   REQUIRE(show(rd("''a")) == "(quote (quote a))");
   REQUIRE(show(rd("' a")) == "(quote a)");
-  REQUIRE(show(rd("`(a ,b ,@c)")) ==
-          "(quasiquote (a (unquote b) (unquote-splicing c)))");
+  REQUIRE(show(rd("`(a ,b ,@c)")) == "(quasiquote (a (unquote b) (unquote-splicing c)))");
   REQUIRE(show(rd("'(a . b)")) == "(quote (a . b))");
   REQUIRE(car(rd("'x")) == S.quote);
 }
@@ -217,7 +215,9 @@ TEST_CASE("strings and their escapes", "[reader]") {
   REQUIRE(string_utf8(rd(R"("\n\t\r\a\b\v\f\e")")) == "\n\t\r\a\b\v\f\x1b");
   REQUIRE(string_utf8(rd(R"("\101\60x\7")")) == "A0x\x07");
   REQUIRE(string_utf8(rd(R"("\x41\x7e!")")) == "A~!");
-  REQUIRE(string_utf8(rd(R"("\u00e9\u41")")) == "\xc3\xa9" "A");
+  REQUIRE(string_utf8(rd(R"("\u00e9\u41")")) ==
+          "\xc3\xa9"
+          "A");
   Value smile = rd(R"("\U0001F600")");
   REQUIRE(string_len(smile) == 1);
   REQUIRE(string_ref(smile, 0) == 0x1F600);
@@ -241,9 +241,9 @@ TEST_CASE("characters: single, named, numeric and non-ASCII", "[reader]") {
   REQUIRE(rd("#\\1") == Value::character('1'));
   REQUIRE(rd("#\\u") == Value::character('u'));
   const std::pair<const char*, uint32_t> names[] = {
-      {"space", ' '}, {"newline", '\n'}, {"linefeed", '\n'}, {"tab", '\t'},
-      {"return", '\r'}, {"nul", 0}, {"null", 0}, {"backspace", 8},
-      {"rubout", 127}, {"delete", 127}, {"page", 12}, {"vtab", 11}};
+      {"space", ' '},   {"newline", '\n'}, {"linefeed", '\n'}, {"tab", '\t'},
+      {"return", '\r'}, {"nul", 0},        {"null", 0},        {"backspace", 8},
+      {"rubout", 127},  {"delete", 127},   {"page", 12},       {"vtab", 11}};
   for (const auto& [name, cp] : names) {
     INFO(name);
     REQUIRE(rd(std::string("#\\") + name) == Value::character(cp));
@@ -296,8 +296,7 @@ TEST_CASE("tokens end at delimiters", "[reader]") {
   REQUIRE(show(compiler::read_all("a'b", "t.arc")) == "(a (quote b))");
   REQUIRE(show(compiler::read_all("a\"s\"b", "t.arc")) == "(a \"s\" b)");
   REQUIRE(show(compiler::read_all("a;c\nb", "t.arc")) == "(a b)");
-  REQUIRE(show(compiler::read_all("a,b`c", "t.arc")) ==
-          "(a (unquote b) (quasiquote c))");
+  REQUIRE(show(compiler::read_all("a,b`c", "t.arc")) == "(a (unquote b) (quasiquote c))");
   REQUIRE(show(rd("(a(b)c[d]e{f})")) == "(a (b) c (fn (_) (d)) e (f))");
 }
 
@@ -370,9 +369,9 @@ TEST_CASE("errors name the position", "[reader][errors]") {
   const std::pair<const char*, const char*> cases[] = {
       {")", "t.arc:1:1"},
       {"(a b))", "t.arc:1:6"},
-      {"\n  (a\n b", "t.arc:2:3"},         // unclosed list: where it opened
-      {"\"abc", "t.arc:1:1"},              // unterminated string
-      {"x \"a\\qb\"", "t.arc:1:5"},        // bad escape: at the backslash
+      {"\n  (a\n b", "t.arc:2:3"},   // unclosed list: where it opened
+      {"\"abc", "t.arc:1:1"},        // unterminated string
+      {"x \"a\\qb\"", "t.arc:1:5"},  // bad escape: at the backslash
       {"\"\\x\"", "t.arc:1:2"},
       {"\"\\uD800\"", "t.arc:1:2"},
       {"(a . b c)", "t.arc:1:8"},
@@ -449,7 +448,7 @@ TEST_CASE("form_complete for the REPL", "[reader][repl]") {
   REQUIRE(form_complete("foo"));
   REQUIRE(form_complete("(+ 1 2)\n"));
   REQUIRE(form_complete("(a) (b)"));
-  REQUIRE(form_complete(")"));           // an error: the REPL reports it
+  REQUIRE(form_complete(")"));  // an error: the REPL reports it
   REQUIRE(form_complete("(a . b c)"));
   REQUIRE(form_complete("#\\("));
   REQUIRE(form_complete("\"a)\""));

@@ -1,8 +1,7 @@
 // tests/unit/test_stack_pool.cpp — the fiber stack pool (vm/stack_pool.h)
 // and the context switch (vm/context.h), driven directly, without the VM.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -134,7 +133,7 @@ TEST_CASE("trim gives back the pages of vacant slots but the most recent", "[fib
   // Two in use and two spared stay resident (MADV_DONTNEED frees at once).
   CHECK(pool.stats().resident_bytes <= 4 * slot_bytes + 64 * 1024);
   CHECK(pool.stats().resident_bytes >= 4 * slot_bytes);
-  CHECK(pool.trim(2) == 0);  // given back already
+  CHECK(pool.trim(2) == 0);           // given back already
   StackSlot* again = pool.acquire();  // the last released: not trimmed
   CHECK(again == slots[5]);
   for (size_t i = 0; i < 4; ++i) touch_all(pool.acquire());  // trimmed ones are usable
@@ -297,13 +296,12 @@ void deep_entry(Transfer t) {
 
 }  // namespace
 
-TEST_CASE("a context switch ping-pongs values both ways", "[fiber]") {
-  SECTION("the default implementation") {
-    check_ping_pong<vm::make_context, vm::switch_context>();
-  }
-  SECTION("fcontext") { check_ping_pong<vm::fctx::make, vm::fctx::jump>(); }
+TEST_CASE("a context switch ping-pongs values both ways", "[fiber]"){
+    SECTION("the default implementation"){check_ping_pong<vm::make_context, vm::switch_context>();
+}
+SECTION("fcontext") { check_ping_pong<vm::fctx::make, vm::fctx::jump>(); }
 #ifdef ARCANA_HAVE_SWAP64
-  SECTION("swap64") { check_ping_pong<vm::swap64::make, vm::swap64::jump>(); }
+SECTION("swap64") { check_ping_pong<vm::swap64::make, vm::swap64::jump>(); }
 #endif
 }
 

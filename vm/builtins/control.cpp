@@ -108,7 +108,7 @@ Value bi_type_dispatches(VM&, Value*, int) {
 Value bi_gc_stats(VM& vm, Value*, int) {
   Value t = make_table();
   for (const GcFigure& f : gc_figures(vm.heap())) {
-    Value v = f.kind == GcFigure::Count ? make_integer(int64_t(f.count))
+    Value v = f.kind == GcFigure::Count  ? make_integer(int64_t(f.count))
               : f.kind == GcFigure::Name ? intern(f.name)
                                          : make_flonum(f.number);
     table_put(t, intern(f.key), v);
@@ -141,8 +141,10 @@ const BuiltinDef kDefs[] = {
     {"%push-wind", bi_push_wind, 2, 2, "enter a dynamic-wind extent (before after)"},
     {"%pop-wind", bi_pop_wind, 0, 0, "leave the innermost dynamic-wind extent"},
     {"gc", bi_gc, 0, 0, "force a full collection"},
-    {"type-dispatches", bi_type_dispatches, 0, 0, "table of type dispatches by kind, and total (counted under --stats)"},
-    {"gc-stats", bi_gc_stats, 0, 0, "table of the collector's statistics (collections, pauses, bytes)"},
+    {"type-dispatches", bi_type_dispatches, 0, 0,
+     "table of type dispatches by kind, and total (counted under --stats)"},
+    {"gc-stats", bi_gc_stats, 0, 0,
+     "table of the collector's statistics (collections, pauses, bytes)"},
     {"%verify-heap", bi_verify_heap, 0, 0, "run the heap verifier; list of problems"},
     {"%gc-stress", bi_gc_stress, 0, 0, "t if the heap collects at every safe point"},
     {"bound", bi_bound, 1, 1, "t if the global variable sym has a value"},

@@ -170,14 +170,16 @@ Value bi_rand_string(VM&, Value* args, int) {
   int64_t n = arg_index("rand-string", args[0]);
   if (n > (int64_t(1) << 24)) type_error("rand-string", "a length up to 16 Mi", args[0]);
   Value s = make_string(uint64_t(n));
-  for (int64_t i = 0; i < n; ++i) string_set(s, uint64_t(i), uint8_t(kChars[randombytes_uniform(62)]));
+  for (int64_t i = 0; i < n; ++i)
+    string_set(s, uint64_t(i), uint8_t(kChars[randombytes_uniform(62)]));
   return s;
 }
 
 const BuiltinDef kDefs[] = {
     {"%pw-hash", bi_pw_hash, 1, 1, "the Argon2id hash of a password (libsodium's string form)"},
     {"%pw-verify", bi_pw_verify, 2, 2, "(%pw-verify hash pw): t if pw matches hash"},
-    {"rand-string", bi_rand_string, 1, 1, "n random characters [0-9a-zA-Z] from the kernel's source"},
+    {"rand-string", bi_rand_string, 1, 1,
+     "n random characters [0-9a-zA-Z] from the kernel's source"},
 };
 
 }  // namespace

@@ -10,9 +10,11 @@
 // than keeping Values in C++ locals: other threads run (and collect)
 // while it waits, and the arguments are on this thread's VM stack, which
 // the collector updates in place.
+#include "vm/http.h"
+
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,7 +27,6 @@
 
 #include "vm/builtins.h"
 #include "vm/error.h"
-#include "vm/http.h"
 #include "vm/number.h"
 #include "vm/port.h"
 #include "vm/server.h"
@@ -80,8 +81,8 @@ ResponsePort* response_port(const char* fn, Value v) {
 
 struct HttpConn final : PortExtension {
   http::RequestParser parser;
-  uint64_t requests = 0;       // answered on this connection
-  bool received = false;       // some byte of the current request came
+  uint64_t requests = 0;  // answered on this connection
+  bool received = false;  // some byte of the current request came
   // Of the request being answered:
   bool http10 = false, head = false, keep_alive = false;
 };
@@ -192,7 +193,8 @@ Value http::request_to_arc(http::Request& r, const std::string& ip, int64_t star
   for (size_t i = parts.size(); i-- > 0;) {
     http::Part& p = parts[i];
     Value data = p.is_file ? byte_string(p.data) : str(p.data);
-    if (p.is_file) files = cons(list({str(p.name), str(p.filename), str(p.content_type), data}), files);
+    if (p.is_file)
+      files = cons(list({str(p.name), str(p.filename), str(p.content_type), data}), files);
     args = cons(list({str(p.name), data}), args);
   }
   args = pairs_list(body_args, args);
@@ -212,7 +214,10 @@ Value http::request_to_arc(http::Request& r, const std::string& ip, int64_t star
   std::string type = r.method;
   for (char& ch : type) ch = char(tolower(uint8_t(ch)));
   Value t = make_table(16);
-  table_put(t, kType.get(), type == "get" ? kGet.get() : type == "post" ? kPost.get() : intern(type));
+  table_put(t, kType.get(),
+            type == "get"    ? kGet.get()
+            : type == "post" ? kPost.get()
+                             : intern(type));
   table_put(t, kOp.get(), op_symbol(path));
   table_put(t, kArgs.get(), args);
   table_put(t, kCooks.get(), cooks);
@@ -223,8 +228,7 @@ Value http::request_to_arc(http::Request& r, const std::string& ip, int64_t star
   if (!r.body.empty() && !form_body) table_put(t, kBody.get(), str(r.body));
   table_put(t, kFiles.get(), files);
   table_put(t, kStart.get(), make_integer(start));
-  table_put(t, kVersion.get(),
-            str(std::to_string(r.major) + "." + std::to_string(r.minor)));
+  table_put(t, kVersion.get(), str(std::to_string(r.major) + "." + std::to_string(r.minor)));
   return t;
 }
 
@@ -238,7 +242,8 @@ Value error_pair(int status, const std::string& message) {
 // its entry in limits (an Arc table, op -> bytes), else dflt.
 uint64_t body_limit(http::Request& r, Value limits, Value dflt) {
   uint64_t n = is_integer(dflt) && dflt.is_fixnum() && dflt.as_fixnum() >= 0
-                   ? uint64_t(dflt.as_fixnum()) : uint64_t(1) << 20;
+                   ? uint64_t(dflt.as_fixnum())
+                   : uint64_t(1) << 20;
   if (TYPE(limits) != Kind::Table) return n;
   std::string path, query;
   if (!http::split_target(r.target, path, query)) return n;
@@ -292,7 +297,8 @@ Value bi_http_read(VM&, Value* args, int) {
           if (p.state() == State::Error) break;
           if (r.expect_continue && r.content_length > 0 && in->conn().fd >= 0) {
             static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
-            (void)!::send(in->conn().fd, kContinue, sizeof kContinue - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            (void)!::send(in->conn().fd, kContinue, sizeof kContinue - 1,
+                          MSG_NOSIGNAL | MSG_DONTWAIT);
           }
           body_deadline = deadline_after(body_secs);
           continue;
@@ -318,7 +324,9 @@ Value bi_http_read(VM&, Value* args, int) {
     // Wait for more. A stopping server closes a connection between requests.
     bool idle = p.state() == State::Idle;
     if (idle && server_stopping()) return NIL;
-    uint64_t deadline = idle ? idle_deadline : p.state() == State::Head ? head_deadline : body_deadline;
+    uint64_t deadline = idle                       ? idle_deadline
+                        : p.state() == State::Head ? head_deadline
+                                                   : body_deadline;
     size_t before_fill = in->avail();
     auto filled = in->fill(deadline, idle ? server_stop_fd() : -1);
     // A full buffer the parser took nothing from (it takes every byte until
@@ -326,20 +334,20 @@ Value bi_http_read(VM&, Value* args, int) {
     if (filled == SocketInput::Fill::Data && before_fill == had && in->avail() == before_fill)
       return error_pair(400, "request not parseable");
     switch (filled) {
-      case SocketInput::Fill::Data:
-        break;
+      case SocketInput::Fill::Data: break;
       case SocketInput::Fill::Eof:
         if (!p.started()) return NIL;
         p.eof();
-        return error_pair(p.error_status() ? p.error_status() : 400, "connection closed mid-request");
+        return error_pair(p.error_status() ? p.error_status() : 400,
+                          "connection closed mid-request");
       case SocketInput::Fill::Timeout:
         if (idle && c.requests > 0) return NIL;  // an idle keep-alive connection
         return error_pair(408, idle ? "no request within header-timeout*"
-                                    : p.state() == State::Head ? "header not complete within header-timeout*"
-                                                               : "body stalled past body-timeout*");
+                               : p.state() == State::Head
+                                   ? "header not complete within header-timeout*"
+                                   : "body stalled past body-timeout*");
       case SocketInput::Fill::Woken:
-      case SocketInput::Fill::Reset:
-        return NIL;
+      case SocketInput::Fill::Reset: return NIL;
     }
   }
 }
@@ -467,7 +475,7 @@ Value bi_http_file(VM&, Value* args, int) {
   if (std::string(real_file).rfind(base, 0) != 0) return NIL;
   int fd = open(real_file, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return NIL;
-  struct stat st{};
+  struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     return NIL;
@@ -477,7 +485,8 @@ Value bi_http_file(VM&, Value* args, int) {
            (unsigned long long)(st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec));
   std::string modified = http::http_date(st.st_mtim.tv_sec);
   std::string validators = "Last-Modified: " + modified + "\nETag: " + etag + "\n";
-  if (args[5].is_fixnum()) validators += "Cache-Control: max-age=" + std::to_string(args[5].as_fixnum()) + "\n";
+  if (args[5].is_fixnum())
+    validators += "Cache-Control: max-age=" + std::to_string(args[5].as_fixnum()) + "\n";
   // Is the client's copy current? If-None-Match wins over If-Modified-Since.
   // The headers are the request table's (nil: a request made by hand).
   bool fresh = false;
@@ -551,7 +560,8 @@ const BuiltinDef kDefs[] = {
     {"%http-read", bi_http_read, 4, 4, "(%http-read in ip limits dflt): the next request"},
     {"%http-send", bi_http_send, 3, 3, "(%http-send out str in): send a handler's response"},
     {"%http-error", bi_http_error, 4, 4, "(%http-error out in status msg): answer an error"},
-    {"%http-file", bi_http_file, 6, 6, "(%http-file str req dir name header max-age): a static file"},
+    {"%http-file", bi_http_file, 6, 6,
+     "(%http-file str req dir name header max-age): a static file"},
     {"%response-port", bi_response_port, 0, 0, "a port collecting a response"},
     {"%port-reset", bi_port_reset, 1, 1, "empty a response port"},
     {"%http-reason", bi_http_reason, 1, 1, "the reason phrase of a status code"},

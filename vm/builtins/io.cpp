@@ -26,9 +26,7 @@ namespace vm {
 namespace {
 
 // The optional port argument at index i, or the given default.
-Value port_arg(Value* args, int nargs, int i, Value dflt) {
-  return nargs > i ? args[i] : dflt;
-}
+Value port_arg(Value* args, int nargs, int i, Value dflt) { return nargs > i ? args[i] : dflt; }
 
 // An interactive read from stdin first shows what was written (a prompt).
 PortImpl* input_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
@@ -222,9 +220,11 @@ Value bi_pipe_from(VM& vm, Value* args, int) {
   const char* dir = getenv("TMPDIR");
   std::string path = std::string(dir && *dir ? dir : "/tmp") + "/arcana-pipe-XXXXXX";
   int fd = mkostemp(path.data(), O_CLOEXEC);
-  if (fd < 0) throw_error(std::string("pipe-from: cannot create a temporary file: ") + strerror(errno));
+  if (fd < 0)
+    throw_error(std::string("pipe-from: cannot create a temporary file: ") + strerror(errno));
   unlink(path.c_str());
-  if (is_output_port(vm.err_port) && !port_impl(vm.err_port)->closed) port_impl(vm.err_port)->flush();
+  if (is_output_port(vm.err_port) && !port_impl(vm.err_port)->closed)
+    port_impl(vm.err_port)->flush();
   int pid = spawn_shell(cmd, fd);
   if (pid < 0) {
     int err = errno;

@@ -72,9 +72,7 @@ Value bi_acons(VM&, Value* a, int) { return boolean(TYPE(a[0]) == Kind::Cons); }
 Value bi_sref(VM&, Value* a, int) {
   Value obj = a[0], val = a[1], key = a[2];
   switch (TYPE(obj)) {
-    case Kind::Table:
-      table_put(obj, key, val);
-      return val;
+    case Kind::Table: table_put(obj, key, val); return val;
     case Kind::String: {
       int64_t i = arg_index("sref", key);
       if (uint64_t(i) >= string_len(obj)) throw_error("sref: string index out of range:", {key});
@@ -89,8 +87,7 @@ Value bi_sref(VM&, Value* a, int) {
       set(p.as<Cons>(), &p.as<Cons>()->car, val);
       return val;
     }
-    default:
-      throw_error("Can't set reference", {obj, val, key});
+    default: throw_error("Can't set reference", {obj, val, key});
   }
 }
 

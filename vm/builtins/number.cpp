@@ -5,6 +5,8 @@
 // `+` is also Arc's string and list concatenation, decided by its first
 // argument alone (docs/LANGUAGE.md 7.3 item 15). No builtin here reaches a safe point,
 // so the Values they hold need no rooting (gc/heap.h rule 1).
+#include "vm/number.h"
+
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -13,7 +15,6 @@
 #include "vm/builtins.h"
 #include "vm/coerce.h"
 #include "vm/error.h"
-#include "vm/number.h"
 #include "vm/string.h"
 
 namespace vm {
@@ -38,12 +39,14 @@ Value append_lists(Value* args, int nargs) {
     if (!is_list(p)) type_error("+", "a list", p);
     for (; is_cons(p); p = cdr(p)) {
       Value c = cons(car(p), NIL);
-      if (tail) set(tail, &tail->cdr, c); else head = c;
+      if (tail) set(tail, &tail->cdr, c);
+      else head = c;
       tail = c.as<Cons>();
     }
     if (!p.is_nil() && i < nargs - 1) type_error("+", "a proper list", args[i]);
     if (!p.is_nil()) {
-      if (tail) set(tail, &tail->cdr, p); else head = p;
+      if (tail) set(tail, &tail->cdr, p);
+      else head = p;
     }
   }
   return head;
@@ -121,7 +124,8 @@ Value rand_big(Value n) {
 Value rand_(VM&, Value* args, int nargs) {
   if (nargs == 0) return make_flonum(double(rng()() >> 11) * 0x1p-53);  // 53 random bits
   Value n = args[0];
-  if (!is_integer(n) || num_compare(n, Value::fixnum(0)) <= 0) type_error("rand", "a positive integer", n);
+  if (!is_integer(n) || num_compare(n, Value::fixnum(0)) <= 0)
+    type_error("rand", "a positive integer", n);
   if (!n.is_fixnum()) return rand_big(n);
   std::uniform_int_distribution<int64_t> dist(0, n.as_fixnum() - 1);
   return Value::fixnum(dist(rng()));

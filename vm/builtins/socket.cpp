@@ -2,6 +2,8 @@
 // open-socket, socket-accept, client-ip; and beyond Arc 3.1, socket-port
 // (the port a socket listens on, for port 0) and connect-socket (a client
 // connection, for clients and tests). w/socket is in lib.arc.
+#include "vm/socket.h"
+
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -13,7 +15,6 @@
 
 #include "vm/builtins.h"
 #include "vm/error.h"
-#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/thread.h"
 #include "vm/vm.h"

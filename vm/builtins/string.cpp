@@ -2,6 +2,8 @@
 // symbols (newstring, uniq), and the ordering `<` and `>` use on numbers,
 // strings, symbols and characters (vm/compare.h). Everything else about
 // strings is library code over len, indexing, sref, coerce and +.
+#include "vm/string.h"
+
 #include <string>
 
 #include "vm/builtins.h"
@@ -9,7 +11,6 @@
 #include "vm/error.h"
 #include "vm/number.h"
 #include "vm/print.h"
-#include "vm/string.h"
 #include "vm/symbol.h"
 
 namespace vm {
@@ -51,7 +52,8 @@ Value bi_unintern(VM&, Value* args, int) { return boolean(unintern(args[0])); }
 const BuiltinDef kStringBuiltins[] = {
     {"%find-sym", bi_find_sym, 1, 1, "the existing symbol named s, or nil (interns nothing)"},
     {"%unintern", bi_unintern, 1, 1, "take an unbound id symbol out of the intern table"},
-    {"newstring", bi_newstring, 1, 2, "(newstring n (o c)): a string of n copies of c (default #\\nul)"},
+    {"newstring", bi_newstring, 1, 2,
+     "(newstring n (o c)): a string of n copies of c (default #\\nul)"},
     {"uniq", bi_uniq, 0, 0, "(uniq): a fresh symbol gsN"},
 };
 
@@ -61,11 +63,11 @@ int compare_values(const char* fn, Value a, Value b) {
   Kind ka = TYPE(a), kb = TYPE(b);
   if (is_number(a) && is_number(b)) return num_compare(a, b);
   if (ka == Kind::String && kb == Kind::String) return string_compare(a, b);
-  if (ka == Kind::Char && kb == Kind::Char) return sign(int64_t(a.as_char()) - int64_t(b.as_char()));
+  if (ka == Kind::Char && kb == Kind::Char)
+    return sign(int64_t(a.as_char()) - int64_t(b.as_char()));
   // UTF-8 byte order is code point order, and std::string compares bytes
   // as unsigned.
-  if (is_symbol_kind(ka) && is_symbol_kind(kb))
-    return sign(symbol_name(a).compare(symbol_name(b)));
+  if (is_symbol_kind(ka) && is_symbol_kind(kb)) return sign(symbol_name(a).compare(symbol_name(b)));
   cant_compare(fn, a, b);
 }
 

@@ -8,12 +8,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <exception>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -83,7 +83,8 @@ Value bi_rmfile(VM&, Value* args, int) {
 Value bi_mvfile(VM&, Value* args, int) {
   std::string from = arg_text("mvfile", args[0]);
   std::string to = arg_text("mvfile", args[1]);
-  if (rename(from.c_str(), to.c_str()) != 0) os_error("mvfile", "cannot rename", from + " to " + to);
+  if (rename(from.c_str(), to.c_str()) != 0)
+    os_error("mvfile", "cannot rename", from + " to " + to);
   return NIL;
 }
 
@@ -93,7 +94,8 @@ void sync_path(const char* fn, const std::string& path, bool dir) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | (dir ? O_DIRECTORY : 0));
   if (fd < 0) os_error(fn, "cannot open", path);
   int rc;
-  do rc = fsync(fd); while (rc != 0 && errno == EINTR);
+  do rc = fsync(fd);
+  while (rc != 0 && errno == EINTR);
   int err = errno;
   close_fd(fd);
   errno = err;
@@ -226,7 +228,8 @@ const BuiltinDef kSystemBuiltins[] = {
     {"dir-exists", bi_dir_exists, 1, 1, "path if it names a directory, else nil"},
     {"rmfile", bi_rmfile, 1, 1, "delete a file; returns nil"},
     {"mvfile", bi_mvfile, 2, 2, "rename a file, replacing the target; returns nil"},
-    {"%durable-mvfile", bi_durable_mvfile, 2, 2, "fsync a file, rename it over another, fsync the folder"},
+    {"%durable-mvfile", bi_durable_mvfile, 2, 2,
+     "fsync a file, rename it over another, fsync the folder"},
     {"system", bi_system, 1, 1, "run a shell command, its output to the current output port"},
     {"quit", bi_quit, 0, 1, "flush the standard ports and exit with a status"},
     {"memory", bi_memory, 0, 0, "bytes of memory in use"},

@@ -2,8 +2,9 @@
 // %table (wrapped by the library's `table`, which adds the init function)
 // and %table-keys (under maptable). Lookup is a call of the table and
 // storing is sref, both elsewhere.
-#include "vm/builtins.h"
 #include "vm/table.h"
+
+#include "vm/builtins.h"
 
 namespace vm {
 

@@ -60,10 +60,12 @@ void append_coerced(std::u32string& out, Value v, int depth) {
     }
     case Kind::Char: out.push_back(v.as_char()); return;
     case Kind::Nil: return;
-    case Kind::True: case Kind::Symbol: append_utf8(out, symbol_name(v)); return;
-    case Kind::Fixnum: case Kind::Bignum: case Kind::Flonum: case Kind::Ratnum:
-      append_utf8(out, number_to_string(v));
-      return;
+    case Kind::True:
+    case Kind::Symbol: append_utf8(out, symbol_name(v)); return;
+    case Kind::Fixnum:
+    case Kind::Bignum:
+    case Kind::Flonum:
+    case Kind::Ratnum: append_utf8(out, number_to_string(v)); return;
     case Kind::Cons: append_list(out, v, depth); return;
     case Kind::Tagged: throw_error("Can't coerce annotated object", {v});
     default: cant_coerce(v, S.string);
@@ -158,14 +160,16 @@ Value bi_len(VM&, Value* args, int) {
   switch (TYPE(x)) {
     case Kind::String: return Value::fixnum(int64_t(string_len(x)));
     case Kind::Table: return Value::fixnum(int64_t(x.as<Table>()->count));
-    case Kind::Nil: case Kind::Cons: return Value::fixnum(list_length(x));
+    case Kind::Nil:
+    case Kind::Cons: return Value::fixnum(list_length(x));
     default: type_error("len", "a string, table or list", x);
   }
 }
 
 const BuiltinDef kTypeBuiltins[] = {
     {"type", bi_type, 1, 1, "(type x): the type of x as a symbol; a tagged object's tag"},
-    {"annotate", bi_annotate, 2, 2, "(annotate tag x): x tagged with tag, or x if already of type tag"},
+    {"annotate", bi_annotate, 2, 2,
+     "(annotate tag x): x tagged with tag, or x if already of type tag"},
     {"rep", bi_rep, 1, 1, "(rep x): the contents of a tagged object; other values unchanged"},
     {"coerce", bi_coerce, 2, 3, "(coerce x type (o radix)): x converted to type"},
     {"len", bi_len, 1, 1, "(len x): length of a string or proper list, entries of a table"},
@@ -176,13 +180,19 @@ const BuiltinDef kTypeBuiltins[] = {
 Value arc_type(Value v) {
   switch (TYPE(v)) {
     case Kind::Cons: return S.cons;
-    case Kind::Symbol: case Kind::Nil: case Kind::True: return S.sym;
-    case Kind::Fixnum: case Kind::Bignum: return S.int_;
-    case Kind::Flonum: case Kind::Ratnum: return S.num;
+    case Kind::Symbol:
+    case Kind::Nil:
+    case Kind::True: return S.sym;
+    case Kind::Fixnum:
+    case Kind::Bignum: return S.int_;
+    case Kind::Flonum:
+    case Kind::Ratnum: return S.num;
     case Kind::Char: return S.char_;
     case Kind::String: return S.string;
     case Kind::Table: return S.table;
-    case Kind::Closure: case Kind::Builtin: case Kind::Continuation: return S.fn_type;
+    case Kind::Closure:
+    case Kind::Builtin:
+    case Kind::Continuation: return S.fn_type;
     case Kind::Tagged: return v.as<Tagged>()->tag;
     case Kind::Port: return port_impl(v) && port_impl(v)->is_input ? S.input : S.output;
     case Kind::Exception: return S.exception;
@@ -199,11 +209,17 @@ Value coerce(Value x, Value type, Value arg) {
   if (arc_type(x) == type) return x;
   switch (k) {
     case Kind::Char: return from_char(x, type);
-    case Kind::Fixnum: case Kind::Bignum: return from_integer(x, type, arg);
+    case Kind::Fixnum:
+    case Kind::Bignum: return from_integer(x, type, arg);
     case Kind::String: return from_string(x, type, arg);
-    case Kind::Cons: if (type == S.string) return coerce_to_string(x); cant_coerce(x, type);
-    case Kind::Nil: if (type == S.string) return make_string(0); cant_coerce(x, type);
-    case Kind::Symbol: case Kind::True: return from_symbol(x, type);
+    case Kind::Cons:
+      if (type == S.string) return coerce_to_string(x);
+      cant_coerce(x, type);
+    case Kind::Nil:
+      if (type == S.string) return make_string(0);
+      cant_coerce(x, type);
+    case Kind::Symbol:
+    case Kind::True: return from_symbol(x, type);
     default: return is_real_kind(k) ? from_real(x, type, arg) : x;  // 3.1: others unchanged
   }
 }
