@@ -43,7 +43,7 @@ Value bi_sread(VM&, Value* a, int n) {
 
 // (read (o port-or-string (stdin)) (o eof)), as arc.arc defines it.
 Value bi_read(VM& vm, Value* a, int n) {
-  Value src = n > 0 ? a[0] : vm.in_port;
+  Value src = n > 0 ? a[0] : vm.in_port();
   Value eof = n > 1 ? a[1] : NIL;
   Value form;
   if (is_string(src)) {
@@ -66,8 +66,8 @@ Value bi_read_file(VM&, Value* a, int) {
 }
 
 Value bi_disasm(VM& vm, Value* a, int) {
-  port_impl(vm.out_port)->write_str(disassemble(a[0]));
-  port_impl(vm.out_port)->flush();
+  port_impl(vm.out_port())->write_str(disassemble(a[0]));
+  port_impl(vm.out_port())->flush();
   return NIL;
 }
 
@@ -75,9 +75,9 @@ Value bi_disasm(VM& vm, Value* a, int) {
 Value bi_declare(VM& vm, Value* a, int) {
   std::string key = symbol_name(arg_symbol("declare", a[0]));
   bool on = a[1].truthy();
-  if (key == "atstrings") vm.atstrings = on;
-  else if (key == "direct-calls") vm.direct_calls = on;
-  else if (key == "explicit-flush") vm.explicit_flush = on;
+  if (key == "atstrings") vm.declarations().atstrings = on;
+  else if (key == "direct-calls") vm.declarations().direct_calls = on;
+  else if (key == "explicit-flush") vm.declarations().explicit_flush = on;
   else throw_error("declare: unknown declaration", {a[0]});
   return a[1];
 }

@@ -248,7 +248,7 @@ Value Expander::expand(Value form) {
     if (!has_ssyntax(form)) return form;
     return expand(ssexpand(form));
   }
-  if (k == Kind::String && vm_.atstrings) return atstring(form);
+  if (k == Kind::String && vm_.declarations().atstrings) return atstring(form);
   if (k != Kind::Cons) return form;
   vm_.check_machine_stack();
   if (++depth_ > kMaxDepth) {

@@ -29,6 +29,7 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   vm::Options vo;
   vo.stack_limit_bytes = opts.stack_limit_bytes;
   vo.fiber_release = opts.fiber_release;
+  vo.workers = opts.workers;
   vm_ = std::make_unique<VM>(vo);
   register_compiler_builtins(*vm_);
   // The prelude (first in CMakeLists.txt's ARC_LIBRARY) defines the hooks

@@ -17,6 +17,7 @@ struct RuntimeOptions {
   size_t nursery_bytes = 0;  // 0: the collector's default (gen only)
   size_t stack_limit_bytes = size_t(512) << 20;
   vm::StackRelease fiber_release = vm::StackRelease::keep;
+  int workers = 0;  // --workers (vm::Options)
 };
 
 class Runtime {

@@ -47,7 +47,6 @@ struct Args {
   bool stats = false;
   std::string profile;
   std::vector<std::string> exprs;
-  int workers = 0;
   std::string host;  // --host: srv.arc's srv-host*
   std::string file;
   std::vector<std::string> argv;
@@ -122,7 +121,7 @@ int parse_args(int argc, char** argv, Args& args) {
         std::fputs("arcana: --workers needs a number from 1 to 256\n", stderr);
         return 2;
       }
-      args.workers = int(n);
+      args.rt.workers = int(n);
     } else if (starts(a, "--host=") || !std::strcmp(a, "--host")) {
       const char* v = a[6] == '=' ? a + 7 : (++i < argc ? argv[i] : "");
       if (!*v) {
@@ -164,8 +163,8 @@ void set_argv(vm::VM& vm, const std::vector<std::string>& argv) {
 }
 
 void flush_ports(vm::VM& vm) {
-  vm::port_impl(vm.out_port)->flush();
-  vm::port_impl(vm.err_port)->flush();
+  vm::port_impl(vm.out_port())->flush();
+  vm::port_impl(vm.err_port())->flush();
 }
 
 int run(Args& args) {
@@ -174,13 +173,12 @@ int run(Args& args) {
   if (args.promote_age) vm.heap().set_promote_age(args.promote_age);  // a no-op without generations
   if (args.stats) {
     vm::g_profile.count_types = true;
-    vm.counters.count_ops = true;
+    vm.counters().count_ops = true;
   }
   set_argv(vm, args.argv);
   // script*: the running script's path as typed, so a script can load the
   // files beside it (apps/news/news.arc does); nil at the REPL and with -e.
   vm.define("script*", args.file.empty() ? vm::NIL : vm::make_string_utf8(args.file));
-  vm.opts.workers = args.workers;
   if (!args.host.empty()) vm.define("srv-host*", vm::make_string_utf8(args.host));
   int status = 0;
   try {
@@ -188,7 +186,7 @@ int run(Args& args) {
       for (const std::string& e : args.exprs) {
         vm::Value v = rt.eval_string(e, "-e");
         std::string out = vm::write_string(v) + "\n";
-        vm::port_impl(vm.out_port)->write_str(out);
+        vm::port_impl(vm.out_port())->write_str(out);
       }
     } else if (!args.file.empty()) {
       rt.load_file(args.file);

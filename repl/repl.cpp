@@ -127,7 +127,7 @@ void wait_for_input(std::initializer_list<int> fds) {
   try {
     vm::wait_fds(*g_vm, v.data(), int(v.size()), false);
   } catch (vm::ArcError& e) {
-    if (e.exc != g_vm->interrupt_exc) std::fputs(vm::describe_error(e.exc).c_str(), stderr);
+    if (e.exc != g_vm->interrupt_exc()) std::fputs(vm::describe_error(e.exc).c_str(), stderr);
   }
 }
 
@@ -212,15 +212,15 @@ void eval_and_print(compiler::Runtime& rt, const std::string& text) {
       vm::Value v = compiler::eval_toplevel(vm, form, "");
       vm.define("that", v);
       vm.define("thatexpr", f);
-      vm::PortImpl* out = vm::port_impl(vm.out_port);
+      vm::PortImpl* out = vm::port_impl(vm.out_port());
       out->write_str(vm::write_string(v) + "\n");
       out->flush();
     }
   } catch (vm::ArcError& e) {
-    vm::port_impl(vm.out_port)->flush();
+    vm::port_impl(vm.out_port())->flush();
     std::string msg = compiler::Runtime::describe_error(e.exc);
-    if (e.exc == vm.interrupt_exc) msg = "\n" + msg;  // after the terminal's ^C
-    vm::PortImpl* err = vm::port_impl(vm.err_port);
+    if (e.exc == vm.interrupt_exc()) msg = "\n" + msg;  // after the terminal's ^C
+    vm::PortImpl* err = vm::port_impl(vm.err_port());
     err->write_str(msg);
     err->flush();
   }
@@ -283,9 +283,10 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
   std::fprintf(out, "opcodes executed:\n");
   uint64_t total = 0;
   for (int i = 0; i < vm::kOpCount; ++i) {
-    total += vm.counters.ops[i];
-    if (vm.counters.ops[i])
-      std::fprintf(out, "  %-14s %llu\n", vm::kOps[i].name, (unsigned long long)vm.counters.ops[i]);
+    total += vm.counters().ops[i];
+    if (vm.counters().ops[i])
+      std::fprintf(out, "  %-14s %llu\n", vm::kOps[i].name,
+                   (unsigned long long)vm.counters().ops[i]);
   }
   std::fprintf(out, "  %-14s %llu\n", "total", (unsigned long long)total);
   std::fprintf(out, "allocations: %llu objects, %llu bytes\n",

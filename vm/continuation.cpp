@@ -62,16 +62,16 @@ constexpr int kMaxSharedSegments = 16;
 }  // namespace
 
 void VM::drop_level_handlers() {
-  while (!handlers.empty() && handlers.back().level == r_.level) handlers.pop_back();
+  while (!handlers_.empty() && handlers_.back().level == r_.level) handlers_.pop_back();
 }
 
 Value VM::encode_handlers() const {
   size_t nh = 0;
-  for (const Handler& h : handlers) nh += h.level == r_.level;
+  for (const Handler& h : handlers_) nh += h.level == r_.level;
   Value hv = make_vector(nh * kHandlerRecordWords);
   Vector* hvec = hv.as<Vector>();
   size_t i = 0;
-  for (const Handler& h : handlers) {
+  for (const Handler& h : handlers_) {
     if (h.level != r_.level) continue;
     hvec->items[i++] = Value::fixnum(int64_t(h.base));
     hvec->items[i++] = Value::fixnum(int64_t(h.sp));
@@ -86,10 +86,10 @@ void VM::restore_handlers(Value records) {
   drop_level_handlers();
   Vector* hv = records.as<Vector>();
   for (uint64_t i = 0; i + kHandlerRecordWords <= hv->len; i += kHandlerRecordWords)
-    handlers.push_back(Handler{size_t(hv->items[i].as_fixnum()),
-                               size_t(hv->items[i + 1].as_fixnum()),
-                               uint32_t(hv->items[i + 2].as_fixnum()), hv->items[i + 3],
-                               int(hv->items[i + 4].as_fixnum())});
+    handlers_.push_back(Handler{size_t(hv->items[i].as_fixnum()),
+                                size_t(hv->items[i + 1].as_fixnum()),
+                                uint32_t(hv->items[i + 2].as_fixnum()), hv->items[i + 3],
+                                int(hv->items[i + 4].as_fixnum())});
 }
 
 // The continuation of the running builtin's call: the frames of the current
@@ -126,7 +126,7 @@ Value chain_below(Value k, uint64_t p) {
 // frame below r_.capture_low has run since), so they are shared with it, not
 // copied: a capture costs what ran since the last one, not the depth.
 Value VM::capture_continuation() {
-  const RunRecord& run = runs.back();
+  const RunRecord& run = runs_.back();
   uint64_t from = run.fslot;
   Value* to = r_.builtin_args - 1;  // the builtin's own slot: where the value goes
   uint64_t top = uint64_t(to - r_.stack);
@@ -149,7 +149,7 @@ Value VM::capture_continuation() {
   Continuation* k = alloc<Continuation>(Kind::Continuation);
   k->frames = frames;
   k->parent = parent;  // allocation never collects: parent needs no root
-  k->winds = winds;
+  k->winds = winds_;
   k->handlers = hv;
   k->run_id = run.id;
   k->run_base = from;
@@ -216,24 +216,24 @@ Next VM::invoke_continuation(Value f, int n, Value* fslot) {
   if (n > 1) arity_error("continuation", 0, 1, n);
   Value v = n ? r_.sp[-1] : NIL;
   Continuation* kc = f.as<Continuation>();
-  if (kc->stack_id != uint64_t(reinterpret_cast<uintptr_t>(r_.stack)) && current_fiber.is_ref() &&
+  if (kc->stack_id != uint64_t(reinterpret_cast<uintptr_t>(r_.stack)) && current_fiber_.is_ref() &&
       fiber_resumed_from(*this, kc->stack_id))
     // out of the fibers in between, to where it was captured
     return raise_next(escape_exception(f, v));
-  const RunRecord& run = runs.back();
+  const RunRecord& run = runs_.back();
   if (kc->level != r_.level || kc->run_base != run.fslot ||
       (kc->run_id != 0 && kc->run_id != run.id))
     throw_error(
         "continuation invoked across a C++ frame (a continuation barrier: it was captured "
         "inside a call from C++, such as a macro expansion or a builtin's callback)");
-  Value thunks = wind_thunks(winds, kc->winds);
+  Value thunks = wind_thunks(winds_, kc->winds);
   // Another thread's or fiber's continuation may be deeper than this
   // stack (a fiber's is small): too deep is a stack overflow, before
   // anything is copied.
   check_stack(r_.stack + kc->sp + kWindsCallWords);
   reinstate_frames(kc);
   restore_handlers(kc->handlers);
-  winds = kc->winds;
+  winds_ = kc->winds;
   r_.sp = r_.stack + kc->sp;
   if (r_.sp == fslot)  // captured by the run's own entry call
     return leave_next(v);
@@ -259,17 +259,17 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
                          uint64_t(reinterpret_cast<uintptr_t>(r_.stack));
   };
   auto handled_here = [&] {
-    return catchable && !handlers.empty() && handlers.back().level == r_.level;
+    return catchable && !handlers_.empty() && handlers_.back().level == r_.level;
   };
   // A fiber running in place that does not handle it ends, after its
   // protect cleanups; then its resumer has it, and so on outwards.
   while (!arrived() && in_place > 0 && !handled_here()) {
-    Value entry_winds = runs.back().entry_winds;
-    Value thunks = wind_thunks(winds, entry_winds);
+    Value entry_winds = runs_.back().entry_winds;
+    Value thunks = wind_thunks(winds_, entry_winds);
     if (thunks.truthy()) {
       // The cleanups run in the fiber, in a frame that raises exc again.
-      winds = entry_winds;
-      push_winds_call(r_.stack + runs.back().fslot, thunks, exc);
+      winds_ = entry_winds;
+      push_winds_call(r_.stack + runs_.back().fslot, thunks, exc);
       r_.base = nullptr;
       return Next{Next::EnterRethrow, 2};
     }
@@ -283,10 +283,10 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
     return Next{Next::Call, 1};
   }
   if (handled_here()) {
-    Handler h = handlers.back();
-    handlers.pop_back();
-    Value thunks = wind_thunks(winds, h.winds);
-    winds = h.winds;
+    Handler h = handlers_.back();
+    handlers_.pop_back();
+    Value thunks = wind_thunks(winds_, h.winds);
+    winds_ = h.winds;
     r_.base = r_.stack + h.base;
     if (r_.base < r_.capture_low) r_.capture_low = r_.base;
     r_.sp = r_.stack + h.sp;
@@ -300,8 +300,8 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
   }
   // Leaving this run: run the cleanups between here and its entry first.
   drop_level_handlers();
-  Value thunks = wind_thunks(winds, runs.back().entry_winds);
-  winds = runs.back().entry_winds;
+  Value thunks = wind_thunks(winds_, runs_.back().entry_winds);
+  winds_ = runs_.back().entry_winds;
   if (thunks.is_nil()) {
     r_.sp = fslot;
     return Next{Next::Rethrow};

@@ -244,7 +244,7 @@ Value back_from(VM& vm, FiberImpl* f, Transfer t, MigrateEnd* how) {
   f->ctx = t.from;
   vm.swap_exec(f->exec);
   remember(vm, f);
-  vm.current_fiber = f->parent;
+  vm.set_current_fiber(f->parent);
   f->parent = NIL;
   Message msg = Message(reinterpret_cast<intptr_t>(t.data));
   *how = msg == kFailed   ? MigrateEnd::Error
@@ -287,8 +287,8 @@ Value bi_resume(VM& vm, Value* a, int n) {
     f->cont = RunContinue{false, 0, f->yield_tail, NIL};
     make_entry_context(f);
   }
-  f->parent = vm.current_fiber;
-  vm.current_fiber = a[0];
+  f->parent = vm.current_fiber();
+  vm.set_current_fiber(a[0]);
   f->status = FiberImpl::Running;
   vm.swap_exec(f->exec);
   remember(vm, f);
@@ -302,8 +302,8 @@ Value bi_resume(VM& vm, Value* a, int n) {
 // (yield (o x)): suspends the running fiber; x goes to its resumer. Returns
 // what the next resume passes.
 Value bi_yield(VM& vm, Value* a, int n) {
-  if (vm.current_fiber.is_nil()) throw_error("yield: not inside a fiber");
-  FiberImpl* f = impl_of(vm.current_fiber);
+  if (vm.current_fiber().is_nil()) throw_error("yield: not inside a fiber");
+  FiberImpl* f = impl_of(vm.current_fiber());
   if (f->in_place)  // a builtin not marked BuiltinOp::Reenters ran Arc code
     throw_error("yield: cannot suspend the fiber across a C++ frame (a builtin running Arc code)");
   f->value = n ? a[0] : NIL;
@@ -345,7 +345,7 @@ void register_fiber_builtins(VM& vm) {
 
 bool fiber_resumed_from(VM& vm, uint64_t stack_id) {
   // While a fiber runs, its ExecState holds its resumer's registers.
-  for (Value f = vm.current_fiber; f.is_ref(); f = impl_of(f)->parent)
+  for (Value f = vm.current_fiber(); f.is_ref(); f = impl_of(f)->parent)
     if (uint64_t(reinterpret_cast<uintptr_t>(impl_of(f)->exec.r.stack)) == stack_id) return true;
   return false;
 }
@@ -375,8 +375,8 @@ FiberEntry fiber_enter(VM& vm, Value fb, Value x, bool resume_tail) {
     return FiberEntry::No;
   }
   f->resume_tail = resume_tail;
-  f->parent = vm.current_fiber;
-  vm.current_fiber = fb;
+  f->parent = vm.current_fiber();
+  vm.set_current_fiber(fb);
   f->status = FiberImpl::Running;
   vm.swap_exec_in_place(f->exec);
   remember(vm, f);
@@ -384,10 +384,10 @@ FiberEntry fiber_enter(VM& vm, Value fb, Value x, bool resume_tail) {
 }
 
 bool fiber_exit(VM& vm, FiberExit how, bool yield_tail) {
-  FiberImpl* f = impl_of(vm.current_fiber);
+  FiberImpl* f = impl_of(vm.current_fiber());
   vm.swap_exec_in_place(f->exec);
   remember(vm, f);
-  vm.current_fiber = f->parent;
+  vm.set_current_fiber(f->parent);
   f->parent = NIL;
   if (how == FiberExit::Yield) {
     f->status = FiberImpl::Suspended;
@@ -399,7 +399,7 @@ bool fiber_exit(VM& vm, FiberExit how, bool yield_tail) {
 }
 
 Value fiber_migrate(VM& vm, int nargs, bool tail, MigrateEnd* how, bool* resume_tail) {
-  FiberImpl* f = impl_of(vm.current_fiber);
+  FiberImpl* f = impl_of(vm.current_fiber());
   f->in_place = false;
   f->continues = true;
   f->cont = RunContinue{true, nargs, tail, NIL};

@@ -152,10 +152,10 @@ struct VM::RunScope {
   int in_place = 0;
   ~RunScope() {
     for (; in_place > 0; --in_place) fiber_exit(vm, FiberExit::Fail, false);
-    while (vm.handlers.size() > nhandlers) vm.handlers.pop_back();
+    while (vm.handlers_.size() > nhandlers) vm.handlers_.pop_back();
     vm.r_.capture_cache = NIL;  // its frames are gone
     if (own_record) {
-      vm.runs.pop_back();
+      vm.runs_.pop_back();
       // A Ctrl-C that came after the last safe point of a top-level form
       // must not interrupt the next one.
       if (--vm.r_.level == 0) vm.interrupt_ = 0;
@@ -308,14 +308,14 @@ struct VM::RunScope {
   } while (0)
 
 Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
-  RunScope scope{*this,           r_.base,         r_.builtin_args, r_.builtin_pc,
-                 handlers.size(), cont == nullptr, fslot_arg};
+  RunScope scope{*this,           r_.base,  r_.builtin_args, r_.builtin_pc, handlers_.size(),
+                 cont == nullptr, fslot_arg};
   if (cont) {
-    scope.fslot = r_.stack + runs.back().fslot;
+    scope.fslot = r_.stack + runs_.back().fslot;
   } else {
     r_.level++;
-    runs.push_back(
-        RunRecord{size_t(scope.fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++, winds});
+    runs_.push_back(
+        RunRecord{size_t(scope.fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++, winds_});
     r_.top_level_run = false;
   }
 
@@ -370,7 +370,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     count_label_ = LABEL(count_op);
     refresh_dispatch();
   }
-  if (dispatch_counting_ != counters.count_ops) refresh_dispatch();
+  if (dispatch_counting_ != counters_.count_ops) refresh_dispatch();
 
   for (;;) {
     try {
@@ -485,7 +485,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     }
 
     count_op:
-      counters.ops[insn & 0xff]++;
+      counters_.ops[insn & 0xff]++;
       JUMP_TO(op_targets_[insn & 0xff]);
 
 #if ARCANA_SWITCH_DISPATCH
@@ -850,11 +850,11 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef LOCAL_FORM
 
     op_CATCH:
-      handlers.push_back(Handler{size_t(base - r_.stack), size_t(sp - r_.stack),
-                                 uint32_t(pc + SA - code_insns(code)), winds, r_.level});
+      handlers_.push_back(Handler{size_t(base - r_.stack), size_t(sp - r_.stack),
+                                  uint32_t(pc + SA - code_insns(code)), winds_, r_.level});
       DISPATCH();
     op_UNCATCH:
-      handlers.pop_back();
+      handlers_.pop_back();
       DISPATCH();
     } catch (ArcError& e) {
       // Where this error goes: a handler of this run, or out of it

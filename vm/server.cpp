@@ -95,8 +95,8 @@ struct Worker {
 // Forks worker i. In the child: returns true, set up to serve. In the
 // parent: records the child and returns false.
 bool fork_worker(VM& vm, std::vector<Worker>& ws, int i) {
-  flush_quietly(vm.out_port);  // else both processes would write what is buffered
-  flush_quietly(vm.err_port);
+  flush_quietly(vm.out_port());  // else both processes would write what is buffered
+  flush_quietly(vm.err_port());
   pid_t pid = fork();
   if (pid < 0) {
     std::fprintf(stderr, "arcana: cannot fork a worker: %s\n", strerror(errno));
@@ -140,9 +140,9 @@ int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
   }
   std::string line = "ready to serve port " + std::to_string(port) + " (" +
                      std::to_string(nworkers) + " workers" + host_text + ")\n";
-  PortImpl* out = port_impl(vm.out_port);
+  PortImpl* out = port_impl(vm.out_port());
   out->write_str(line);
-  flush_quietly(vm.out_port);
+  flush_quietly(vm.out_port());
   double grace = number_or(global_value(intern("srv-grace*")), 10);
   bool forwarded = false;
   time_t stop_at = 0;
@@ -198,7 +198,7 @@ Value bi_srv_open(VM& vm, Value* args, int) {
   int port = arg_port("serve", args[0]);
   std::string host = args[1].is_nil() ? "" : arg_text("serve", args[1]);
   raise_fd_limit();
-  int n = vm.opts.workers;
+  int n = vm.options().workers;
   if (n <= 0 || g_worker >= 0) return open_listen_socket(port, host, false, true);
   if (!vm.heap().fork_safe())
     throw_error(std::string("--workers needs a collector without a thread of its own (not ") +

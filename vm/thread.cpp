@@ -193,8 +193,8 @@ void visit(gc::Visitor& v, Value& slot) {
 constexpr size_t kStackHeadroom = 64;
 
 Scheduler& sched(VM& vm) {
-  if (!vm.scheduler) vm.scheduler = new Scheduler(vm);
-  return *vm.scheduler;
+  if (!vm.scheduler()) vm.set_scheduler(new Scheduler(vm));
+  return *vm.scheduler();
 }
 
 ThreadImpl* impl_of(Value v) { return v.as<Thread>()->impl; }
@@ -239,9 +239,9 @@ ThreadImpl* Scheduler::make_thread(Value fn) {
   t->self = Value::ref(th);
   t->fn = f;
   // A new thread starts with its creator's ports (Racket's parameters).
-  t->in = vm.in_port;
-  t->out = vm.out_port;
-  t->err = vm.err_port;
+  t->in = vm.in_port();
+  t->out = vm.out_port();
+  t->err = vm.err_port();
   live.push_back(t);
   return t;
 }
@@ -357,7 +357,7 @@ void Scheduler::fire_alarms(uint64_t now) {
   while (!alarms.empty() && alarms.begin()->first <= now) {
     ThreadImpl* t = alarms.begin()->second;
     cancel_alarm(t);
-    post(t, vm.break_exc);
+    post(t, vm.break_exc());
   }
 }
 
@@ -402,7 +402,7 @@ void Scheduler::poll_ready(const timespec* timeout) {
       // A signal: Ctrl-C goes to the main thread.
       if (vm.interrupt_pending()) {
         vm.clear_interrupt();
-        post(main, vm.interrupt_exc);
+        post(main, vm.interrupt_exc());
       }
       n = 0;
     }
@@ -474,7 +474,7 @@ void Scheduler::wait_for_events() {
       poll_ready(&zero);
       if (vm.interrupt_pending()) {  // a Ctrl-C would not cut a sleep short any more
         vm.clear_interrupt();
-        post(main, vm.interrupt_exc);
+        post(main, vm.interrupt_exc());
       }
       if (!runq.empty()) {
         last_event_ns = now_ns();
@@ -539,10 +539,10 @@ void Scheduler::block() {
 void Scheduler::switch_to(ThreadImpl* next) {
   ThreadImpl* self = current;
   vm.swap_exec(self->saved);  // self->saved was empty: the VM's is now
-  self->fiber = vm.current_fiber;
-  self->in = vm.in_port;
-  self->out = vm.out_port;
-  self->err = vm.err_port;
+  self->fiber = vm.current_fiber();
+  self->in = vm.in_port();
+  self->out = vm.out_port();
+  self->err = vm.err_port();
   if (!next->started) {
     next->started = true;
     next->slot = vm.fiber_pool().acquire();
@@ -550,10 +550,10 @@ void Scheduler::switch_to(ThreadImpl* next) {
     next->ctx = make_context(next->slot->machine_top(), next->slot->machine_size(), thread_entry);
   }
   vm.swap_exec(next->saved);  // next's state into the VM; next->saved empty
-  vm.current_fiber = next->fiber;
-  vm.in_port = next->in;
-  vm.out_port = next->out;
-  vm.err_port = next->err;
+  vm.set_current_fiber(next->fiber);
+  vm.set_in_port(next->in);
+  vm.set_out_port(next->out);
+  vm.set_err_port(next->err);
   next->fiber = next->in = next->out = next->err = NIL;
   next->state = ThreadImpl::Running;
   current = next;
@@ -614,7 +614,7 @@ namespace {
 // report an uncaught error, end.
 void thread_entry(Transfer tr) {
   VM& vm = VM::current();
-  Scheduler& s = *vm.scheduler;
+  Scheduler& s = *vm.scheduler();
   s.after_switch(tr);
   ThreadImpl* t = s.current;
   Value failed = NIL;
@@ -634,7 +634,7 @@ void thread_entry(Transfer tr) {
   if (!failed.is_nil()) {
     t->pending = failed;  // a root while it prints
     try {
-      PortImpl* err = port_impl(vm.err_port);
+      PortImpl* err = port_impl(vm.err_port());
       err->write_str(describe_error(t->pending));
       err->flush();
     } catch (...) {  // a closed or failing error port: nothing more to tell
@@ -683,8 +683,8 @@ Value bi_break_thread(VM& vm, Value* a, int) {
   ThreadImpl* t = impl_of(arg_thread("break-thread", a[0]));
   Scheduler& s = sched(vm);
   if (t->finished || t->killed) return NIL;
-  if (t == s.current) throw ArcError{vm.break_exc};
-  s.post(t, vm.break_exc);
+  if (t == s.current) throw ArcError{vm.break_exc()};
+  s.post(t, vm.break_exc());
   return NIL;
 }
 
@@ -741,7 +741,7 @@ Value bi_atomic_release(VM& vm, Value*, int) {
 // the prelude, calls f inside a dynamic-wind of acquire and release.
 Value bi_atomic_invoke(VM& vm, Value* a, int) {
   Value f = a[0];
-  if (vm.scheduler && vm.scheduler->live.size() > 1) {
+  if (vm.scheduler() && vm.scheduler()->live.size() > 1) {
     Value* s = vm.tail_call_slots(1);
     s[-1] = vm.atomic_locked_fn();
     s[0] = f;
@@ -786,12 +786,12 @@ void register_thread_kind(gc::Heap& h) {
 void register_thread_builtins(VM& vm) { define_builtins(vm, kDefs); }
 
 void destroy_scheduler(VM& vm) {
-  delete vm.scheduler;
-  vm.scheduler = nullptr;
+  delete vm.scheduler();
+  vm.set_scheduler(nullptr);
 }
 
 void scheduler_tick(VM& vm) {
-  Scheduler* s = vm.scheduler;
+  Scheduler* s = vm.scheduler();
   if (!s) {
     vm.preempt_budget.store(VM::kIdleSafePoints, std::memory_order_relaxed);
     return;
@@ -821,28 +821,28 @@ void scheduler_tick(VM& vm) {
 }
 
 bool deliver_interrupt(VM& vm) {
-  Scheduler* s = vm.scheduler;
+  Scheduler* s = vm.scheduler();
   if (!s || s->current == s->main) return false;
   vm.clear_interrupt();
-  s->post(s->main, vm.interrupt_exc);
+  s->post(s->main, vm.interrupt_exc());
   return true;
 }
 
 SchedulerStats scheduler_stats(VM& vm) {
-  if (!vm.scheduler) return {};
-  SchedulerStats st = vm.scheduler->stats;
-  st.live = vm.scheduler->live.size();
+  if (!vm.scheduler()) return {};
+  SchedulerStats st = vm.scheduler()->stats;
+  st.live = vm.scheduler()->live.size();
   return st;
 }
 
-bool other_threads(VM& vm) { return vm.scheduler && vm.scheduler->live.size() > 1; }
+bool other_threads(VM& vm) { return vm.scheduler() && vm.scheduler()->live.size() > 1; }
 
 void wait_fds(VM& vm, const int* fds, int n, bool write) {
   if (!other_threads(vm)) return;
   // Inside a catch block (a report being printed): wait in the system call
   // instead, as a switch there would mix the threads' exceptions.
   if (std::current_exception()) return;
-  Scheduler& s = *vm.scheduler;
+  Scheduler& s = *vm.scheduler();
   std::vector<pollfd> p;
   for (int i = 0; i < n; ++i) p.push_back(pollfd{fds[i], short(write ? POLLOUT : POLLIN), 0});
   // Woken threads look again: another one woken with them may have taken
@@ -866,7 +866,7 @@ void wait_fds(VM& vm, const int* fds, int n, bool write) {
 }
 
 void fd_closing(VM& vm, int fd) {
-  Scheduler* s = vm.scheduler;
+  Scheduler* s = vm.scheduler();
   if (!s) return;
   auto it = s->fd_table.find(fd);
   if (it == s->fd_table.end()) return;
@@ -970,7 +970,7 @@ void set_alarm(VM& vm, double secs) {
 }
 
 void scheduler_after_fork(VM& vm) {
-  Scheduler* s = vm.scheduler;
+  Scheduler* s = vm.scheduler();
   if (!s) return;
   ::close(s->epfd);
   s->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -988,7 +988,7 @@ void scheduler_after_fork(VM& vm) {
 }
 
 void reap_later(VM& vm, int pid) {
-  if (vm.scheduler) vm.scheduler->zombies.push_back(pid_t(pid));
+  if (vm.scheduler()) vm.scheduler()->zombies.push_back(pid_t(pid));
 }
 
 }  // namespace vm

@@ -34,18 +34,18 @@ VM* g_vm = nullptr;
 VM& VM::current() { return *g_vm; }
 bool has_vm() { return g_vm != nullptr; }
 
-VM::VM(const Options& o) : opts(o) {
+VM::VM(const Options& o) : opts_(o) {
   heap_ = &vm::heap();
   heap_->set_safepoint_poke(&preempt_budget);
   if (heap_->stress()) poke_safe_point();
   register_kinds(*heap_);
   heap_->register_kind(uint8_t(Kind::Continuation), gc::KindInfo{"Continuation", continuation_size,
                                                                  continuation_trace, nullptr});
-  void* mem = mmap(nullptr, opts.stack_limit_bytes, PROT_READ | PROT_WRITE,
+  void* mem = mmap(nullptr, opts_.stack_limit_bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
   r_.stack = static_cast<Value*>(mem);
-  r_.stack_end = r_.stack + opts.stack_limit_bytes / sizeof(Value) - kStackHeadroomWords;
+  r_.stack_end = r_.stack + opts_.stack_limit_bytes / sizeof(Value) - kStackHeadroomWords;
   main_stack_ = r_.stack;
   r_.sp = r_.stack;
   // The main program's machine stack: deep C++ recursion stops 256 KiB short.
@@ -56,11 +56,11 @@ VM::VM(const Options& o) : opts(o) {
   previous_symbols_ = push_symbol_table();
   heap_->add_root_source(this);
   init_symbols();
-  in_port = make_port(make_fd_input(0, "stdin", false));
-  out_port = make_port(make_fd_output(1, "stdout", false));
-  err_port = make_port(make_fd_output(2, "stderr", false));
-  interrupt_exc = make_exception(make_string_utf8("interrupted"), NIL, NIL);
-  break_exc = make_exception(make_string_utf8("user break"), NIL, NIL);
+  ports_.in = make_port(make_fd_input(0, "stdin", false));
+  ports_.out = make_port(make_fd_output(1, "stdout", false));
+  ports_.err = make_port(make_fd_output(2, "stderr", false));
+  interrupt_exc_ = make_exception(make_string_utf8("interrupted"), NIL, NIL);
+  break_exc_ = make_exception(make_string_utf8("user break"), NIL, NIL);
   register_list_builtins(*this);
   register_number_builtins(*this);
   register_string_builtins(*this);
@@ -95,7 +95,7 @@ void VM::refresh_dispatch() {
   for (int i = 0; i < kOpCount; ++i)
     if (const char* g = kOps[i].global; g && global_value(intern(g)) != primitives_[i])
       op_targets_[i] = op_general_labels_[i];
-  dispatch_counting_ = counters.count_ops;
+  dispatch_counting_ = counters_.count_ops;
   for (int i = 0; i < kOpCount; ++i)
     dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
 }
@@ -107,7 +107,7 @@ VM::~VM() {
   delete fiber_pool_;
   pop_symbol_table(previous_symbols_);
   g_vm = previous_vm_;
-  munmap(r_.stack, opts.stack_limit_bytes);
+  munmap(r_.stack, opts_.stack_limit_bytes);
 }
 
 void trace_exec(ExecState& s, gc::Visitor& v) {
@@ -136,9 +136,9 @@ __attribute__((optimize("no-tree-slp-vectorize"))) void swap_regs(ExecRegs& a, E
 
 void VM::swap_exec(ExecState& s) {
   swap_regs(r_, s.r);
-  std::swap(handlers, s.handlers);
-  std::swap(runs, s.runs);
-  std::swap(winds, s.winds);
+  std::swap(handlers_, s.handlers);
+  std::swap(runs_, s.runs);
+  std::swap(winds_, s.winds);
   std::swap(heap_->handle_slots(), s.handles);
   heap_->set_stack_bottom(r_.stack_bottom);
 }
@@ -167,9 +167,9 @@ void VM::swap_exec_in_place(ExecState& s) {
   std::swap(a.builtin_pc, b.builtin_pc);
   std::swap(a.capture_cache, b.capture_cache);
   std::swap(a.capture_low, b.capture_low);
-  std::swap(handlers, s.handlers);
-  std::swap(runs, s.runs);
-  std::swap(winds, s.winds);
+  std::swap(handlers_, s.handlers);
+  std::swap(runs_, s.runs);
+  std::swap(winds_, s.winds);
 }
 
 Value VM::continue_frames(const RunContinue& c) { return run(nullptr, 0, &c); }
@@ -177,7 +177,7 @@ Value VM::continue_frames(const RunContinue& c) { return run(nullptr, 0, &c); }
 StackPool& VM::fiber_pool() {
   if (!fiber_pool_) {
     StackPoolConfig c;
-    c.release = opts.fiber_release;
+    c.release = opts_.fiber_release;
     fiber_pool_ = new StackPool(c);
   }
   return *fiber_pool_;
@@ -191,16 +191,16 @@ void VM::check_machine_stack() {
 }
 
 void VM::trace_roots(gc::Visitor& v) {
-  if (current_fiber.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&current_fiber));
+  if (current_fiber_.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&current_fiber_));
   v.visit_range(reinterpret_cast<gc::Word*>(r_.stack), reinterpret_cast<gc::Word*>(r_.sp));
   for (Value& p : primitives_)
     if (p.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&p));
-  for (Value* slot : {&in_port, &out_port, &err_port, &winds, &run_winds_fn_, &atomic_locked_fn_,
-                      &interrupt_exc, &break_exc, &r_.capture_cache})
+  for (Value* slot : {&ports_.in, &ports_.out, &ports_.err, &winds_, &run_winds_fn_,
+                      &atomic_locked_fn_, &interrupt_exc_, &break_exc_, &r_.capture_cache})
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
-  for (Handler& h : handlers)
+  for (Handler& h : handlers_)
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
-  for (RunRecord& r : runs)
+  for (RunRecord& r : runs_)
     if (r.entry_winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&r.entry_winds));
   trace_symbols(v);
 }
@@ -254,7 +254,7 @@ void VM::stack_overflow() {
     throw_error("stack overflow: recursion deeper than a fiber's or thread's VM stack (" +
                 std::to_string((r_.stack_end - r_.stack) * sizeof(Value) >> 10) + " KiB)");
   throw_error("stack overflow: recursion deeper than the VM stack limit (" +
-              std::to_string(opts.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");
+              std::to_string(opts_.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");
 }
 
 Value VM::apply(Value f, const Value* args, int nargs) {
@@ -282,7 +282,7 @@ Value VM::safe_point_slow() {
   // Ctrl-C breaks the main thread, whichever thread is running.
   if (interrupt_ && !deliver_interrupt(*this)) {
     interrupt_ = 0;
-    throw ArcError{interrupt_exc};
+    throw ArcError{interrupt_exc_};
   }
   if (heap_->collection_wanted()) heap_->collect_minor();
   scheduler_tick(*this);                   // sets the time slice

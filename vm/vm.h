@@ -27,6 +27,18 @@ struct Options {
   int workers = 0;  // --workers: serve forks this many worker processes (vm/server.cpp)
 };
 
+// The current ports (VM::in_port and the rest).
+struct Ports {
+  Value in = NIL, out = NIL, err = NIL;
+};
+
+// The flags `declare` sets (docs/LANGUAGE.md 3.11).
+struct Declarations {
+  bool atstrings = false;       // "@x" in a string literal interpolates x
+  bool explicit_flush = false;  // write and disp do not flush after each call
+  bool direct_calls = false;    // recorded only: calls of globals are direct already
+};
+
 struct Counters {
   uint64_t ops[kOpCount] = {};
   uint64_t calls = 0;
@@ -109,8 +121,12 @@ class VM final : public gc::RootSource {
 
   static VM& current();  // the one VM of this process
 
-  // ---- globals ----
+  // ---- globals and primitives ----
   void define(const char* name, Value v);
+  // The primitive a fast-path opcode (vm/opcodes.def, PRIM) stands for:
+  // what its global held at start, which the opcode's fast path is only
+  // while the global still holds it; nil for the other opcodes.
+  Value primitive(Op op) const { return primitives_[int(op)]; }
 
   // ---- calling Arc from C++ ----
   // Calls f with args and runs it to completion on this VM's stack. The
@@ -128,13 +144,25 @@ class VM final : public gc::RootSource {
     return Value::from_word(Value::imm(Value::kSubTailCall));
   }
 
-  // ---- ports (dynamically rebindable) ----
-  Value in_port, out_port, err_port;
+  // ---- the current ports ----
+  // Rebound by %set-stdin and %set-stdout (w/stdin, w/stdout) and by a
+  // thread switch, each of which stores a port of the right direction:
+  // output_arg (vm/builtins/io.cpp) relies on it.
+  Value in_port() const { return ports_.in; }
+  Value out_port() const { return ports_.out; }
+  Value err_port() const { return ports_.err; }
+  void set_in_port(Value p) { ports_.in = p; }
+  void set_out_port(Value p) { ports_.out = p; }
+  void set_err_port(Value p) { ports_.err = p; }
 
-  // ---- dynamic state ----
-  Value winds = NIL;  // list of (before . after), innermost first
-  std::vector<Handler> handlers;
-  std::vector<RunRecord> runs;
+  // ---- the running execution's wind chain (%push-wind, %pop-wind) ----
+  // (before . after) pairs, innermost first; protect and after push one
+  // around their body (vm/continuation.h says how transfers run them).
+  Value winds() const { return winds_; }
+  void push_wind(Value before, Value after) { winds_ = cons(cons(before, after), winds_); }
+  void pop_wind() {
+    if (is_cons(winds_)) winds_ = cdr(winds_);
+  }
 
   // ---- interruption (Ctrl-C) ----
   void request_interrupt() {  // async-signal-safe
@@ -149,7 +177,7 @@ class VM final : public gc::RootSource {
   void clear_interrupt() { interrupt_ = 0; }
   // Errors on-err does not catch (Ctrl-C, break-thread); protect cleanups
   // still run as they unwind.
-  bool is_break(Value exc) const { return exc == interrupt_exc || exc == break_exc; }
+  bool is_break(Value exc) const { return exc == interrupt_exc_ || exc == break_exc_; }
   // A continuation invoked inside a fiber but captured in an execution that
   // (transitively) resumed it leaves the fibers in between as an error
   // would, their protect cleanups run, and on-err not catching it; where it
@@ -186,9 +214,19 @@ class VM final : public gc::RootSource {
   StackPool& fiber_pool();
   FiberRegistry& fibers() { return *fibers_; }  // vm/fiber.cpp
   bool has_fiber_pool() const { return fiber_pool_ != nullptr; }
-  Value current_fiber = NIL;  // the running fiber, nil on the main program
+  // The running fiber, nil on the main program; resume, yield and a
+  // thread switch set it.
+  Value current_fiber() const { return current_fiber_; }
+  void set_current_fiber(Value f) { current_fiber_ = f; }
+
   // ---- green threads (vm/thread.cpp) ----
-  Scheduler* scheduler = nullptr;  // made by the first thread operation
+  // The scheduler, made by the first thread operation (null before).
+  Scheduler* scheduler() const { return scheduler_; }
+  void set_scheduler(Scheduler* s) { scheduler_ = s; }
+  // The exceptions Ctrl-C and break-thread raise; on-err does not catch
+  // them (is_break).
+  Value interrupt_exc() const { return interrupt_exc_; }
+  Value break_exc() const { return break_exc_; }
   // Safe points left before the slow path (safe_point_slow): the
   // scheduler's time slice while there are other threads (vm/thread.h),
   // else kIdleSafePoints. Whatever wants the slow path sooner (a collection
@@ -205,14 +243,16 @@ class VM final : public gc::RootSource {
   // The Arc backtrace of the running program, innermost first.
   Value backtrace(size_t limit = 40);
 
-  Options opts;
-  Counters counters;
-  // Declarations (declare): atstrings, direct-calls, explicit-flush.
-  bool atstrings = false, explicit_flush = false, direct_calls = false;
-  // The primitive a fast-path opcode (vm/opcodes.def, PRIM) stands for:
-  // what its global held at start, which the opcode's fast path is only
-  // while the global still holds it; nil for the other opcodes.
-  Value primitive(Op op) const { return primitives_[int(op)]; }
+  // ---- settings ----
+  const Options& options() const { return opts_; }
+  // Declarations (declare): read by the compiler and the output builtins.
+  Declarations& declarations() { return declarations_; }
+
+  // ---- profiling (--stats) ----
+  // The opcode counts and the switch that turns them on; the interpreter
+  // notices a change when a run begins (refresh_dispatch).
+  Counters& counters() { return counters_; }
+
   // ---- hooks: functions of the prelude the interpreter calls ----
   // (%run-winds thunks v): runs the cleanups and befores of a transfer of
   // control, then gives v (vm/continuation.cpp). (%atomic-locked f): f
@@ -238,6 +278,11 @@ class VM final : public gc::RootSource {
   struct RunScope;
   Value run(Value* fslot, int nargs, const RunContinue* cont = nullptr);
   [[noreturn]] void stack_overflow();
+
+  Options opts_;
+  Counters counters_;
+  Declarations declarations_;
+  Ports ports_;
   // The main VM stack's words above stack_end: headroom for what is pushed
   // before a check (check_stack tests each frame's full size on entry; the
   // pushes without one, a primitive's general case putting its global under
@@ -270,6 +315,15 @@ class VM final : public gc::RootSource {
   // builtin's arguments and caller's pc, machine-stack bounds, and the
   // capture cache (below).
   ExecRegs r_;
+  // The rest of the running execution's state (ExecState), exchanged with
+  // a thread's or fiber's by swap_exec: handlers innermost last, the run
+  // records of the nested runs, the wind chain.
+  std::vector<Handler> handlers_;
+  std::vector<RunRecord> runs_;
+  Value winds_ = NIL;
+  Value current_fiber_ = NIL;
+  Scheduler* scheduler_ = nullptr;
+  Value interrupt_exc_ = NIL, break_exc_ = NIL;
   Value* main_stack_ = nullptr;  // the main program's VM stack (threads and fibers have slots)
   volatile std::sig_atomic_t interrupt_ = 0;
   StackPool* fiber_pool_ = nullptr;
@@ -324,8 +378,6 @@ class VM final : public gc::RootSource {
   // Marks the next apply() as a top-level form: continuations captured in it
   // may be re-entered from later top-level forms (docs/LANGUAGE.md 7.9).
   void set_top_level_run() { r_.top_level_run = true; }
-  Value interrupt_exc = NIL;  // the exception Ctrl-C raises; on-err does not catch it
-  Value break_exc = NIL;      // the exception break-thread raises; likewise
 };
 
 }  // namespace vm

@@ -110,8 +110,8 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
   }
   for (size_t i = 0; i < forms.items.size(); ++i) {
     gc::Rooted<vm::Value> out_port(vm.heap(), vm::make_port(vm::make_output_string()));
-    gc::Rooted<vm::Value> saved(vm.heap(), vm.out_port);
-    vm.out_port = out_port;
+    gc::Rooted<vm::Value> saved(vm.heap(), vm.out_port());
+    vm.set_out_port(out_port);
     std::string value, error;
     bool raised = false;
     try {
@@ -120,7 +120,7 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
       raised = true;
       error = vm::exception_message(e.exc);
     }
-    vm.out_port = saved;
+    vm.set_out_port(saved);
     vm::port_impl(out_port)->flush();
     std::string printed = *vm::port_impl(out_port)->contents();
     if (owned[i].empty()) {

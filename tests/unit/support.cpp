@@ -36,15 +36,15 @@ std::string error_of(const std::string& src) {
 std::string output_of(const std::string& src) {
   vm::VM& vm = runtime().vm();
   gc::Rooted<vm::Value> port(vm.heap(), vm::make_port(vm::make_output_string()));
-  gc::Rooted<vm::Value> saved(vm.heap(), vm.out_port);
-  vm.out_port = port;
+  gc::Rooted<vm::Value> saved(vm.heap(), vm.out_port());
+  vm.set_out_port(port);
   try {
     runtime().eval_string(src, "test");
   } catch (...) {
-    vm.out_port = saved;
+    vm.set_out_port(saved);
     throw;
   }
-  vm.out_port = saved;
+  vm.set_out_port(saved);
   return *vm::port_impl(port)->contents();
 }
 

@@ -131,15 +131,15 @@ TEST_CASE("an interrupt stops a running loop", "[interp]") {
 
 TEST_CASE("counters count opcodes and type dispatches", "[interp]") {
   auto& vm = support::runtime().vm();
-  vm.counters.count_ops = true;
+  vm.counters().count_ops = true;
   vm::g_profile.count_types = true;
   uint64_t calls_before =
-      vm.counters.ops[int(vm::Op::CALL)] + vm.counters.ops[int(vm::Op::TAILCALL)];
+      vm.counters().ops[int(vm::Op::CALL)] + vm.counters().ops[int(vm::Op::TAILCALL)];
   uint64_t fix_before = vm::g_profile.type_counts[int(vm::Kind::Fixnum)];
   eval("((fn (f) (f f 100)) (fn (f n) (if (is n 0) 0 (f f (- n 1)))))");
-  vm.counters.count_ops = false;
+  vm.counters().count_ops = false;
   vm::g_profile.count_types = false;
-  CHECK(vm.counters.ops[int(vm::Op::CALL)] + vm.counters.ops[int(vm::Op::TAILCALL)] >=
+  CHECK(vm.counters().ops[int(vm::Op::CALL)] + vm.counters().ops[int(vm::Op::TAILCALL)] >=
         calls_before + 100);
   CHECK(vm::g_profile.type_counts[int(vm::Kind::Fixnum)] > fix_before);
 }

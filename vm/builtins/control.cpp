@@ -66,12 +66,12 @@ Value bi_apply(VM& vm, Value* a, int n) {
 }
 
 Value bi_push_wind(VM& vm, Value* a, int) {
-  vm.winds = cons(cons(a[0], a[1]), vm.winds);
+  vm.push_wind(a[0], a[1]);
   return NIL;
 }
 
 Value bi_pop_wind(VM& vm, Value*, int) {
-  if (is_cons(vm.winds)) vm.winds = cdr(vm.winds);
+  vm.pop_wind();
   return NIL;
 }
 

@@ -30,41 +30,41 @@ Value port_arg(Value* args, int nargs, int i, Value dflt) { return nargs > i ? a
 
 // An interactive read from stdin first shows what was written (a prompt).
 PortImpl* input_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
-  PortImpl* in = arg_input(fn, port_arg(args, nargs, i, vm.in_port));
-  if (in->fd() == 0 && is_output_port(vm.out_port) && !port_impl(vm.out_port)->closed)
-    port_impl(vm.out_port)->flush();
+  PortImpl* in = arg_input(fn, port_arg(args, nargs, i, vm.in_port()));
+  if (in->fd() == 0 && is_output_port(vm.out_port()) && !port_impl(vm.out_port())->closed)
+    port_impl(vm.out_port())->flush();
   return in;
 }
 
 // Argument i if given, else the current output port. That one is not asked
-// what it is: every store into vm.out_port (%set-stdout, a thread's switch
+// what it is: every store into the VM's out port (set_out_port: %set-stdout, a thread's switch
 // back to its own) has checked it to be an output port, so only whether it
 // has been closed since is left to ask.
 PortImpl* output_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
   if (nargs <= i) {
-    PortImpl* p = port_impl(vm.out_port);
+    PortImpl* p = port_impl(vm.out_port());
     if (p && p->is_output && !p->closed) return p;
   }
-  return arg_output(fn, port_arg(args, nargs, i, vm.out_port));
+  return arg_output(fn, port_arg(args, nargs, i, vm.out_port()));
 }
 
 // ---- the current ports ----
 
-Value bi_stdin(VM& vm, Value*, int) { return vm.in_port; }
-Value bi_stdout(VM& vm, Value*, int) { return vm.out_port; }
-Value bi_stderr(VM& vm, Value*, int) { return vm.err_port; }
+Value bi_stdin(VM& vm, Value*, int) { return vm.in_port(); }
+Value bi_stdout(VM& vm, Value*, int) { return vm.out_port(); }
+Value bi_stderr(VM& vm, Value*, int) { return vm.err_port(); }
 
 Value bi_set_stdout(VM& vm, Value* args, int) {
   if (!is_output_port(args[0])) type_error("%set-stdout", "an output port", args[0]);
-  Value old = vm.out_port;
-  vm.out_port = args[0];
+  Value old = vm.out_port();
+  vm.set_out_port(args[0]);
   return old;
 }
 
 Value bi_set_stdin(VM& vm, Value* args, int) {
   if (!is_input_port(args[0])) type_error("%set-stdin", "an input port", args[0]);
-  Value old = vm.in_port;
-  vm.in_port = args[0];
+  Value old = vm.in_port();
+  vm.set_in_port(args[0]);
   return old;
 }
 
@@ -134,7 +134,7 @@ Value print_to(VM& vm, const char* fn, Value* args, int nargs, bool write) {
   std::string text;
   print_value(text, args[0], write);
   out->write_str(text);
-  if (!vm.explicit_flush) out->flush();
+  if (!vm.declarations().explicit_flush) out->flush();
   return NIL;
 }
 
@@ -175,7 +175,7 @@ Value print_all(VM& vm, Value* args, int nargs, bool newline) {
     text.clear();
   }
   if (newline) out->write_char('\n');
-  if (!vm.explicit_flush) out->flush();
+  if (!vm.declarations().explicit_flush) out->flush();
   return nargs ? args[0] : NIL;
 }
 Value bi_pr(VM& vm, Value* args, int nargs) { return print_all(vm, args, nargs, false); }
@@ -223,8 +223,8 @@ Value bi_pipe_from(VM& vm, Value* args, int) {
   if (fd < 0)
     throw_error(std::string("pipe-from: cannot create a temporary file: ") + strerror(errno));
   unlink(path.c_str());
-  if (is_output_port(vm.err_port) && !port_impl(vm.err_port)->closed)
-    port_impl(vm.err_port)->flush();
+  if (is_output_port(vm.err_port()) && !port_impl(vm.err_port())->closed)
+    port_impl(vm.err_port())->flush();
   int pid = spawn_shell(cmd, fd);
   if (pid < 0) {
     int err = errno;

@@ -135,10 +135,10 @@ void copy_to_port(int fd, PortImpl* out) {
 // (tostring (system ...)) captures it; its stderr is the process's own.
 Value bi_system(VM& vm, Value* args, int) {
   std::string cmd = arg_text("system", args[0]);
-  PortImpl* out = arg_output("system", vm.out_port);
+  PortImpl* out = arg_output("system", vm.out_port());
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) os_error("system", "cannot make a pipe for", cmd);
-  flush_quietly(vm.err_port);  // keep earlier error output ahead of the child's
+  flush_quietly(vm.err_port());  // keep earlier error output ahead of the child's
   int pid = spawn_shell(cmd, fds[1]);
   int err = errno;
   ::close(fds[1]);  // so the read end sees end of file when the child exits
@@ -158,7 +158,7 @@ Value bi_system(VM& vm, Value* args, int) {
   ::close(fds[0]);
   wait_child(pid);
   if (failed) std::rethrow_exception(failed);
-  if (!vm.explicit_flush) out->flush();
+  if (!vm.declarations().explicit_flush) out->flush();
   return NIL;
 }
 
@@ -251,8 +251,8 @@ int64_t clock_ms(clockid_t clock) {
 }
 
 void exit_process(VM& vm, int status) {
-  flush_quietly(vm.out_port);
-  flush_quietly(vm.err_port);
+  flush_quietly(vm.out_port());
+  flush_quietly(vm.err_port());
   // The heap stays allocated (as the VM does) until the process ends: only
   // what the finalizers release is released, and nothing runs afterwards
   // that could use an object they finalized.
