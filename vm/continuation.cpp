@@ -92,8 +92,6 @@ void VM::restore_handlers(Value records) {
                                 int(hv->items[i + 4].as_fixnum())});
 }
 
-// The continuation of the running builtin's call: the frames of the current
-// run, from its function slot up to the builtin's slot, and the dynamic state.
 namespace {
 
 // The part of k's chain below stack offset p, as a chain: k's own nodes
@@ -121,7 +119,9 @@ Value chain_below(Value k, uint64_t p) {
 
 }  // namespace
 
-// Captures the stack from the run's base to the ccc builtin's slot. The
+// The continuation of the running builtin's call: the frames of the current
+// run, from its function slot up to the builtin's slot, and the dynamic state.
+// It captures the stack from the run's base to the ccc builtin's slot. The
 // words below `share` are the same as when r_.capture_cache was taken (no
 // frame below r_.capture_low has run since), so they are shared with it, not
 // copied: a capture costs what ran since the last one, not the depth.

@@ -126,7 +126,13 @@ namespace {
 // Word by word: the interpreter has just stored some of these registers
 // one word at a time (SAVE), and the wide loads a vectorised swap makes of
 // them would stall on store forwarding (measured: a third of a fiber switch).
-__attribute__((optimize("no-tree-slp-vectorize"))) void swap_regs(ExecRegs& a, ExecRegs& b) {
+// GCC's attribute; clang (the fuzz build) has none such and does not need it.
+#if defined(__clang__)
+#define ARCANA_NO_SLP_VECTORIZE
+#else
+#define ARCANA_NO_SLP_VECTORIZE __attribute__((optimize("no-tree-slp-vectorize")))
+#endif
+ARCANA_NO_SLP_VECTORIZE void swap_regs(ExecRegs& a, ExecRegs& b) {
   static_assert(sizeof(ExecRegs) % sizeof(uint64_t) == 0 && std::is_trivially_copyable_v<ExecRegs>);
   auto* wa = reinterpret_cast<uint64_t*>(&a);
   auto* wb = reinterpret_cast<uint64_t*>(&b);

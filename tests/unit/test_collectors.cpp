@@ -1,10 +1,12 @@
 // tests/unit/test_collectors.cpp — the collectors under Arc programs: code
 // that moves under nested runs, and programs under stress. (The collectors
-// driven directly through gc/heap.h, with no VM: tests/unit/test_gc.cpp.)
+// driven directly through gc/heap.h, with no VM: tests/unit/test_gc.cpp and
+// tests/unit/test_heap.cpp.)
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "compiler/runtime.h"
+#include "support.h"
 #include "vm/print.h"
 
 TEST_CASE("Arc code survives moves under nested runs (macro expansion in eval)", "[gc]") {
@@ -60,5 +62,18 @@ TEST_CASE("Arc programs survive vcgc under stress, fibers included", "[gc][stres
       "(list (walk (build 2000 nil) 0) (tb (list 250)) (many 300 0))"));
   rt.vm().heap().set_stress(false);
   CHECK(r == "(" + std::to_string(kStressWalk) + " 250 57000)");
+  CHECK(rt.vm().heap().verify().empty());
+}
+
+TEST_CASE("Arc programs survive a collection at every safe point", "[heap][stress]") {
+  auto& rt = support::runtime();
+  rt.vm().heap().set_stress(true);
+  std::string r = support::eval(
+      "(assign build (fn (n acc) (if (is n 0) acc (build (- n 1) (cons (+ \"s\" n) acc)))))"
+      "(assign walk (fn (l n) (if l (walk (cdr l) (+ n (len (car l)))) n)))"
+      "(walk (build 2000 nil) 0)");
+  rt.vm().heap().set_stress(false);
+  // "s1".."s9" are 2 chars, "s10".."s99" 3, "s100".."s999" 4, "s1000".."s2000" 5.
+  CHECK(r == std::to_string(9 * 2 + 90 * 3 + 900 * 4 + 1001 * 5));
   CHECK(rt.vm().heap().verify().empty());
 }

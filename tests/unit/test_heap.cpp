@@ -1,6 +1,6 @@
 // tests/unit/test_heap.cpp — the heap interface and the mark-sweep collector,
-// driven directly through gc/heap.h with a test object kind (no VM), plus the
-// VM's own heap under stress.
+// driven directly through gc/heap.h with a test object kind (no VM); built
+// into gc_tests, with gc/ alone.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "gc/heap.h"
-#include "support.h"
 #include "test_kinds.h"
 
 namespace {
@@ -121,19 +120,6 @@ TEST_CASE("pause statistics are kept", "[heap]") {
   for (int i = 0; i < 10; ++i) h->collect();
   CHECK(h->stats().pauses_ms.count() == 10);
   CHECK(h->stats().pause_percentile(99) <= h->stats().max_pause_ms);
-}
-
-TEST_CASE("Arc programs survive a collection at every safe point", "[heap][stress]") {
-  auto& rt = support::runtime();
-  rt.vm().heap().set_stress(true);
-  std::string r = support::eval(
-      "(assign build (fn (n acc) (if (is n 0) acc (build (- n 1) (cons (+ \"s\" n) acc)))))"
-      "(assign walk (fn (l n) (if l (walk (cdr l) (+ n (len (car l)))) n)))"
-      "(walk (build 2000 nil) 0)");
-  rt.vm().heap().set_stress(false);
-  // "s1".."s9" are 2 chars, "s10".."s99" 3, "s100".."s999" 4, "s1000".."s2000" 5.
-  CHECK(r == std::to_string(9 * 2 + 90 * 3 + 900 * 4 + 1001 * 5));
-  CHECK(rt.vm().heap().verify().empty());
 }
 
 TEST_CASE("PauseRecord: exact percentiles at first, then within 1% in bounded memory", "[gc]") {
