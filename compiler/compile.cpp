@@ -481,12 +481,22 @@ class Builder {
     return n;
   }
 
+  // nil may be a parameter, any number of times, and binds nothing
+  // (docs/LANGUAGE.md 3.5): bind_param gives it a slot no name reaches.
   void check_name(Value v, Value form, uint32_t line, std::vector<Value>& seen) {
+    if (v.is_nil()) return;
     if (TYPE(v) != Kind::Symbol && v != T) fail("fn: bad parameter", v, line);
     if (std::find(seen.begin(), seen.end(), v) != seen.end())
       fail("fn: duplicate parameter name", v, line);
     (void)form;
     seen.push_back(v);
+  }
+
+  Binding* bind_param(Scope* s, Value name) {
+    if (!name.is_nil()) return bind(s, name);
+    Binding* b = bind(s, gensym("%nil"));
+    b->internal = true;
+    return b;
   }
 
   void build_params(Value params, Scope* s, Lambda* l, Value form, uint32_t line) {
@@ -514,7 +524,7 @@ class Builder {
         check_name(var, form, line, seen);
         l->lenient = true;
         l->nopt++;
-        Binding* b = bind(s, var);
+        Binding* b = bind_param(s, var);
         l->params.push_back(b);
         pend.push_back({b, el});
       } else if (is_cons(el)) {
@@ -529,12 +539,12 @@ class Builder {
         check_name(el, form, line, seen);
         if (l->nopt) {  // a plain name after an optional: optional, default nil
           l->nopt++;
-          Binding* b = bind(s, el);
+          Binding* b = bind_param(s, el);
           l->params.push_back(b);
           pend.push_back({b, list({S.o, el})});
         } else {
           l->nreq++;
-          l->params.push_back(bind(s, el));
+          l->params.push_back(bind_param(s, el));
           pend.push_back({l->params.back(), NIL});
         }
       }
@@ -580,6 +590,12 @@ class Builder {
     l->prologue.push_back(n);
   }
 
+  static bool binds_something(Value rest) {
+    for (; is_cons(rest); rest = cdr(rest))
+      if (!car(rest).is_nil()) return true;
+    return !rest.is_nil();
+  }
+
   // Binds the variables of pattern against the value in `from`: missing
   // parts are nil (or the (o var default) default), extra parts ignored,
   // a non-list atom is an error (%dcar/%dcdr raise it).
@@ -599,16 +615,19 @@ class Builder {
         Value d = is_cons(cdr(cdr(el))) ? car(cdr(cdr(el))) : NIL;
         iff->kids = {test, call_internal("%dcar", local_ref(cur, l, line), line),
                      build(d, s, line)};
-        init(bind(s, var), iff, l, line);
+        init(bind_param(s, var), iff, l, line);  // a nil's default still runs
       } else if (is_cons(el)) {
         Binding* sub = bind(s, gensym("%arg"));
         sub->internal = true;
         init(sub, call_internal("%dcar", local_ref(cur, l, line), line), l, line);
         destructure(el, sub, s, l, form, line, seen);
-      } else {
+      } else if (!el.is_nil()) {
         check_name(el, form, line, seen);
         init(bind(s, el), call_internal("%dcar", local_ref(cur, l, line), line), l, line);
       }
+      // As in Arc 3.1, a part nothing binds is not taken apart: ((a nil))
+      // accepts (1 . 5), since the cdr of 5 is never asked for.
+      if (el.is_nil() && !binds_something(cdr(p))) continue;
       Node* step = node(NK::SetLocal, line);
       step->b = cur;
       step->kids.push_back(call_internal("%dcdr", local_ref(cur, l, line), line));

@@ -418,7 +418,8 @@ Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
 Value Expander::atstring(Value s) {
   std::u32string text = string_u32(s);
   if (text.find(U'@') == std::u32string::npos) return s;
-  std::vector<Value> parts;
+  RootedVector<Value> rooted(vm_.heap());  // expand() may run macros, which may collect
+  std::vector<Value>& parts = rooted.items;
   std::u32string lit;
   bool interpolated = false;
   for (size_t i = 0; i < text.size();) {
@@ -437,7 +438,10 @@ Value Expander::atstring(Value s) {
     for (char32_t c : rest32) utf8_append(rest, c);
     Reader r(rest, "string");
     Value form;
-    if (!r.read(form)) break;
+    if (!r.read(form)) {  // nothing after the @: it stays, as text
+      lit += text[i++];
+      continue;
+    }
     // Map the reader's position (in UTF-8 bytes of rest) back to characters:
     // re-read the consumed prefix length by counting columns is fragile, so
     // count characters of rest consumed by reading up to (line, col).
@@ -454,7 +458,7 @@ Value Expander::atstring(Value s) {
     }
     if (!lit.empty()) parts.push_back(make_string_u32(lit));
     lit.clear();
-    parts.push_back(form);
+    parts.push_back(expand(form));
     interpolated = true;
     i += 1 + consumed;
   }
@@ -463,7 +467,9 @@ Value Expander::atstring(Value s) {
   Value r = NIL;
   for (size_t i = parts.size(); i-- > 0;) r = cons(parts[i], r);
   r = cons(make_string(0), r);  // a string first: + concatenates
-  return expand(cons(internal("%concat"), r));
+  // The forms are expanded, the literal parts not again: their @@ were
+  // already made @ (Arc 3.1 would re-read them, docs/LANGUAGE.md 3.11).
+  return cons(internal("%concat"), r);
 }
 
 }  // namespace compiler

@@ -240,22 +240,29 @@ void Reader::read_escape(std::u32string& out, uint32_t line, uint32_t col) {
 Value Reader::read_char_literal(uint32_t line, uint32_t col) {
   int32_t c = next();
   if (c < 0) fail("end of input after #\\", line, col, true);
+  Value ch = Value::character(uint32_t(c));
   if (is_octal(c) && is_octal(peek())) {
     int count = 0;
     uint32_t rest = read_digits(8, 2, count);
     if (count != 2) fail("bad octal character (need three digits)", line, col);
-    return Value::character(uint32_t(c - '0') * 64 + rest);
+    ch = Value::character(uint32_t(c - '0') * 64 + rest);
+  } else if (is_alpha(c)) {
+    ch = read_char_name(c, line, col);
   }
-  if (is_alpha(c)) return read_char_name(c, line, col);
-  return Value::character(uint32_t(c));
+  // A constant of letters or digits ends at a delimiter: #\a1 is an error,
+  // not #\a and 1 (the host's reading, which no program means).
+  bool alnum = is_alpha(c) || (c >= '0' && c <= '9');
+  if (alnum && peek() >= 0 && !is_delimiter(peek()))
+    fail("bad character constant: " + quoted_char(peek()) + " follows it", line, col);
+  return ch;
 }
 
-// After "#\" and a letter: the letter itself, #\uHHHH / #\UHHHHHHHH, or a
-// name. A run of several letters must be a known name.
+// After "#\" and a letter: the letter itself, #\uHHHH / #\UHHHHHHHH /
+// #\xHHHHHH, or a name. A run of several letters must be a known name.
 Value Reader::read_char_name(int32_t first, uint32_t line, uint32_t col) {
-  if ((first == 'u' || first == 'U') && digit_value(peek(), 16) >= 0) {
+  if ((first == 'u' || first == 'U' || first == 'x') && digit_value(peek(), 16) >= 0) {
     int count = 0;
-    uint32_t cp = read_digits(16, first == 'u' ? 4 : 8, count);
+    uint32_t cp = read_digits(16, first == 'u' ? 4 : first == 'x' ? 6 : 8, count);
     return Value::character(checked_code_point(cp, line, col));
   }
   std::string run(1, char(first));

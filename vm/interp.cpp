@@ -255,30 +255,31 @@ struct VM::RunScope {
 // going through TYPE() here costs about 13% on fib (measured, user CPU of
 // (fib 32), 5 runs each: 0.15 s vs 0.17 s), and a fast path is not a
 // dispatch: --stats counts its executions per opcode.
-#define PRIM_SLOW(op, nargs)                                                  \
-  do {                                                                        \
-    Value g = K[A].as<Symbol>()->value;                                       \
-    Value prim = primitives_[int(Op::op)];                                    \
-    if (g == prim) {                                                          \
-      SAVE();                                                                 \
-      r_.builtin_args = sp - nargs;                                           \
-      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs);             \
-      sp -= nargs;                                                            \
-      PUSH(r);                                                                \
-      DISPATCH();                                                             \
-    }                                                                         \
-    if (g == UNBOUND) {                                                       \
-      SAVE();                                                                 \
-      throw_error("reference to undefined identifier: " + symbol_name(K[A])); \
-    }                                                                         \
-    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value));          \
-    sp[-nargs] = g;                                                           \
-    ++sp;                                                                     \
-    n = nargs;                                                                \
-    tail = false;                                                             \
-    goto call;                                                                \
+#define PRIM_SLOW(op, nargs)                                                   \
+  do {                                                                         \
+    Value g = K[A].as<Symbol>()->value;                                        \
+    Value prim = primitives_[int(Op::op)];                                     \
+    if (g == prim) {                                                           \
+      SAVE();                                                                  \
+      r_.builtin_args = sp - nargs;                                            \
+      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs);              \
+      sp -= nargs;                                                             \
+      PUSH(r);                                                                 \
+      DISPATCH();                                                              \
+    }                                                                          \
+    if (g == UNBOUND) {                                                        \
+      SAVE();                                                                  \
+      throw_error("reference to undefined identifier: _" + symbol_name(K[A])); \
+    }                                                                          \
+    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value));           \
+    sp[-nargs] = g;                                                            \
+    ++sp;                                                                      \
+    n = nargs;                                                                 \
+    tail = false;                                                              \
+    goto call;                                                                 \
   } while (0)
-#define BOTH_FIXNUMS() (sp[-1].is_fixnum() & sp[-2].is_fixnum())
+// One branch for both tests: & of the two as ints (as bools, clang warns).
+#define BOTH_FIXNUMS() (int(sp[-1].is_fixnum()) & int(sp[-2].is_fixnum()))
 // A test's result, its operands already popped: when a JUMPF follows (an
 // if), that jump is taken here, saving its dispatch (so --stats does not
 // count it); else the boolean is pushed.
@@ -563,7 +564,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       Value v = K[A].as<Symbol>()->value;
       if (__builtin_expect(v == UNBOUND, 0)) {
         SAVE();
-        throw_error("reference to undefined identifier: " + symbol_name(K[A]));
+        throw_error("reference to undefined identifier: _" + symbol_name(K[A]));
       }
       PUSH(v);
       DISPATCH();
@@ -779,7 +780,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       // Equal words, or an immediate (fixnum, nil, t, character) on either
       // side: the words decide. Two different heap objects may still be
       // the same string or number: the general case.
-      if (sp[-1] == sp[-2] || !(sp[-1].is_ref() & sp[-2].is_ref())) {
+      if (sp[-1] == sp[-2] || !(int(sp[-1].is_ref()) & int(sp[-2].is_ref()))) {
         sp -= 2;
         TEST_RESULT(sp[0] == sp[1]);
       }

@@ -155,7 +155,8 @@ const ArithOp kDiv{"/", [](double x, double y) { return x / y; }, nullptr, mpq_d
 
 Value arith(const ArithOp& op, Value a, Value b) {
   Rank ra = rank(op.name, a), rb = rank(op.name, b);
-  if (&op == &kDiv && is_exact_zero(b)) throw_error("/: division by zero", {a});
+  // Arc 3.1's text, without operands: programs match it (docs/LANGUAGE.md 4.13).
+  if (&op == &kDiv && is_exact_zero(b)) throw_error("/: division by zero");
   if (ra == kFlo || rb == kFlo)
     return make_flonum(op.flo(number_to_double(a), number_to_double(b)));
   if (ra == kRat || rb == kRat || !op.z) {
@@ -387,6 +388,52 @@ std::optional<Value> parse_decimal(std::string_view s, bool negative, Exactness 
   return make_flonum(negative ? -x : x);
 }
 
+// A real in a radix other than 10 as Racket's string->number reads it, and
+// so Arc 3.1's coerce (docs/LANGUAGE.md 2.6): a radix point and an exponent
+// whose digits are in the radix too and whose base is the radix, so in radix
+// 2 "101e100" is 5 * 2^4 = 80.0. `e` marks an exponent only where it is not
+// a digit (radix below 15). Inexact unless #e, like a decimal.
+std::optional<Value> parse_radix_real(std::string_view s, bool negative, int radix, Exactness ex) {
+  size_t e = radix < 15 ? s.find_first_of("eE") : std::string_view::npos;
+  std::string_view mant = s.substr(0, e);
+  size_t dot = mant.find('.');
+  std::string_view int_part = mant.substr(0, dot);
+  std::string_view frac_part = dot == std::string_view::npos ? "" : mant.substr(dot + 1);
+  if (int_part.empty() && frac_part.empty()) return std::nullopt;
+  if ((!int_part.empty() && !all_digits(int_part, radix)) ||
+      (!frac_part.empty() && !all_digits(frac_part, radix)))
+    return std::nullopt;
+  long exp = 0;
+  if (e != std::string_view::npos) {
+    std::string_view digits = s.substr(e + 1);
+    bool neg = !digits.empty() && digits[0] == '-';
+    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
+    if (!all_digits(digits, radix)) return std::nullopt;
+    for (char c : digits) exp = std::min(exp * radix + digit_value(c), 1000000000L);  // clamped
+    if (neg) exp = -exp;
+  }
+  long scale = exp - long(frac_part.size());
+  Z m;
+  set_digits(m, std::string(int_part) + std::string(frac_part), radix);
+  bool exact = ex == Exactness::Exact;
+  if (mpz_sgn(m) == 0) return exact ? Value::fixnum(0) : make_flonum(negative ? -0.0 : 0.0);
+  if (exact && std::labs(scale) > 100000) return std::nullopt;  // refuse radix^huge
+  if (!exact) {  // past a double's range, whatever the digits: no huge power
+    double bits = double(mpz_sizeinbase(m, 2)) + double(scale) * std::log2(double(radix));
+    if (bits > 1100) return make_flonum(negative ? -HUGE_VAL : HUGE_VAL);
+    if (bits < -1200) return make_flonum(negative ? -0.0 : 0.0);
+  }
+  Q q;
+  Z power;
+  mpz_ui_pow_ui(power, static_cast<unsigned long>(radix),
+                static_cast<unsigned long>(std::labs(scale)));
+  mpz_set(mpq_numref(q.q), m);
+  if (scale >= 0) mpz_mul(mpq_numref(q.q), mpq_numref(q.q), power);
+  else mpz_set(mpq_denref(q.q), power);
+  mpq_canonicalize(q);
+  return finish_exact(q, negative, exact ? Exactness::Exact : Exactness::Inexact);
+}
+
 std::optional<Value> parse_special(std::string_view s, Exactness ex) {
   if (ex == Exactness::Exact) return std::nullopt;
   if (s == "+inf.0") return make_flonum(HUGE_VAL);
@@ -492,10 +539,21 @@ Value num_neg(Value a) {
   return rational_from(q);
 }
 
+static bool is_integral_flonum(Value v) {
+  return TYPE(v) == Kind::Flonum && std::isfinite(flo(v)) && flo(v) == std::trunc(flo(v));
+}
+
+// Arc 3.1's mod is Racket's modulo, which takes integral floats too and then
+// answers a float: (mod 7.0 3) is 1.0, so (even 2.0) is nil (docs/LANGUAGE.md 4.3).
 Value num_mod(Value a, Value b) {
-  if (!is_integer(a)) type_error("mod", "an integer", a);
-  if (!is_integer(b)) type_error("mod", "an integer", b);
-  if (is_exact_zero(b)) throw_error("mod: division by zero", {a});
+  bool fa = is_integral_flonum(a), fb = is_integral_flonum(b);
+  if (!fa && !is_integer(a)) type_error("mod", "an integer", a);
+  if (!fb && !is_integer(b)) type_error("mod", "an integer", b);
+  if (is_exact_zero(b) || (fb && flo(b) == 0)) throw_error("mod: division by zero", {a});
+  if (fa || fb) {
+    double x = number_to_double(a), y = number_to_double(b), r = std::fmod(x, y);
+    return make_flonum(r != 0 && (r < 0) != (y < 0) ? r + y : r);
+  }
   if (a.is_fixnum() && b.is_fixnum()) {
     int64_t x = a.as_fixnum(), y = b.as_fixnum(), r = x % y;
     return Value::fixnum(r != 0 && (r < 0) != (y < 0) ? r + y : r);
@@ -646,7 +704,7 @@ std::optional<Value> parse_number(std::string_view text, int radix) {
   if (text[0] == '-' || text[0] == '+') text.remove_prefix(1);
   if (text.empty()) return std::nullopt;
   if (auto ratio = parse_ratio(text, negative, radix, ex)) return ratio;
-  if (radix != 10) return std::nullopt;
+  if (radix != 10) return parse_radix_real(text, negative, radix, ex);
   return parse_decimal(text, negative, ex);
 }
 

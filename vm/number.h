@@ -27,7 +27,7 @@ Value num_sub(Value a, Value b);
 Value num_mul(Value a, Value b);
 Value num_div(Value a, Value b);  // "/" ; exact division by 0 errors
 Value num_neg(Value a);
-Value num_mod(Value a, Value b);  // integers only; sign of b
+Value num_mod(Value a, Value b);  // integers (integral floats too); sign of b
 Value num_expt(Value a, Value b);
 Value num_sqrt(Value a);
 Value num_trunc(Value a);           // exact integer toward zero

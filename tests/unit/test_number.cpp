@@ -144,7 +144,11 @@ TEST_CASE("arithmetic errors name the operation", "[number]") {
   CHECK(starts_with(error_of([] { num_div(flo(1.5), fix(0)); }), "/: division by zero"));
   CHECK(starts_with(error_of([] { num_div(num("1/2"), fix(0)); }), "/: division by zero"));
   CHECK(starts_with(error_of([] { num_mod(fix(1), fix(0)); }), "mod: division by zero"));
-  CHECK(starts_with(error_of([] { num_mod(flo(7.0), fix(2)); }), "mod: expected an integer"));
+  CHECK(starts_with(error_of([] { num_mod(flo(7.5), fix(2)); }), "mod: expected an integer"));
+  CHECK(starts_with(error_of([] { num_mod(fix(7), flo(0.0)); }), "mod: division by zero"));
+  CHECK(str(num_mod(flo(7.0), fix(2))) == "1.0");  // integral floats, as Racket's modulo
+  CHECK(str(num_mod(flo(-7.0), fix(3))) == "2.0");
+  CHECK(str(num_mod(fix(7), flo(-3.0))) == "-2.0");
   CHECK(starts_with(error_of([] { num_sqrt(fix(-4)); }), "sqrt: negative argument"));
   CHECK(starts_with(error_of([] { num_sqrt(flo(-0.5)); }), "sqrt: negative argument"));
   CHECK(starts_with(error_of([] { num_expt(fix(0), fix(-1)); }), "expt: division by zero"));
@@ -215,12 +219,33 @@ TEST_CASE("parse_number reads Arc number syntax", "[number]") {
   CHECK(parse_number("z", 36).value() == fix(35));
 }
 
+TEST_CASE("a radix point and exponent in any radix, as Racket's string->number", "[number]") {
+  setup();
+  auto in = [](const char* s, int radix) { return str(parse_number(s, radix).value()); };
+  CHECK(in("10.11", 2) == "2.75");
+  CHECK(in("101E100", 2) == "80.0");  // the exponent's digits and base are the radix
+  CHECK(in("10.11E1010", 2) == "2816.0");
+  CHECK(in("1e-1", 2) == "0.5");
+  CHECK(in("-.4", 8) == "-0.5");
+  CHECK(in("1e1", 16) == "481");  // e is a hex digit
+  CHECK(in("1.8", 16) == "1.5");
+  CHECK(str(num("#x1.8")) == "1.5");
+  CHECK(str(num("#e#b10.11")) == "11/4");
+  CHECK(str(num("#b-0.0")) == "-0.0");
+  CHECK(str(num("#b1e11111111111")) == "+inf.0");
+  CHECK(str(num("#b1e-11111111111")) == "0.0");
+  for (const char* s : {"1.2", "1e2", "1e", ".", "1..1", "1e1.1", "1/1.1"}) {
+    INFO("text: '" << s << "'");
+    CHECK_FALSE(parse_number(s, 2).has_value());
+  }
+}
+
 TEST_CASE("parse_number rejects what is not a number", "[number]") {
   setup();
   for (const char* s : {"",     "+",     "-",     ".",    "...", "+.",       "1+",  "a1",  "1/0",
                         "1/-2", "1/2.0", "1.2.3", "1e",   "1e+", "e3",       "#x",  "#xg", "#b102",
                         "#q1",  "#e#e1", "#x#o1", "1+2i", "+i",  "#e+inf.0", "inf", "nan", "1 2",
-                        " 1",   "1_000", "#x1.5", "--1",  "+-1", "1/",       "/2",  "0x10"}) {
+                        " 1",   "1_000", "#b1.2", "--1",  "+-1", "1/",       "/2",  "0x10"}) {
     INFO("text: '" << s << "'");
     CHECK_FALSE(parse_number(s).has_value());
   }

@@ -250,6 +250,8 @@ TEST_CASE("characters: single, named, numeric and non-ASCII", "[reader]") {
   }
   REQUIRE(rd("#\\u00e9") == Value::character(0xE9));
   REQUIRE(rd("#\\u41") == Value::character('A'));
+  REQUIRE(rd("#\\x41") == Value::character('A'));  // one constant, not #\x and 41
+  REQUIRE(rd("#\\x") == Value::character('x'));
   REQUIRE(rd("#\\U0001F600") == Value::character(0x1F600));
   REQUIRE(rd("#\\101") == Value::character('A'));
   REQUIRE(rd("#\\000") == Value::character(0));
@@ -385,6 +387,8 @@ TEST_CASE("errors name the position", "[reader][errors]") {
       {"(#\\spac)", "t.arc:1:2"},
       {"#\\12", "t.arc:1:1"},
       {"#\\uD800", "t.arc:1:1"},
+      {"(a #\\x41g)", "t.arc:1:4"},
+      {"#\\a1", "t.arc:1:1"},
       {"#xZZ", "t.arc:1:1"},
       {"(1 #b102)", "t.arc:1:4"},
       {"#q", "t.arc:1:1"},
