@@ -3,16 +3,25 @@
 //
 // The printer never recurses on the machine stack: containers push their
 // remaining work (literal text, values, the rest of a list) on an explicit
-// stack, so a long or deeply nested list prints in constant C++ stack (the
-// VM may run on small fiber stacks). Cycles cannot loop forever:
-//  - a cdr chain is checked with Floyd's tortoise and hare; a cycle ends the
-//    list with " ...";
-//  - a list, table or tagged object met again while it is still being
-//    printed (a cycle through cars or values) prints as "...";
-//  - nesting deeper than kMaxDepth prints "...".
+// stack, so a long or deeply nested list prints whole in constant C++ stack
+// (the VM may run on small fiber stacks).
+//
+// Cyclic structure prints as Racket's printer (and so Arc 3.1's) prints it,
+// with labels: the list whose cdr leads back to it is #0=(1 2 3 . #0#), a
+// table holding itself #0=#hash((1 . #0#)). A structure is first printed as
+// if it had no cycle, watching for one (a container met again while it is
+// still being printed; Floyd's tortoise and hare along a cdr chain), which
+// costs a flat list one set insertion. Only when a cycle is found does a
+// second pass run: a depth-first walk marks the targets of its back edges,
+// and the print starts over, giving each marked container a label where it
+// is first printed and #N# wherever it is met again. Every cycle holds a
+// back edge's target (without those edges the graph is acyclic), so the
+// labelled print ends. Structure that is shared but not cyclic is printed
+// at each place, as Racket's write does without print-graph.
 #include "vm/print.h"
 
 #include <cstdio>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -27,8 +36,6 @@
 namespace vm {
 
 namespace {
-
-constexpr size_t kMaxDepth = 10000;
 
 enum class Step : uint8_t {
   Print,  // print v
@@ -168,6 +175,19 @@ class Printer {
   Printer(std::string& out, bool write) : out_(out), write_(write) {}
 
   void run(Value root) {
+    size_t start = out_.size();
+    walk(root);
+    if (!cycle_) return;
+    out_.resize(start);  // a cycle: again, with labels
+    work_.clear();
+    open_.clear();
+    mark_back_edges(root);
+    labelled_ = true;
+    walk(root);
+  }
+
+ private:
+  void walk(Value root) {
     push(Step::Print, root, false);
     while (!work_.empty()) {
       Work w = work_.back();
@@ -181,19 +201,103 @@ class Printer {
     }
   }
 
- private:
   void push(Step s, Value v, bool host_nil) { work_.push_back({s, host_nil, v, NIL, 0, nullptr}); }
   void text(const char* t) { work_.push_back({Step::Text, false, NIL, NIL, 0, t}); }
 
-  // Marks a container as being printed; false if it already is (a cycle)
-  // or nesting is too deep, in which case "..." has been printed instead.
+  // Before a container's contents: false if they are not to be printed.
+  // Unlabelled, a container already being printed is a cycle: the print is
+  // abandoned (run starts it over). Labelled, a marked container printed
+  // before prints as #N#, and the first time as #N= and its contents.
   bool enter(Value v) {
-    if (open_.size() >= kMaxDepth || !open_.insert(v.word()).second) {
-      out_ += "...";
+    if (!labelled_) {
+      if (cycle_) return false;
+      if (!open_.insert(v.word()).second) {
+        cycle_ = true;
+        work_.clear();
+        return false;
+      }
+      push(Step::Leave, v, false);
+      return true;
+    }
+    auto it = labels_.find(v.word());
+    if (it == labels_.end()) return true;
+    if (it->second >= 0) {
+      label(it->second, '#');
       return false;
     }
-    push(Step::Leave, v, false);
+    it->second = next_label_++;
+    label(it->second, '=');
     return true;
+  }
+
+  void label(int n, char end) {
+    out_ += '#';
+    out_ += std::to_string(n);
+    out_ += end;
+  }
+
+  bool is_marked(Value v) const { return labelled_ && labels_.count(v.word()); }
+
+  // The containers v holds, in the order they print.
+  template <class F>
+  static void each_part(Value v, F&& f) {
+    switch (TYPE(v)) {
+      case Kind::Cons:
+        f(car(v));
+        f(cdr(v));
+        break;
+      case Kind::Table:
+        table_each(v, [&](Value k, Value val) {
+          f(k);
+          f(val);
+        });
+        break;
+      case Kind::Tagged:
+        f(v.as<Tagged>()->tag);
+        f(v.as<Tagged>()->rep);
+        break;
+      default: break;
+    }
+  }
+
+  static bool is_container(Value v) {
+    Kind k = TYPE(v);
+    return k == Kind::Cons || k == Kind::Table || k == Kind::Tagged;
+  }
+
+  // Depth-first over the containers reachable from root, without machine
+  // recursion: a part that is on the current path is a back edge's target,
+  // and gets a label (-1 until it is printed).
+  void mark_back_edges(Value root) {
+    if (!is_container(root)) return;
+    struct Frame {
+      Value v;
+      std::vector<Value> parts;
+      size_t next = 0;
+    };
+    std::unordered_set<Word> on_path, done;
+    std::vector<Frame> stack;
+    auto visit = [&](Value v) {
+      Frame f{v, {}, 0};
+      each_part(v, [&](Value p) {
+        if (is_container(p)) f.parts.push_back(p);
+      });
+      on_path.insert(v.word());
+      stack.push_back(std::move(f));
+    };
+    visit(root);
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next == f.parts.size()) {
+        on_path.erase(f.v.word());
+        done.insert(f.v.word());
+        stack.pop_back();
+        continue;
+      }
+      Value p = f.parts[f.next++];
+      if (on_path.count(p.word())) labels_.emplace(p.word(), -1);
+      else if (!done.count(p.word())) visit(p);
+    }
   }
 
   void print(Value v, bool host_nil);
@@ -205,7 +309,11 @@ class Printer {
   std::string& out_;
   bool write_;
   std::vector<Work> work_;
-  std::unordered_set<Word> open_;  // containers being printed (no GC runs meanwhile)
+  std::unordered_set<Word> open_;         // containers being printed (no GC runs meanwhile)
+  bool cycle_ = false;                    // the unlabelled print met a cycle
+  bool labelled_ = false;                 // the second print, with labels_
+  std::unordered_map<Word, int> labels_;  // marked containers: their label, or -1
+  int next_label_ = 0;
 };
 
 void Printer::print(Value v, bool host_nil) {
@@ -266,20 +374,28 @@ void Printer::rest(const Work& w) {
     out_ += w.host_nil ? " . nil)" : ")";
     return;
   }
-  if (!is_cons(p)) {
+  // An atom, or (labelled) a marked cell, which prints with its label as a
+  // list of its own: (1 . #0=(2 3 . #0#)).
+  if (!is_cons(p) || is_marked(p)) {
     out_ += " . ";
     text(")");
     push(Step::Print, p, w.host_nil);
     return;
   }
-  // The tortoise moves one cell for every two the printer moves.
-  Value tortoise = (w.n % 2 == 0) ? cdr(w.tortoise) : w.tortoise;
-  if (p == tortoise) {
-    out_ += " ...)";
-    return;
+  if (!labelled_) {
+    // The tortoise moves one cell for every two the printer moves.
+    Value tortoise = (w.n % 2 == 0) ? cdr(w.tortoise) : w.tortoise;
+    if (p == tortoise) {
+      cycle_ = true;
+      work_.clear();
+      return;
+    }
+    out_ += ' ';
+    work_.push_back({Step::Rest, w.host_nil, cdr(p), tortoise, w.n + 1, nullptr});
+  } else {
+    out_ += ' ';
+    work_.push_back({Step::Rest, w.host_nil, cdr(p), NIL, w.n + 1, nullptr});
   }
-  out_ += ' ';
-  work_.push_back({Step::Rest, w.host_nil, cdr(p), tortoise, w.n + 1, nullptr});
   push(Step::Print, car(p), w.host_nil);
 }
 

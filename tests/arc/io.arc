@@ -177,3 +177,12 @@
 (flushout) ; expect: t
 (force-close (outstring)) ; expect: nil
 (type (stderr)) ; expect: output
+
+; Deep lists print whole; cyclic structure with Racket's labels (docs/LANGUAGE.md 1.3)
+(let deep nil (repeat 20000 (= deep (list deep))) (len (tostring (write deep)))) ; expect: 40003
+(let x (list 1 2 3) (scdr (cddr x) x) (tostring (write x))) ; expect: "#0=(1 2 3 . #0#)"
+(let x (list 1 2 3) (scdr (cddr x) (cdr x)) (tostring (write x))) ; expect: "(1 . #0=(2 3 . #0#))"
+(let x (list 1 2) (scar x x) (tostring (write x))) ; expect: "#0=(#0# 2)"
+(let h (table) (= (h 'me) h) (tostring (write h))) ; expect: "#0=#hash((me . #0#))"
+(let x (list "a") (tostring (write (list x x)))) ; expect: "((\"a\") (\"a\"))"
+(let x (list 1) (scdr x x) (tostring (disp x))) ; expect: "#0=(1 . #0#)"
