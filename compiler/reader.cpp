@@ -138,6 +138,11 @@ uint64_t Reader::pos(uint32_t line, uint32_t col) const {
   return vm::make_pos(file_id_, line, col);
 }
 
+void Reader::fail_in_text(const std::string& what, uint32_t line, uint32_t col) {
+  eof_in_text_ = true;
+  fail(what, line, col, true);
+}
+
 void Reader::fail(const std::string& what, uint32_t line, uint32_t col, bool at_eof) {
   eof_error_ = at_eof;
   vm::throw_error("read: " + what + " at " + where(line, col));
@@ -165,7 +170,7 @@ void Reader::skip_block_comment(uint32_t line, uint32_t col) {
   int depth = 1;
   while (depth > 0) {
     int32_t c = next();
-    if (c < 0) fail("unterminated block comment", line, col, true);
+    if (c < 0) fail_in_text("unterminated block comment", line, col);
     if (c == '|' && peek() == '#') {
       next();
       --depth;
@@ -184,7 +189,7 @@ Value Reader::read_string(uint32_t line, uint32_t col) {
   for (;;) {
     uint32_t cl = line_, cc = col_;
     int32_t c = next();
-    if (c < 0) fail("unterminated string", line, col, true);
+    if (c < 0) fail_in_text("unterminated string", line, col);
     if (c == '"') return vm::make_string_u32(chars);
     if (c == '\\') read_escape(chars, cl, cc);
     else chars.push_back(char32_t(c));
@@ -210,7 +215,7 @@ void Reader::read_escape(std::u32string& out, uint32_t line, uint32_t col) {
   // Pairs: the letter after the backslash, then the character it stands for.
   static const char kSimple[] = "a\ab\bt\tn\nv\vf\fr\re\x1b\"\"''\\\\";
   int32_t c = next();
-  if (c < 0) fail("unterminated string escape", line, col, true);
+  if (c < 0) fail_in_text("unterminated string escape", line, col);
   for (size_t i = 0; kSimple[i]; i += 2)
     if (c == kSimple[i]) return out.push_back(char32_t(kSimple[i + 1]));
   if (c == '\n') return;  // line continuation: the newline is dropped
@@ -300,7 +305,7 @@ bool Reader::read_token(std::string& text, uint32_t line, uint32_t col) {
 // taken literally.
 void Reader::read_bar_quoted(std::string& text, uint32_t line, uint32_t col) {
   for (int32_t c = next(); c != '|'; c = next()) {
-    if (c < 0) fail("unterminated |symbol|", line, col, true);
+    if (c < 0) fail_in_text("unterminated |symbol|", line, col);
     vm::utf8_append(text, uint32_t(c));
   }
 }
@@ -554,6 +559,7 @@ void FormBuilder::fail_at_eof() {
 
 bool Reader::read(Value& out) {
   eof_error_ = false;
+  eof_in_text_ = false;
   FormBuilder builder(*this);
   return builder.run(out);
 }
@@ -578,6 +584,18 @@ bool form_complete(const std::string& text) {
     return true;
   } catch (const vm::ArcError&) {
     return !reader.error_at_eof();
+  }
+}
+
+bool ends_inside_text(const std::string& text) {
+  Reader reader(text, "<input>");
+  try {
+    Value form;
+    while (reader.read(form)) {
+    }
+    return false;
+  } catch (const vm::ArcError&) {
+    return reader.error_inside_text();
   }
 }
 

@@ -39,6 +39,8 @@ class Reader {
   // After read() threw: true when the error was the input ending inside an
   // unfinished form, i.e. more text could have completed it.
   bool error_at_eof() const { return eof_error_; }
+  // ... and that it ended inside text: a string, a |symbol| or a #| comment.
+  bool error_inside_text() const { return eof_in_text_; }
 
   // Where the next character is (lines and columns count from 1).
   uint32_t line() const { return line_; }
@@ -53,6 +55,7 @@ class Reader {
   int32_t next();
 
   [[noreturn]] void fail(const std::string& what, uint32_t line, uint32_t col, bool at_eof = false);
+  [[noreturn]] void fail_in_text(const std::string& what, uint32_t line, uint32_t col);
   std::string where(uint32_t line, uint32_t col) const;
   uint64_t pos(uint32_t line, uint32_t col) const;
 
@@ -76,6 +79,7 @@ class Reader {
   uint32_t file_id_ = 0;
   uint32_t line_ = 1, col_ = 1;
   bool eof_error_ = false;
+  bool eof_in_text_ = false;
 };
 
 // Every form in text, as an Arc list (in order).
@@ -86,5 +90,8 @@ vm::Value read_all(const std::string& text, const std::string& file);
 // than running out of input (say an unbalanced ')') counts as complete, so
 // the REPL reads it and reports the error.
 bool form_complete(const std::string& text);
+// For the REPL's completion: true when text ends inside a string, a |symbol|
+// or a #| comment, where a name is not being typed.
+bool ends_inside_text(const std::string& text);
 
 }  // namespace compiler

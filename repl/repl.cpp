@@ -1,7 +1,8 @@
 // repl/repl.cpp — the REPL on GNU readline: history in ~/.arcana_history,
 // multi-line input until a form is complete, Tab completion of global names,
 // Ctrl-C interrupts an evaluation or discards the line being typed, Ctrl-D
-// at an empty prompt quits.
+// at an empty prompt quits; what other threads print while the prompt waits
+// appears above it, the prompt drawn again below.
 //
 // Readline runs through its callback interface, so that Ctrl-C at the prompt
 // is handled in the main loop rather than inside a signal handler: the
@@ -83,6 +84,12 @@ std::string history_path() {
 }
 
 // Readline's completion: bound global names starting with the text.
+// Readline's words break at the ssyntax characters too, so that the name
+// after ~, :, ., ! or & completes (~no, car:cd, x!ke); nothing completes
+// inside a string (g_pending holds the form's earlier lines).
+constexpr const char* kWordBreaks = " \t\n\"'`,@()[]{};~:.!&";
+const std::string* g_pending = nullptr;
+
 char* complete_global(const char* text, int state) {
   static size_t index;
   static std::string prefix;
@@ -100,9 +107,33 @@ char* complete_global(const char* text, int state) {
   return nullptr;
 }
 
-char** completion(const char* text, int, int) {
+char** completion(const char* text, int start, int) {
   rl_attempted_completion_over = 1;
+  std::string before = g_pending ? *g_pending : std::string();
+  before.append(rl_line_buffer, size_t(start));
+  if (compiler::ends_inside_text(before)) return nullptr;
   return rl_completion_matches(text, complete_global);
+}
+
+// Output from other threads while the prompt waits (vm::TerminalHooks):
+// the prompt and what was typed are cleared, the output goes above them,
+// and they are drawn again below it, on a line of their own.
+bool g_prompt_up = false;  // readline's handler is installed
+bool g_prompt_hidden = false;
+
+void hide_prompt() {
+  if (!g_prompt_up || g_prompt_hidden) return;
+  g_prompt_hidden = true;
+  rl_clear_visible_line();
+  std::fflush(rl_outstream);
+}
+
+void show_prompt(bool line_ended) {
+  if (!g_prompt_hidden) return;
+  g_prompt_hidden = false;
+  if (!line_ended) std::fputs("\n", rl_outstream);
+  rl_forced_update_display();
+  std::fflush(rl_outstream);
 }
 
 enum class Got { kLine, kEof, kInterrupt };
@@ -114,6 +145,7 @@ char* g_line = nullptr;
 void on_line(char* line) {
   g_line_done = true;
   g_line = line;
+  g_prompt_up = false;
   rl_callback_handler_remove();  // restores the terminal for the evaluation
 }
 
@@ -127,7 +159,11 @@ void wait_for_input(std::initializer_list<int> fds) {
   try {
     vm::wait_fds(*g_vm, v.data(), int(v.size()), false);
   } catch (vm::ArcError& e) {
-    if (e.exc != g_vm->interrupt_exc()) std::fputs(vm::describe_error(e.exc).c_str(), stderr);
+    if (e.exc != g_vm->interrupt_exc()) {
+      hide_prompt();
+      std::fputs(vm::describe_error(e.exc).c_str(), stderr);
+      show_prompt(true);
+    }
   }
 }
 
@@ -137,6 +173,7 @@ Got read_tty_line(const char* prompt, std::string& out) {
   g_line = nullptr;
   drain_sigpipe();
   rl_callback_handler_install(prompt, on_line);
+  g_prompt_up = true;
   for (;;) {
     // Background threads run while the prompt waits.
     wait_for_input({fileno(rl_instream), g_sigpipe[0]});
@@ -145,12 +182,17 @@ Got read_tty_line(const char* prompt, std::string& out) {
     if (n < 0 && errno != EINTR) break;
     if (n > 0 && (fds[1].revents & POLLIN)) {
       drain_sigpipe();
-      // Ctrl-C: drop what was typed and start over on a fresh line.
-      rl_free_line_state();
-      rl_callback_sigcleanup();
-      rl_callback_handler_remove();
+      // Ctrl-C: drop what was typed and start over on a fresh line. The ^C
+      // goes after the text, before readline gives the terminal back
+      // (which returns the cursor to the start of the line).
+      rl_point = rl_end;
+      rl_redisplay();
       std::fputs("^C\n", rl_outstream);
       std::fflush(rl_outstream);
+      rl_free_line_state();
+      rl_callback_sigcleanup();
+      g_prompt_up = false;
+      rl_callback_handler_remove();
       return Got::kInterrupt;
     }
     if (n > 0 && fds[0].revents) {
@@ -163,6 +205,7 @@ Got read_tty_line(const char* prompt, std::string& out) {
       }
     }
   }
+  g_prompt_up = false;
   rl_callback_handler_remove();
   return Got::kEof;
 }
@@ -185,6 +228,7 @@ Got read_plain_line(std::string& out) {
 // Reads lines until they hold complete forms; false at end of input.
 bool read_input(std::string& text, bool tty) {
   text.clear();
+  g_pending = &text;
   for (;;) {
     std::string line;
     Got got = tty ? read_tty_line(text.empty() ? "arc> " : "  ... ", line) : read_plain_line(line);
@@ -257,7 +301,8 @@ int run_repl(compiler::Runtime& rt) {
   rl_readline_name = "arcana";
   rl_catch_signals = 0;  // SIGINT is ours: see on_sigint
   rl_attempted_completion_function = completion;
-  rl_basic_word_break_characters = const_cast<char*>(" \t\n\"'`,@()[]{};");
+  rl_basic_word_break_characters = const_cast<char*>(kWordBreaks);
+  if (tty) vm::set_terminal_hooks({hide_prompt, show_prompt});
   std::string hist = history_path();
   if (tty) open_history(hist);
   install_sigint();

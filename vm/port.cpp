@@ -31,6 +31,13 @@ extern char** environ;
 namespace vm {
 
 namespace {
+TerminalHooks g_terminal_hooks;  // process-wide: see vm/port.h
+}  // namespace
+
+void set_terminal_hooks(TerminalHooks hooks) { g_terminal_hooks = hooks; }
+const TerminalHooks& terminal_hooks() { return g_terminal_hooks; }
+
+namespace {
 
 constexpr size_t kBufSize = 64 * 1024;
 constexpr int32_t kReplacement = 0xFFFD;
@@ -167,7 +174,12 @@ class FdOutput final : public PortImpl {
         if (fd_ < 0) break;  // another thread closed it
         chunk = std::min(chunk, size_t(PIPE_BUF));
       }
+      // No thread switch between hide and show: a chunk is written whole.
+      const TerminalHooks& hooks = g_terminal_hooks;
+      bool around = line_buffered_ && hooks.hide && hooks.show;
+      if (around) hooks.hide();
       ssize_t n = ::write(fd_, buf_.data() + g.done, chunk);
+      if (around) hooks.show(n > 0 && buf_[g.done + size_t(n) - 1] == '\n');
       if (n >= 0) g.done += size_t(n);
       else if (errno != EINTR) {
         err = errno;

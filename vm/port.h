@@ -63,6 +63,18 @@ void flush_quietly(Value port);
 // %trim-memory). The bytes given back.
 size_t release_output_buffers();
 
+// The REPL's prompt, which output to a terminal steps around while the
+// prompt waits for a line and other threads print: hide clears the prompt's
+// line before bytes go to a terminal, show redraws it after them, told
+// whether they ended a line. Process-wide, as the terminal is; unset (the
+// default), terminal output is written as it comes.
+struct TerminalHooks {
+  void (*hide)() = nullptr;
+  void (*show)(bool line_ended) = nullptr;
+};
+void set_terminal_hooks(TerminalHooks hooks);
+const TerminalHooks& terminal_hooks();
+
 // Constructors (vm/port.cpp). File opening errors are Arc errors.
 PortImpl* open_input_file(const std::string& path);
 PortImpl* open_output_file(const std::string& path, bool append);

@@ -467,6 +467,22 @@ TEST_CASE("form_complete for the REPL", "[reader][repl]") {
   REQUIRE_FALSE(form_complete("|ab"));
 }
 
+TEST_CASE("ends_inside_text for the REPL's completion", "[reader][repl]") {
+  setup();
+  using compiler::ends_inside_text;
+  REQUIRE(ends_inside_text("(prn \"sca"));
+  REQUIRE(ends_inside_text("(prn \"a\\\"b"));  // an escaped quote does not end it
+  REQUIRE(ends_inside_text("(list \"one\nline two"));
+  REQUIRE(ends_inside_text("'|a b"));
+  REQUIRE(ends_inside_text("#| a comment"));
+  REQUIRE(ends_inside_text("(prn \"a\" \"b"));
+  REQUIRE_FALSE(ends_inside_text("(sca"));
+  REQUIRE_FALSE(ends_inside_text("(prn \"a\" sca"));
+  REQUIRE_FALSE(ends_inside_text("(list #\\\" sca"));  // #\" is a character
+  REQUIRE_FALSE(ends_inside_text("(a) (b"));
+  REQUIRE_FALSE(ends_inside_text(""));
+}
+
 TEST_CASE("100,000 nested parentheses do not crash", "[reader][deep]") {
   setup();
   const int depth = 100000;

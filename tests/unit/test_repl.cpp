@@ -1,8 +1,9 @@
 // tests/unit/test_repl.cpp — the arcana REPL, driven through a pseudo-terminal
 // as a person would: results, multi-line input, Tab completion, error
 // recovery, the history file, Ctrl-C and Ctrl-D. Each session runs the real
-// binary with HOME set to a fresh temporary directory and TERM=dumb; every
-// read has a timeout, and a session that fails is killed.
+// binary with HOME set to a fresh temporary directory and TERM=dumb (or a
+// real terminal's TERM where cursor movement matters); every read has a
+// timeout, and a session that fails is killed.
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
@@ -39,7 +40,7 @@ struct TempHome {
 // One REPL session on a pseudo-terminal.
 class Session {
  public:
-  explicit Session(const std::string& home) {
+  explicit Session(const std::string& home, const char* term = "dumb") {
     winsize ws{};
     ws.ws_row = 24;
     ws.ws_col = 200;
@@ -47,7 +48,7 @@ class Session {
     REQUIRE(pid_ >= 0);
     if (pid_ == 0) {
       setenv("HOME", home.c_str(), 1);
-      setenv("TERM", "dumb", 1);
+      setenv("TERM", term, 1);
       unsetenv("INPUTRC");
       unsetenv("ARCANA_GC");
       execl(ARCANA_BINARY, "arcana", (char*)nullptr);
@@ -253,4 +254,52 @@ TEST_CASE("repl exits with status 0 on Ctrl-D", "[repl]") {
   REQUIRE(status != -1);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("repl completes the name after ssyntax, not inside a string", "[repl]") {
+  TempHome home;
+  Session s(home.path);
+  REQUIRE(s.expect("arc> "));
+  s.send("(map ~sca\t");  // ~ is ssyntax: the name after it completes
+  CHECK(s.expect("~scar"));
+  s.send("\x03");
+  REQUIRE(s.expect("arc> "));
+  s.send("(car:sca\t");
+  CHECK(s.expect("car:scar"));
+  s.send("\x03");
+  REQUIRE(s.expect("arc> "));
+  // Inside a string Tab adds nothing: the string stays "sca", length 3.
+  s.send("(len \"sca\t");
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  s.send("\")\r");
+  CHECK(s.expect("\n3\r\n"));
+}
+
+TEST_CASE("repl starts a fresh prompt on a new line after Ctrl-C", "[repl]") {
+  TempHome home;
+  Session s(home.path, "xterm");
+  REQUIRE(s.expect("arc> "));
+  s.send("(+ 1");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  s.send("\x03");
+  // ^C after the text typed, then the prompt at the start of the next line
+  // (not ^C written over the old prompt after a carriage return).
+  CHECK(s.expect("(+ 1^C\r\n"));
+  CHECK(s.expect("arc> "));
+  s.send("(+ 3 4)\r");
+  CHECK(s.expect("7\r\n"));
+}
+
+TEST_CASE("repl prints other threads' output above a redrawn prompt", "[repl]") {
+  TempHome home;
+  Session s(home.path);
+  REQUIRE(s.prompt_then("(do (thread (sleep 1) (prn \"from-thread\")) 'started)"));
+  REQUIRE(s.expect("started\r\n"));
+  REQUIRE(s.expect("arc> "));
+  s.send("(+ 2");  // typed before the thread prints
+  REQUIRE(s.expect("(+ 2"));
+  CHECK(s.expect("from-thread\r\n", 8000));
+  CHECK(s.expect("arc> (+ 2"));  // the prompt and the text, drawn again below
+  s.send(" 5)\r");
+  CHECK(s.expect("\n7\r\n"));
 }
