@@ -575,28 +575,31 @@ Value read_all(const std::string& text, const std::string& file) {
   return list;
 }
 
-bool form_complete(const std::string& text) {
-  Reader reader(text, "<input>");
+namespace {
+
+// Reads all of text as the REPL's input; false if it stopped at an error,
+// which the reader then describes.
+bool reads_whole(Reader& reader) {
   try {
     Value form;
     while (reader.read(form)) {
     }
     return true;
   } catch (const vm::ArcError&) {
-    return !reader.error_at_eof();
+    return false;
   }
+}
+
+}  // namespace
+
+bool form_complete(const std::string& text) {
+  Reader reader(text, "<input>");
+  return reads_whole(reader) || !reader.error_at_eof();
 }
 
 bool ends_inside_text(const std::string& text) {
   Reader reader(text, "<input>");
-  try {
-    Value form;
-    while (reader.read(form)) {
-    }
-    return false;
-  } catch (const vm::ArcError&) {
-    return reader.error_inside_text();
-  }
+  return !reads_whole(reader) && reader.error_inside_text();
 }
 
 }  // namespace compiler
