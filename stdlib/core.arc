@@ -232,8 +232,9 @@
 (def copylist (xs)
   (if (alist xs) (+ nil xs) (err "copylist: expected a list, got" xs)))
 
+; As in Arc 3.1, any atom ends the list: (assoc k "") is nil.
 (def assoc (key al)
-  (if (no al) nil
+  (if (atom al) nil
       (and (is (type (car al)) 'cons) (is (car (car al)) key)) (car al)
       (assoc key (cdr al))))
 
@@ -268,23 +269,31 @@
       (%firstn (- n 1) (cdr xs) (cons (car xs) acc))
       (%rev-onto acc nil)))
 
+; Taking no elements (or dropping none) never looks at xs, in Arc 3.1 as
+; here: (firstn 0 "") is nil and (nthcdr 0 "") is "".
 (def firstn (n xs)
-  (if (no n) xs (do (%check-list "firstn" xs) (%firstn n xs nil))))
+  (if (no n)    xs
+      (<= n 0)  nil
+      (do (%check-list "firstn" xs) (%firstn n xs nil))))
 
 (def %nthcdr (n xs) (if (and xs (> n 0)) (%nthcdr (- n 1) (cdr xs)) xs))
 
 (def nthcdr (n xs)
-  (if (no n) xs (do (%check-list "nthcdr" xs) (%nthcdr n xs))))
+  (if (no n)    xs
+      (<= n 0)  xs
+      (do (%check-list "nthcdr" xs) (%nthcdr n xs))))
 
 (def %tuples (xs n acc)
   (if xs
       (%tuples (%nthcdr n xs) n (cons (%firstn n xs nil) acc))
       (%rev-onto acc nil)))
 
+; nil has no tuples whatever the size, as in Arc 3.1, which tests xs first.
 (def tuples (xs (o n 2))
-  (if (< n 1) (err "tuples: the size must be positive, got" n))
-  (%check-list "tuples" xs)
-  (%tuples xs n nil))
+  (when xs
+    (if (< n 1) (err "tuples: the size must be positive, got" n))
+    (%check-list "tuples" xs)
+    (%tuples xs n nil)))
 
 (def %substring (s start end)
   (let r (newstring (- end start))
@@ -492,8 +501,10 @@
           (%retrieve n f (cdr xs) acc))
       (%rev-onto acc nil)))
 
+; Retrieving no elements looks at no xs, as in Arc 3.1: (retrieve 0 f "").
 (def retrieve (n f xs)
-  (if (no n) (keep f xs)
+  (if (no n)    (keep f xs)
+      (<= n 0)  nil
       (do (%check-list "retrieve" xs) (%retrieve n (testify f) xs nil))))
 
 (def %map-str1 (f s)
@@ -557,14 +568,21 @@
                 (%dedup (cdr xs) seen (cons x acc)))))
       (%rev-onto acc nil)))
 
-(def dedup (xs) (%check-list "dedup" xs) (%dedup xs (table) nil))
+; dedup and adjoin take strings too, as Arc 3.1's do, which iterate with
+; each and some: (dedup "abca") is (#\a #\b #\c), (adjoin nil "") (nil . "").
+(def dedup (xs)
+  (if (isa xs 'string)
+      (%dedup (coerce xs 'cons) (table) nil)
+      (do (%check-list "dedup" xs) (%dedup xs (table) nil))))
 
 (def adjoin (x xs (o test iso))
-  (%check-list "adjoin" xs)
-  (if (%some-list (fn (y) (test x y)) xs) xs (cons x xs)))
+  (unless (or (alist xs) (isa xs 'string)) (%seq-err "adjoin" xs))
+  (if (some (fn (y) (test x y)) xs) xs (cons x xs)))
 
+; With +, some and rem, as Arc 3.1's, so strings work: (union is "" nil) is
+; "", (union is "ab" "bc") "abc".
 (def union (f xs ys)
-  (join xs (rem (fn (y) (%some-list (fn (x) (f x y)) xs)) ys)))
+  (+ xs (rem (fn (y) (some (fn (x) (f x y)) xs)) ys)))
 
 (def before (x y seq (o i 0))
   (let xp (pos x seq i)
@@ -828,7 +846,9 @@
   (case (type x)
     string (%map-str1 f x)
     char (f x)
-    sym (if x (sym (%map-str1 f (coerce x 'string))))
+    ; nil is a symbol whose string is "", so it recases to (sym ""), as in
+    ; Arc 3.1.
+    sym (sym (%map-str1 f (coerce x 'string)))
     (err (+ name ": expected a string, character or symbol, got") x)))
 
 (def downcase (x) (%recase "downcase" %downc x))
@@ -891,7 +911,9 @@
 (def cache (timef valf)
   (with (val nil made nil)
     (fn ()
-      (when (or (no made) (> (- (seconds) made) (timef)))
+      ; As Arc 3.1's: a nil value is never kept, and a value as old as the
+      ; limit is stale, so a limit of 0 recomputes at every call.
+      (unless (and val (< (- (seconds) made) (timef)))
         (assign val (valf) made (seconds)))
       val)))
 

@@ -504,8 +504,9 @@
 (def %check-table (who h)
   (unless (isa h 'table) (err (+ who ": expected a table, got") h)))
 
+; "" too, which Arc 3.1's maps over without a call, is an empty alist.
 (def listtab (al)
-  (unless (alist al) (err "listtab: expected a list, got" al))
+  (unless (or (alist al) (is al "")) (err "listtab: expected a list, got" al))
   (let h (table)
     (each (k v) al (sref h v k))
     h))
@@ -516,22 +517,35 @@
     (maptable (fn (k v) (assign r (cons (list k v) r))) h)
     r))
 
+; With nothing to store, h comes back unexamined, as from Arc 3.1's:
+; (fill-table nil nil) is nil.
 (def fill-table (h kvs)
-  (%check-table "fill-table" h)
+  (if kvs (%check-table "fill-table" h))
   (each (k v) (pair kvs) (sref h v k))
   h)
 
+; The keys (f car) or values (f cadr) of what Arc 3.1's keys and vals,
+; which loop with (each (k v) h ...), take besides a table: nil and "", which
+; have none (news.arc takes the keys of a missing vote table), and a list
+; of (key value) lists.
+(def %kv-parts (who h f)
+  (if (or (no h) (is h "")) nil
+      (and (acons h) (all alist h)) (map1 f h)
+      (err (+ who ": expected a table or a list of (key value) lists, got") h)))
+
 (def keys (h)
-  (%check-table "keys" h)
-  (let r nil
-    (maptable (fn (k v) (assign r (cons k r))) h)
-    r))
+  (if (isa h 'table)
+      (let r nil
+        (maptable (fn (k v) (assign r (cons k r))) h)
+        r)
+      (%kv-parts "keys" h car)))
 
 (def vals (h)
-  (%check-table "vals" h)
-  (let r nil
-    (maptable (fn (k v) (assign r (cons v r))) h)
-    r))
+  (if (isa h 'table)
+      (let r nil
+        (maptable (fn (k v) (assign r (cons v r))) h)
+        r)
+      (%kv-parts "vals" h cadr)))
 
 (def memtable (ks)
   (let h (table)
@@ -549,8 +563,7 @@
     new))
 
 (def rand-key (h)
-  (%check-table "rand-key" h)
-  (let ks (keys h)
+  (let ks (if (isa h 'table) (keys h) (%kv-parts "rand-key" h car))
     (if ks (ks (rand (len ks))))))
 
 ; eof comes back as is even when it is a list; a nil eof reads as an empty
@@ -589,8 +602,12 @@
     (rev (keep (fn ((k d)) (unless (seen k) (sref seen t k)))
                (rev fields)))))
 
+; "" names no template, so its instances have no fields, as in Arc 3.1,
+; where any tem that is not a list is looked up in templates*. A symbol
+; naming none, likelier a misspelling, is an error (docs/LANGUAGE.md 5.15).
 (def %tem-fields (who tem)
-  (if (and tem (isa tem 'sym))
+  (if (is tem "") nil
+      (and tem (isa tem 'sym))
       (or (templates* tem) (err (+ who ": no template named") tem))
       (alist tem) tem
       (err (+ who ": expected a template name or field list, got") tem)))
@@ -665,7 +682,9 @@
 
 ; A copy: enq-limit reuses the cell it drops (below), so a list shared
 ; with the queue could change under its holder.
-(def qlist (q) (%check-queue "qlist" q) (copylist (car q)))
+; (qlist nil) is nil, Arc 3.1's (car nil): news.arc asks for the times of
+; an op never timed.
+(def qlist (q) (when q (%check-queue "qlist" q) (copylist (car q))))
 
 ; A full queue's oldest cell becomes its newest: a queue at its limit
 ; (the server's optimes*, a value per request) allocates nothing, so it

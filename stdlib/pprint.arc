@@ -5,7 +5,9 @@
 ; A form whose one-line text is shorter than oneline* is printed on one
 ; line; otherwise it is broken according to its operator. Quote forms print
 ; as 'x (and quasiquote, unquote and unquote-splicing as `x ,x ,@x), both in
-; one-line text and when broken, so measured and printed text agree.
+; one-line text and when broken. The one-line text is measured as write
+; writes it, (quote x) and all, as Arc 3.1's pprint.arc measures it, so that
+; the lines break in the same places (docs/LANGUAGE.md 6.2).
 
 ; Operator -> how many of its arguments stay on the first line (the
 ; header); the rest form a body, one per line, indented by two. Counts
@@ -63,12 +65,21 @@
       (let prefix (%ppr-prefix expr)
         (disp prefix)
         (ppr (cadr expr) (+ col (len prefix)) t))
-      (let whole (tostring (%ppr-flat expr))
-        (if (< (len whole) oneline*)
-            (do (disp whole) nil)
-            (%ppr-progn-form expr)
-            (ppr-progn expr col noindent)
-            (ppr-call expr col noindent)))))
+      (no (%ppr-long expr))
+      (do (%ppr-flat expr) nil)
+      (%ppr-progn-form expr)
+      (ppr-progn expr col noindent)
+      (ppr-call expr col noindent)))
+
+; t if x does not fit on one line as Arc 3.1 measures it: a list whose
+; written text, with (quote x) for 'x, is at least oneline* long, or a
+; quoted such list. This is what Arc 3.1's ppr returns, which decides
+; whether the arguments after a call's first go on lines of their own.
+(def %ppr-long (x)
+  (and (acons x) (no (dotted x))
+       (if (and (is (car x) 'quote) (%ppr-prefix x))
+           (%ppr-long (cadr x))
+           (>= (len (tostring (write x))) oneline*))))
 
 ; t if expr is a body operator's form with all its header arguments; one
 ; with fewer (say (let x)) is laid out as a call.
@@ -98,7 +109,8 @@
 ; (ppr-call expr col noindent): lay out a call starting at the current
 ; position (column col): the first argument after the operator, the others
 ; under it, one per line, unless all of them are atoms and the first
-; argument fit on one line. Returns t if it broke a line.
+; argument fit on one line (%ppr-long: laid out without a break is not
+; enough). Returns t if it broke a line.
 (def ppr-call (expr col noindent)
   (lpar)
   (let op (tostring (%ppr-flat (car expr)))
@@ -107,12 +119,14 @@
         (let argcol (+ col (len op) 2)
           (sp)
           (let broke (ppr (cadr expr) argcol t)
-            (or (pprest (cddr expr) argcol (no broke)) broke)))
+            (or (pprest (cddr expr) argcol (no (%ppr-long (cadr expr)))) broke)))
         (do (rpar) nil))))
 
-; t if x prints as a word: an atom or a quoted atom.
+; t if x stays on its operator's line among the rest of a call's arguments:
+; an atom or a quoted atom. Only quote, as in Arc 3.1, for which `x is the
+; call (quasiquote x).
 (def %ppr-atomic (x)
-  (or (atom x) (and (%ppr-prefix x) (atom (cadr x)))))
+  (or (atom x) (and (is (car x) 'quote) (%ppr-prefix x) (atom (cadr x)))))
 
 ; (pprest exprs col (o oneline t)): print the remaining arguments of a call
 ; and its closing parenthesis: after a space each, if oneline and all of

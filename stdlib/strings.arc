@@ -13,6 +13,12 @@
   (unless (isa s 'string)
     (err (+ (coerce fname 'string) ": expected a string, got") s)))
 
+; s, or "" for nil. Arc 3.1's functions that only loop over the characters
+; of an argument (forlen, each) do nothing for nil, so for those nil is the
+; empty string (docs/LANGUAGE.md 6.1); srv.arc urldecodes empty fields.
+(def %str-or-nil (fname s)
+  (if (no s) "" (do (%str-arg fname s) s)))
+
 ; (tokens s (o sep whitec)): the non-empty runs of characters of s that do
 ; not match sep (a character or a predicate).
 (def tokens (s (o sep whitec))
@@ -56,9 +62,10 @@
         (err "positions: expected a string or list, got" seq))))
 
 ; (slices s test): s split at every character matching test, keeping the
-; empty pieces: (slices ",a," #\,) is ("" "a" "").
+; empty pieces: (slices ",a," #\,) is ("" "a" ""). Arc 3.1's cuts nil once,
+; and a cut of nil is nil, so (slices nil sep) is (nil).
 (def slices (s test)
-  (%str-arg 'slices s)
+  (if s (%str-arg 'slices s))
   (let f (testify test)
     ; Right to left, as in tokens; end is the index past the current piece.
     ((afn (i end acc)
@@ -71,8 +78,9 @@
 
 ; (lines s): s split at newlines, with every carriage return removed, so
 ; text with \r\n line ends splits cleanly. A final newline leaves a last "".
+; (lines nil) is (nil), as (slices nil sep) is.
 (def lines (s)
-  (%str-arg 'lines s)
+  (if s (%str-arg 'lines s))
   (map1 (fn (line) (if (%str-has-char line #\return) (rem #\return line) line))
         (slices s #\newline)))
 
@@ -90,17 +98,17 @@
 ; written as bytes, so a percent-encoded UTF-8 sequence comes out as its
 ; character.
 (def urldecode (s)
-  (%str-arg 'urldecode s)
-  (tostring
-    ((afn (i)
-       (when (< i (len s))
-         (let c (s i)
-           (if (is c #\+)
-               (do (writec #\space) (self (+ i 1)))
-               (is c #\%)
-               (do (writeb (%str-url-escape s i)) (self (+ i 3)))
-               (do (writec c) (self (+ i 1)))))))
-     0)))
+  (let s (%str-or-nil 'urldecode s)
+    (tostring
+      ((afn (i)
+         (when (< i (len s))
+           (let c (s i)
+             (if (is c #\+)
+                 (do (writec #\space) (self (+ i 1)))
+                 (is c #\%)
+                 (do (writeb (%str-url-escape s i)) (self (+ i 3)))
+                 (do (writec c) (self (+ i 1)))))))
+       0))))
 
 ; The byte of the escape %XX that starts at index i of s.
 (def %str-url-escape (s i)
@@ -113,16 +121,16 @@
 ; (urlencode s): every character as %XX of its code point, in lower-case
 ; hex with at least two digits (a character above 255 gets more digits).
 (def urlencode (s)
-  (%str-arg 'urlencode s)
-  (tostring
-    ((afn (i)
-       (when (< i (len s))
-         (let n (coerce (s i) 'int)
-           (writec #\%)
-           (if (< n 16) (writec #\0))
-           (disp (coerce n 'string 16)))
-         (self (+ i 1))))
-     0)))
+  (let s (%str-or-nil 'urlencode s)
+    (tostring
+      ((afn (i)
+         (when (< i (len s))
+           (let n (coerce (s i) 'int)
+             (writec #\%)
+             (if (< n 16) (writec #\0))
+             (disp (coerce n 'string 16)))
+           (self (+ i 1))))
+       0))))
 
 ; The expressions testing that literal string pat appears in the value of
 ; the variable gs from the index held in the variable gb, one comparison
@@ -137,9 +145,10 @@
 
 ; (litmatch pat str (o start 0)): t if the literal string pat occurs in str
 ; at start. pat is known when the macro expands, so the comparison is
-; unrolled into one test per character.
+; unrolled into one test per character. A nil pat is the empty string, as
+; in Arc 3.1, whose loop over pat makes no tests for it.
 (mac litmatch (pat str (o start 0))
-  (unless (isa pat 'string)
+  (unless (or (no pat) (isa pat 'string))
     (err "litmatch: the pattern must be a literal string, got" pat))
   (w/uniq (gs gb)
     `(with (,gs ,str ,gb ,start)
@@ -147,9 +156,9 @@
             ,@(%str-lit-tests pat gs gb)))))
 
 ; (endmatch pat str): t if str ends with the literal string pat; unrolled
-; like litmatch.
+; like litmatch (and like it, a nil pat is "").
 (mac endmatch (pat str)
-  (unless (isa pat 'string)
+  (unless (or (no pat) (isa pat 'string))
     (err "endmatch: the pattern must be a literal string, got" pat))
   (w/uniq (gs gb)
     `(withs (,gs ,str ,gb (- (len ,gs) ,(len pat)))
@@ -188,18 +197,20 @@
 
 ; (posmatch pat seq (o start 0)): where string pat first occurs in seq at
 ; or after start; if pat is a function, the index of the first element
-; that passes it.
+; that passes it. Like Arc 3.1's, which indexes pat, it takes a list as the
+; pattern too, so nil is an empty pattern and matches at start.
 (def posmatch (pat seq (o start 0))
   (if (isa pat 'fn)     (pos pat seq start)
-      (isa pat 'string) (findsubseq pat seq start)
-      (err "posmatch: expected a string or function as the pattern, got" pat)))
+      (or (isa pat 'string) (alist pat)) (findsubseq pat seq start)
+      (err "posmatch: expected a string, list or function as the pattern, got" pat)))
 
 ; (subst new old seq): seq with each occurrence of old replaced by new
 ; (new first). new is displayed, so it may be any value; old may be a
-; string or a character. An empty old matches nowhere.
+; string or a character. An empty old (or nil) matches nowhere; a nil seq
+; is "" (%str-or-nil).
 (def subst (new old seq)
-  (%str-arg 'subst seq)
-  (let old (if (isa old 'char) (coerce old 'string) old)
+  (withs (seq (%str-or-nil 'subst seq)
+          old (if (isa old 'char) (coerce old 'string) (no old) "" old))
     (%str-arg 'subst old)
     (if (is old "")
         (cut seq 0)
@@ -216,9 +227,16 @@
 ; pairs; at each position the pairs are tried in order and the first whose
 ; old matches there is replaced.
 (def multisubst (pairs seq)
-  (%str-arg 'multisubst seq)
-  (unless (alist pairs)
-    (err "multisubst: expected a list of (old new) pairs, got" pairs))
+  (let seq (%str-or-nil 'multisubst seq)
+    ; Arc 3.1's looks at pairs only at a character of seq.
+    (if (is seq "")
+        ""
+        (do (unless (alist pairs)
+              (err "multisubst: expected a list of (old new) pairs, got" pairs))
+            (%multisubst pairs seq)))))
+
+; multisubst of a list of pairs in a non-empty string.
+(def %multisubst (pairs seq)
   ; Characters become strings and empty olds, which would match everywhere
   ; without consuming anything, are dropped, once rather than per position.
   (let pairs (%str-subst-pairs pairs)
@@ -259,20 +277,22 @@
 
 ; (trim s (o where 'both) (o test whitec)): s without the characters that
 ; pass test at its front, its end, or both. A string made only of such
-; characters trims to "" whichever end is asked for.
+; characters trims to "" whichever end is asked for, and so does nil. As in
+; Arc 3.1, any other where (nil, say) trims neither end.
 (def trim (s (o where 'both) (o test whitec))
-  (%str-arg 'trim s)
-  (unless (in where 'front 'end 'both)
-    (err "trim: where must be front, end or both, got" where))
-  (withs (f     (testify test)
-          n     (len s)
-          start (if (is where 'end)
-                    0
-                    ((afn (i) (if (and (< i n) (f (s i))) (self (+ i 1)) i)) 0))
-          end   (if (is where 'front)
-                    n
-                    ((afn (i) (if (and (> i start) (f (s (- i 1)))) (self (- i 1)) i)) n)))
-    (cut s start end)))
+  (withs (s    (%str-or-nil 'trim s)
+          f    (testify test)
+          n    (len s)
+          keep ((afn (i) (if (and (< i n) (f (s i))) (self (+ i 1)) i)) 0))
+    (if (is keep n)
+        ""
+        ; s has a character at keep that stays, so the scan from the end
+        ; stops after it.
+        (cut s
+             (if (in where 'front 'both) keep 0)
+             (if (in where 'end 'both)
+                 ((afn (i) (if (f (s (- i 1))) (self (- i 1)) i)) n)
+                 n)))))
 
 ; The nearest integer to a number >= 0, halves rounded up.
 (def %str-round-half-up (x)

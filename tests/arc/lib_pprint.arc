@@ -47,7 +47,8 @@ oneline* ; expect: 35
 (ppr '(foo (bar 1 2 3 4 5 6 7 8 9 10) (baz 1) (qux 2))) ; expect: t
 ; prints: (foo (bar 1 2 3 4 5 6 7 8 9 10)\n     (baz 1)\n     (qux 2))
 (ppr '(if (no x) (bar y) (baz x (+ y 1) 'long-symbol-here))) ; expect: t
-; prints: (if (no x)\n    (bar y)\n    (baz x (+ y 1) 'long-symbol-here))
+; (the baz form is measured with (quote long-symbol-here), too long for a line)
+; prints: (if (no x)\n    (bar y)\n    (baz x\n         (+ y 1)\n         'long-symbol-here))
 ; remaining arguments that are all atoms stay on one line
 (ppr '(foo aaaaaaaaaa bbbbbbbbbbbbb cccccccccccc dddd))
 ; prints: (foo aaaaaaaaaa bbbbbbbbbbbbb cccccccccccc dddd)

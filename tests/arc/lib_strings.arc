@@ -30,7 +30,7 @@
 (lines "a\r\nb\r\n") ; expect: ("a" "b" "")
 (lines "") ; expect: ("")
 (lines "x\n\ny") ; expect: ("x" "" "y")
-(lines nil) ; error: lines
+(lines 5) ; error: lines
 
 ; slices: split at every separator, keeping empty pieces
 (slices "a,,b" #\,) ; expect: ("a" "" "b")
