@@ -226,6 +226,7 @@ class GenHeap final : public Heap {
   }
 
   void refresh_stats() override { count_allocation(); }
+  uint64_t bytes_allocated_now() const override { return allocated_before_ + eden_bytes(); }
 
   void collect_minor() override {
     auto t0 = std::chrono::steady_clock::now();

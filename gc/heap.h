@@ -304,6 +304,10 @@ class Heap {
   // Brings the figures a collector computes only on demand up to date (boehm:
   // the live bytes). Call before reading stats() for a report.
   virtual void refresh_stats() {}
+  // The bytes allocated since start, as of now, cheaply (the profiler reads
+  // it at every sample): stats().bytes_allocated, which a collector whose
+  // fast path does not count bytes brings up to date only now and then.
+  virtual uint64_t bytes_allocated_now() const { return stats_.bytes_allocated; }
   // Checks the collector's invariant over the whole heap; returns the problems.
   virtual std::vector<std::string> verify() = 0;
 

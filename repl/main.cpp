@@ -1,6 +1,10 @@
 // repl/main.cpp — the arcana command: the REPL, the script runner, -e.
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -10,6 +14,7 @@
 #include "vm/error.h"
 #include "vm/port.h"
 #include "vm/print.h"
+#include "vm/profiler.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 
@@ -32,6 +37,8 @@ const char* kUsage =
     "  --gc-stress          collect at every safe point (slow; for testing)\n"
     "  --stats              print counters at exit: type dispatches, opcodes, GC\n"
     "  --cpu-profile=FILE   write a gperftools CPU profile (read with google-pprof)\n"
+    "  --profile=FILE       profile the Arc program: FILE in pprof's format (go tool pprof)\n"
+    "  --profile-rate=HZ    the profiler's samples a second (1-100000, default 1000)\n"
     "  --stack-limit=MB     VM stack size (default 512); deeper recursion is an error\n"
     "  --fiber-release=P    what becomes of a finished fiber's stacks: keep (default),\n"
     "                       madvise (return the pages) or munmap (unmap idle allocations)\n"
@@ -45,7 +52,9 @@ struct Args {
   const char* gc_from = "--gc";  // where the collector's name came from, for errors
   unsigned promote_age = 0;      // 0: gen's default
   bool stats = false;
-  std::string profile;
+  std::string profile;      // --cpu-profile (gperftools)
+  std::string arc_profile;  // --profile (vm/profiler.h)
+  int profile_rate = vm::Profiler::kDefaultRate;
   std::vector<std::string> exprs;
   std::string host;  // --host: srv.arc's srv-host*
   std::string file;
@@ -121,6 +130,25 @@ int parse_args(int argc, char** argv, Args& args) {
         std::fputs("arcana: --workers needs a number from 1 to 256\n", stderr);
         return 2;
       }
+    } else if (starts(a, "--profile-rate=")) {
+      char* end = nullptr;
+      long n = std::strtol(a + 15, &end, 10);
+      if (end == a + 15 || *end || n < 1 || n > vm::Profiler::kMaxRate) {
+        std::fprintf(stderr, "arcana: --profile-rate needs a number from 1 to %d\n",
+                     vm::Profiler::kMaxRate);
+        return 2;
+      }
+      args.profile_rate = int(n);
+    } else if (starts(a, "--profile=")) {
+      args.arc_profile = a + 10;
+      // Found unwritable now, not after the run.
+      FILE* f = args.arc_profile.empty() ? nullptr : std::fopen(args.arc_profile.c_str(), "ab");
+      if (!f) {
+        std::fprintf(stderr, "arcana: --profile: cannot write '%s': %s\n", a + 10,
+                     args.arc_profile.empty() ? "no file named" : std::strerror(errno));
+        return 2;
+      }
+      std::fclose(f);
       args.rt.workers = int(n);
     } else if (starts(a, "--host=") || !std::strcmp(a, "--host")) {
       const char* v = a[6] == '=' ? a + 7 : (++i < argc ? argv[i] : "");
@@ -162,6 +190,10 @@ void set_argv(vm::VM& vm, const std::vector<std::string>& argv) {
   vm.define("argv", lst);
 }
 
+  if (!args.arc_profile.empty() && !args.profile.empty()) {
+    std::fputs("arcana: --profile and --cpu-profile both use SIGPROF: give one\n", stderr);
+    return 2;
+  }
 void flush_ports(vm::VM& vm) {
   vm::port_impl(vm.out_port())->flush();
   vm::port_impl(vm.err_port())->flush();
@@ -205,6 +237,7 @@ int run(Args& args) {
 
 }  // namespace
 
+    if (!args.arc_profile.empty()) vm.start_profiler(args.profile_rate, args.arc_profile);
 int main(int argc, char** argv) {
   Args args;
   int r = parse_args(argc, argv, args);
@@ -226,3 +259,4 @@ int main(int argc, char** argv) {
 #endif
   return status;
 }
+  if (!vm.finish_profile() && status == 0) status = 1;

@@ -789,3 +789,24 @@
 (def generator (f)
   (let fb (fiber (fn (_) (f yield) nil))
     (fn () (if (fiber-done fb) nil (resume fb)))))
+
+; --- Arcana: the sampling profiler (vm/profiler.h, docs/LANGUAGE.md 8.4) ---
+
+; (w/profile file body...): body's value. The profiler samples body as it
+; runs, and what it took is written to file in pprof's format (go tool
+; pprof reads it), also when body raises an error.
+(mac w/profile (file . body)
+  (w/uniq g
+    `(let ,g ,file
+       (%profile-start)
+       (after (do ,@body)
+         (%profile-stop)
+         (%profile-write ,g)))))
+
+; (prof expr): expr's value, after printing the top 20 functions of its
+; profile by self time, as pprof -top would.
+(mac prof (expr)
+  `(do (%profile-start)
+       (after ,expr
+         (%profile-stop)
+         (pr (%profile-top 20)))))

@@ -31,6 +31,7 @@
 #include "vm/error.h"
 #include "vm/fiber.h"
 #include "vm/number.h"
+#include "vm/profiler.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
@@ -182,16 +183,17 @@ struct VM::RunScope {
     K = code_consts(code);                 \
     pc = code_insns(code) + r_.builtin_pc; \
   } while (0)
-#define SAFEPOINT()                                                     \
+#define SAFEPOINT_AT(at_entry)                                          \
   do {                                                                  \
     int64_t left_ = preempt_budget.load(std::memory_order_relaxed) - 1; \
     preempt_budget.store(left_, std::memory_order_relaxed);             \
     if (__builtin_expect(left_ < 0, 0)) {                               \
       SAVE();                                                           \
-      safe_point_slow();                                                \
+      safe_point_slow(at_entry);                                        \
       RELOAD();                                                         \
     }                                                                   \
   } while (0)
+#define SAFEPOINT() SAFEPOINT_AT(false)
 // Dispatch: a jump through dispatch_ to the handler of the next
 // instruction. With computed gotos (the default) the tables hold the
 // handlers' label addresses; built with ARCANA_SWITCH_DISPATCH they hold
@@ -242,7 +244,7 @@ struct VM::RunScope {
     K = code_consts(c);                                                \
     pc = code_insns(c);                                                \
     sp = base + c->nlocals + kFrameHeader;                             \
-    SAFEPOINT();                                                       \
+    SAFEPOINT_AT(true);                                                \
     DISPATCH();                                                        \
   } while (0)
 
@@ -315,8 +317,14 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     scope.fslot = r_.stack + runs_.back().fslot;
   } else {
     r_.level++;
-    runs_.push_back(
-        RunRecord{size_t(scope.fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++, winds_});
+    // The caller's registers, if they are frames of this stack (a fiber's
+    // first run starts on a stack of its own).
+    auto offset = [this](Value* p) -> int64_t {
+      return p && p >= r_.stack && p < r_.stack_end ? p - r_.stack : -1;
+    };
+    runs_.push_back(RunRecord{size_t(scope.fslot - r_.stack),
+                              r_.top_level_run ? 0 : next_run_id_++, winds_, offset(scope.base),
+                              scope.bpc, offset(scope.bargs)});
     r_.top_level_run = false;
   }
 
@@ -466,7 +474,11 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       SAVE();
       r_.builtin_args = sp - n;
       r_.sp = sp;
+      // Ticks of the profiler that come during the call are the builtin's
+      // (vm/profiler.h): two loads while it is off.
+      uint64_t ticks = Profiler::ticks();
       Value r = b->fn(*this, sp - n, n);
+      if (__builtin_expect(Profiler::ticks() != ticks, 0)) sample_builtin(b, ticks);
       // A builtin that runs Arc code (eval and macex expand macros) passes
       // safe points in a nested run, where the code object may have moved.
       if (code) RELOAD();
@@ -880,6 +892,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef ENTER_FRAME
 #undef A
 #undef SA
+#undef SAFEPOINT_AT
 #undef PRIM_SLOW
 #undef BOTH_FIXNUMS
 #undef TEST_RESULT

@@ -97,6 +97,7 @@ struct ThreadImpl {
   bool has_alarm = false;
   std::vector<int> fds;  // descriptors it waits for (WaitingFd)
   int woke_fd = -1;      // the descriptor whose readiness woke it (-1: something else)
+  uint64_t number = 0;   // running_thread_number
 };
 
 struct Scheduler final : gc::RootSource {
@@ -107,6 +108,7 @@ struct Scheduler final : gc::RootSource {
   VM& vm;
   ThreadImpl* main = nullptr;
   ThreadImpl* current = nullptr;
+  uint64_t threads_made = 0;  // numbers the next one
   std::vector<ThreadImpl*> live;  // not finished, the running one included
   std::deque<ThreadImpl*> runq;
   Timers timers;
@@ -235,6 +237,7 @@ ThreadImpl* Scheduler::make_thread(Value fn) {
   gc::Rooted<Value> f(vm.heap(), fn);
   Thread* th = alloc<Thread>(Kind::Thread);
   auto* t = new ThreadImpl();
+  t->number = threads_made++;
   th->impl = t;
   t->self = Value::ref(th);
   t->fn = f;
@@ -836,6 +839,11 @@ SchedulerStats scheduler_stats(VM& vm) {
 }
 
 bool other_threads(VM& vm) { return vm.scheduler() && vm.scheduler()->live.size() > 1; }
+
+uint64_t running_thread_number(VM& vm) {
+  Scheduler* s = vm.scheduler();
+  return s && s->current ? s->current->number : 0;
+}
 
 void wait_fds(VM& vm, const int* fds, int n, bool write) {
   if (!other_threads(vm)) return;

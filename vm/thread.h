@@ -49,6 +49,9 @@ struct SchedulerStats {
 SchedulerStats scheduler_stats(VM& vm);
 // True if threads other than the running one exist.
 bool other_threads(VM& vm);
+// The running thread's number: 0 for the main thread, then 1, 2, ... in
+// the order threads were made (the profiler's labels).
+uint64_t running_thread_number(VM& vm);
 // Parks the running thread until one of fds is ready (for reading, or for
 // writing), letting the others run; returns at once if there are no other
 // threads, epoll cannot watch the descriptor (a regular file), or it is

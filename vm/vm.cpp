@@ -13,6 +13,7 @@
 #include "vm/error.h"
 #include "vm/fiber.h"
 #include "vm/port.h"
+#include "vm/profiler.h"
 #include "vm/server.h"
 #include "vm/socket.h"
 #include "vm/string.h"
@@ -279,9 +280,42 @@ Value* VM::tail_call_slots(int nargs) {
   return r_.builtin_args;
 }
 
-void VM::collect_garbage() { heap_->collect(); }
+void VM::collect_garbage() {
+  if (profiler_) Profiler::set_collecting(true);
+  heap_->collect();
+  if (profiler_) Profiler::set_collecting(false);
+}
 
-Value VM::safe_point_slow() {
+void VM::start_profiler(int rate, std::string path) {
+  if (profiler_) throw_error("profile: the profiler is running already");
+  profiler_ = std::make_unique<Profiler>(*this, rate);
+  profile_path_ = std::move(path);
+}
+
+bool VM::finish_profile() {
+  if (!profiler_ || profile_path_.empty()) return true;
+  stop_profiler();
+  try {
+    Profiler::write(*last_profile_, profile_path_);
+    return true;
+  } catch (ArcError& e) {
+    std::string msg = string_utf8(e.exc.as<Exception>()->message) + "\n";
+    std::fwrite(msg.data(), 1, msg.size(), stderr);
+    return false;
+  }
+}
+
+void VM::stop_profiler() {
+  if (!profiler_) return;
+  last_profile_ = profiler_->finish();
+  profiler_.reset();
+}
+
+void VM::sample_builtin(const Builtin* b, uint64_t ticks_before) {
+  if (profiler_) profiler_->sample_builtin(b, ticks_before);
+}
+
+Value VM::safe_point_slow(bool at_entry) {
   // The count starts again before the causes are read: a poke from now on
   // is seen at the next safe point.
   preempt_budget.store(kIdleSafePoints, std::memory_order_relaxed);
@@ -290,10 +324,48 @@ Value VM::safe_point_slow() {
     interrupt_ = 0;
     throw ArcError{interrupt_exc_};
   }
-  if (heap_->collection_wanted()) heap_->collect_minor();
+  if (heap_->collection_wanted()) {
+    if (profiler_) Profiler::set_collecting(true);
+    heap_->collect_minor();
+    if (profiler_) Profiler::set_collecting(false);
+  }
+  // Before the scheduler may switch threads: the samples are this one's.
+  if (profiler_ && profiler_->pending()) profiler_->sample(at_entry);
   scheduler_tick(*this);                   // sets the time slice
   if (heap_->stress()) poke_safe_point();  // collect at every safe point
   return NIL;
+}
+
+void VM::each_frame(const std::function<bool(const FrameRef&)>& f) {
+  Value* base = r_.base;
+  uint32_t pc = r_.builtin_pc;
+  size_t run = runs_.size();
+  auto in_stack = [this](int64_t off) { return off >= 0 && r_.stack + off < r_.stack_end; };
+  while (base) {
+    if (base < r_.stack || base >= r_.stack_end || TYPE(base[-1]) != Kind::Closure) return;
+    Code* c = code_of(base[-1]);
+    int64_t saved_pc = base[c->nlocals].as_fixnum();
+    int64_t link = base[c->nlocals + 1].as_fixnum();
+    bool has_caller = link > 0 && in_stack(link) && TYPE(r_.stack[link - 1]) == Kind::Closure;
+    if (!f(FrameRef{c, pc, nullptr, has_caller})) return;
+    if (has_caller) {  // the same run's caller (or a cleanup frame's, pc unknown)
+      base = r_.stack + link;
+      Code* caller = code_of(base[-1]);
+      pc = saved_pc < 0 ? 0 : uint32_t(frame_pc_insn(caller, saved_pc) - code_insns(caller));
+      continue;
+    }
+    // The run's first frame: on to the run that made this one, through
+    // the builtin that called it, if any.
+    if (run == 0) return;
+    const RunRecord& rr = runs_[--run];
+    if (in_stack(rr.outer_builtin_args) && rr.outer_builtin_args > 0) {
+      Value b = r_.stack[rr.outer_builtin_args - 1];
+      if (TYPE(b) == Kind::Builtin && !f(FrameRef{nullptr, 0, b.as<Builtin>(), true})) return;
+    }
+    if (!in_stack(rr.outer_base)) return;
+    base = r_.stack + rr.outer_base;
+    pc = rr.outer_pc;
+  }
 }
 
 // Walks the frames from the running one outwards. A frame's header holds

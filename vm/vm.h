@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,27 @@ struct RunRecord {
   size_t fslot;  // offset of the called function's slot
   uint64_t id;   // unique per run (0 for top-level runs)
   Value entry_winds;
+  // Where the frames of the run that made this one are (each_frame): the
+  // base offset of its running frame (-1: none), its pc there, and the
+  // offset of the arguments of the builtin it was calling (-1: none).
+  int64_t outer_base = -1;
+  uint32_t outer_pc = 0;
+  int64_t outer_builtin_args = -1;
 };
+
+// One frame of the running Arc stack (VM::each_frame): a closure's code and
+// the index of the instruction it is at, or a builtin that called back
+// into Arc (code null). has_caller: an Arc frame of the same run called it.
+struct FrameRef {
+  Code* code;
+  uint32_t insn;
+  const Builtin* builtin;
+  bool has_caller;
+};
+class Profiler;
+namespace pprof {
+class Profile;
+}
 
 // How a run picks up frames already on the stack (VM::continue_frames):
 // make the pending call of nargs values on top of the stack, or push value
@@ -192,7 +213,9 @@ class VM final : public gc::RootSource {
   gc::Heap& heap() { return *heap_; }
   void collect_garbage();
 
-  Value safe_point_slow();  // collects and/or raises the pending interrupt
+  // Collects and/or raises the pending interrupt, takes the profiler's
+  // samples; at_entry: at a call's entry, before the callee has run.
+  Value safe_point_slow(bool at_entry = false);
 
   // Captures the continuation of the running builtin's call (ccc).
   Value capture_continuation();
@@ -246,6 +269,11 @@ class VM final : public gc::RootSource {
   // ---- settings ----
   const Options& options() const { return opts_; }
   // Declarations (declare): read by the compiler and the output builtins.
+  // Calls f on each frame of the running execution, innermost first, across
+  // the runs that builtins made (apply, sort's comparisons), while f
+  // returns true. At a safe point or in a builtin, where the registers are
+  // saved.
+  void each_frame(const std::function<bool(const FrameRef&)>& f);
   Declarations& declarations() { return declarations_; }
 
   // ---- profiling (--stats) ----
@@ -257,6 +285,19 @@ class VM final : public gc::RootSource {
   // (%run-winds thunks v): runs the cleanups and befores of a transfer of
   // control, then gives v (vm/continuation.cpp). (%atomic-locked f): f
   // holding the threads' lock (vm/thread.cpp). The runtime installs both
+  // ---- the sampling profiler (vm/profiler.h) ----
+  // Starts it (an Arc error if it runs); stops it, keeping what it took as
+  // the last profile, which last_profile() gives (null before any). Started
+  // with a path (--profile), what it takes is written there at the end of
+  // the process (finish_profile: the end of main, or quit).
+  void start_profiler(int rate, std::string path = {});
+  void stop_profiler();
+  // Stops a profiler started with a path and writes its file; a failure is
+  // printed to stderr, and the result is false.
+  bool finish_profile();
+  bool profiling() const { return profiler_ != nullptr; }
+  const pprof::Profile* last_profile() const { return last_profile_.get(); }
+
   // once the prelude has defined them, before any other Arc code runs; a
   // missing one is a fatal error there, and a use before then is one here.
   void install_hooks(Value run_winds, Value atomic_locked);
@@ -297,6 +338,11 @@ class VM final : public gc::RootSource {
   static Value hook(Value f, const char* name) {
     if (__builtin_expect(f.is_nil(), 0)) missing_hook(name);
     return f;
+  std::unique_ptr<Profiler> profiler_;
+  // A builtin call during which the profiler's timer ticked (vm/interp.cpp).
+  __attribute__((noinline)) void sample_builtin(const Builtin* b, uint64_t ticks_before);
+  std::unique_ptr<pprof::Profile> last_profile_;
+  std::string profile_path_;  // start_profiler's path
   }
   [[noreturn]] static void missing_hook(const char* name);
   // The interpreter's dispatch tables (refresh_dispatch): the one DISPATCH

@@ -6,6 +6,7 @@
 #include "vm/gc_stats.h"
 #include "vm/number.h"
 #include "vm/print.h"
+#include "vm/profiler.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
@@ -138,6 +139,40 @@ const BuiltinDef kDefs[] = {
     {"%describe-error", bi_describe_error, 1, 1, "an exception's message and backtrace"},
     {"ccc", bi_ccc, 1, 1, "call f with the current continuation"},
     {"apply", bi_apply, 1, -1, "(apply f a1 ... lst): call f with a1... and lst's elements"},
+// The sampling profiler (vm/profiler.h): (%profile-start [rate]) begins,
+// (%profile-stop) ends and keeps the profile, (%profile-write file) writes
+// the kept one in pprof's format, (%profile-top [n]) is pprof -top's table
+// of it as a string. w/profile and prof (stdlib/lib.arc) are built on them.
+Value bi_profile_start(VM& vm, Value* a, int n) {
+  int64_t rate = n > 0 ? arg_fixnum("%profile-start", a[0]) : Profiler::kDefaultRate;
+  if (rate < 1 || rate > Profiler::kMaxRate)
+    throw_error("%profile-start: the rate must be 1 to " + std::to_string(Profiler::kMaxRate),
+                {a[0]});
+  vm.start_profiler(int(rate));
+  return NIL;
+}
+
+Value bi_profile_stop(VM& vm, Value*, int) {
+  vm.stop_profiler();
+  return NIL;
+}
+
+const pprof::Profile& last_profile(VM& vm, const char* fn) {
+  if (!vm.last_profile()) throw_error(std::string(fn) + ": no profile taken yet");
+  return *vm.last_profile();
+}
+
+Value bi_profile_write(VM& vm, Value* a, int) {
+  std::string path = arg_text("%profile-write", a[0]);
+  Profiler::write(last_profile(vm, "%profile-write"), path);
+  return a[0];
+}
+
+Value bi_profile_top(VM& vm, Value* a, int n) {
+  int64_t rows = n > 0 ? arg_index("%profile-top", a[0]) : 20;
+  return make_string_utf8(Profiler::top(last_profile(vm, "%profile-top"), size_t(rows)));
+}
+
     {"%push-wind", bi_push_wind, 2, 2, "enter a dynamic-wind extent (before after)"},
     {"%pop-wind", bi_pop_wind, 0, 0, "leave the innermost dynamic-wind extent"},
     {"gc", bi_gc, 0, 0, "force a full collection"},
@@ -158,3 +193,7 @@ void register_control_builtins(VM& vm) {
 }
 
 }  // namespace vm
+    {"%profile-start", bi_profile_start, 0, 1, "start the sampling profiler ([rate] a second)"},
+    {"%profile-stop", bi_profile_stop, 0, 0, "stop the profiler, keeping its profile"},
+    {"%profile-write", bi_profile_write, 1, 1, "write the last profile to file (pprof's format)"},
+    {"%profile-top", bi_profile_top, 0, 1, "the last profile's top [n] functions, as pprof -top"},

@@ -251,6 +251,7 @@ int64_t clock_ms(clockid_t clock) {
 }
 
 void exit_process(VM& vm, int status) {
+  vm.finish_profile();  // --profile's file, as at the end of main
   flush_quietly(vm.out_port());
   flush_quietly(vm.err_port());
   // The heap stays allocated (as the VM does) until the process ends: only
