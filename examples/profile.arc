@@ -10,5 +10,5 @@
         (= (counts w) (+ 1 (or (counts w) 0)))))
     counts))
 
-(prn (fib 28))
-(prn (len (count-words 300000)))
+(prn (fib 30))
+(prn (len (count-words 1000000)))

@@ -141,6 +141,10 @@ inline const Insn* frame_pc_insn(Code* c, int64_t off) {
 }
 // The source line of the instruction at index pc, 0 if unknown.
 uint32_t code_line_at(Code* c, uint32_t pc);
+// Whether c is the plumbing of control transfers, which a user's stack
+// leaves out (profiles): the prelude's dynamic-wind and its internal (%)
+// functions such as %run-winds (stdlib/prelude.arc).
+bool code_is_internal(Code* c);
 
 Value make_closure(Value code, uint64_t nup);
 

@@ -7,6 +7,8 @@
 
 #include "vm/code.h"
 #include "vm/port.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
 
 namespace vm {
 
@@ -275,6 +277,13 @@ std::string pos_string(uint64_t p) {
   if (p == 0) return "";
   return file_name(pos_file(p)) + ":" + std::to_string(pos_line(p)) + ":" +
          std::to_string(pos_col(p));
+}
+
+bool code_is_internal(Code* c) {
+  if (!is_symbol(c->name) || c->name.is_nil() || TYPE(c->file) != Kind::String) return false;
+  if (string_utf8(c->file) != "prelude.arc") return false;
+  std::string name = symbol_name(c->name);
+  return name == "dynamic-wind" || name[0] == '%';
 }
 
 uint32_t code_line_at(Code* c, uint32_t pc) {

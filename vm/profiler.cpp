@@ -152,6 +152,7 @@ void Profiler::record(int64_t ticks, const std::vector<uint64_t>& extra, bool sk
       return true;
     }
     if (top && skip_top && f.has_caller) return true;
+    if (code_is_internal(f.code)) return true;  // its time is its callee's or caller's
     // A frame's pc is past the instruction it is at (a caller's: its call).
     uint32_t line = code_line_at(f.code, f.insn > 0 ? f.insn - 1 : 0);
     stack.push_back(profile_->location(function_of(f.code), line));

@@ -314,6 +314,16 @@ TEST_CASE("profiler: the hot function is on top, with its file and line", "[prof
   }
   CHECK(located);
   for (auto& s : d.samples) CHECK(s.labels["thread"] == "main");
+  // Where Go is installed, pprof itself reads the file the same way.
+  if (std::system("command -v go > /dev/null 2>&1") == 0) {
+    std::string top = temp_dir() + "/hot.top";
+    std::string cmd = "go tool pprof -top " + temp_dir() + "/hot.pb.gz > " + top + " 2>&1";
+    CHECK(std::system(cmd.c_str()) == 0);
+    std::string text = slurp(top);
+    INFO(text);
+    CHECK(text.find("Type: cpu") != std::string::npos);
+    CHECK(text.find(" hot\n") != std::string::npos);
+  }
 }
 
 TEST_CASE("profiler: a recursion shows its depth, a builtin and [gc] their own frames",
