@@ -7,6 +7,7 @@
 #include "compiler/expand.h"
 #include "compiler/reader.h"
 #include "vm/builtins.h"
+#include "vm/code.h"
 #include "vm/error.h"
 #include "vm/port.h"
 #include "vm/string.h"
@@ -22,7 +23,19 @@ namespace {
 // (eval expr): compiled in the global environment, then called in place of
 // eval (a tail call: no C++ recursion while it runs).
 Value bi_eval(VM& vm, Value* a, int) {
-  Value fn = compile_toplevel(vm, a[0], "");
+  // A form without a position of its own (built, or a symbol) is placed
+  // where eval was called, so its errors say where that was.
+  std::string file;
+  uint32_t line = 0;
+  if (!pos_of(a[0])) {
+    vm.each_frame([&](const FrameRef& f) {
+      if (!f.code) return true;
+      if (TYPE(f.code->file) == Kind::String) file = string_utf8(f.code->file);
+      line = code_line_at(f.code, f.insn > 0 ? f.insn - 1 : 0);
+      return false;
+    });
+  }
+  Value fn = compile_toplevel(vm, a[0], file, line);
   vm.tail_call_slots(0)[-1] = fn;
   return vm.tail_call_marker();
 }
@@ -82,7 +95,7 @@ Value bi_declare(VM& vm, Value* a, int) {
   return a[1];
 }
 
-Value bi_strcopy(VM&, Value* a, int) { return string_copy(a[0]); }
+Value bi_strcopy(VM&, Value* a, int) { return string_copy(arg_string("%strcopy", a[0])); }
 
 Value bi_list(VM&, Value* a, int n) {
   Value r = NIL;

@@ -107,10 +107,11 @@ class Builder {
  public:
   Builder(Value file) : file_(file) {}
 
-  Lambda* toplevel(Value form) {
-    Lambda* l = new_lambda(nullptr, 0);
+  // line: the form's, for its parts that carry no position of their own.
+  Lambda* toplevel(Value form, uint32_t line) {
+    Lambda* l = new_lambda(nullptr, line);
     Scope s{nullptr, l, {}};
-    l->body = build(form, &s, 0);
+    l->body = build(form, &s, line);
     return l;
   }
 
@@ -240,6 +241,14 @@ class Builder {
       Value expr = is_cons(cdr(p)) ? car(cdr(p)) : NIL;
       Node* v =
           is_fn_form(expr) ? build_fn(expr, s, line_of(expr, line), target) : build(expr, s, line);
+      // (assign name (annotate 'mac (fn ...))), what mac expands to: the
+      // macro's function is named too, so its arity errors and backtrace
+      // lines name the macro.
+      if (Value f = mac_fn(expr, s); f.truthy()) {
+        v = node(NK::Call, line);
+        v->kids = {build(car(expr), s, line), build(car(cdr(expr)), s, line),
+                   build_fn(f, s, line_of(f, line), target)};
+      }
       Node* n;
       if (Binding* b = lookup(s, target)) {
         b->assigned = true;
@@ -258,6 +267,17 @@ class Builder {
   }
 
   static bool is_fn_form(Value x) { return is_cons(x) && car(x) == S.fn; }
+
+  // The fn of (annotate 'mac (fn ...)) with the global annotate, else nil.
+  Value mac_fn(Value x, Scope* s) {
+    if (!is_cons(x) || car(x) != intern("annotate") || lookup(s, car(x))) return NIL;
+    Value tag = is_cons(cdr(x)) ? car(cdr(x)) : NIL;
+    Value rest = is_cons(cdr(x)) ? cdr(cdr(x)) : NIL;
+    bool quoted_mac =
+        is_cons(tag) && car(tag) == S.quote && is_cons(cdr(tag)) && car(cdr(tag)) == S.mac;
+    if (!quoted_mac || !is_cons(rest) || !cdr(rest).is_nil() || !is_fn_form(car(rest))) return NIL;
+    return car(rest);
+  }
 
   // (%catch body handler): body with a handler pushed; an error calls
   // (handler exception).
@@ -889,7 +909,10 @@ class Emitter {
     depth_ -= int(nargs);
   }
 
-  // CATCH h; body; UNCATCH; JUMP end; h: handler; SWAP; CALL 1; end:
+  // CATCH h; body; UNCATCH; JUMP end; h: UNCATCH; handler; SWAP; CALL 1; end:
+  // Unwinding leaves the handler's record in place while it runs the
+  // cleanups on the way (an error in one comes to this handler too); the
+  // handler code pops it (VM::unwind, vm/continuation.cpp).
   void emit_catch(Node* n) {
     size_t to_handler = jump(Op::CATCH);
     int d = depth_;
@@ -897,6 +920,7 @@ class Emitter {
     emit(Op::UNCATCH);
     size_t to_end = jump(Op::JUMP);
     patch(to_handler);
+    emit(Op::UNCATCH);
     depth_ = d + 1;  // the exception
     emit_node(n->kids[1], false);
     emit(Op::SWAP);
@@ -945,7 +969,7 @@ class Emitter {
 
 }  // namespace
 
-Value compile_toplevel(VM& vm, Value form, const std::string& file) {
+Value compile_toplevel(VM& vm, Value form, const std::string& file, uint32_t line) {
   // Expansion runs macros, which may collect and move form: read it first.
   uint64_t pos = pos_of(form);
   gc::Rooted<Value> expanded(vm.heap(), Expander(vm).expand(form));
@@ -954,14 +978,14 @@ Value compile_toplevel(VM& vm, Value form, const std::string& file) {
   if (f.empty() && pos) f = file_name(pos_file(pos));
   Value fname = f.empty() ? NIL : make_string_utf8(f);
   Builder b(fname);
-  Lambda* top = b.toplevel(expanded);
-  top->line = pos ? pos_line(pos) : 0;
+  if (pos) line = pos_line(pos);
+  Lambda* top = b.toplevel(expanded, line);
   Value code = Emitter(top).emit_lambda();
   return make_closure(code, 0);
 }
 
-Value eval_toplevel(VM& vm, Value form, const std::string& file) {
-  Value fn = compile_toplevel(vm, form, file);
+Value eval_toplevel(VM& vm, Value form, const std::string& file, uint32_t line) {
+  Value fn = compile_toplevel(vm, form, file, line);
   vm.set_top_level_run();
   return vm.apply(fn, nullptr, 0);
 }

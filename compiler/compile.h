@@ -19,11 +19,13 @@ namespace compiler {
 using vm::Value;
 
 // Expands and compiles one top-level form into a closure of no arguments.
-// file names the source for backtraces ("" for none).
-Value compile_toplevel(vm::VM& vm, Value form, const std::string& file);
+// file names the source for backtraces ("" for none: the form's own, if
+// it has a position); line is the form's when it has no position (a
+// symbol read at the top level, a form built for eval), 0 for unknown.
+Value compile_toplevel(vm::VM& vm, Value form, const std::string& file, uint32_t line = 0);
 
 // Compiles, then runs a top-level form: what the REPL and load do.
-Value eval_toplevel(vm::VM& vm, Value form, const std::string& file = "");
+Value eval_toplevel(vm::VM& vm, Value form, const std::string& file = "", uint32_t line = 0);
 
 // The disassembly of a closure's code (and of the functions it contains).
 std::string disassemble(Value fn);

@@ -8,6 +8,10 @@
 // RootedVector.
 #include "compiler/expand.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "compiler/reader.h"
 #include "vm/error.h"
 #include "vm/number.h"
@@ -114,6 +118,28 @@ Value expand_and(const std::string& name) {
 }
 
 bool is_tagged_mac(Value v) { return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == S.mac; }
+
+// An error raised while the macro name ran on the form at pos: between the
+// macro's own frames and those compiling the form (eval's caller, if any;
+// the backtrace may hold them already) goes a line naming the use.
+// Allocation never collects (gc/heap.h rule 1), so exc needs no root.
+void note_use(VM& vm, Value exc, Value name, uint64_t pos) {
+  Exception* ex = exc.as<Exception>();
+  if (vm.is_break(exc) || VM::is_escape(exc)) return;
+  std::string use = "  in the use of macro " + symbol_name(name);
+  if (pos) use += " at " + file_name(pos_file(pos)) + ":" + std::to_string(pos_line(pos));
+  std::vector<std::string> lines, outer;
+  for (Value p = ex->backtrace; is_cons(p); p = cdr(p)) lines.push_back(string_utf8(car(p)));
+  for (Value p = vm.backtrace(); is_cons(p); p = cdr(p)) outer.push_back(string_utf8(car(p)));
+  if (lines.size() >= outer.size() &&
+      std::equal(outer.begin(), outer.end(), lines.end() - std::ptrdiff_t(outer.size())))
+    lines.resize(lines.size() - outer.size());
+  lines.push_back(use);
+  lines.insert(lines.end(), outer.begin(), outer.end());
+  Value r = NIL;
+  for (size_t i = lines.size(); i-- > 0;) r = cons(make_string_utf8(lines[i]), r);
+  set(ex, &ex->backtrace, r);
+}
 
 }  // namespace
 
@@ -292,7 +318,13 @@ Value Expander::expand_list(Value form, uint64_t pos) {
   }
   Value m = macro_of(head);
   if (m.truthy()) {
-    Value r = macex1(vm_, f);
+    Value r;
+    try {
+      r = macex1(vm_, f);
+    } catch (ArcError& e) {
+      note_use(vm_, e.exc, head, pos);
+      throw;
+    }
     return expand(with_pos(r, pos));
   }
   return expand_elements(form, pos, false);

@@ -97,8 +97,14 @@ std::string quoted_char(int32_t c) {
 
 // ---- the character source ----
 
-Reader::Reader(std::string text, std::string file)
-    : text_(std::move(text)), file_(std::move(file)), file_id_(vm::file_id(file_)) {}
+Reader::Reader(std::string text, std::string file, uint32_t first_line)
+    : text_(std::move(text)),
+      file_(std::move(file)),
+      file_id_(vm::file_id(file_)),
+      line_(first_line) {
+  // A UTF-8 byte-order mark, which some editors write first, is not text.
+  if (text_.rfind("\xEF\xBB\xBF", 0) == 0) index_ = 3;
+}
 
 Reader::Reader(vm::PortImpl* port) : port_(port), file_(port->name), file_id_(vm::file_id(file_)) {}
 

@@ -27,8 +27,9 @@ class FormBuilder;
 
 class Reader {
  public:
-  // Reads UTF-8 text; positions name `file`.
-  Reader(std::string text, std::string file);
+  // Reads UTF-8 text; positions name `file`, and its first line is
+  // first_line (the REPL's piped input counts on from the last entry).
+  Reader(std::string text, std::string file, uint32_t first_line = 1);
   // Reads characters from an input port; positions name the port.
   explicit Reader(vm::PortImpl* port);
 

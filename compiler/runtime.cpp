@@ -53,7 +53,8 @@ Value Runtime::eval_string(const std::string& text, const std::string& file) {
   Reader reader(text, file);
   gc::Rooted<Value> last(vm_->heap(), NIL);
   Value form;
-  while (reader.read(form)) last = eval_toplevel(*vm_, form, "");
+  // A form read without a position (a bare symbol) is on the reader's line.
+  while (reader.read(form)) last = eval_toplevel(*vm_, form, file, reader.line());
   return last;
 }
 
@@ -63,8 +64,10 @@ Value Runtime::load_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();
-  // A #! line is a comment, so scripts can be executable.
-  if (text.rfind("#!", 0) == 0) text[0] = ';';
+  // A #! line is a comment, so scripts can be executable (after a
+  // byte-order mark, which the reader skips).
+  size_t start = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
+  if (text.compare(start, 2, "#!") == 0) text[start] = ';';
   return eval_string(text, path);
 }
 

@@ -265,12 +265,15 @@ class Heap {
   // At the next safe point (vcgc: starts an epoch there).
   virtual void request_collection() { want_collection(); }
   // The mutator's safe-point counter (VM::preempt_budget): wanting a
-  // collection zeroes it, so that the next safe point takes the slow path.
+  // collection takes kSafepointPoke off it, so that the next safe point
+  // takes the slow path, which adds it back to recover the count (a poke is
+  // not the end of the scheduler's time slice).
   void set_safepoint_poke(std::atomic<int64_t>* counter) { poke_ = counter; }
+  static constexpr int64_t kSafepointPoke = int64_t(1) << 32;
   // Stress mode: a collection at every safe point.
   void set_stress(bool on) {
     stress_ = on;
-    if (on && poke_) poke_->store(0, std::memory_order_relaxed);
+    if (on && poke_) poke_->fetch_sub(kSafepointPoke, std::memory_order_relaxed);
   }
   bool stress() const { return stress_; }
 
@@ -333,7 +336,7 @@ class Heap {
   // Sets wanted_, then pokes the mutator's safe-point counter (any thread).
   void want_collection() {
     wanted_ = true;
-    if (poke_) poke_->store(0, std::memory_order_relaxed);
+    if (poke_) poke_->fetch_sub(kSafepointPoke, std::memory_order_relaxed);
   }
   // The collection wanted has been made (or, vcgc, the handover done).
   void clear_wanted() { wanted_ = false; }

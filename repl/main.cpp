@@ -1,6 +1,7 @@
 // repl/main.cpp — the arcana command: the REPL, the script runner, -e.
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "vm/port.h"
 #include "vm/print.h"
 #include "vm/profiler.h"
+#include "vm/server.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 
@@ -28,7 +30,7 @@ const char* kUsage =
     "usage: arcana [options] [FILE [ARGS...]]\n"
     "  (no FILE)            start the REPL\n"
     "  FILE [ARGS...]       run a script; ARGS are in the global argv, FILE in script*\n"
-    "  -e EXPR              evaluate EXPR, print its value, exit\n"
+    "  -e EXPR              evaluate EXPR, print its value, exit (with FILE: then run it)\n"
     "  --gc=NAME            collector: gen (the default), marksweep, vcgc, boehm; the\n"
     "                       environment variable ARCANA_GC names one too (--gc wins)\n"
     "  --nursery=MB         gen's nursery (eden) size (default 1)\n"
@@ -63,6 +65,27 @@ struct Args {
 
 bool starts(const char* a, const char* p) { return std::strncmp(a, p, std::strlen(p)) == 0; }
 
+// The largest sizes the options take, in MiB: more than any machine this
+// runs on gives, so a bigger value is a typo, refused here rather than
+// failing as a mapping the kernel refuses (or a size that overflows).
+constexpr double kMaxNurseryMiB = 4096;
+constexpr long kMaxStackLimitMiB = 65536;
+
+// v as a number, the whole of it; false for anything else (atof would
+// take "1x" as 1 and "x" as 0).
+bool parse_number(const char* v, double& out) {
+  char* end = nullptr;
+  out = std::strtod(v, &end);
+  return end != v && !*end && std::isfinite(out);
+}
+
+bool parse_whole(const char* v, long& out) {
+  char* end = nullptr;
+  errno = 0;
+  out = std::strtol(v, &end, 10);
+  return end != v && !*end && errno == 0;
+}
+
 int parse_args(int argc, char** argv, Args& args) {
   // The default collector (docs/ARCHITECTURE.md, "The heap and the collectors").
   args.rt.gc = "gen";
@@ -89,9 +112,10 @@ int parse_args(int argc, char** argv, Args& args) {
       args.rt.gc = a + 5;
       args.gc_from = "--gc";
     } else if (starts(a, "--nursery=")) {
-      double mb = std::atof(a + 10);
-      if (!(mb > 0)) {
-        std::fputs("arcana: --nursery needs a size in MiB\n", stderr);
+      double mb = 0;
+      if (!parse_number(a + 10, mb) || !(mb > 0) || mb > kMaxNurseryMiB) {
+        std::fprintf(stderr, "arcana: --nursery needs a size in MiB, above 0 and at most %g\n",
+                     kMaxNurseryMiB);
         return 2;
       }
       args.rt.nursery_bytes = size_t(mb * (1 << 20));
@@ -108,28 +132,6 @@ int parse_args(int argc, char** argv, Args& args) {
       args.rt.gc_stress = true;
     } else if (!std::strcmp(a, "--stats")) {
       args.stats = true;
-    } else if (starts(a, "--cpu-profile=")) {
-      args.profile = a + 14;
-    } else if (starts(a, "--fiber-release=")) {
-      if (!vm::parse_stack_release(a + 16, args.rt.fiber_release)) {
-        std::fputs("arcana: --fiber-release is keep, madvise or munmap\n", stderr);
-        return 2;
-      }
-    } else if (starts(a, "--stack-limit=")) {
-      long mb = std::atol(a + 14);
-      if (mb < 1) {
-        std::fputs("arcana: --stack-limit needs a size in MiB\n", stderr);
-        return 2;
-      }
-      args.rt.stack_limit_bytes = size_t(mb) << 20;
-    } else if (starts(a, "--workers=") || !std::strcmp(a, "--workers")) {
-      const char* v = a[9] == '=' ? a + 10 : (++i < argc ? argv[i] : "");
-      char* end = nullptr;
-      long n = std::strtol(v, &end, 10);
-      if (end == v || *end || n < 1 || n > 256) {
-        std::fputs("arcana: --workers needs a number from 1 to 256\n", stderr);
-        return 2;
-      }
     } else if (starts(a, "--profile-rate=")) {
       char* end = nullptr;
       long n = std::strtol(a + 15, &end, 10);
@@ -149,6 +151,38 @@ int parse_args(int argc, char** argv, Args& args) {
         return 2;
       }
       std::fclose(f);
+    } else if (starts(a, "--cpu-profile=")) {
+      args.profile = a + 14;
+      // gperftools reports a file it cannot open only on stderr: found
+      // unwritable now, as --profile's is.
+      FILE* f = args.profile.empty() ? nullptr : std::fopen(args.profile.c_str(), "ab");
+      if (!f) {
+        std::fprintf(stderr, "arcana: --cpu-profile: cannot write '%s': %s\n", a + 14,
+                     args.profile.empty() ? "no file named" : std::strerror(errno));
+        return 2;
+      }
+      std::fclose(f);
+    } else if (starts(a, "--fiber-release=")) {
+      if (!vm::parse_stack_release(a + 16, args.rt.fiber_release)) {
+        std::fputs("arcana: --fiber-release is keep, madvise or munmap\n", stderr);
+        return 2;
+      }
+    } else if (starts(a, "--stack-limit=")) {
+      long mb = 0;
+      if (!parse_whole(a + 14, mb) || mb < 1 || mb > kMaxStackLimitMiB) {
+        std::fprintf(stderr, "arcana: --stack-limit needs a whole number of MiB from 1 to %ld\n",
+                     kMaxStackLimitMiB);
+        return 2;
+      }
+      args.rt.stack_limit_bytes = size_t(mb) << 20;
+    } else if (starts(a, "--workers=") || !std::strcmp(a, "--workers")) {
+      const char* v = a[9] == '=' ? a + 10 : (++i < argc ? argv[i] : "");
+      char* end = nullptr;
+      long n = std::strtol(v, &end, 10);
+      if (end == v || *end || n < 1 || n > 256) {
+        std::fputs("arcana: --workers needs a number from 1 to 256\n", stderr);
+        return 2;
+      }
       args.rt.workers = int(n);
     } else if (starts(a, "--host=") || !std::strcmp(a, "--host")) {
       const char* v = a[6] == '=' ? a + 7 : (++i < argc ? argv[i] : "");
@@ -166,6 +200,10 @@ int parse_args(int argc, char** argv, Args& args) {
     } else {
       break;
     }
+  }
+  if (!args.arc_profile.empty() && !args.profile.empty()) {
+    std::fputs("arcana: --profile and --cpu-profile both use SIGPROF: give one\n", stderr);
+    return 2;
   }
   if (i < argc) {
     args.file = argv[i++];
@@ -190,10 +228,29 @@ void set_argv(vm::VM& vm, const std::vector<std::string>& argv) {
   vm.define("argv", lst);
 }
 
-  if (!args.arc_profile.empty() && !args.profile.empty()) {
-    std::fputs("arcana: --profile and --cpu-profile both use SIGPROF: give one\n", stderr);
-    return 2;
-  }
+// Ctrl-C in a script or -e interrupts it as at the REPL (repl/repl.cpp):
+// the VM raises "interrupted" at its next safe point, protect cleanups run
+// and the exit status is 130. SA_RESETHAND: a second one, say during a
+// cleanup that hangs, ends the process. A SIGINT ignored from the start (a
+// background job's) stays ignored.
+vm::VM* g_script_vm = nullptr;
+
+void on_script_sigint(int) {
+  if (g_script_vm) g_script_vm->request_interrupt();  // async-signal-safe
+}
+
+void install_script_sigint(vm::VM& vm) {
+  struct sigaction old {};
+  if (sigaction(SIGINT, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) return;
+  g_script_vm = &vm;
+  struct sigaction sa {};
+  sa.sa_handler = on_script_sigint;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  vm::set_script_sigint_handler(on_script_sigint);
+}
+
 void flush_ports(vm::VM& vm) {
   vm::port_impl(vm.out_port())->flush();
   vm::port_impl(vm.err_port())->flush();
@@ -214,30 +271,40 @@ int run(Args& args) {
   if (!args.host.empty()) vm.define("srv-host*", vm::make_string_utf8(args.host));
   int status = 0;
   try {
+    if (!args.arc_profile.empty()) vm.start_profiler(args.profile_rate, args.arc_profile);
+    if (!args.exprs.empty() || !args.file.empty()) install_script_sigint(vm);
     if (!args.exprs.empty()) {
       for (const std::string& e : args.exprs) {
         vm::Value v = rt.eval_string(e, "-e");
         std::string out = vm::write_string(v) + "\n";
         vm::port_impl(vm.out_port())->write_str(out);
       }
-    } else if (!args.file.empty()) {
+    }
+    // -e before a FILE runs first, then the file: both, in order.
+    if (!args.file.empty()) {
       rt.load_file(args.file);
-    } else {
+    } else if (args.exprs.empty()) {
       status = repl::run_repl(rt);
     }
   } catch (vm::ArcError& e) {
     flush_ports(vm);
-    std::fputs(compiler::Runtime::describe_error(e.exc).c_str(), stderr);
+    // fwrite, not fputs: a message may hold a NUL, and is printed whole.
+    std::string msg = compiler::Runtime::describe_error(e.exc);
+    std::fwrite(msg.data(), 1, msg.size(), stderr);
+    status = e.exc == vm.interrupt_exc() ? 130 : 1;  // 128 + SIGINT, as a shell reports it
+  } catch (std::bad_alloc&) {  // outside the interpreter (reading or compiling a form)
+    flush_ports(vm);
+    std::fputs("Error: out of memory\n", stderr);
     status = 1;
   }
   flush_ports(vm);
+  if (!vm.finish_profile() && status == 0) status = 1;
   if (args.stats) repl::print_stats(rt, stderr);
   return status;
 }
 
 }  // namespace
 
-    if (!args.arc_profile.empty()) vm.start_profiler(args.profile_rate, args.arc_profile);
 int main(int argc, char** argv) {
   Args args;
   int r = parse_args(argc, argv, args);
@@ -250,6 +317,9 @@ int main(int argc, char** argv) {
   int status;
   try {
     status = run(args);
+  } catch (std::bad_alloc&) {  // the heap or the VM stack could not be mapped at start
+    std::fputs("arcana: out of memory starting the runtime\n", stderr);
+    status = 2;
   } catch (std::exception& e) {
     std::fprintf(stderr, "arcana: %s\n", e.what());
     status = 2;
@@ -259,4 +329,3 @@ int main(int argc, char** argv) {
 #endif
   return status;
 }
-  if (!vm.finish_profile() && status == 0) status = 1;

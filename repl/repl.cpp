@@ -18,6 +18,7 @@
 #include <readline/readline.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -161,7 +162,8 @@ void wait_for_input(std::initializer_list<int> fds) {
   } catch (vm::ArcError& e) {
     if (e.exc != g_vm->interrupt_exc()) {
       hide_prompt();
-      std::fputs(vm::describe_error(e.exc).c_str(), stderr);
+      std::string msg = vm::describe_error(e.exc);  // whole, NULs and all
+      std::fwrite(msg.data(), 1, msg.size(), stderr);
       show_prompt(true);
     }
   }
@@ -243,17 +245,20 @@ bool read_input(std::string& text, bool tty) {
   }
 }
 
-void eval_and_print(compiler::Runtime& rt, const std::string& text) {
+// Evaluates the forms of text, their lines counted from first_line; false
+// if one raised an error.
+bool eval_and_print(compiler::Runtime& rt, const std::string& text, uint32_t first_line) {
   vm::VM& vm = rt.vm();
   g_evaluating = 1;
   // A Ctrl-C typed after Enter, before the evaluation began, interrupts it.
   if (drain_sigpipe()) vm.request_interrupt();
-  compiler::Reader reader(text, "repl");
+  compiler::Reader reader(text, "repl", first_line);
   vm::Value form;
+  bool ok = true;
   try {
     while (reader.read(form)) {
       gc::Rooted<vm::Value> f(vm.heap(), form);
-      vm::Value v = compiler::eval_toplevel(vm, form, "");
+      vm::Value v = compiler::eval_toplevel(vm, form, "repl", reader.line());
       vm.define("that", v);
       vm.define("thatexpr", f);
       vm::PortImpl* out = vm::port_impl(vm.out_port());
@@ -267,8 +272,10 @@ void eval_and_print(compiler::Runtime& rt, const std::string& text) {
     vm::PortImpl* err = vm::port_impl(vm.err_port());
     err->write_str(msg);
     err->flush();
+    ok = false;
   }
   g_evaluating = 0;
+  return ok;
 }
 
 // Entries keep their line breaks in the history file: each is preceded by a
@@ -307,12 +314,18 @@ int run_repl(compiler::Runtime& rt) {
   if (tty) open_history(hist);
   install_sigint();
   std::string text;
+  // Piped input is a program: its forms are numbered by their lines in it,
+  // and an error in any of them makes the exit status 1 (as in a script;
+  // the rest still run, as typed ones would).
+  uint32_t line = 1;
+  bool failed = false;
   while (read_input(text, tty)) {
     if (tty) remember(text, hist);
-    eval_and_print(rt, text);
+    failed |= !eval_and_print(rt, text, tty ? 1 : line);
+    line += uint32_t(std::count(text.begin(), text.end(), '\n'));
   }
   if (tty) std::fputs("\n", stdout);
-  return 0;
+  return failed && !tty ? 1 : 0;
 }
 
 void print_stats(compiler::Runtime& rt, std::FILE* out) {

@@ -312,8 +312,9 @@
       (withs (n (len seq)
               e (if (no end) n (< end 0) (+ n end) end))
         (if (< start 0) (err "cut: negative start" start)
-            (> e n) (err "cut: end beyond the string's length" end)
-            (< e start) (err "cut: end before start" end start))
+            (> start n) (err (+ "cut: start beyond the string's length (" n "):") start)
+            (> e n) (err (+ "cut: end beyond the string's length (" n "):") end)
+            (< e start) (err "cut: end before start:" e start))
         (%substring seq start e))
       (alist seq)
       (let e (if (no end) (len seq) (< end 0) (+ (len seq) end) end)
@@ -485,7 +486,9 @@
 
 (def rem (test seq)
   (let f (testify test)
-    (keep (fn (x) (no (f x))) seq)))
+    (if (or (alist seq) (is (type seq) 'string))
+        (keep (fn (x) (no (f x))) seq)
+        (%seq-err "rem" seq))))
 
 (def %trues (f xs acc)
   (if xs

@@ -453,8 +453,7 @@
 (def readfile1 (path)
   (w/infile p path (read p)))
 
-(def %check-input (who port)
-  (unless (isa port 'input) (err (+ who ": expected an input port, got") port)))
+(def %check-input (who port) (%check-input-open who port))
 
 (def readline ((o port (stdin)))
   (%check-input "readline" port)

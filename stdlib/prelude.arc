@@ -2,11 +2,20 @@
 ; in Arc over internal builtins, so that they call Arc functions without C++
 ; recursion (docs/ARCHITECTURE.md invariant 4). Loaded before anything else.
 
-; Runs each thunk, then returns v: how the VM runs protect cleanups (and
-; dynamic-wind befores) when an error or a continuation moves control.
+; Runs each step, then returns v: how the VM runs protect cleanups (and
+; dynamic-wind befores) when an error or a continuation moves control. A
+; step is (thunk during . after), wind chains to run the thunk under and
+; to leave behind (vm/continuation.h, wind_thunks).
 (assign %run-winds
-  (fn (thunks v)
-    (if thunks ((fn () ((car thunks)) (%run-winds (cdr thunks) v))) v)))
+  (fn (steps v)
+    (if steps
+        ((fn (s)
+           (%wind-to (car (cdr s)))
+           ((car s))
+           (%wind-to (cdr (cdr s)))
+           (%run-winds (cdr steps) v))
+         (car steps))
+        v)))
 
 (assign dynamic-wind
   (fn (before during after)

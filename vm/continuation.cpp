@@ -30,10 +30,14 @@ Value wind_thunks(Value from, Value to) {
   for (; nt > nf; --nt) t = cdr(t);
   while (f != t) f = cdr(f), t = cdr(t);
   Value common = f;
+  // An after runs under the chain outside its wind, and stays there; a
+  // before runs under the chain outside its wind, then its wind is entered.
   Value afters_rev = NIL;
-  for (Value p = from; p != common; p = cdr(p)) afters_rev = cons(cdr(car(p)), afters_rev);
+  for (Value p = from; p != common; p = cdr(p))
+    afters_rev = cons(cons(cdr(car(p)), cons(cdr(p), cdr(p))), afters_rev);
   Value befores = NIL;  // outermost first, which is reverse list order
-  for (Value p = to; p != common; p = cdr(p)) befores = cons(car(car(p)), befores);
+  for (Value p = to; p != common; p = cdr(p))
+    befores = cons(cons(car(car(p)), cons(cdr(p), p)), befores);
   Value r = befores;
   for (Value p = afters_rev; is_cons(p); p = cdr(p)) r = cons(car(p), r);
   return r;
@@ -283,8 +287,10 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
     return Next{Next::Call, 1};
   }
   if (handled_here()) {
+    // The record stays until the handler code's UNCATCH pops it
+    // (compiler/compile.cpp, emit_catch): an error in a cleanup run on
+    // the way comes here again, with the cleanups still to run.
     Handler h = handlers_.back();
-    handlers_.pop_back();
     Value thunks = wind_thunks(winds_, h.winds);
     winds_ = h.winds;
     r_.base = r_.stack + h.base;

@@ -119,9 +119,13 @@ static_assert(sizeof(Next) <= 8);
 constexpr int64_t kReturnToCpp = -1;
 constexpr int64_t kRethrow = -2;
 
-// The thunks to run when control moves from wind chain `from` to `to`: the
+// The steps to run when control moves from wind chain `from` to `to`: the
 // afters of the winds only `from` has (innermost first), then the befores of
 // those only `to` has (outermost first). Winds are (before . after) pairs.
+// A step is (thunk during . after): %run-winds sets the chain to `during`,
+// calls thunk, then sets it to `after`, so an error raised in a cleanup
+// unwinds through the winds not yet left, and no further (docs/LANGUAGE.md
+// 7.9, item 53: an error in a protect cleanup goes to the on-err around it).
 Value wind_thunks(Value from, Value to);
 
 // The heap kind's size and trace functions (VM::VM registers them).

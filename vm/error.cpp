@@ -29,7 +29,8 @@ void arity_error(const std::string& fn, int min, int max, int got) {
   if (max < 0) want = "at least " + std::to_string(min);
   else if (min == max) want = std::to_string(min);
   else want = std::to_string(min) + " to " + std::to_string(max);
-  throw_error(fn + ": expects " + want + " argument" + (want == "1" ? "" : "s") + ", got " +
+  bool one = want == "1" || want == "at least 1";
+  throw_error(fn + ": expects " + want + " argument" + (one ? "" : "s") + ", got " +
               std::to_string(got));
 }
 

@@ -322,9 +322,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     auto offset = [this](Value* p) -> int64_t {
       return p && p >= r_.stack && p < r_.stack_end ? p - r_.stack : -1;
     };
-    runs_.push_back(RunRecord{size_t(scope.fslot - r_.stack),
-                              r_.top_level_run ? 0 : next_run_id_++, winds_, offset(scope.base),
-                              scope.bpc, offset(scope.bargs)});
+    runs_.push_back(RunRecord{size_t(scope.fslot - r_.stack), r_.top_level_run ? 0 : next_run_id_++,
+                              winds_, offset(scope.base), scope.bpc, offset(scope.bargs)});
     r_.top_level_run = false;
   }
 
@@ -877,14 +876,24 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       next = unwind(e.exc, scope.fslot, scope.base, scope.in_place);
       if (next.kind == Next::Rethrow) throw;
     } catch (std::bad_alloc&) {
-      r_.sp = scope.fslot;
-      throw_error("out of memory");
+      // Running out of memory is an Arc error like the others
+      // (docs/ARCHITECTURE.md invariant 8): the request that failed is
+      // given up and the error unwinds from where it was made, so on-err
+      // catches it. A failed allocation leaves the heap as it was (an
+      // allocation never collects); a collection that itself runs out of
+      // memory (gen's mark stack over a huge live list) is not recovered.
+      r_.base = base;
+      r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;
+      Value exc = out_of_memory();
+      next = unwind(exc, scope.fslot, scope.base, scope.in_place);
+      if (next.kind == Next::Rethrow) throw ArcError{exc};
     }
   }
 // The loop's macros end here.
 #undef SAVE
 #undef RELOAD
 #undef SAFEPOINT
+#undef SAFEPOINT_AT
 #undef DISPATCH
 #undef PUSH
 #undef JUMP_TO
@@ -892,7 +901,6 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef ENTER_FRAME
 #undef A
 #undef SA
-#undef SAFEPOINT_AT
 #undef PRIM_SLOW
 #undef BOTH_FIXNUMS
 #undef TEST_RESULT

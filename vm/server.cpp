@@ -63,10 +63,13 @@ void install(int sig, void (*handler)(int), bool restart) {
 
 // SIGINT is the server's to handle only where nothing else took it (the
 // REPL has its own: there Ctrl-C breaks the main thread, as ever).
+void (*g_script_sigint)(int) = nullptr;  // set_script_sigint_handler
+
 bool sigint_free() {
   struct sigaction old {};
   sigaction(SIGINT, nullptr, &old);
-  return old.sa_handler == SIG_DFL || old.sa_handler == on_stop_signal;
+  return old.sa_handler == SIG_DFL || old.sa_handler == on_stop_signal ||
+         (g_script_sigint && old.sa_handler == g_script_sigint);
 }
 
 void install_stop_signals(bool restart) {
@@ -280,6 +283,7 @@ const BuiltinDef kDefs[] = {
 }  // namespace
 
 bool server_stopping() { return g_stopping != 0; }
+void set_script_sigint_handler(void (*handler)(int)) { g_script_sigint = handler; }
 int server_stop_fd() { return g_stop_fd; }
 
 void register_server_builtins(VM& vm) { define_builtins(vm, kDefs); }

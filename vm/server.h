@@ -29,6 +29,11 @@ bool server_stopping();
 // Readable once stopping; -1 before %srv-signals.
 int server_stop_fd();
 
+// The SIGINT handler of a script (arcana FILE, -e: repl/main.cpp), which a
+// server started by the script takes over: there Ctrl-C stops the server
+// gracefully, as without it. The REPL's handler it leaves alone.
+void set_script_sigint_handler(void (*handler)(int));
+
 void register_server_builtins(VM& vm);
 
 }  // namespace vm

@@ -27,7 +27,8 @@
 //    descriptors and moves the thread to the back of the run queue if
 //    another is runnable. While only one thread exists the count is long
 //    (VM::kIdleSafePoints) and the slow path finds nothing to switch to; the
-//    same count serves the collector and Ctrl-C, which zero it.
+//    same count serves the collector, the profiler and Ctrl-C, whose pokes
+//    take the slow path at once without ending the slice (VM::kPoke).
 //
 // Kill and break. kill-thread is immediate: the victim is marked dead at
 // once, loses the lock, and the next time it is switched to it throws
@@ -108,7 +109,7 @@ struct Scheduler final : gc::RootSource {
   VM& vm;
   ThreadImpl* main = nullptr;
   ThreadImpl* current = nullptr;
-  uint64_t threads_made = 0;  // numbers the next one
+  uint64_t threads_made = 0;      // numbers the next one
   std::vector<ThreadImpl*> live;  // not finished, the running one included
   std::deque<ThreadImpl*> runq;
   Timers timers;
@@ -152,6 +153,9 @@ struct Scheduler final : gc::RootSource {
   void update_budget() {
     vm.preempt_budget.store(live.size() > 1 ? kPreemptBudget : VM::kIdleSafePoints,
                             std::memory_order_relaxed);
+    // The store drops pending pokes; --gc-stress's must stay, or a thread
+    // switched to (or woken) would run its slice without collecting.
+    if (vm.heap().stress()) vm.poke_safe_point();
   }
   void make_runnable(ThreadImpl* t, bool front = false);
   void cancel_wait(ThreadImpl* t);
@@ -548,7 +552,7 @@ void Scheduler::switch_to(ThreadImpl* next) {
   self->err = vm.err_port();
   if (!next->started) {
     next->started = true;
-    next->slot = vm.fiber_pool().acquire();
+    if (!next->slot) next->slot = vm.fiber_pool().acquire();
     init_exec_on_slot(next->saved, next->slot, kStackHeadroom);
     next->ctx = make_context(next->slot->machine_top(), next->slot->machine_size(), thread_entry);
   }
@@ -655,7 +659,18 @@ Value arg_thread(const char* fn, Value v) {
 Value bi_new_thread(VM& vm, Value* a, int) {
   if (!is_runnable(a[0])) type_error("new-thread", "a function", a[0]);
   Scheduler& s = sched(vm);
-  ThreadImpl* t = s.make_thread(a[0]);
+  // The thread's stacks now, not when it first runs: no stacks left is
+  // then an Arc error of new-thread, which on-err catches, not a failure
+  // in the middle of a later switch (Scheduler::switch_to).
+  StackSlot* slot = vm.fiber_pool().acquire();
+  ThreadImpl* t;
+  try {
+    t = s.make_thread(a[0]);
+  } catch (...) {
+    vm.fiber_pool().release(slot);
+    throw;
+  }
+  t->slot = slot;  // the finalizer gives it back if the thread never runs
   ++s.stats.threads_started;
   s.make_runnable(t);
   s.update_budget();

@@ -48,6 +48,7 @@ VM::VM(const Options& o) : opts_(o) {
   r_.stack = static_cast<Value*>(mem);
   r_.stack_end = r_.stack + opts_.stack_limit_bytes / sizeof(Value) - kStackHeadroomWords;
   main_stack_ = r_.stack;
+  take_oom_reserve();
   r_.sp = r_.stack;
   // The main program's machine stack: deep C++ recursion stops 256 KiB short.
   r_.low_water = thread_stack_low_water(size_t(256) << 10);
@@ -109,6 +110,27 @@ VM::~VM() {
   pop_symbol_table(previous_symbols_);
   g_vm = previous_vm_;
   munmap(r_.stack, opts_.stack_limit_bytes);
+  if (oom_reserve_) munmap(oom_reserve_, kOomReserveBytes);
+}
+
+// Address space, not memory: the pages are never touched. A failed
+// allocation is almost always a mapping the kernel refused (a heap page, a
+// large object, a stack), and unmapping the reserve makes room for the
+// small ones the error path needs.
+void VM::take_oom_reserve() {
+  void* mem = mmap(nullptr, kOomReserveBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  oom_reserve_ = mem == MAP_FAILED ? nullptr : mem;
+}
+
+Value VM::out_of_memory() {
+  if (oom_reserve_) {
+    munmap(oom_reserve_, kOomReserveBytes);
+    oom_reserve_ = nullptr;
+  }
+  // What filled the heap is garbage once the error has unwound past it.
+  heap_->request_collection();
+  poke_safe_point();
+  return make_exception(make_string_utf8("out of memory"), NIL, NIL);
 }
 
 void trace_exec(ExecState& s, gc::Visitor& v) {
@@ -317,8 +339,10 @@ void VM::sample_builtin(const Builtin* b, uint64_t ticks_before) {
 
 Value VM::safe_point_slow(bool at_entry) {
   // The count starts again before the causes are read: a poke from now on
-  // is seen at the next safe point.
-  preempt_budget.store(kIdleSafePoints, std::memory_order_relaxed);
+  // is seen at the next safe point. What was left of the time slice is the
+  // count with the pokes' kPoke each added back (-1: it ran out).
+  int64_t slice_left = preempt_budget.exchange(kIdleSafePoints, std::memory_order_relaxed);
+  while (slice_left < -kPoke / 2) slice_left += kPoke;
   // Ctrl-C breaks the main thread, whichever thread is running.
   if (interrupt_ && !deliver_interrupt(*this)) {
     interrupt_ = 0;
@@ -329,9 +353,13 @@ Value VM::safe_point_slow(bool at_entry) {
     heap_->collect_minor();
     if (profiler_) Profiler::set_collecting(false);
   }
+  if (!oom_reserve_) take_oom_reserve();  // given up by out_of_memory
   // Before the scheduler may switch threads: the samples are this one's.
   if (profiler_ && profiler_->pending()) profiler_->sample(at_entry);
-  scheduler_tick(*this);                   // sets the time slice
+  if (slice_left < 0)
+    scheduler_tick(*this);  // the slice ran out: may switch threads, sets the next slice
+  else  // only poked: the slice goes on (an add, keeping any poke since the exchange)
+    preempt_budget.fetch_add(slice_left - kIdleSafePoints, std::memory_order_relaxed);
   if (heap_->stress()) poke_safe_point();  // collect at every safe point
   return NIL;
 }
@@ -370,35 +398,33 @@ void VM::each_frame(const std::function<bool(const FrameRef&)>& f) {
 
 // Walks the frames from the running one outwards. A frame's header holds
 // the caller's pc and base as offsets (vm/code.h). Runs of the same frame
-// (deep recursion) print once, with their count.
+// (deep recursion) print once, with their count; the prelude's internal
+// frames (code_is_internal: dynamic-wind, %run-winds) are left out. Past
+// limit lines, the innermost and the outermost frames print, and a line
+// between them counts the frames left out.
 Value VM::backtrace(size_t limit) {
-  std::vector<std::string> lines;
-  Code* last = nullptr;
-  uint32_t last_line = 0;
-  size_t run = 0;
-  auto flush = [&] {
-    if (!last) return;
-    std::string name = last->name.is_nil() ? "fn" : symbol_name(last->name);
-    std::string where = last->file.is_nil() ? "" : string_utf8(last->file);
-    std::string line = "  in " + name;
-    if (!where.empty()) line += " at " + where + ":" + std::to_string(last_line);
-    if (run > 1) line += " (" + std::to_string(run) + " times)";
-    lines.push_back(line);
+  struct Entry {
+    Code* code;
+    uint32_t line;
+    size_t run;
   };
+  std::vector<Entry> entries;
+  size_t frames = 0;
   Value* base = r_.base;
   uint32_t pc = r_.builtin_pc;
-  while (base && lines.size() < limit) {
+  while (base) {
     Value fn = base[-1];
     if (TYPE(fn) != Kind::Closure) break;
     Code* c = code_of(fn);
     uint32_t line = code_line_at(c, pc > 0 ? pc - 1 : 0);
-    if (c == last && line == last_line) {
-      ++run;
+    if (code_is_internal(c)) {
+      // not shown
+    } else if (!entries.empty() && entries.back().code == c && entries.back().line == line) {
+      ++entries.back().run;
+      ++frames;
     } else {
-      flush();
-      last = c;
-      last_line = line;
-      run = 1;
+      entries.push_back(Entry{c, line, 1});
+      ++frames;
     }
     int64_t saved_pc = base[c->nlocals].as_fixnum();
     int64_t link = base[c->nlocals + 1].as_fixnum();
@@ -411,7 +437,31 @@ Value VM::backtrace(size_t limit) {
       pc = uint32_t(frame_pc_insn(caller, saved_pc) - code_insns(caller));
     }
   }
-  if (lines.size() < limit) flush();
+  auto format = [](const Entry& e) {
+    std::string name = e.code->name.is_nil() ? "fn" : symbol_name(e.code->name);
+    std::string where = e.code->file.is_nil() ? "" : string_utf8(e.code->file);
+    std::string line = "  in " + name;
+    if (!where.empty()) line += " at " + where + ":" + std::to_string(e.line);
+    if (e.run > 1) line += " (" + std::to_string(e.run) + " times)";
+    return line;
+  };
+  std::vector<std::string> lines;
+  constexpr size_t kOutermost = 3;  // shown after the gap
+  if (entries.size() <= limit || limit <= kOutermost + 1) {
+    for (size_t i = 0; i < entries.size() && i < limit; ++i) lines.push_back(format(entries[i]));
+  } else {
+    size_t inner = limit - kOutermost - 1, shown = 0;
+    for (size_t i = 0; i < inner; ++i) {
+      lines.push_back(format(entries[i]));
+      shown += entries[i].run;
+    }
+    for (size_t i = entries.size() - kOutermost; i < entries.size(); ++i) shown += entries[i].run;
+    size_t left = frames - shown;
+    lines.push_back("  ... " + std::to_string(left) + " frame" + (left == 1 ? "" : "s") +
+                    " left out ...");
+    for (size_t i = entries.size() - kOutermost; i < entries.size(); ++i)
+      lines.push_back(format(entries[i]));
+  }
   Value r = NIL;
   for (size_t i = lines.size(); i-- > 0;) r = cons(make_string_utf8(lines[i]), r);
   return r;

@@ -184,6 +184,10 @@ class VM final : public gc::RootSource {
   void pop_wind() {
     if (is_cons(winds_)) winds_ = cdr(winds_);
   }
+  // (%wind-to w): the chain a transfer's cleanup or before runs under, so
+  // that an error in it unwinds through the winds still to be left only
+  // (vm/continuation.cpp, wind_thunks). w must be a list of pairs.
+  void set_winds(Value w) { winds_ = w; }
 
   // ---- interruption (Ctrl-C) ----
   void request_interrupt() {  // async-signal-safe
@@ -216,6 +220,14 @@ class VM final : public gc::RootSource {
   // Collects and/or raises the pending interrupt, takes the profiler's
   // samples; at_entry: at a call's entry, before the callee has run.
   Value safe_point_slow(bool at_entry = false);
+
+  // ---- running out of memory ----
+  // The exception for an allocation that failed (std::bad_alloc). Memory
+  // held back for it is given up first, so that the exception, its
+  // backtrace and the unwinding to on-err can still allocate when the heap
+  // is full; a collection is asked for, after which the reserve is taken
+  // again (safe_point_slow).
+  Value out_of_memory();
 
   // Captures the continuation of the running builtin's call (ccc).
   Value capture_continuation();
@@ -253,27 +265,32 @@ class VM final : public gc::RootSource {
   // Safe points left before the slow path (safe_point_slow): the
   // scheduler's time slice while there are other threads (vm/thread.h),
   // else kIdleSafePoints. Whatever wants the slow path sooner (a collection
-  // wanted, Ctrl-C) zeroes it, from any thread or a signal handler; so a
-  // safe point is one decrement and test. Relaxed atomics: a zeroing lost
-  // to a racing decrement is seen when the count runs out.
+  // wanted, Ctrl-C, the profiler) pokes it, from any thread or a signal
+  // handler; so a safe point is one decrement and test. A poke takes kPoke
+  // off the count rather than zeroing it: the slow path adds it back and
+  // goes on with what is left of the time slice, so that a poke does not
+  // end the slice (under --gc-stress, which pokes at every safe point,
+  // threads would otherwise switch at every call). Relaxed atomics: a poke
+  // lost to a racing decrement is seen when the count runs out.
   std::atomic<int64_t> preempt_budget{kIdleSafePoints};
   static constexpr int64_t kIdleSafePoints = int64_t(1) << 16;
-  void poke_safe_point() { preempt_budget.store(0, std::memory_order_relaxed); }
+  static constexpr int64_t kPoke = gc::Heap::kSafepointPoke;  // far more than any slice
+  void poke_safe_point() { preempt_budget.fetch_sub(kPoke, std::memory_order_relaxed); }
   // Raises "stack overflow" when the machine stack is nearly used up (on a
   // fiber's small stack, deep C++ recursion such as nested macro expansion).
   void check_machine_stack();
 
   // The Arc backtrace of the running program, innermost first.
   Value backtrace(size_t limit = 40);
-
-  // ---- settings ----
-  const Options& options() const { return opts_; }
-  // Declarations (declare): read by the compiler and the output builtins.
   // Calls f on each frame of the running execution, innermost first, across
   // the runs that builtins made (apply, sort's comparisons), while f
   // returns true. At a safe point or in a builtin, where the registers are
   // saved.
   void each_frame(const std::function<bool(const FrameRef&)>& f);
+
+  // ---- settings ----
+  const Options& options() const { return opts_; }
+  // Declarations (declare): read by the compiler and the output builtins.
   Declarations& declarations() { return declarations_; }
 
   // ---- profiling (--stats) ----
@@ -281,10 +298,6 @@ class VM final : public gc::RootSource {
   // notices a change when a run begins (refresh_dispatch).
   Counters& counters() { return counters_; }
 
-  // ---- hooks: functions of the prelude the interpreter calls ----
-  // (%run-winds thunks v): runs the cleanups and befores of a transfer of
-  // control, then gives v (vm/continuation.cpp). (%atomic-locked f): f
-  // holding the threads' lock (vm/thread.cpp). The runtime installs both
   // ---- the sampling profiler (vm/profiler.h) ----
   // Starts it (an Arc error if it runs); stops it, keeping what it took as
   // the last profile, which last_profile() gives (null before any). Started
@@ -298,6 +311,10 @@ class VM final : public gc::RootSource {
   bool profiling() const { return profiler_ != nullptr; }
   const pprof::Profile* last_profile() const { return last_profile_.get(); }
 
+  // ---- hooks: functions of the prelude the interpreter calls ----
+  // (%run-winds thunks v): runs the cleanups and befores of a transfer of
+  // control, then gives v (vm/continuation.cpp). (%atomic-locked f): f
+  // holding the threads' lock (vm/thread.cpp). The runtime installs both
   // once the prelude has defined them, before any other Arc code runs; a
   // missing one is a fatal error there, and a use before then is one here.
   void install_hooks(Value run_winds, Value atomic_locked);
@@ -334,15 +351,15 @@ class VM final : public gc::RootSource {
   }
 
   gc::Heap* heap_;
-  Value run_winds_fn_ = NIL, atomic_locked_fn_ = NIL;  // install_hooks
-  static Value hook(Value f, const char* name) {
-    if (__builtin_expect(f.is_nil(), 0)) missing_hook(name);
-    return f;
   std::unique_ptr<Profiler> profiler_;
   // A builtin call during which the profiler's timer ticked (vm/interp.cpp).
   __attribute__((noinline)) void sample_builtin(const Builtin* b, uint64_t ticks_before);
   std::unique_ptr<pprof::Profile> last_profile_;
-  std::string profile_path_;  // start_profiler's path
+  std::string profile_path_;                           // start_profiler's path
+  Value run_winds_fn_ = NIL, atomic_locked_fn_ = NIL;  // install_hooks
+  static Value hook(Value f, const char* name) {
+    if (__builtin_expect(f.is_nil(), 0)) missing_hook(name);
+    return f;
   }
   [[noreturn]] static void missing_hook(const char* name);
   // The interpreter's dispatch tables (refresh_dispatch): the one DISPATCH
@@ -370,6 +387,9 @@ class VM final : public gc::RootSource {
   Value current_fiber_ = NIL;
   Scheduler* scheduler_ = nullptr;
   Value interrupt_exc_ = NIL, break_exc_ = NIL;
+  void* oom_reserve_ = nullptr;  // out_of_memory's; null once given up
+  static constexpr size_t kOomReserveBytes = size_t(16) << 20;
+  void take_oom_reserve();
   Value* main_stack_ = nullptr;  // the main program's VM stack (threads and fibers have slots)
   volatile std::sig_atomic_t interrupt_ = 0;
   StackPool* fiber_pool_ = nullptr;

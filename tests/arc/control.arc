@@ -67,6 +67,30 @@ trail ; expect: (outer inner)
                   (fn () (assign trail (cons 'outer trail))))))
 ; expect: caught
 trail ; expect: (outer inner)
+; an error in a cleanup while an error unwinds goes to the on-err around
+; both, which gets the cleanup's error (as in Arc 3.1; docs/LANGUAGE.md 7.9)
+(on-err (fn (e) (details e)) (fn () (protect (fn () (err "body")) (fn () (err "cleanup")))))
+; expect: "cleanup"
+(on-err (fn (e) (details e)) (fn () (after (err "body") (err "cleanup")))) ; expect: "cleanup"
+(errsafe (after (err "body") (err "cleanup"))) ; expect: nil
+(list (errsafe (after (err "body") (err "cleanup"))) 'next) ; expect: (nil next)
+; the cleanups further out still run, once, before the handler, called once
+(assign trail nil)
+(on-err (fn (e) (assign trail (cons (details e) trail)))
+  (fn () (after (after (err "body") (err "inner"))
+                (assign trail (cons 'outer trail)))))
+trail ; expect: ("inner" outer)
+; the handler runs outside its on-err: an error in it goes further out
+(on-err (fn (e) (list 'out (details e)))
+  (fn () (on-err (fn (e) (err "handler" (details e)))
+           (fn () (protect (fn () (err "body")) (fn () (err "cleanup")))))))
+; expect: (out "handler \"cleanup\"")
+; the same on a normal exit and on a continuation's escape
+(on-err details (fn () (protect (fn () 1) (fn () (err "on exit"))))) ; expect: "on exit"
+(on-err details (fn () (ccc (fn (k) (protect (fn () (k 1)) (fn () (err "on escape")))))))
+; expect: "on escape"
+; with no on-err, the cleanup's error is the one that leaves the form
+(after (err "body") (err "cleanup at top")) ; error: cleanup at top
 ; cleanup on escape through a continuation
 (assign trail nil)
 (list (ccc (fn (k) (protect (fn () (k 'escaped) 'not-reached)

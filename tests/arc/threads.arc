@@ -37,6 +37,15 @@
   (wait-all ths)
   (rev out)) ; expect: (a b a b a b)
 
+; a time slice is counted in safe points, and a collection does not end it
+; (under --gc-stress every safe point collects): two short busy threads run
+; one after the other, one change of tag along the log
+(= slog nil)
+(def slog-spin (tag) (repeat 50 (= slog (cons (idfn tag) slog))))
+(let ths (list (thread (slog-spin 'a)) (thread (slog-spin 'b)))
+  (wait-all ths)
+  (list (len slog) (count idfn (map isnt slog (cdr slog))))) ; expect: (100 1)
+
 ; sleepers wake in the order of their deadlines, not of their starts
 (= woke nil)
 (let ths (map (fn (d) (thread (sleep (/ d 10.0)) (push d woke))) '(3 1 2))

@@ -317,11 +317,12 @@ TEST_CASE("golden: catch", "[compiler][golden]") {
   0001        LOADL    0
   0002        CALL     0
   0003        UNCATCH
-  0004        JUMP     3	; to 8
-  0005        CLOSURE  0	; <code fn>
-  0006        SWAP
-  0007        CALL     1
-  0008        RETURN
+  0004        JUMP     4	; to 9
+  0005        UNCATCH
+  0006        CLOSURE  0	; <code fn>
+  0007        SWAP
+  0008        CALL     1
+  0009        RETURN
 
 fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
   0000     1  LOADL    0

@@ -76,6 +76,18 @@ Value bi_pop_wind(VM& vm, Value*, int) {
   return NIL;
 }
 
+// (%wind-to w): %run-winds sets the chain each step of a transfer runs
+// under. The unwinding code takes car and cdr of each element unchecked,
+// so anything but a proper list of pairs is refused.
+Value bi_wind_to(VM& vm, Value* a, int) {
+  Value p = a[0];
+  for (; is_cons(p); p = cdr(p))
+    if (!is_cons(car(p))) type_error("%wind-to", "a list of (before . after) pairs", a[0]);
+  if (!p.is_nil()) type_error("%wind-to", "a list of (before . after) pairs", a[0]);
+  vm.set_winds(a[0]);
+  return NIL;
+}
+
 // (gc): a full collection.
 Value bi_gc(VM& vm, Value*, int) {
   // A full collection, now. The call is a safe point: this builtin holds no
@@ -127,18 +139,6 @@ Value bi_verify_heap(VM& vm, Value*, int) {
 // For tests that must scale their work down when every safe point collects.
 Value bi_gc_stress(VM& vm, Value*, int) { return boolean(vm.heap().stress()); }
 
-Value bi_bound(VM&, Value* a, int) {
-  Value s = arg_symbol("bound", a[0]);
-  if (s == NIL || s == T) return T;
-  return boolean(global_value(s) != UNBOUND);
-}
-
-const BuiltinDef kDefs[] = {
-    {"err", bi_err, 1, -1, "raise an error: msg, then the other args written"},
-    {"details", bi_details, 1, 1, "the message string of an exception"},
-    {"%describe-error", bi_describe_error, 1, 1, "an exception's message and backtrace"},
-    {"ccc", bi_ccc, 1, 1, "call f with the current continuation"},
-    {"apply", bi_apply, 1, -1, "(apply f a1 ... lst): call f with a1... and lst's elements"},
 // The sampling profiler (vm/profiler.h): (%profile-start [rate]) begins,
 // (%profile-stop) ends and keeps the profile, (%profile-write file) writes
 // the kept one in pprof's format, (%profile-top [n]) is pprof -top's table
@@ -173,8 +173,21 @@ Value bi_profile_top(VM& vm, Value* a, int n) {
   return make_string_utf8(Profiler::top(last_profile(vm, "%profile-top"), size_t(rows)));
 }
 
+Value bi_bound(VM&, Value* a, int) {
+  Value s = arg_symbol("bound", a[0]);
+  if (s == NIL || s == T) return T;
+  return boolean(global_value(s) != UNBOUND);
+}
+
+const BuiltinDef kDefs[] = {
+    {"err", bi_err, 1, -1, "raise an error: msg, then the other args written"},
+    {"details", bi_details, 1, 1, "the message string of an exception"},
+    {"%describe-error", bi_describe_error, 1, 1, "an exception's message and backtrace"},
+    {"ccc", bi_ccc, 1, 1, "call f with the current continuation"},
+    {"apply", bi_apply, 1, -1, "(apply f a1 ... lst): call f with a1... and lst's elements"},
     {"%push-wind", bi_push_wind, 2, 2, "enter a dynamic-wind extent (before after)"},
     {"%pop-wind", bi_pop_wind, 0, 0, "leave the innermost dynamic-wind extent"},
+    {"%wind-to", bi_wind_to, 1, 1, "make w the wind chain (a transfer's steps, %run-winds)"},
     {"gc", bi_gc, 0, 0, "force a full collection"},
     {"type-dispatches", bi_type_dispatches, 0, 0,
      "table of type dispatches by kind, and total (counted under --stats)"},
@@ -183,6 +196,10 @@ Value bi_profile_top(VM& vm, Value* a, int n) {
     {"%verify-heap", bi_verify_heap, 0, 0, "run the heap verifier; list of problems"},
     {"%gc-stress", bi_gc_stress, 0, 0, "t if the heap collects at every safe point"},
     {"bound", bi_bound, 1, 1, "t if the global variable sym has a value"},
+    {"%profile-start", bi_profile_start, 0, 1, "start the sampling profiler ([rate] a second)"},
+    {"%profile-stop", bi_profile_stop, 0, 0, "stop the profiler, keeping its profile"},
+    {"%profile-write", bi_profile_write, 1, 1, "write the last profile to file (pprof's format)"},
+    {"%profile-top", bi_profile_top, 0, 1, "the last profile's top [n] functions, as pprof -top"},
 };
 
 }  // namespace
@@ -193,7 +210,3 @@ void register_control_builtins(VM& vm) {
 }
 
 }  // namespace vm
-    {"%profile-start", bi_profile_start, 0, 1, "start the sampling profiler ([rate] a second)"},
-    {"%profile-stop", bi_profile_stop, 0, 0, "stop the profiler, keeping its profile"},
-    {"%profile-write", bi_profile_write, 1, 1, "write the last profile to file (pprof's format)"},
-    {"%profile-top", bi_profile_top, 0, 1, "the last profile's top [n] functions, as pprof -top"},

@@ -77,8 +77,21 @@ Value bi_infile(VM&, Value* args, int) {
 // Only the symbol `append` appends; anything else truncates (as Arc 3.1).
 Value bi_outfile(VM&, Value* args, int nargs) {
   std::string path = arg_text("outfile", args[0]);
-  bool append = nargs > 1 && TYPE(args[1]) == Kind::Symbol && symbol_name(args[1]) == "append";
+  // The mode is 'append or nothing (nil too): any other is a mistake, not
+  // a silent truncation of the file.
+  bool append = nargs > 1 && args[1].truthy();
+  if (append && (TYPE(args[1]) != Kind::Symbol || symbol_name(args[1]) != "append"))
+    throw_error("outfile: the mode is 'append, got", {args[1]});
   return make_port(open_output_file(path, append));
+}
+
+// (%check-input-open who port): nil, or the error an open input port's
+// reader would raise, named for who (an Arc-defined reader such as
+// readline, lib.arc's %check-input).
+Value bi_check_input_open(VM&, Value* args, int) {
+  std::string who = arg_text("%check-input-open", args[0]);
+  arg_input(who.c_str(), args[1]);
+  return NIL;
 }
 
 Value bi_instring(VM&, Value* args, int) {
@@ -244,6 +257,7 @@ const BuiltinDef kIoBuiltins[] = {
     {"%set-stdin", bi_set_stdin, 1, 1, "make port the current input port; returns the old one"},
     {"infile", bi_infile, 1, 1, "open a file for reading"},
     {"outfile", bi_outfile, 1, 2, "open a file for writing; mode 'append appends"},
+    {"%check-input-open", bi_check_input_open, 2, 2, "an error unless port is an open input"},
     {"instring", bi_instring, 1, 1, "an input port reading the characters of a string"},
     {"outstring", bi_outstring, 0, 1, "an output port accumulating a string"},
     {"inside", bi_inside, 1, 1, "the string accumulated by an outstring port"},

@@ -1,0 +1,297 @@
+// tests/unit/test_cli_located.cpp — where the arcana command says an error
+// was: macro uses, top-level forms and eval, piped REPL input, long and
+// internal backtraces; and -e with a FILE, --cpu-profile's file, a piped
+// REPL's exit status. Each run is a subprocess with a timeout.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Result {
+  int status = -1;  // wait status; -1 if the run timed out
+  std::string out, err;
+  bool exited_with(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
+};
+
+// Runs arcana with args, input on its stdin (a pipe), output captured.
+Result arcana(const std::vector<std::string>& args, const std::string& input = "") {
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  REQUIRE(pipe(in_pipe) == 0);
+  REQUIRE(pipe(out_pipe) == 0);
+  REQUIRE(pipe(err_pipe) == 0);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
+      close(fd);
+    unsetenv("ARCANA_GC");
+    std::vector<char*> argv{const_cast<char*>(ARCANA_BINARY)};
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(ARCANA_BINARY, argv.data());
+    _exit(127);
+  }
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  // The input is small: it fits the pipe, so writing it all first is safe.
+  for (size_t done = 0; done < input.size();) {
+    ssize_t n = write(in_pipe[1], input.data() + done, input.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    REQUIRE(n > 0);
+    done += size_t(n);
+  }
+  close(in_pipe[1]);
+  Result r;
+  auto deadline = Clock::now() + std::chrono::seconds(20);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  bool timed_out = false;
+  while (open_fds > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    if (poll(fds, 2, int(left.count())) <= 0) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !fds[i].revents) continue;
+      char buf[4096];
+      ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        sinks[i]->append(buf, size_t(got));
+      } else if (got == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  if (timed_out) kill(pid, SIGKILL);
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status;
+  waitpid(pid, &status, 0);
+  r.status = timed_out ? -1 : status;
+  return r;
+}
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/arcana-located-XXXXXX";
+    char* p = mkdtemp(tmpl);
+    REQUIRE(p != nullptr);
+    path = p;
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::string file = path + "/" + name;
+    std::ofstream(file, std::ios::binary) << text;
+    return file;
+  }
+};
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+size_t count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a macro's arity error names the macro and the line of its use", "[cli][located]") {
+  TempDir dir;
+  std::string file = dir.write("two.arc",
+                               "(mac two (a b) `(+ ,a ,b))\n"
+                               "\n"
+                               "(def user ()\n"
+                               "  (two 1))\n");
+  Result r = arcana({file});
+  CHECK(r.exited_with(1));
+  CHECK(r.err.rfind("Error: two: expects 2 arguments, got 1\n", 0) == 0);
+  CHECK(has(r.err, "in the use of macro two at " + file + ":4\n"));
+}
+
+TEST_CASE("an error in a macro's expansion shows its definition and its use", "[cli][located]") {
+  TempDir dir;
+  std::string file = dir.write("bad.arc",
+                               "(mac bad (x)\n"
+                               "  (car x))\n"
+                               "(def f ()\n"
+                               "  (eval '(bad 5)))\n"
+                               "(f)\n");
+  Result r = arcana({file});
+  CHECK(r.exited_with(1));
+  CHECK(r.err ==
+        "Error: Can't take car of 5\n"
+        "  in bad at " +
+            file +
+            ":2\n"
+            "  in the use of macro bad at " +
+            file +
+            ":4\n"
+            "  in f at " +
+            file + ":4\n");
+}
+
+TEST_CASE("an unbound variable at the top level or in eval names file and line", "[cli][located]") {
+  TempDir dir;
+  std::string top = dir.write("top.arc", "(prn \"a\")\n\nnosuchvar\n");
+  Result r = arcana({top});
+  CHECK(r.exited_with(1));
+  CHECK(r.out == "a\n");
+  CHECK(has(r.err, "undefined identifier: _nosuchvar\n"));
+  CHECK(has(r.err, top + ":3"));
+  std::string ev = dir.write("ev.arc", "(prn \"a\")\n(eval 'nosuchvar)\n");
+  Result e = arcana({ev});
+  CHECK(e.exited_with(1));
+  CHECK(has(e.err, ev + ":2"));
+}
+
+TEST_CASE("a byte-order mark at the start of a file is skipped", "[cli][located]") {
+  TempDir dir;
+  Result r = arcana({dir.write("bom.arc", "\xEF\xBB\xBF(prn \"bom\")\n")});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "bom\n");
+  CHECK(r.err.empty());
+  Result h = arcana({dir.write("bomhash.arc", "\xEF\xBB\xBF#!/usr/bin/env arcana\n(prn 7)\n")});
+  CHECK(h.exited_with(0));
+  CHECK(h.out == "7\n");
+}
+
+TEST_CASE("forms piped to the REPL carry their lines; an error makes the status 1",
+          "[cli][located]") {
+  Result r = arcana({}, "(prn 1)\n\n(car 5)\n(prn 3)\n");
+  CHECK(r.exited_with(1));
+  CHECK(r.out == "1\n1\n3\n3\n");  // the rest still runs
+  CHECK(r.err == "Error: Can't take car of 5\n  in fn at repl:3\n");
+  Result ok = arcana({}, "(+ 1 2)\n");
+  CHECK(ok.exited_with(0));
+  CHECK(ok.out == "3\n");
+}
+
+TEST_CASE("a deep backtrace says how many frames it leaves out", "[cli][located]") {
+  TempDir dir;
+  std::string file = dir.write("deep.arc",
+                               "(def f (n) (if (is n 0) (car 5) (+ 1 (g (- n 1)))))\n"
+                               "(def g (n) (+ 1 (f n)))\n"
+                               "(def outer () (+ 1 (f 100)))\n"
+                               "(outer)\n");
+  Result r = arcana({file});
+  CHECK(r.exited_with(1));
+  // 101 frames of f and 100 of g under outer: 36 of them shown first, the
+  // outermost 3 last, and a line for the 163 between; 40 lines in all.
+  CHECK(r.err.rfind("Error: Can't take car of 5\n  in f at " + file + ":1\n", 0) == 0);
+  CHECK(has(r.err, "  ... 163 frames left out ...\n"));
+  CHECK(has(r.err, "  in outer at " + file + ":3\n"));
+  CHECK(count(r.err, "\n") == 41);
+}
+
+TEST_CASE("a backtrace leaves out the prelude's internal frames", "[cli][located]") {
+  TempDir dir;
+  std::string file = dir.write("wind.arc",
+                               "(def h (x)\n"
+                               "  (protect (fn () (car x))\n"
+                               "           (fn () nil)))\n"
+                               "(def k (x) (+ 1 (h x)))\n"
+                               "(k 5)\n");
+  Result r = arcana({file});
+  CHECK(r.exited_with(1));
+  CHECK(r.err ==
+        "Error: Can't take car of 5\n"
+        "  in fn at " +
+            file +
+            ":2\n"
+            "  in k at " +
+            file + ":4\n");
+}
+
+TEST_CASE("-e with a FILE runs both, in order", "[cli][located]") {
+  TempDir dir;
+  Result r = arcana({"-e", "(prn \"e\")", dir.write("f.arc", "(prn \"file\")\n")});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "e\n\"e\"\nfile\n");
+}
+
+TEST_CASE("a --cpu-profile path that cannot be written is an error", "[cli][located]") {
+  Result r = arcana({"--cpu-profile=/nonexistent-dir/x.prof", "-e", "1"});
+  CHECK(r.exited_with(2));
+  CHECK(r.out.empty());
+  CHECK(has(r.err, "--cpu-profile: cannot write '/nonexistent-dir/x.prof'"));
+}
+
+TEST_CASE("Ctrl-C in a script interrupts it: cleanups run, status 130", "[cli][located]") {
+  TempDir dir;
+  std::string file = dir.write("loop.arc",
+                               "(protect (fn () (prn \"started\") (while t nil))\n"
+                               "         (fn () (prn \"cleanup\")))\n");
+  int out_pipe[2], err_pipe[2];
+  REQUIRE(pipe(out_pipe) == 0);
+  REQUIRE(pipe(err_pipe) == 0);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    signal(SIGINT, SIG_DFL);  // not ignored, whatever started the tests
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    unsetenv("ARCANA_GC");
+    execl(ARCANA_BINARY, "arcana", file.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  // Reads fd to its end (or the deadline) into out; stops early once out
+  // holds until (if given).
+  auto read_from = [](int fd, std::string& out, const std::string& until) {
+    auto deadline = Clock::now() + std::chrono::seconds(10);
+    while (Clock::now() < deadline && (until.empty() || !has(out, until))) {
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      char buf[256];
+      ssize_t n = read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      out.append(buf, size_t(n));
+    }
+  };
+  std::string out, err;
+  read_from(out_pipe[0], out, "started\n");
+  CHECK(out == "started\n");
+  kill(pid, SIGINT);
+  read_from(out_pipe[0], out, "");
+  read_from(err_pipe[0], err, "");
+  int status = 0;
+  for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i) usleep(50000);
+  if (waitpid(pid, &status, WNOHANG) == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  close(out_pipe[0]);
+  close(err_pipe[0]);
+  CHECK(out == "started\ncleanup\n");
+  CHECK(err.rfind("Error: interrupted\n", 0) == 0);
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 130));
+}

@@ -1,0 +1,143 @@
+// tests/unit/test_errors_cli.cpp — errors the arcana command reports whole:
+// option values out of range (status 2), running out of memory as an Arc
+// error that on-err catches (under an address-space limit, so the machine
+// itself is never exhausted), and a message holding a NUL.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Run {
+  int status = -1;  // wait status; -1: killed at the timeout
+  std::string out, err;
+  bool exited_with(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// arcana with args, stdin /dev/null, output to files; address_space: the
+// child's RLIMIT_AS in bytes (0: none).
+Run arcana(const std::vector<std::string>& args, size_t address_space = 0, int timeout_s = 120) {
+  char tmpl[] = "/tmp/arcana-errors-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  std::string dir = tmpl, out = dir + "/out", err = dir + "/err";
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDONLY);
+    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(null, 0);
+    dup2(o, 1);
+    dup2(e, 2);
+    unsetenv("ARCANA_GC");
+    if (address_space) {
+      rlimit r{address_space, address_space};
+      setrlimit(RLIMIT_AS, &r);
+    }
+    std::vector<char*> argv{const_cast<char*>(ARCANA_BINARY)};
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(ARCANA_BINARY, argv.data());
+    _exit(127);
+  }
+  Run r;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  int st = 0;
+  for (;;) {
+    if (waitpid(pid, &st, WNOHANG) == pid) {
+      r.status = st;
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &st, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::system(("rm -rf '" + dir + "'").c_str());
+  return r;
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// 2 GiB of address space: the VM stack (512 MiB reserved) and the heap's
+// first pages fit; a program that keeps allocating soon does not.
+constexpr size_t kLimit = size_t(2) << 30;
+
+}  // namespace
+
+TEST_CASE("arcana refuses option values out of range with status 2", "[cli][errors]") {
+  for (const char* opt : {"--nursery=1000000", "--nursery=0", "--nursery=-1", "--nursery=abc",
+                          "--nursery=1x", "--nursery=nan", "--stack-limit=100000000",
+                          "--stack-limit=0", "--stack-limit=1.5", "--stack-limit=8MB"}) {
+    INFO(opt);
+    Run r = arcana({opt, "-e", "1"});
+    CHECK(r.exited_with(2));
+    CHECK(r.out.empty());
+    CHECK(has(r.err, std::string(opt).substr(0, std::string(opt).find('='))));
+    CHECK(!has(r.err, "bad_alloc"));
+  }
+  // In range they run.
+  for (const char* opt : {"--nursery=0.0625", "--nursery=1.5", "--stack-limit=8"}) {
+    INFO(opt);
+    Run r = arcana({opt, "-e", "(+ 1 2)"});
+    CHECK(r.exited_with(0));
+    CHECK(r.out == "3\n");
+  }
+}
+
+TEST_CASE("arcana: running out of memory is an Arc error that on-err catches", "[cli][errors]") {
+  const char* programs[] = {
+      // a big list
+      "(on-err details (fn () (len (n-of 1000000000 (list 1 2)))))",
+      // a big table
+      "(on-err details (fn () (let h (table) (for i 1 1000000000 (= (h i) i)) (len h))))",
+      // a big string, doubled until it does not fit
+      "(on-err details (fn () (let s \"ab\" (while t (= s (+ s s))))))",
+      // threads, each with its stacks
+      "(on-err details (fn () (let ts nil (for i 1 100000000 (push (new-thread (fn () (sleep "
+      "100))) ts)))))",
+  };
+  for (const char* p : programs) {
+    INFO(p);
+    Run r = arcana({"-e", p}, kLimit);
+    CHECK(r.exited_with(0));
+    CHECK(r.out == "\"out of memory\"\n");
+    CHECK(!has(r.err, "bad_alloc"));
+  }
+  // A request refused at once needs no limit.
+  Run r = arcana({"-e", "(list (on-err details (fn () (newstring 1000000000000000))) 'after)"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "(\"out of memory\" after)\n");
+}
+
+TEST_CASE("arcana prints an error message holding a NUL whole, with its backtrace",
+          "[cli][errors]") {
+  Run r = arcana({"-e", "((fn () (err \"a\\u0000b\") 1))"});
+  CHECK(r.exited_with(1));
+  CHECK(r.err.rfind(std::string("Error: a\0b\n", 11), 0) == 0);
+  CHECK(has(r.err, "-e:1"));
+}
