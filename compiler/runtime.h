@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "gc/gen.h"
 #include "vm/vm.h"
 
 namespace compiler {
@@ -16,9 +17,23 @@ struct RuntimeOptions {
   bool gc_stress = false;
   size_t nursery_bytes = 0;  // 0: the collector's default (gen only)
   size_t stack_limit_bytes = size_t(512) << 20;
+  size_t fiber_stack_bytes = vm::Options{}.fiber_stack_bytes;  // --thread-stack
   vm::StackRelease fiber_release = vm::StackRelease::keep;
   int workers = 0;  // --workers (vm::Options)
 };
+
+// A size option's value (--nursery, --thread-stack): a whole number of
+// MiB ("4", "4M"), or of KiB with a K ("64K", "1536K"), from min to max
+// bytes. Whole numbers only, as --stack-limit takes them: "1.5" is
+// refused rather than rounded. 0 for anything else.
+size_t parse_size_option(const char* text, size_t min, size_t max);
+// Their ranges. 4 GiB is more than any machine this runs on gives a
+// nursery or a thread, so a bigger value is a typo; a thread's stack
+// holds at least a couple of thousand values.
+inline constexpr size_t kMinNurseryBytes = gc::kMinNursery;
+inline constexpr size_t kMaxNurseryBytes = size_t(4096) << 20;
+inline constexpr size_t kMinThreadStackBytes = size_t(16) << 10;
+inline constexpr size_t kMaxThreadStackBytes = size_t(4096) << 20;
 
 class Runtime {
  public:

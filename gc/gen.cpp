@@ -135,7 +135,6 @@ using namespace gen;
 
 constexpr size_t kDefaultNursery = size_t(1) << 20;
 constexpr unsigned kDefaultPromoteAge = 2;
-constexpr size_t kMinNursery = size_t(64) << 10;
 constexpr size_t kZeroBlock = size_t(16) << 10;
 constexpr uint64_t kMinMajorTrigger = uint64_t(16) << 20;
 // Measured on bench/gc's binary_trees: at 2, 32 major collections and a
@@ -197,6 +196,11 @@ class GenHeap final : public Heap {
       eden_.top = eden_.limit = nullptr;
     }
     if (surv_[from_].top == surv_[from_].start) unmap_survivors();  // remapped at their new size
+  }
+
+  bool set_mark_stack_limit(size_t n) override {
+    stack_.set_limit(n);
+    return true;
   }
 
   bool set_promote_age(unsigned age) override {
@@ -271,10 +275,11 @@ class GenHeap final : public Heap {
     old_.release_tails();
     // The work lists keep the room of their largest collection: a burst of
     // connections (more live at once) grows them.
-    for (auto* v : {&scanned_, &work_, &stack_}) {
+    for (auto* v : {&scanned_, &work_}) {
       v->clear();
       v->shrink_to_fit();
     }
+    stack_.release_memory();
     remembered_.shrink_to_fit();
     young_final_.shrink_to_fit();
     budget_.release_memory();
@@ -615,12 +620,22 @@ class GenHeap final : public Heap {
   // sweep found it fragmented.
   void mark_sweep() {
     blocks_.begin_marking();
-    mark_from_roots(stack_, [this](GcHeader* h) {
-      if (blocks_.is_marked(h)) return false;
-      if (Blocks::in_block(h)) blocks_.mark(h);
-      else h->gcbits |= kMarkBit;
-      return true;
-    });
+    mark_from_roots(
+        stack_,
+        [this](GcHeader* h) {
+          if (blocks_.is_marked(h)) return false;
+          if (Blocks::in_block(h)) blocks_.mark(h);
+          else h->gcbits |= kMarkBit;
+          return true;
+        },
+        [this](auto f) {  // the old generation and the survivors (eden is empty)
+          auto marked = [&](GcHeader* h) {
+            if (blocks_.is_marked(h)) f(h);
+          };
+          old_.for_each_object(marked);
+          blocks_.for_each_object(kinds(), marked, false);
+          for_each_survivor(marked);
+        });
     size_t keep = 0;
     for (GcHeader* o : remembered_)
       if (blocks_.is_marked(o)) remembered_[keep++] = o;
@@ -780,7 +795,7 @@ class GenHeap final : public Heap {
   uint64_t promoted_ = 0;
   // A major collection's: the marker's stack, its trigger, and whether the
   // next one compacts whatever the fragmentation (release_spare_memory).
-  std::vector<GcHeader*> stack_;
+  MarkStack stack_;
   uint64_t major_trigger_ = kMinMajorTrigger;
   bool compact_next_ = false;
   // Counts.

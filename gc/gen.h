@@ -3,12 +3,17 @@
 // settings, the nursery size and the promotion age, are Heap's virtual
 // calls, which the other collectors ignore.)
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "gc/heap.h"
 #include "gc/pages.h"
 
 namespace gc {
+
+// The smallest eden chunk set_nursery_size makes (a smaller request is
+// raised to it); --nursery refuses less.
+inline constexpr size_t kMinNursery = size_t(64) << 10;
 
 struct GenFigures {
   unsigned promote_age = 0;

@@ -29,7 +29,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gc {
@@ -58,6 +60,47 @@ inline Word word_of(const GcHeader* h) { return reinterpret_cast<Word>(h); }
 
 // Visits every reference slot of an object or root set. A moving collector
 // may rewrite *slot.
+// The mark phase's explicit stack (Heap::mark_from_roots). A push never
+// throws: when the stack cannot grow (the C++ heap is out of memory in a
+// collection that runs because memory is short, or the limit a test sets),
+// the object stays marked but untraced and the stack records that it
+// overflowed; the marker then rescans the marked objects for unmarked
+// children, as Boehm's collector recovers from its mark stack's overflow.
+// So running out of memory in a collection costs time, never the heap.
+class MarkStack {
+ public:
+  void push(GcHeader* h) noexcept {
+    if (items_.size() >= limit_) {
+      overflowed_ = true;
+      return;
+    }
+    try {
+      items_.push_back(h);
+    } catch (const std::bad_alloc&) {
+      overflowed_ = true;
+    }
+  }
+  bool empty() const { return items_.empty(); }
+  GcHeader* pop() {
+    GcHeader* h = items_.back();
+    items_.pop_back();
+    return h;
+  }
+  // True once after a push was dropped.
+  bool take_overflow() { return std::exchange(overflowed_, false); }
+  // Pushes beyond n are dropped (tests of the overflow path).
+  void set_limit(size_t n) { limit_ = n; }
+  void release_memory() {
+    items_.clear();
+    items_.shrink_to_fit();
+  }
+
+ private:
+  std::vector<GcHeader*> items_;
+  size_t limit_ = SIZE_MAX;
+  bool overflowed_ = false;
+};
+
 class Visitor {
  public:
   virtual ~Visitor() = default;
@@ -284,6 +327,10 @@ class Heap {
   // collection (1: at the first; at most kMaxPromoteAge). False (nothing
   // done) for a collector without a young generation.
   virtual bool set_promote_age(unsigned /*age*/) { return false; }
+  // For tests of a full mark stack (MarkStack): the marker's stack holds
+  // at most n objects. False for a collector whose marker has none
+  // (boehm, vcgc's own).
+  virtual bool set_mark_stack_limit(size_t /*n*/) { return false; }
   // Gives back to the system the memory the heap keeps for its growth (gen:
   // the empty pages its sweeps pooled, spare eden chunks, empty survivor
   // spaces; marksweep: its pooled pages), keeping every object: for a
@@ -344,16 +391,11 @@ class Heap {
   void trace_all_roots(Visitor& v);
   // The mark phase of the non-moving spaces: marks everything reachable
   // from the roots, with an explicit stack (no recursion). mark(h) marks h
-  // and is true iff it was not marked yet; the second form sets mark_bit.
-  template <class Mark>
-  void mark_from_roots(std::vector<GcHeader*>& stack, Mark mark);
-  void mark_from_roots(std::vector<GcHeader*>& stack, uint8_t mark_bit) {
-    mark_from_roots(stack, [mark_bit](GcHeader* h) {
-      if (h->gcbits & mark_bit) return false;
-      h->gcbits |= mark_bit;
-      return true;
-    });
-  }
+  // and is true iff it was not marked yet. When the stack overflowed,
+  // each_marked(f) must call f on every marked object of the collector's
+  // spaces, whose references are traced again (MarkStack).
+  template <class Mark, class EachMarked>
+  void mark_from_roots(MarkStack& stack, Mark mark, EachMarked each_marked);
   // verify()'s walk, one for every collector: everything reachable from the
   // roots, with its own visited set (no header bits change). Each reference
   // w must be in the collector's spaces (contains) and point at an object of
@@ -432,21 +474,18 @@ class RootedVector : public RootSource {
   Heap& heap_;
 };
 
-template <class Mark>
-void Heap::mark_from_roots(std::vector<GcHeader*>& stack, Mark mark) {
+template <class Mark, class EachMarked>
+void Heap::mark_from_roots(MarkStack& stack, Mark mark, EachMarked each_marked) {
   struct Marker final : Visitor {
-    std::vector<GcHeader*>& stack;
+    MarkStack& stack;
     Mark& mark;
-    Marker(std::vector<GcHeader*>& s, Mark& m) : stack(s), mark(m) {}
+    Marker(MarkStack& s, Mark& m) : stack(s), mark(m) {}
     void visit(Word* slot) override {
       GcHeader* h = header_of(*slot);
-      if (mark(h)) stack.push_back(h);
+      if (mark(h)) stack.push(h);
     }
   } m(stack, mark);
-  trace_all_roots(m);
-  while (!stack.empty()) {
-    GcHeader* h = stack.back();
-    stack.pop_back();
+  auto trace = [&](GcHeader* h) {
     const KindInfo& k = kinds_[h->kind];
     if (k.ref_words) {  // inline (KindInfo::ref_words): no calls per slot
       Word* w = reinterpret_cast<Word*>(h + 1);
@@ -455,6 +494,19 @@ void Heap::mark_from_roots(std::vector<GcHeader*>& stack, Mark mark) {
     } else if (k.trace) {
       k.trace(h, m);
     }
+  };
+  auto drain = [&] {
+    while (!stack.empty()) trace(stack.pop());
+  };
+  trace_all_roots(m);
+  drain();
+  // Each pass traces what the dropped objects refer to; one that drops
+  // more is followed by another. Each marks something new, so it ends.
+  while (stack.take_overflow()) {
+    each_marked([&](GcHeader* h) {
+      trace(h);
+      drain();
+    });
   }
 }
 

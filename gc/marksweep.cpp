@@ -62,16 +62,33 @@ class MarkSweepHeap final : public Heap {
   }
 
   void release_spare_memory() override { space_.trim_pool(0); }
+  bool set_mark_stack_limit(size_t n) override {
+    stack_.set_limit(n);
+    return true;
+  }
 
   std::vector<std::string> verify() override;
   // No object is marked between collections, so a sweep finalizes them all.
   void finalize_all() override { space_.sweep(kinds()); }
 
  private:
-  void mark() { mark_from_roots(stack_, kMarkBit); }
+  void mark() {
+    mark_from_roots(
+        stack_,
+        [](GcHeader* h) {
+          if (h->gcbits & kMarkBit) return false;
+          h->gcbits |= kMarkBit;
+          return true;
+        },
+        [this](auto f) {
+          space_.for_each_object([&](GcHeader* h) {
+            if (h->gcbits & kMarkBit) f(h);
+          });
+        });
+  }
 
   PageSpace space_;
-  std::vector<GcHeader*> stack_;
+  MarkStack stack_;
   uint64_t since_ = 0;
   uint64_t trigger_ = kMinTrigger;
 };

@@ -1,6 +1,5 @@
 // repl/main.cpp — the arcana command: the REPL, the script runner, -e.
 #include <cerrno>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -33,7 +32,7 @@ const char* kUsage =
     "  -e EXPR              evaluate EXPR, print its value, exit (with FILE: then run it)\n"
     "  --gc=NAME            collector: gen (the default), marksweep, vcgc, boehm; the\n"
     "                       environment variable ARCANA_GC names one too (--gc wins)\n"
-    "  --nursery=MB         gen's nursery (eden) size (default 1)\n"
+    "  --nursery=MB         gen's nursery (eden) size, MiB or KiB with K (default 1)\n"
     "  --promote-age=N      gen promotes survivors at their Nth minor collection\n"
     "                       (1-15, default 2)\n"
     "  --gc-stress          collect at every safe point (slow; for testing)\n"
@@ -42,6 +41,8 @@ const char* kUsage =
     "  --profile=FILE       profile the Arc program: FILE in pprof's format (go tool pprof)\n"
     "  --profile-rate=HZ    the profiler's samples a second (1-100000, default 1000)\n"
     "  --stack-limit=MB     VM stack size (default 512); deeper recursion is an error\n"
+    "  --thread-stack=SIZE  each thread's, fiber's and generator's VM stack, KiB with K\n"
+    "                       or MiB (default 128K)\n"
     "  --fiber-release=P    what becomes of a finished fiber's stacks: keep (default),\n"
     "                       madvise (return the pages) or munmap (unmap idle allocations)\n"
     "  --workers=N          serve forks N worker processes sharing the port (for\n"
@@ -65,19 +66,11 @@ struct Args {
 
 bool starts(const char* a, const char* p) { return std::strncmp(a, p, std::strlen(p)) == 0; }
 
-// The largest sizes the options take, in MiB: more than any machine this
-// runs on gives, so a bigger value is a typo, refused here rather than
-// failing as a mapping the kernel refuses (or a size that overflows).
-constexpr double kMaxNurseryMiB = 4096;
+// The largest stack limit, in MiB: more than any machine this runs on
+// gives, so a bigger value is a typo, refused here rather than failing as a
+// mapping the kernel refuses (or a size that overflows). (--nursery's
+// range: compiler::parse_nursery_size.)
 constexpr long kMaxStackLimitMiB = 65536;
-
-// v as a number, the whole of it; false for anything else (atof would
-// take "1x" as 1 and "x" as 0).
-bool parse_number(const char* v, double& out) {
-  char* end = nullptr;
-  out = std::strtod(v, &end);
-  return end != v && !*end && std::isfinite(out);
-}
 
 bool parse_whole(const char* v, long& out) {
   char* end = nullptr;
@@ -112,13 +105,16 @@ int parse_args(int argc, char** argv, Args& args) {
       args.rt.gc = a + 5;
       args.gc_from = "--gc";
     } else if (starts(a, "--nursery=")) {
-      double mb = 0;
-      if (!parse_number(a + 10, mb) || !(mb > 0) || mb > kMaxNurseryMiB) {
-        std::fprintf(stderr, "arcana: --nursery needs a size in MiB, above 0 and at most %g\n",
-                     kMaxNurseryMiB);
+      args.rt.nursery_bytes = compiler::parse_size_option(a + 10, compiler::kMinNurseryBytes,
+                                                          compiler::kMaxNurseryBytes);
+      if (!args.rt.nursery_bytes) {
+        std::fprintf(stderr,
+                     "arcana: --nursery needs a whole number of MiB (4) or of KiB with K "
+                     "(1536K), from %zuK to %zu (%zu GiB)\n",
+                     compiler::kMinNurseryBytes >> 10, compiler::kMaxNurseryBytes >> 20,
+                     compiler::kMaxNurseryBytes >> 30);
         return 2;
       }
-      args.rt.nursery_bytes = size_t(mb * (1 << 20));
     } else if (starts(a, "--promote-age=")) {
       char* end = nullptr;
       long n = std::strtol(a + 14, &end, 10);
@@ -175,6 +171,17 @@ int parse_args(int argc, char** argv, Args& args) {
         return 2;
       }
       args.rt.stack_limit_bytes = size_t(mb) << 20;
+    } else if (starts(a, "--thread-stack=")) {
+      args.rt.fiber_stack_bytes = compiler::parse_size_option(
+          a + 15, compiler::kMinThreadStackBytes, compiler::kMaxThreadStackBytes);
+      if (!args.rt.fiber_stack_bytes) {
+        std::fprintf(stderr,
+                     "arcana: --thread-stack needs a whole number of KiB with K (256K) or of "
+                     "MiB (4), from %zuK to %zu (%zu GiB)\n",
+                     compiler::kMinThreadStackBytes >> 10, compiler::kMaxThreadStackBytes >> 20,
+                     compiler::kMaxThreadStackBytes >> 30);
+        return 2;
+      }
     } else if (starts(a, "--workers=") || !std::strcmp(a, "--workers")) {
       const char* v = a[9] == '=' ? a + 10 : (++i < argc ? argv[i] : "");
       char* end = nullptr;
@@ -243,6 +250,7 @@ void install_script_sigint(vm::VM& vm) {
   struct sigaction old {};
   if (sigaction(SIGINT, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) return;
   g_script_vm = &vm;
+  vm.set_interrupt_spans_forms(true);
   struct sigaction sa {};
   sa.sa_handler = on_script_sigint;
   sa.sa_flags = SA_RESETHAND;

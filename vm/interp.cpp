@@ -158,8 +158,9 @@ struct VM::RunScope {
     if (own_record) {
       vm.runs_.pop_back();
       // A Ctrl-C that came after the last safe point of a top-level form
-      // must not interrupt the next one.
-      if (--vm.r_.level == 0) vm.interrupt_ = 0;
+      // must not interrupt the next one at the REPL (a script keeps it:
+      // VM::set_interrupt_spans_forms).
+      if (--vm.r_.level == 0 && !vm.interrupt_spans_forms_) vm.interrupt_ = 0;
     }
     vm.r_.base = base;
     vm.r_.builtin_args = bargs;

@@ -207,6 +207,7 @@ StackPool& VM::fiber_pool() {
   if (!fiber_pool_) {
     StackPoolConfig c;
     c.release = opts_.fiber_release;
+    c.vm_stack = opts_.fiber_stack_bytes;
     fiber_pool_ = new StackPool(c);
   }
   return *fiber_pool_;
@@ -280,8 +281,8 @@ void set_builtin_op(const char* name, BuiltinOp op) {
 
 void VM::stack_overflow() {
   if (r_.stack != main_stack_)
-    throw_error("stack overflow: recursion deeper than a fiber's or thread's VM stack (" +
-                std::to_string((r_.stack_end - r_.stack) * sizeof(Value) >> 10) + " KiB)");
+    throw_error("stack overflow: recursion deeper than a thread's or fiber's VM stack (" +
+                std::to_string(opts_.fiber_stack_bytes >> 10) + " KiB; see --thread-stack)");
   throw_error("stack overflow: recursion deeper than the VM stack limit (" +
               std::to_string(opts_.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");
 }

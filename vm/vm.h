@@ -23,6 +23,7 @@ struct FiberRegistry;  // vm/fiber.cpp
 
 struct Options {
   size_t stack_limit_bytes = size_t(512) << 20;     // VM stack reservation
+  size_t fiber_stack_bytes = size_t(128) << 10;     // each thread's, fiber's: --thread-stack
   StackRelease fiber_release = StackRelease::keep;  // --fiber-release
   bool stats = false;                               // --stats
   int workers = 0;  // --workers: serve forks this many worker processes (vm/server.cpp)
@@ -200,6 +201,12 @@ class VM final : public gc::RootSource {
   }
   bool interrupt_pending() const { return interrupt_ != 0; }
   void clear_interrupt() { interrupt_ = 0; }
+  // Whether a Ctrl-C that came after the last safe point of a top-level
+  // form is kept for the next one (a script: it stops, wherever the signal
+  // fell; compiler::Runtime::eval_string raises it between forms) or
+  // dropped (the REPL, whose prompt has taken the Ctrl-C as its own).
+  void set_interrupt_spans_forms(bool on) { interrupt_spans_forms_ = on; }
+  bool interrupt_spans_forms() const { return interrupt_spans_forms_; }
   // Errors on-err does not catch (Ctrl-C, break-thread); protect cleanups
   // still run as they unwind.
   bool is_break(Value exc) const { return exc == interrupt_exc_ || exc == break_exc_; }
@@ -392,6 +399,7 @@ class VM final : public gc::RootSource {
   void take_oom_reserve();
   Value* main_stack_ = nullptr;  // the main program's VM stack (threads and fibers have slots)
   volatile std::sig_atomic_t interrupt_ = 0;
+  bool interrupt_spans_forms_ = false;
   StackPool* fiber_pool_ = nullptr;
   FiberRegistry* fibers_ = nullptr;
   uint64_t next_run_id_ = 1;

@@ -8,7 +8,7 @@
 // Forms without a comment just run; an error from one is a failure. After
 // the file, the heap verifier checks the collector's invariant.
 //
-// usage: arc_test [--gc-stress] [--gc=NAME] [--stack-limit=MB] [--nursery=MB] FILE...
+// usage: arc_test [--gc-stress] [--gc=NAME] [--stack-limit=MB] [--nursery=MB|KiB K] FILE...
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -160,9 +160,14 @@ int main(int argc, char** argv) {
     else if (!std::strncmp(argv[i], "--gc=", 5)) opts.gc = argv[i] + 5;
     else if (!std::strncmp(argv[i], "--stack-limit=", 14))
       opts.stack_limit_bytes = size_t(std::atol(argv[i] + 14)) << 20;
-    else if (!std::strncmp(argv[i], "--nursery=", 10))
-      opts.nursery_bytes = size_t(std::atof(argv[i] + 10) * (1 << 20));
-    else files.push_back(argv[i]);
+    else if (!std::strncmp(argv[i], "--nursery=", 10)) {
+      opts.nursery_bytes = compiler::parse_size_option(argv[i] + 10, compiler::kMinNurseryBytes,
+                                                       compiler::kMaxNurseryBytes);
+      if (!opts.nursery_bytes) {
+        std::fprintf(stderr, "arc_test: bad --nursery: %s\n", argv[i] + 10);
+        return 2;
+      }
+    } else files.push_back(argv[i]);
   }
   int passed = 0, failed = 0;
   for (const std::string& f : files) {

@@ -41,6 +41,7 @@ Result arcana(const std::vector<std::string>& args, const std::string& input = "
     for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
       close(fd);
     unsetenv("ARCANA_GC");
+    signal(SIGINT, SIG_DFL);  // not ignored, whatever started the tests
     std::vector<char*> argv{const_cast<char*>(ARCANA_BINARY)};
     for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -294,4 +295,22 @@ TEST_CASE("Ctrl-C in a script interrupts it: cleanups run, status 130", "[cli][l
   CHECK(out == "started\ncleanup\n");
   CHECK(err.rfind("Error: interrupted\n", 0) == 0);
   CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 130));
+}
+
+// The signal falls after the last safe point of the first form (system
+// returns to a thunk with no call left): kept for the next form, which
+// does not run, and raised after -e's last expression too.
+TEST_CASE("Ctrl-C between a script's top-level forms still stops it", "[cli][located]") {
+  TempDir dir;
+  std::string file = dir.write("between.arc", "(system \"kill -INT $PPID\")\n(prn \"after\")\n");
+  Result r = arcana({file});
+  CHECK(r.exited_with(130));
+  CHECK(r.out.empty());
+  CHECK(r.err.rfind("Error: interrupted\n", 0) == 0);
+  Result e = arcana({"-e", "(system \"kill -INT $PPID\")"});
+  CHECK(e.exited_with(130));
+  CHECK(has(e.err, "Error: interrupted"));
+  // The REPL drops it: its prompt took the Ctrl-C.
+  Result p = arcana({}, "(system \"kill -INT $PPID\")\n(prn \"after\")\n");
+  CHECK(has(p.out, "after"));
 }

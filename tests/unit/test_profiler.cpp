@@ -342,7 +342,7 @@ TEST_CASE("profiler: a recursion shows its depth, a builtin and [gc] their own f
       (when (> (++ kept) 50000) (= keep nil kept 0)))))
 (churn 3000000)
 )",
-                           script, "--nursery=0.25");
+                           script, "--nursery=256K");
   size_t deepest = 0;
   bool builtin_on_top = false, gc_on_top = false;
   for (auto& s : d.samples) {
