@@ -39,13 +39,15 @@ test: deps all
 # AddressSanitizer and UBSan (CMakeLists.txt, ARCANA_SANITIZE) in their own
 # build directory, over the whole suite; any report fails its test. It is
 # also the checked build (ARCANA_CHECKED). Configured every time, so that a
-# directory made before an option was added gets it.
+# directory made before an option was added gets it. allocator_may_return_null:
+# an allocation too big for ASan's allocator returns null, as malloc does
+# without it, and the VM turns that into Arc's out-of-memory error.
 SANITIZE_BUILD ?= build-asan
 sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD) -DARCANA_SANITIZE=ON -DARCANA_CHECKED=ON $(CMAKE_ARGS)
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && \
-	  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:check_initialization_order=1 \
+	  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:check_initialization_order=1:allocator_may_return_null=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
