@@ -261,9 +261,16 @@ class Heap {
   // ---- Allocation ----
   // Rule 1: never collects. Returns zeroed memory with the header filled in.
   virtual GcHeader* allocate(size_t bytes, uint8_t kind) = 0;
+  // While suspended, try_bump fails, so that every allocation takes
+  // allocate(): the VM counts allocations by site (vm/sites.h) on that
+  // path alone, leaving the fast one as it is.
+  void suspend_bump(bool on) {
+    bump_suspended_ = on;
+    buffer_ = on ? &no_buffer_ : own_buffer_;
+  }
   // allocate's fast path, inline: a bump in the collector's allocation
   // buffer, for a small object of a kind without a finalizer. Null when it
-  // does not apply; then allocate().
+  // does not apply, or while bumping is suspended; then allocate().
   GcHeader* try_bump(size_t bytes, uint8_t kind) {
     AllocBuffer& b = *buffer_;
     bytes = round_object_size(bytes);
@@ -368,7 +375,10 @@ class Heap {
   const KindInfo* kinds() const { return kinds_; }
   GcStats& mutable_stats() { return stats_; }
   // The buffer try_bump cuts objects from: a member of the collector's own.
-  void use_alloc_buffer(AllocBuffer* b) { buffer_ = b; }
+  void use_alloc_buffer(AllocBuffer* b) {
+    own_buffer_ = b;
+    if (!bump_suspended_) buffer_ = b;
+  }
   // The barrier's filter: while on, write() calls barrier_slow and
   // remember() calls remember_slow for an object whose gcbits has none of
   // skip_bits (gen: neither young nor remembered already).
@@ -416,6 +426,8 @@ class Heap {
 
   static inline AllocBuffer no_buffer_;  // empty: nothing fits (never written)
   AllocBuffer* buffer_ = &no_buffer_;
+  AllocBuffer* own_buffer_ = &no_buffer_;  // the collector's, while suspended
+  bool bump_suspended_ = false;
   bool barrier_on_ = false;
   uint8_t barrier_skip_ = 0;
   std::atomic<bool> wanted_{false};

@@ -268,10 +268,7 @@ int run(Args& args) {
   compiler::Runtime rt(args.rt);
   vm::VM& vm = rt.vm();
   if (args.promote_age) vm.heap().set_promote_age(args.promote_age);  // a no-op without generations
-  if (args.stats) {
-    vm::g_profile.count_types = true;
-    vm.counters().count_ops = true;
-  }
+  if (args.stats) vm.count_sites(true);
   set_argv(vm, args.argv);
   // script*: the running script's path as typed, so a script can load the
   // files beside it (apps/news/news.arc does); nil at the REPL and with -e.

@@ -328,6 +328,33 @@ int run_repl(compiler::Runtime& rt) {
   return failed && !tty ? 1 : 0;
 }
 
+// The top sites of each count (vm/sites.h), n of each.
+static void print_site_stats(vm::VM& vm, std::FILE* out, size_t n) {
+  const vm::SiteCounters& s = vm.sites();
+  auto where = [&s](uint32_t site) {
+    const vm::SiteCounters::Site& w = s.site(site);
+    std::string r = w.function;
+    if (!w.file.empty()) r += " at " + w.file + ":" + std::to_string(w.line);
+    return r;
+  };
+  auto u = [](uint64_t v) { return (unsigned long long)v; };
+  auto d = s.top_dispatches();
+  std::fprintf(out, "type dispatches, top sites:\n");
+  for (size_t i = 0; i < d.size() && i < n; ++i)
+    std::fprintf(out, "  %12llu  %-10s %s\n", u(d[i].count), vm::kind_name(d[i].kind),
+                 where(d[i].site).c_str());
+  auto a = s.top_allocations();
+  std::fprintf(out, "allocations, top sites by bytes:\n");
+  for (size_t i = 0; i < a.size() && i < n; ++i)
+    std::fprintf(out, "  %12llu bytes %10llu  %-10s %s\n", u(a[i].bytes), u(a[i].count),
+                 vm::kind_name(a[i].kind), where(a[i].site).c_str());
+  auto c = s.top_collections();
+  std::fprintf(out, "collections, by the site whose allocation started them:\n");
+  for (size_t i = 0; i < c.size() && i < n; ++i)
+    std::fprintf(out, "  %8llu minor %6llu major  %s\n", u(c[i].minor), u(c[i].major),
+                 where(c[i].site).c_str());
+}
+
 void print_stats(compiler::Runtime& rt, std::FILE* out) {
   vm::VM& vm = rt.vm();
   std::vector<vm::GcFigure> figures = vm::gc_figures(vm.heap());  // refreshes the stats
@@ -372,6 +399,7 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
                  p.slots, p.in_use, p.vacant, p.allocations, p.mappings, p.reserved_bytes,
                  p.resident_bytes);
   }
+  print_site_stats(vm, out, 10);
   vm::SchedulerStats t = vm::scheduler_stats(vm);
   if (t.threads_started)
     std::fprintf(out,

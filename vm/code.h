@@ -145,6 +145,9 @@ uint32_t code_line_at(Code* c, uint32_t pc);
 // leaves out (profiles): the prelude's dynamic-wind and its internal (%)
 // functions such as %run-winds (stdlib/prelude.arc).
 bool code_is_internal(Code* c);
+// The name profiles and site counts give c: the global it was defined as,
+// or fn@FILE:LINE where an anonymous function was made.
+std::string code_function_name(Code* c);
 
 Value make_closure(Value code, uint64_t nup);
 

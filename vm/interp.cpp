@@ -151,7 +151,25 @@ struct VM::RunScope {
   // innermost is the running one. Leaving the run (killed, out of memory)
   // ends them.
   int in_place = 0;
+  // Counting sites (vm/sites.h): the site of the builtin that made this
+  // run, given back when it ends, unless a collection has moved its code;
+  // after a top-level run, none (what follows is outside Arc).
+  bool site_saved = false;
+  Code* site_code = nullptr;
+  uint32_t site_pc = 0;
+  uint64_t site_epoch = 0;
+  void save_site() {
+    site_saved = true;
+    site_code = vm.r_.level == 0 ? nullptr : vm.sites_.code();
+    site_pc = vm.sites_.pc();
+    site_epoch = vm.heap().stats().collections;
+  }
   ~RunScope() {
+    if (site_saved) {
+      if (site_code && vm.heap().stats().collections == site_epoch)
+        vm.sites_.at(site_code, site_pc);
+      else vm.sites_.forget_code();
+    }
     for (; in_place > 0; --in_place) fiber_exit(vm, FiberExit::Fail, false);
     while (vm.handlers_.size() > nhandlers) vm.handlers_.pop_back();
     vm.r_.capture_cache = NIL;  // its frames are gone
@@ -314,6 +332,7 @@ struct VM::RunScope {
 Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   RunScope scope{*this,           r_.base,  r_.builtin_args, r_.builtin_pc, handlers_.size(),
                  cont == nullptr, fslot_arg};
+  if (__builtin_expect(g_profile.sites == &sites_, 0)) scope.save_site();
   if (cont) {
     scope.fslot = r_.stack + runs_.back().fslot;
   } else {
@@ -499,6 +518,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 
     count_op:
       counters_.ops[insn & 0xff]++;
+      sites_.at_frame(base, pc);
       JUMP_TO(op_targets_[insn & 0xff]);
 
 #if ARCANA_SWITCH_DISPATCH

@@ -286,6 +286,12 @@ bool code_is_internal(Code* c) {
   return name == "dynamic-wind" || name[0] == '%';
 }
 
+std::string code_function_name(Code* c) {
+  if (is_symbol(c->name) && !c->name.is_nil()) return symbol_name(c->name);
+  std::string file = TYPE(c->file) == Kind::String ? string_utf8(c->file) : "?";
+  return "fn@" + file + ":" + std::to_string(c->line);
+}
+
 uint32_t code_line_at(Code* c, uint32_t pc) {
   if (c->lines.is_nil()) return c->line;
   Blob* b = c->lines.as<Blob>();

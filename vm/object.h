@@ -64,11 +64,20 @@ constexpr int kKindCount = int(Kind::Count);
 const char* kind_name(Kind k);
 
 // ---- profile counters (g_profile is defined in vm/object.cpp) ----
+// Process-wide, as TYPE and alloc, which count, have no VM at hand.
+class SiteCounters;  // vm/sites.h
 struct Profile {
-  bool count_types = false;  // --stats turns this on
+  bool count_types = false;  // --stats, (count-sites t) turn this on
   uint64_t type_counts[kKindCount] = {};
+  SiteCounters* sites = nullptr;  // the counting VM's, while it counts
 };
 extern Profile g_profile;
+// Counting allocations by site (vm/sites.cpp), on allocate()'s path: while
+// the VM counts, the heap's bump is suspended (Heap::suspend_bump), so the
+// inline fast path is as it is without counting. (TYPE's counting stays an
+// increment: a call there costs the interpreter loop registers, 3% more
+// instructions on bench/engine/loop.arc; SiteCounters reads the counts.)
+void count_allocation(Kind k, size_t bytes);
 
 // The one type test. Everything that asks "what is this value" calls it.
 inline Kind TYPE(Value v) {
@@ -214,7 +223,9 @@ template <class T>
 inline T* alloc(Kind k, size_t extra = 0) {
   gc::Heap& h = heap();
   if (GcHeader* o = h.try_bump(sizeof(T) + extra, uint8_t(k))) return reinterpret_cast<T*>(o);
-  return reinterpret_cast<T*>(h.allocate(sizeof(T) + extra, uint8_t(k)));
+  GcHeader* o = h.allocate(sizeof(T) + extra, uint8_t(k));
+  if (__builtin_expect(g_profile.sites != nullptr, 0)) count_allocation(k, sizeof(T) + extra);
+  return reinterpret_cast<T*>(o);
 }
 
 inline void set(GcHeader* obj, Value* slot, Value v) {

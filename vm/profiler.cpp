@@ -125,10 +125,7 @@ uint64_t Profiler::function_of(Code* c) {
   auto it = functions_.find(c);
   if (it != functions_.end()) return it->second;
   std::string file = c->file.is_nil() ? "" : string_utf8(c->file);
-  std::string name;
-  if (is_symbol(c->name) && !c->name.is_nil()) name = symbol_name(c->name);
-  else name = "fn@" + (file.empty() ? std::string("?") : file) + ":" + std::to_string(c->line);
-  uint64_t id = profile_->function(name, file, c->line);
+  uint64_t id = profile_->function(code_function_name(c), file, c->line);
   functions_.emplace(c, id);
   return id;
 }

@@ -103,6 +103,11 @@ void VM::refresh_dispatch() {
 }
 
 VM::~VM() {
+  if (g_profile.sites == &sites_) {  // counting ends with the VM that counted
+    g_profile.sites = nullptr;
+    g_profile.count_types = false;
+    heap_->suspend_bump(false);
+  }
   destroy_scheduler(*this);
   free_fiber_registry(fibers_);
   heap_->remove_root_source(this);
@@ -303,10 +308,25 @@ Value* VM::tail_call_slots(int nargs) {
   return r_.builtin_args;
 }
 
+void VM::count_sites(bool on) {
+  counters_.count_ops = on;
+  g_profile.count_types = on;
+  if (g_profile.sites == &sites_) sites_.forget_code();  // what was counted so far
+  if (on) g_profile.sites = &sites_;
+  else if (g_profile.sites == &sites_) g_profile.sites = nullptr;
+  heap_->suspend_bump(on);  // every allocation through allocate(), counted
+  sites_.forget_code();
+  if (on) sites_.snapshot();
+  refresh_dispatch();
+}
+
 void VM::collect_garbage() {
+  bool counting = g_profile.sites == &sites_;
+  uint32_t site = counting ? sites_.collection_site() : 0;
   if (profiler_) Profiler::set_collecting(true);
   heap_->collect();
   if (profiler_) Profiler::set_collecting(false);
+  if (counting) sites_.collection(site, true);
 }
 
 void VM::start_profiler(int rate, std::string path) {
@@ -350,9 +370,13 @@ Value VM::safe_point_slow(bool at_entry) {
     throw ArcError{interrupt_exc_};
   }
   if (heap_->collection_wanted()) {
+    bool counting = g_profile.sites == &sites_;
+    uint32_t site = counting ? sites_.collection_site() : 0;
+    uint64_t majors = heap_->stats().major_collections;
     if (profiler_) Profiler::set_collecting(true);
     heap_->collect_minor();
     if (profiler_) Profiler::set_collecting(false);
+    if (counting) sites_.collection(site, heap_->stats().major_collections != majors);
   }
   if (!oom_reserve_) take_oom_reserve();  // given up by out_of_memory
   // Before the scheduler may switch threads: the samples are this one's.

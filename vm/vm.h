@@ -13,6 +13,7 @@
 #include "vm/code.h"
 #include "vm/continuation.h"
 #include "vm/object.h"
+#include "vm/sites.h"
 #include "vm/stack_pool.h"
 
 namespace vm {
@@ -304,6 +305,10 @@ class VM final : public gc::RootSource {
   // The opcode counts and the switch that turns them on; the interpreter
   // notices a change when a run begins (refresh_dispatch).
   Counters& counters() { return counters_; }
+  // Counting by site (vm/sites.h) with the type dispatches and the opcodes
+  // (--stats, (count-sites t)); takes effect at the next instruction.
+  void count_sites(bool on);
+  SiteCounters& sites() { return sites_; }
 
   // ---- the sampling profiler (vm/profiler.h) ----
   // Starts it (an Arc error if it runs); stops it, keeping what it took as
@@ -346,6 +351,7 @@ class VM final : public gc::RootSource {
 
   Options opts_;
   Counters counters_;
+  SiteCounters sites_;
   Declarations declarations_;
   Ports ports_;
   // The main VM stack's words above stack_end: headroom for what is pushed

@@ -1,6 +1,9 @@
 // vm/builtins/control.cpp — errors, continuations, apply, dynamic wind, the
 // collector (docs/LANGUAGE.md 4.13). on-err, protect and call-w/stdout are written in
 // Arc over these (stdlib/prelude.arc).
+#include <algorithm>
+#include <cstdint>
+
 #include "vm/builtins.h"
 #include "vm/error.h"
 #include "vm/gc_stats.h"
@@ -129,6 +132,71 @@ Value bi_gc_stats(VM& vm, Value*, int) {
   return t;
 }
 
+// (site-stats (o n)): the per-site counters (vm/sites.h) as a table:
+// dispatches, allocations and collections, each a list of tables, most
+// first (allocations: by bytes), at most n of each; and counting, t while
+// the counters count. Each entry names its site (fn, file, line) and
+// holds its counts: count and type; count, bytes and type; minor and major.
+Value bi_site_stats(VM& vm, Value* a, int n) {
+  size_t limit = n > 0 ? size_t(arg_index("site-stats", a[0])) : SIZE_MAX;
+  SiteCounters& s = vm.sites();
+  if (g_profile.sites == &s) s.flush();  // the dispatches of the call
+  auto entry = [&s](uint32_t site) {
+    SiteCounters::Site where = s.site(site);  // a copy: allocating may add sites
+    Value e = make_table();
+    table_put(e, intern("fn"), make_string_utf8(where.function));
+    table_put(e, intern("file"), where.file.empty() ? NIL : make_string_utf8(where.file));
+    table_put(e, intern("line"), make_integer(where.line));
+    return e;
+  };
+  auto count = [](uint64_t c) { return make_integer(int64_t(c)); };
+  // Built back to front (cons), so that the list is most first.
+  auto d = s.top_dispatches();
+  auto al = s.top_allocations();
+  auto c = s.top_collections();
+  Value ds = NIL, as = NIL, cs = NIL;
+  for (size_t i = std::min(limit, d.size()); i-- > 0;) {
+    Value e = entry(d[i].site);
+    table_put(e, intern("type"), intern(kind_name(d[i].kind)));
+    table_put(e, intern("count"), count(d[i].count));
+    ds = cons(e, ds);
+  }
+  for (size_t i = std::min(limit, al.size()); i-- > 0;) {
+    Value e = entry(al[i].site);
+    table_put(e, intern("type"), intern(kind_name(al[i].kind)));
+    table_put(e, intern("count"), count(al[i].count));
+    table_put(e, intern("bytes"), count(al[i].bytes));
+    as = cons(e, as);
+  }
+  for (size_t i = std::min(limit, c.size()); i-- > 0;) {
+    Value e = entry(c[i].site);
+    table_put(e, intern("minor"), count(c[i].minor));
+    table_put(e, intern("major"), count(c[i].major));
+    cs = cons(e, cs);
+  }
+  Value t = make_table();
+  table_put(t, intern("dispatches"), ds);
+  table_put(t, intern("allocations"), as);
+  table_put(t, intern("collections"), cs);
+  table_put(t, intern("counting"), boolean(g_profile.sites == &vm.sites()));
+  return t;
+}
+
+// (site-stats-reset): the per-site counters start again from nothing (the
+// totals of type-dispatches and --stats go on).
+Value bi_site_stats_reset(VM& vm, Value*, int) {
+  vm.sites().reset();
+  return NIL;
+}
+
+// (count-sites on): turns the counting of type dispatches, opcodes and
+// sites on (as --stats does) or off; the previous setting.
+Value bi_count_sites(VM& vm, Value* a, int) {
+  bool was = g_profile.sites == &vm.sites();
+  vm.count_sites(a[0] != NIL);
+  return boolean(was);
+}
+
 // The heap verifier, for tests: the list of problems found (nil: none).
 Value bi_verify_heap(VM& vm, Value*, int) {
   Value r = NIL;
@@ -191,6 +259,11 @@ const BuiltinDef kDefs[] = {
     {"gc", bi_gc, 0, 0, "force a full collection"},
     {"type-dispatches", bi_type_dispatches, 0, 0,
      "table of type dispatches by kind, and total (counted under --stats)"},
+    {"site-stats", bi_site_stats, 0, 1,
+     "table of type dispatches, allocations and collections by site, most first (at most n)"},
+    {"site-stats-reset", bi_site_stats_reset, 0, 0, "start the per-site counters again"},
+    {"count-sites", bi_count_sites, 1, 1,
+     "turn counting of dispatches, opcodes and sites on or off (as --stats); the old setting"},
     {"gc-stats", bi_gc_stats, 0, 0,
      "table of the collector's statistics (collections, pauses, bytes)"},
     {"%verify-heap", bi_verify_heap, 0, 0, "run the heap verifier; list of problems"},
