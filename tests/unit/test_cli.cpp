@@ -19,106 +19,9 @@
 #include <vector>
 
 #include "gc/heap.h"
+#include "subprocess.h"
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-struct Result {
-  int status = -1;  // wait status; -1 if the run timed out
-  std::string out, err;
-  bool exited_with(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
-  bool failed_cleanly() const { return WIFEXITED(status) && WEXITSTATUS(status) != 0; }
-};
-
-// Runs program with args (argv[0] is program), stdin from /dev/null, extra
-// environment settings applied in the child. Output is captured.
-Result run_program(const std::string& program, const std::vector<std::string>& args,
-                   const std::vector<std::pair<std::string, std::string>>& env = {},
-                   int timeout_ms = 20000) {
-  int out_pipe[2], err_pipe[2];
-  REQUIRE(pipe(out_pipe) == 0);
-  REQUIRE(pipe(err_pipe) == 0);
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    int null = open("/dev/null", O_RDONLY);
-    dup2(null, 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], null}) close(fd);
-    unsetenv("ARCANA_GC");
-    for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(program.c_str()));
-    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execvp(program.c_str(), argv.data());
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  Result r;
-  auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&r.out, &r.err};
-  int open_fds = 2;
-  bool timed_out = false;
-  while (open_fds > 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    int n = poll(fds, 2, int(left.count()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) continue;
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || !fds[i].revents) continue;
-      char buf[4096];
-      ssize_t got = read(fds[i].fd, buf, sizeof buf);
-      if (got > 0) {
-        sinks[i]->append(buf, size_t(got));
-      } else if (got == 0 || errno != EINTR) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-      }
-    }
-  }
-  if (timed_out) kill(pid, SIGKILL);
-  for (auto& f : fds)
-    if (f.fd >= 0) close(f.fd);
-  int status;
-  waitpid(pid, &status, 0);
-  r.status = timed_out ? -1 : status;
-  return r;
-}
-
-Result arcana(const std::vector<std::string>& args) { return run_program(ARCANA_BINARY, args); }
-
-// A temporary directory for script files, removed at the end.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/arcana-cli-XXXXXX";
-    char* p = mkdtemp(tmpl);
-    REQUIRE(p != nullptr);
-    path = p;
-  }
-  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::string file = path + "/" + name;
-    std::ofstream(file) << text;
-    return file;
-  }
-};
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-}  // namespace
+using namespace subprocess;
 
 TEST_CASE("arcana -e prints the value", "[cli]") {
   Result r = arcana({"-e", "(+ 1 2)"});
@@ -157,7 +60,9 @@ TEST_CASE("a script may start with a #! line", "[cli]") {
   chmod(file.c_str(), 0755);
   std::string bin = ARCANA_BINARY;
   std::string path = bin.substr(0, bin.rfind('/')) + ":" + std::getenv("PATH");
-  Result direct = run_program(file, {}, {{"PATH", path}});
+  Options on_path;
+  on_path.env = {{"PATH", path}};
+  Result direct = run(file, {}, on_path);
   CHECK(direct.exited_with(0));
   CHECK(direct.out == "42");
 }
@@ -190,7 +95,7 @@ TEST_CASE("a thread writing to a full pipe waits as a thread: the others run", "
                 "(until (dead w) (++ n) (sleep 0.001))\n"
                 "(w/stdout (stderr) (prn \"rounds \" n))\n");
   std::string cmd = std::string("'") + ARCANA_BINARY + "' '" + file + "' | (sleep 1; wc -l)";
-  Result r = run_program("/bin/sh", {"-c", cmd});
+  Result r = run("/bin/sh", {"-c", cmd});
   CHECK(r.exited_with(0));
   CHECK(has(r.out, "20000"));
   REQUIRE(has(r.err, "rounds "));
@@ -206,7 +111,7 @@ TEST_CASE("one big write to a slow pipe lets the other threads run", "[cli][thre
                                "(until (dead w) (++ n) (sleep 0.001))\n"
                                "(w/stdout (stderr) (prn \"rounds \" n))\n");
   std::string cmd = std::string("'") + ARCANA_BINARY + "' '" + file + "' | (sleep 1; wc -c)";
-  Result r = run_program("/bin/sh", {"-c", cmd});
+  Result r = run("/bin/sh", {"-c", cmd});
   CHECK(r.exited_with(0));
   CHECK(has(r.out, "1000000"));
   REQUIRE(has(r.err, "rounds "));
@@ -224,7 +129,7 @@ TEST_CASE("two threads reading one descriptor each get their part; the others ru
                 "(until (all dead rs) (sleep 0.001))\n"
                 "(prn (sort < (map string got)) \" \" (> ticks 50))\n");
   std::string cmd = "(sleep 1; printf xy) | '" + std::string(ARCANA_BINARY) + "' '" + file + "'";
-  Result r = run_program("/bin/sh", {"-c", cmd});
+  Result r = run("/bin/sh", {"-c", cmd});
   CHECK(r.exited_with(0));
   CHECK(r.out == "(x y) t\n");  // prn displays the strings
 }

@@ -16,102 +16,19 @@
 #include <string>
 #include <vector>
 
+#include "subprocess.h"
+
+using namespace subprocess;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Result {
-  int status = -1;  // wait status; -1 if the run timed out
-  std::string out, err;
-  bool exited_with(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
-};
-
-// Runs arcana with args, input on its stdin (a pipe), output captured.
-Result arcana(const std::vector<std::string>& args, const std::string& input = "") {
-  int in_pipe[2], out_pipe[2], err_pipe[2];
-  REQUIRE(pipe(in_pipe) == 0);
-  REQUIRE(pipe(out_pipe) == 0);
-  REQUIRE(pipe(err_pipe) == 0);
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    dup2(in_pipe[0], 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
-      close(fd);
-    unsetenv("ARCANA_GC");
-    signal(SIGINT, SIG_DFL);  // not ignored, whatever started the tests
-    std::vector<char*> argv{const_cast<char*>(ARCANA_BINARY)};
-    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(ARCANA_BINARY, argv.data());
-    _exit(127);
-  }
-  close(in_pipe[0]);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  // The input is small: it fits the pipe, so writing it all first is safe.
-  for (size_t done = 0; done < input.size();) {
-    ssize_t n = write(in_pipe[1], input.data() + done, input.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    REQUIRE(n > 0);
-    done += size_t(n);
-  }
-  close(in_pipe[1]);
-  Result r;
-  auto deadline = Clock::now() + std::chrono::seconds(20);
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&r.out, &r.err};
-  int open_fds = 2;
-  bool timed_out = false;
-  while (open_fds > 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    if (poll(fds, 2, int(left.count())) <= 0) continue;
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || !fds[i].revents) continue;
-      char buf[4096];
-      ssize_t got = read(fds[i].fd, buf, sizeof buf);
-      if (got > 0) {
-        sinks[i]->append(buf, size_t(got));
-      } else if (got == 0 || errno != EINTR) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-      }
-    }
-  }
-  if (timed_out) kill(pid, SIGKILL);
-  for (auto& f : fds)
-    if (f.fd >= 0) close(f.fd);
-  int status;
-  waitpid(pid, &status, 0);
-  r.status = timed_out ? -1 : status;
-  return r;
-}
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/arcana-located-XXXXXX";
-    char* p = mkdtemp(tmpl);
-    REQUIRE(p != nullptr);
-    path = p;
-  }
-  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::string file = path + "/" + name;
-    std::ofstream(file, std::ios::binary) << text;
-    return file;
-  }
-};
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
+// Options with text on the child's stdin.
+Options piped(const std::string& text) {
+  Options o;
+  o.input = text;
+  return o;
 }
 
 size_t count(const std::string& text, const std::string& part) {
@@ -184,11 +101,11 @@ TEST_CASE("a byte-order mark at the start of a file is skipped", "[cli][located]
 
 TEST_CASE("forms piped to the REPL carry their lines; an error makes the status 1",
           "[cli][located]") {
-  Result r = arcana({}, "(prn 1)\n\n(car 5)\n(prn 3)\n");
+  Result r = arcana({}, piped("(prn 1)\n\n(car 5)\n(prn 3)\n"));
   CHECK(r.exited_with(1));
   CHECK(r.out == "1\n1\n3\n3\n");  // the rest still runs
   CHECK(r.err == "Error: Can't take car of 5\n  in fn at repl:3\n");
-  Result ok = arcana({}, "(+ 1 2)\n");
+  Result ok = arcana({}, piped("(+ 1 2)\n"));
   CHECK(ok.exited_with(0));
   CHECK(ok.out == "3\n");
 }
@@ -311,6 +228,6 @@ TEST_CASE("Ctrl-C between a script's top-level forms still stops it", "[cli][loc
   CHECK(e.exited_with(130));
   CHECK(has(e.err, "Error: interrupted"));
   // The REPL drops it: its prompt took the Ctrl-C.
-  Result p = arcana({}, "(system \"kill -INT $PPID\")\n(prn \"after\")\n");
+  Result p = arcana({}, piped("(system \"kill -INT $PPID\")\n(prn \"after\")\n"));
   CHECK(has(p.out, "after"));
 }

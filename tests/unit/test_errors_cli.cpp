@@ -17,71 +17,11 @@
 #include <thread>
 #include <vector>
 
+#include "subprocess.h"
+
+using namespace subprocess;
+
 namespace {
-
-struct Run {
-  int status = -1;  // wait status; -1: killed at the timeout
-  std::string out, err;
-  bool exited_with(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// arcana with args, stdin /dev/null, output to files; address_space: the
-// child's RLIMIT_AS in bytes (0: none).
-Run arcana(const std::vector<std::string>& args, size_t address_space = 0, int timeout_s = 120) {
-  char tmpl[] = "/tmp/arcana-errors-XXXXXX";
-  REQUIRE(mkdtemp(tmpl) != nullptr);
-  std::string dir = tmpl, out = dir + "/out", err = dir + "/err";
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    int null = open("/dev/null", O_RDONLY);
-    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(null, 0);
-    dup2(o, 1);
-    dup2(e, 2);
-    unsetenv("ARCANA_GC");
-    if (address_space) {
-      rlimit r{address_space, address_space};
-      setrlimit(RLIMIT_AS, &r);
-    }
-    std::vector<char*> argv{const_cast<char*>(ARCANA_BINARY)};
-    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(ARCANA_BINARY, argv.data());
-    _exit(127);
-  }
-  Run r;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-  int st = 0;
-  for (;;) {
-    if (waitpid(pid, &st, WNOHANG) == pid) {
-      r.status = st;
-      break;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &st, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  r.out = slurp(out);
-  r.err = slurp(err);
-  std::system(("rm -rf '" + dir + "'").c_str());
-  return r;
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // 2 GiB of address space: the VM stack (512 MiB reserved) and the heap's
 // first pages fit; a program that keeps allocating soon does not.
@@ -99,7 +39,7 @@ TEST_CASE("arcana refuses option values out of range with status 2", "[cli][erro
         "--stack-limit=8MB",       "--thread-stack=8K",  "--thread-stack=1.5",
         "--thread-stack=5000",     "--thread-stack=x"}) {
     INFO(opt);
-    Run r = arcana({opt, "-e", "1"});
+    Result r = arcana({opt, "-e", "1"});
     CHECK(r.exited_with(2));
     CHECK(r.out.empty());
     CHECK(has(r.err, std::string(opt).substr(0, std::string(opt).find('='))));
@@ -109,7 +49,7 @@ TEST_CASE("arcana refuses option values out of range with status 2", "[cli][erro
   for (const char* opt : {"--nursery=64K", "--nursery=1536K", "--nursery=2", "--nursery=2M",
                           "--stack-limit=8", "--thread-stack=16K", "--thread-stack=2M"}) {
     INFO(opt);
-    Run r = arcana({opt, "-e", "(+ 1 2)"});
+    Result r = arcana({opt, "-e", "(+ 1 2)"});
     CHECK(r.exited_with(0));
     CHECK(r.out == "3\n");
   }
@@ -126,15 +66,15 @@ TEST_CASE("arcana: --thread-stack sets threads' and fibers' VM stacks", "[cli][e
       "(prn (on-err details (fn () ((generator (fn (yield) (yield (f 100000))))))))";
   for (const std::string& program : {in_thread, in_generator}) {
     INFO(program);
-    Run small = arcana({"-e", deep, "-e", program});
+    Result small = arcana({"-e", deep, "-e", program});
     CHECK(small.exited_with(0));
     CHECK(has(small.out,
               "stack overflow: recursion deeper than a thread's or fiber's VM stack "
               "(128 KiB; see --thread-stack)"));
-    Run big = arcana({"--thread-stack=8M", "-e", deep, "-e", program});
+    Result big = arcana({"--thread-stack=8M", "-e", deep, "-e", program});
     CHECK(big.exited_with(0));
     CHECK(has(big.out, "100000\n"));
-    Run tiny = arcana({"--thread-stack=64K", "-e", deep, "-e", program});
+    Result tiny = arcana({"--thread-stack=64K", "-e", deep, "-e", program});
     CHECK(has(tiny.out, "(64 KiB; see --thread-stack)"));
   }
 }
@@ -158,22 +98,25 @@ TEST_CASE("arcana: running out of memory is an Arc error that on-err catches", "
   WARN("the runs under an address-space limit are left out under ASan");
   programs.clear();
 #endif
+  Options limited;
+  limited.timeout_ms = 120000;
+  limited.address_space = kLimit;
   for (const char* p : programs) {
     INFO(p);
-    Run r = arcana({"-e", p}, kLimit);
+    Result r = arcana({"-e", p}, limited);
     CHECK(r.exited_with(0));
     CHECK(r.out == "\"out of memory\"\n");
     CHECK(!has(r.err, "bad_alloc"));
   }
   // A request refused at once needs no limit.
-  Run r = arcana({"-e", "(list (on-err details (fn () (newstring 1000000000000000))) 'after)"});
+  Result r = arcana({"-e", "(list (on-err details (fn () (newstring 1000000000000000))) 'after)"});
   CHECK(r.exited_with(0));
   CHECK(r.out == "(\"out of memory\" after)\n");
 }
 
 TEST_CASE("arcana prints an error message holding a NUL whole, with its backtrace",
           "[cli][errors]") {
-  Run r = arcana({"-e", "((fn () (err \"a\\u0000b\") 1))"});
+  Result r = arcana({"-e", "((fn () (err \"a\\u0000b\") 1))"});
   CHECK(r.exited_with(1));
   CHECK(r.err.rfind(std::string("Error: a\0b\n", 11), 0) == 0);
   CHECK(has(r.err, "-e:1"));
