@@ -9,6 +9,25 @@
 
 namespace gc {
 
+void MarkStack::push_slow(GcHeader* h) noexcept {
+  size_t size = size_t(top_ - items_);
+  if (size >= limit_) {
+    overflowed_ = true;
+    return;
+  }
+  size_t want = std::min(limit_, std::max<size_t>(cap_ * 2, 1024));
+  void* p = std::realloc(items_, want * sizeof(GcHeader*));
+  if (!p) {  // the C++ heap is out: h stays marked, to be rescanned
+    overflowed_ = true;
+    return;
+  }
+  items_ = static_cast<GcHeader**>(p);
+  top_ = items_ + size;
+  cap_ = want;
+  end_ = items_ + want;
+  *top_++ = h;
+}
+
 Heap* make_marksweep_heap();
 Heap* make_gen_heap();
 Heap* make_boehm_heap();

@@ -25,9 +25,11 @@
 //     RootSource, a Rooted<> handle, or a field of a reachable object.
 //  3. Every store of a Word into a heap object goes through write().
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <new>
 #include <string>
@@ -69,34 +71,39 @@ inline Word word_of(const GcHeader* h) { return reinterpret_cast<Word>(h); }
 // So running out of memory in a collection costs time, never the heap.
 class MarkStack {
  public:
+  MarkStack() = default;
+  MarkStack(const MarkStack&) = delete;
+  MarkStack& operator=(const MarkStack&) = delete;
+  ~MarkStack() { std::free(items_); }
+  // The fast path is a compare and a store, as the mark loop's tightest
+  // step must be; growing, the limit and running out are push_slow's.
   void push(GcHeader* h) noexcept {
-    if (items_.size() >= limit_) {
-      overflowed_ = true;
-      return;
-    }
-    try {
-      items_.push_back(h);
-    } catch (const std::bad_alloc&) {
-      overflowed_ = true;
-    }
+    if (__builtin_expect(top_ == end_, 0)) return push_slow(h);
+    *top_++ = h;
   }
-  bool empty() const { return items_.empty(); }
-  GcHeader* pop() {
-    GcHeader* h = items_.back();
-    items_.pop_back();
-    return h;
-  }
+  bool empty() const { return top_ == items_; }
+  GcHeader* pop() { return *--top_; }
   // True once after a push was dropped.
   bool take_overflow() { return std::exchange(overflowed_, false); }
-  // Pushes beyond n are dropped (tests of the overflow path).
-  void set_limit(size_t n) { limit_ = n; }
+  // Pushes beyond n are dropped (tests of the overflow path). Only while
+  // the stack is empty, between collections.
+  void set_limit(size_t n) {
+    limit_ = n;
+    end_ = items_ + std::min(cap_, limit_);
+  }
   void release_memory() {
-    items_.clear();
-    items_.shrink_to_fit();
+    std::free(items_);
+    items_ = top_ = end_ = nullptr;
+    cap_ = 0;
   }
 
  private:
-  std::vector<GcHeader*> items_;
+  void push_slow(GcHeader* h) noexcept;  // gc/heap.cpp
+
+  GcHeader** items_ = nullptr;
+  GcHeader** top_ = nullptr;
+  GcHeader** end_ = nullptr;  // items_ + min(cap_, limit_)
+  size_t cap_ = 0;
   size_t limit_ = SIZE_MAX;
   bool overflowed_ = false;
 };
@@ -497,7 +504,8 @@ void Heap::mark_from_roots(MarkStack& stack, Mark mark, EachMarked each_marked) 
       if (mark(h)) stack.push(h);
     }
   } m(stack, mark);
-  auto trace = [&](GcHeader* h) {
+  // Inlined in both loops: the drain is the mark phase's inner loop.
+  auto trace = [&](GcHeader * h) __attribute__((always_inline)) {
     const KindInfo& k = kinds_[h->kind];
     if (k.ref_words) {  // inline (KindInfo::ref_words): no calls per slot
       Word* w = reinterpret_cast<Word*>(h + 1);
@@ -507,7 +515,7 @@ void Heap::mark_from_roots(MarkStack& stack, Mark mark, EachMarked each_marked) 
       k.trace(h, m);
     }
   };
-  auto drain = [&] {
+  auto drain = [&]() __attribute__((always_inline)) {
     while (!stack.empty()) trace(stack.pop());
   };
   trace_all_roots(m);

@@ -30,6 +30,7 @@
 #include "vm/builtins.h"
 #include "vm/error.h"
 #include "vm/fiber.h"
+#include "vm/fiber_switch.h"
 #include "vm/number.h"
 #include "vm/profiler.h"
 #include "vm/string.h"

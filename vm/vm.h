@@ -429,9 +429,10 @@ class VM final : public gc::RootSource {
   Next unwind(Value exc, Value* fslot, Value* entry_base, int& in_place);
   // resume, yield or a builtin that reenters, called at r_.sp by the fiber
   // running in place or to enter one; None when the builtin runs as usual.
-  Next fiber_switch(Builtin* b, int nargs, bool tail, int& in_place);
+  // Both inline in the loop (vm/fiber_switch.h says why).
+  inline Next fiber_switch(Builtin* b, int nargs, bool tail, int& in_place);
   // The fiber running in place returned v.
-  Next fiber_return(Value v, int& in_place);
+  inline Next fiber_return(Value v, int& in_place);
   // The frame calling %run-winds on thunks and v at `at` (r_.sp above it).
   void push_winds_call(Value* at, Value thunks, Value v);
   // The handler records of the running level, as a continuation keeps
