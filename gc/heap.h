@@ -372,6 +372,13 @@ class Heap {
   // it at every sample): stats().bytes_allocated, which a collector whose
   // fast path does not count bytes brings up to date only now and then.
   virtual uint64_t bytes_allocated_now() const { return stats_.bytes_allocated; }
+  // The objects allocated since start, as of now: the sum of the counts by
+  // kind, which every collector's fast path keeps.
+  uint64_t objects_allocated_now() const {
+    uint64_t n = 0;
+    for (uint64_t k : stats_.allocations_by_kind) n += k;
+    return n;
+  }
   // Checks the collector's invariant over the whole heap; returns the problems.
   virtual std::vector<std::string> verify() = 0;
 

@@ -400,12 +400,15 @@ Connection: close"))
 
 ; --- Defining operations ------------------------------------------------------
 
+; Each op's handler is timed for optimes* (Arc 3.1's) and metered for
+; opstats* (below).
 (mac defop-raw (name parms . body)
-  (w/uniq t1
+  (w/uniq (t1 n1 m1)
     `(= (srvops* ',name)
         (fn ,parms
-          (let ,t1 (msec)
+          (with (,t1 (msec) ,n1 (%nsec) ,m1 (%meter))
             (do1 (do ,@body)
+                 (save-opstats ',name (- (%nsec) ,n1) ,m1)
                  (save-optime ',name (- (msec) ,t1))))))))
 
 (mac defopr-raw (name parms . body)
@@ -428,6 +431,33 @@ Connection: close"))
   (unless (optimes* name) (= (optimes* name) (queue)))
   (enq-limit ms (optimes* name) 1000)
   (++ (opcounts* name 0)))
+
+; What each op's requests cost, beside optimes*: opstats* maps an op's name
+; to a table of totals over its requests (docs/LANGUAGE.md 6.5): requests;
+; ms, the handler's wall time (to the microsecond, where optimes* has whole
+; milliseconds); and the work its thread did meanwhile (%meter, which
+; leaves out what other requests' threads did): allocations, bytes,
+; gc-ms, and dispatches over counted, the requests whose type dispatches
+; were counted (only while arcana counts them: --stats, (count-sites t)).
+; A handler that fails is left out, as from optimes*. The sums are made in
+; C++ (%opstats-add), for the cost of every request.
+(= opstats* (table))
+
+(def save-opstats (name ns m0)
+  (%opstats-add (or (opstats* name) (= (opstats* name) (table))) ns m0))
+
+; The figures of opstats* per request, one table per op, most time first:
+; op, requests, and the means ms, dispatches (nil: none counted),
+; allocations, bytes and gc-ms.
+(def opstats-per-request ()
+  (sort (compare > [* _!ms _!requests])
+        (accum a
+          (each (op s) opstats*
+            (let n s!requests
+              (a (obj op op requests n ms (/ s!ms n)
+                      dispatches (aif s!counted (/ s!dispatches it 1.0))
+                      allocations (/ s!allocations n 1.0) bytes (/ s!bytes n 1.0)
+                      gc-ms (/ s!gc-ms n))))))))
 
 ; One line in the srv log per request: times to parse and to respond (***
 ; past a second), the method, the op, its first argument (unless a fnid),

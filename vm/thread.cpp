@@ -99,6 +99,9 @@ struct ThreadImpl {
   std::vector<int> fds;  // descriptors it waits for (WaitingFd)
   int woke_fd = -1;      // the descriptor whose readiness woke it (-1: something else)
   uint64_t number = 0;   // running_thread_number
+  // Its WorkMeter: the process-wide counters when it was last switched
+  // out, and what they rose by while it was out (thread_meter).
+  WorkMeter left, away;
 };
 
 struct Scheduler final : gc::RootSource {
@@ -141,6 +144,7 @@ struct Scheduler final : gc::RootSource {
   };
   std::unordered_map<int, FdWaiters> fd_table;
   std::vector<pid_t> zombies;  // children whose waiter was killed: reaped later
+  bool metering = false;       // a WorkMeter was read: switches keep them
 
   bool watch_fd(ThreadImpl* t, int fd, uint32_t events, bool kept = false);
   void unwatch_fd(ThreadImpl* t, int fd);
@@ -204,6 +208,16 @@ Scheduler& sched(VM& vm) {
 }
 
 ThreadImpl* impl_of(Value v) { return v.as<Thread>()->impl; }
+
+// The process-wide counters a WorkMeter is the rise of.
+WorkMeter process_meter(VM& vm) {
+  WorkMeter m;
+  for (uint64_t n : g_profile.type_counts) m.dispatches += n;
+  m.objects = vm.heap().objects_allocated_now();
+  m.bytes = vm.heap().bytes_allocated_now();
+  m.gc_ms = vm.heap().stats().gc_ms;
+  return m;
+}
 
 void thread_entry(Transfer t);
 
@@ -545,6 +559,11 @@ void Scheduler::block() {
 // thread switches back to this one; raises what was posted to it meanwhile.
 void Scheduler::switch_to(ThreadImpl* next) {
   ThreadImpl* self = current;
+  if (metering) {
+    WorkMeter now = process_meter(vm);
+    self->left = now;
+    next->away += now - next->left;
+  }
   vm.swap_exec(self->saved);  // self->saved was empty: the VM's is now
   self->fiber = vm.current_fiber();
   self->in = vm.in_port();
@@ -679,6 +698,16 @@ Value bi_new_thread(VM& vm, Value* a, int) {
 
 Value bi_current_thread(VM& vm, Value*, int) { return sched(vm).current->self; }
 
+// (%meter): the running thread's WorkMeter, (dispatches objects bytes
+// gc-ms), dispatches nil while type dispatches are not counted (--stats,
+// count-sites). Only differences of two readings mean anything.
+Value bi_meter(VM& vm, Value*, int) {
+  WorkMeter m = thread_meter(vm);
+  return cons(g_profile.count_types ? make_integer(int64_t(m.dispatches)) : NIL,
+              cons(make_integer(int64_t(m.objects)),
+                   cons(make_integer(int64_t(m.bytes)), cons(make_flonum(m.gc_ms), NIL))));
+}
+
 Value bi_dead(VM&, Value* a, int) {
   ThreadImpl* t = impl_of(arg_thread("dead", a[0]));
   return boolean(t->finished || t->killed);
@@ -785,6 +814,8 @@ void thread_finalize(GcHeader* h) {
 const BuiltinDef kDefs[] = {
     {"new-thread", bi_new_thread, 1, 1, "start a thread running thunk; the thread"},
     {"current-thread", bi_current_thread, 0, 0, "the running thread"},
+    {"%meter", bi_meter, 0, 0,
+     "the running thread's work so far, (dispatches objects bytes gc-ms): subtract two readings"},
     {"kill-thread", bi_kill_thread, 1, 1, "end a thread now"},
     {"break-thread", bi_break_thread, 1, 1, "raise a break (not caught by on-err) in a thread"},
     {"dead", bi_dead, 1, 1, "t if the thread has finished or been killed"},
@@ -851,6 +882,18 @@ SchedulerStats scheduler_stats(VM& vm) {
   SchedulerStats st = vm.scheduler()->stats;
   st.live = vm.scheduler()->live.size();
   return st;
+}
+
+WorkMeter thread_meter(VM& vm) {
+  Scheduler& s = sched(vm);
+  WorkMeter now = process_meter(vm);
+  if (!s.metering) {
+    // Switches have not kept the meters: each thread's reading starts
+    // here, where it is next switched to.
+    s.metering = true;
+    for (ThreadImpl* t : s.live) t->left = now;
+  }
+  return now - s.current->away;
 }
 
 bool other_threads(VM& vm) { return vm.scheduler() && vm.scheduler()->live.size() > 1; }

@@ -47,6 +47,31 @@ struct SchedulerStats {
   uint64_t waits = 0;            // sleeps, descriptor waits, lock waits that blocked
 };
 SchedulerStats scheduler_stats(VM& vm);
+// The work the running thread has done: what the process-wide counters
+// (TYPE's counts, the heap's allocations, its pause time) went up by while
+// it ran, since some point of its own; the difference of two readings is
+// the work in between, whatever other threads did meanwhile. For
+// per-request figures (srv.arc's opstats*, docs/LANGUAGE.md 6.5). The
+// scheduler charges the counters' rise over each time slice to the thread
+// that ran it once anything has read a meter (none of this costs a switch
+// before), so a thread's first reading may include work from before.
+struct WorkMeter {
+  uint64_t dispatches = 0;  // type dispatches, while they are counted (--stats)
+  uint64_t objects = 0;     // objects allocated
+  uint64_t bytes = 0;       // bytes allocated
+  double gc_ms = 0;  // collection pauses, charged to the thread whose allocation started them
+  WorkMeter& operator+=(const WorkMeter& o) {
+    dispatches += o.dispatches;
+    objects += o.objects;
+    bytes += o.bytes;
+    gc_ms += o.gc_ms;
+    return *this;
+  }
+  WorkMeter operator-(const WorkMeter& o) const {
+    return {dispatches - o.dispatches, objects - o.objects, bytes - o.bytes, gc_ms - o.gc_ms};
+  }
+};
+WorkMeter thread_meter(VM& vm);
 // True if threads other than the running one exist.
 bool other_threads(VM& vm);
 // The running thread's number: 0 for the main thread, then 1, 2, ... in

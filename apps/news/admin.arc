@@ -1,7 +1,7 @@
 ; apps/news/admin.arc — the editors' and administrators' side of the news
 ; site (docs/LANGUAGE.md 6.9): the settings page (newsadmin), title rewrite rules
 ; (scrubrules), the analysis pages (editors, badsites, badips, badguys,
-; badlogins, goodlogins, optimes), the editors' lists (flagged, killed),
+; badlogins, goodlogins, optimes, opstats), the editors' lists (flagged, killed),
 ; and the actions behind the moderation links the item and user pages
 ; print: kill and un-kill, blast (kill and ignore the author), nuke (blast
 ; and ban the site), ignore and un-ignore, ban a user.
@@ -119,7 +119,7 @@
 
 ; The admin pages, linked from the top of each.
 (= admin-pages* '(newsadmin scrubrules editors badsites badips badguys
-                  badlogins goodlogins optimes flagged killed))
+                  badlogins goodlogins optimes opstats flagged killed))
 
 (def admin-menu ()
   (on op admin-pages*
@@ -552,6 +552,28 @@
             (tdr (pr n))
             (tdr (pr (if ms (num (adm-median ms) 1) "-")))
             (tdr (pr (if ms (num (avg ms) 1) "-"))))))))
+
+; --- opstats --------------------------------------------------------------------
+; For each op that has answered, most time first: requests, and per
+; request the handler's mean time and the work its thread did (srv.arc's
+; opstats*): type dispatches (counted only while arcana counts them),
+; allocations, bytes and collection time.
+
+(adop opstats ()
+  (admin-menu)
+  (sptab
+    (row (prbold "op") (prbold "requests") (prbold "mean ms") (prbold "dispatches")
+         (prbold "allocations") (prbold "bytes") (prbold "gc ms"))
+    (each s (opstats-per-request)
+      (tr (td (pr-esc (if (is s!op '||) "||" (string s!op))))
+          (tdr (pr s!requests))
+          (tdr (pr (num s!ms 3)))
+          (tdr (pr (aif s!dispatches (num it 0) "-")))
+          (tdr (pr (num s!allocations 0)))
+          (tdr (pr (num s!bytes 0)))
+          (tdr (pr (num s!gc-ms 3))))))
+  (br)
+  (pr "Per request. Type dispatches are counted when arcana runs with --stats."))
 
 ; --- flagged, killed (editors) ---------------------------------------------------
 

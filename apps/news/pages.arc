@@ -1607,7 +1607,7 @@ function vote(node) {
       (row (link "noobstories")  "Submissions from new accounts.")
       (row (link "noobcomments") "Comments from new accounts.")
       (when (admin user)
-        (each op '("newsadmin" "optimes" "topips" "flagged" "killed"
+        (each op '("newsadmin" "optimes" "opstats" "topips" "flagged" "killed"
                    "badguys" "badsites" "badips" "badlogins" "goodlogins"
                    "editors" "scrubrules")
           (row (link op) "")))

@@ -21,7 +21,8 @@
 ;       major-collections, promoted-bytes, live-bytes, peak-heap-bytes
 ;                   the same of (gc-stats): where the heap's growth comes from
 ;     The shell script reads it before and after N requests and divides.
-;     /bench-gc answers the same after a full collection.
+;     /bench-gc answers the same after a full collection; /bench-opstats
+;     srv.arc's per-op figures (opstats*) since its last call.
 
 (= news-home* (car argv))
 (load (+ news-home* "news.arc"))
@@ -48,6 +49,16 @@
 ; The same after a full collection ((gc)): live-bytes is then what the
 ; heap retains, so that a leak shows apart from garbage not yet collected.
 (defop bench-gc req (gc) (bench-stats-line))
+
+; /bench-opstats: srv.arc's opstats* since the last call, per request, a
+; line per op: "op requests ms dispatches objects bytes gc-ms" (dispatches
+; "-" when not counted); then opstats* starts again (its own request is
+; the first entry of the next reading).
+(defop bench-opstats req
+  (each s (opstats-per-request)
+    (prn s!op " " s!requests " " s!ms " " (or s!dispatches "-") " "
+         s!allocations " " s!bytes " " s!gc-ms))
+  (= opstats* (table)))
 
 (news-paths (cadr argv))
 (nsv (int (argv 2)))

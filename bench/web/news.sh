@@ -30,7 +30,10 @@
 #     first: what one /bench-stats costs), ab -n STATS_N -c 1 -k (default
 #     1000), /bench-stats again; per request = (after - second - cost) /
 #     STATS_N, for type dispatches ((type-dispatches)'s total), objects and
-#     bytes allocated ((gc-stats)'s allocated-objects, allocated-bytes).
+#     bytes allocated ((gc-stats)'s allocated-objects, allocated-bytes);
+#     and per op, the server's own figures (srv.arc's opstats*, read and
+#     emptied through /bench-opstats around each run): the handler's
+#     time, type dispatches, objects, bytes and GC time per request.
 #  3. Memory, on a fresh server without --stats, all logged-in /news:
 #     VmRSS (/proc/PID/status) at rest after start; a 2,000-request
 #     warm-up; then ab -c 8 -k in four chunks until RSS_REQS (default
@@ -341,8 +344,10 @@ if start_server counters --stats; then
   warm_up
   for p in $pages; do
     s0=$(bench_stats); s1=$(bench_stats)
+    curl -s "$base/bench-opstats" >/dev/null  # opstats* from here
     res=$(run_ab "$p" -n "$stats_n" -c 1 -k)
     s2=$(bench_stats)
+    curl -s "$base/bench-opstats" | grep -v '^bench-' >"$tmp/res/$p.opstats"
     alive "the counters' run" || break
     [ "$res" = failed ] && continue
     for k in dispatches objects bytes; do
@@ -455,6 +460,19 @@ done
 if [ -s "$tmp/res/li.counts" ] && [ -s "$tmp/res/li.abk" ]; then
   echo "   (the --stats server's mean for logged-in /news: $(awk '{print $4}' "$tmp/res/li.counts") ms, against $(median "$tmp/res/li.abk" 2) ms without --stats)"
 fi
+
+echo "   per op, as the server keeps them (srv.arc's opstats*; the admin's /opstats page), the same runs: the handler"
+echo "   alone, its time and the work of its thread (the figures above are the whole request: parsing, header, sending, log)"
+printf '%-22s %-8s | %8s %8s %10s %9s %10s %8s\n' "page" "op" "requests" "ms" "dispatches" "objects" "bytes" "GC ms"
+for p in $pages; do
+  f=$tmp/res/$p.opstats
+  [ -s "$f" ] || continue
+  while read -r op n ms d o b g; do
+    [ "$d" = - ] && d=nan
+    printf '%-22s %-8s | %8d %8.3f %10s %9.0f %10.0f %8.4f\n' "$(page_name "$p")" "$op" "$n" "$ms" \
+      "$(fmt_or "$d" '%.0f')" "$o" "$b" "$g"
+  done <"$f"
+done
 
 echo
 echo "3. memory: logged-in /news on a fresh server without --stats: $rss_reqs requests (ab -c 8 -k in chunks), then the ladder"

@@ -195,3 +195,29 @@
 (let ths (map (fn (i) (thread (sleep 0.001) (atomic (++ total i)))) (range 1 200))
   (wait-all ths)
   total) ; expect: 20100
+
+; Each thread's work meter (%meter: dispatches objects bytes gc-ms) counts
+; what it allocated itself, not what the threads that ran between its
+; readings did: two threads interleaved (a sleep in every round) each see
+; what they see alone. The work conses, with no atomic (push would take
+; the lock's slower path once other threads exist).
+(def meter-work (n) (let acc nil (repeat n (= acc (cons n acc))) (len acc)))
+(= metered (table))
+(def meter-job (name n)
+  (thread (let m0 (%meter)
+            (repeat 20 (meter-work n) (sleep 0))
+            (= (metered name) (firstn 2 (map - (cdr (%meter)) (cdr m0)))))))
+(do (wait-all (list (meter-job 'a 1000))) (wait-all (list (meter-job 'b 3000)))
+    (list (metered 'a) (metered 'b))) ; expect: ((20028 480520) (60028 1440520))
+(do (wait-all (list (meter-job 'a 1000) (meter-job 'b 3000)))
+    (list (metered 'a) (metered 'b))) ; expect: ((20028 480520) (60028 1440520))
+; 2,000 more conses a round in b, and 24 bytes each
+(map - (metered 'b) (metered 'a)) ; expect: (40000 960000)
+; dispatches are nil while they are not counted, a count while they are
+(car (%meter)) ; expect: nil
+(do (count-sites t)
+    (let m0 (%meter)
+      (meter-work 10)
+      (let m1 (%meter)
+        (count-sites nil)
+        (list (type (car m1)) (>= (- (car m1) (car m0)) 10))))) ; expect: (int t)

@@ -309,7 +309,7 @@ class NewsPagesTest(webtest.NewsServerTest):
     # ---- admin pages ----
 
     ADMIN_OPS = ("newsadmin", "scrubrules", "editors", "badsites", "badips", "badguys",
-                 "badlogins", "goodlogins", "optimes")
+                 "badlogins", "goodlogins", "optimes", "opstats")
     EDITOR_OPS = ("flagged", "killed")
 
     def test_admin_pages_for_the_admin(self):
@@ -319,6 +319,37 @@ class NewsPagesTest(webtest.NewsServerTest):
             self.assertNotRegex(p.text, r"(?i)log ?in as an admin|only for admin|not allowed")
         p = self.view("boss", "/newsadmin")
         self.assertTrue(p.forms, "newsadmin has no forms")
+
+    def opstats_rows(self):
+        """The admin's opstats table: op -> its figures, as numbers (None
+        for a column shown as "-")."""
+        body = self.page("boss", "/opstats").body
+        cols = ("requests", "ms", "dispatches", "allocations", "bytes", "gc-ms")
+        rows = {}
+        for tr in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+            cells = [re.sub(r"<[^>]*>", "", c).strip()
+                     for c in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
+            if len(cells) == 7 and cells[1].isdigit():
+                rows[cells[0]] = {k: None if v == "-" else float(v.replace(",", ""))
+                                  for k, v in zip(cols, cells[1:])}
+        return rows
+
+    def test_opstats_counts_each_ops_requests_and_their_work(self):
+        item = "/item?id=%d" % self.items["rank-old"]
+        self.page("alice", item)
+        before = self.opstats_rows()
+        for _ in range(4):
+            self.page("alice", item)
+        after = self.opstats_rows()
+        self.assertEqual(after["item"]["requests"] - before["item"]["requests"], 4)
+        self.assertIn("opstats", after)  # the page's own requests
+        it = after["item"]
+        # an item page with its comments makes hundreds of objects, each
+        # of at least 16 bytes; this server does not count dispatches
+        self.assertGreater(it["allocations"], 100, it)
+        self.assertGreaterEqual(it["bytes"], 16 * it["allocations"], it)
+        self.assertGreater(it["ms"], 0, it)
+        self.assertIsNone(it["dispatches"], it)
 
     def test_admin_pages_refused_to_others(self):
         admin_bodies = {op: self.page("boss", "/" + op).body for op in ("newsadmin", "badlogins")}

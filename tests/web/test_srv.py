@@ -240,6 +240,45 @@ class SrvTest(webtest.ServerTest):
         self.assertEqual(self.post("/x", [("fnid", forms2[0][1]), ("v", "1")])[2].strip(),
                          "aform got 1 and nil")
 
+    # ---- opstats*: what each op's requests cost ----
+
+    def opstats(self):
+        rows = {}
+        for line in self.page("/opstats").splitlines():
+            op, n, objs, nbytes, disp = line.split()
+            rows[op] = (int(n), float(objs), float(nbytes), disp)
+        return rows
+
+    def test_opstats_charge_each_request_its_own_work(self):
+        # Requests of one op making n conses, two at once (each sleeps
+        # first, so each one's meter runs across the other's work): a pair
+        # of n = 10000 and 30000 makes 20,000 conses (24 bytes each) more
+        # than a pair of 10000 and 10000, whatever the other request did
+        # meanwhile. (Arguments of one length: the same bytes to parse.)
+        import threading
+
+        def pair(n0, n1):
+            ts = [threading.Thread(target=self.get, args=("/conses?n=%d" % n,)) for n in (n0, n1)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            return self.opstats()["conses"]
+
+        self.get("/conses?n=10000")  # the op's entry is made: not in a pair
+        before = self.opstats()["conses"]
+        zero = pair(10000, 10000)
+        both = pair(10000, 30000)
+        self.assertEqual(zero[0] - before[0], 2)
+        self.assertEqual(both[0], zero[0] + 2)
+        # totals back from the means
+        total = lambda s: (s[0] * s[1], s[0] * s[2])
+        objs0, bytes0 = (a - b for a, b in zip(total(zero), total(before)))
+        objs1, bytes1 = (a - b for a, b in zip(total(both), total(zero)))
+        self.assertEqual(round(objs1 - objs0), 20000)
+        self.assertEqual(round(bytes1 - bytes0), 20000 * 24)
+        self.assertEqual(both[3], "-")  # dispatches: not counted here
+
     # ---- the request log ----
 
     # ---- memory follows the load down ----

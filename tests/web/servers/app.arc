@@ -86,4 +86,15 @@
 ; The collector's count of major collections (the idle collection test).
 (defop gcmajors req (pr ((gc-stats) 'major-collections)))
 
+; An op whose work is known (n conses, a sleep that lets the other
+; requests' threads run in between), and opstats* as text.
+(defop conses req
+  (let n (int (arg req "n"))
+    (sleep .05)
+    (let acc nil (repeat n (= acc (cons n acc))))
+    (pr "made " n)))
+(defop opstats req
+  (each s (opstats-per-request)
+    (prn s!op " " s!requests " " s!allocations " " s!bytes " " (or s!dispatches "-"))))
+
 (serve (int (car argv)))
