@@ -131,10 +131,11 @@ uint64_t Profiler::function_of(Code* c) {
 }
 
 uint64_t Profiler::builtin_location(const Builtin* b) {
-  auto it = builtins_.find(b);
+  std::string name = symbol_name(b->name);
+  auto it = builtins_.find(name);
   if (it != builtins_.end()) return it->second;
-  uint64_t id = profile_->location(profile_->function(symbol_name(b->name), "", 0), 0);
-  builtins_.emplace(b, id);
+  uint64_t id = profile_->location(profile_->function(name, "", 0), 0);
+  builtins_.emplace(std::move(name), id);
   return id;
 }
 
@@ -181,7 +182,8 @@ void Profiler::sample_builtin(const Builtin* b, uint64_t before) {
   // point of Arc code the builtin called).
   uint64_t during = t - std::max(before, charged_);
   if (t == charged_ || during == 0) return;
-  record(int64_t(during), {builtin_location(b)}, false);
+  if (b) record(int64_t(during), {builtin_location(b)}, false);
+  else record(int64_t(during), {}, false);
   charged_ = t;  // any from before the call: too few to matter, here too
 }
 

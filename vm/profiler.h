@@ -75,7 +75,9 @@ class Profiler {
   // At a safe point: charges the pending ticks to the running stack (at a
   // call's entry, to the caller), then the collection ticks to [gc] on top.
   void sample(bool at_entry);
-  // After a builtin call during which ticks came (ticks() != before).
+  // After a builtin call during which ticks came (ticks() != before); b
+  // null when the builtin is not known any more (it tail-called): its
+  // ticks go to the Arc frame that called it.
   void sample_builtin(const Builtin* b, uint64_t before);
 
   // Stops the timer; the profile as taken.
@@ -112,7 +114,8 @@ class Profiler {
   // is good until the next one.
   std::unordered_map<const Code*, uint64_t> functions_;
   uint64_t functions_epoch_ = 0;
-  std::unordered_map<const Builtin*, uint64_t> builtins_;
+  // By name, not by object: a builtin's object moves in collections.
+  std::unordered_map<std::string, uint64_t> builtins_;
   uint64_t gc_location_ = 0;
 
   // The signal handler's view: process-wide, as a handler has no argument.

@@ -366,7 +366,8 @@ class VM final : public gc::RootSource {
   gc::Heap* heap_;
   std::unique_ptr<Profiler> profiler_;
   // A builtin call during which the profiler's timer ticked (vm/interp.cpp).
-  __attribute__((noinline)) void sample_builtin(const Builtin* b, uint64_t ticks_before);
+  // b: the builtin, or nil when it is gone from its slot (a tail call).
+  __attribute__((noinline)) void sample_builtin(Value b, uint64_t ticks_before);
   std::unique_ptr<pprof::Profile> last_profile_;
   std::string profile_path_;                           // start_profiler's path
   Value run_winds_fn_ = NIL, atomic_locked_fn_ = NIL;  // install_hooks
