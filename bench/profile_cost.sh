@@ -16,9 +16,12 @@
 #     and the item page with the most comments, ab -n AB_N -c 1 -k (default
 #     3000) on each server in turn, RUNS times; the median mean time per
 #     request (ab's "time per request"), and the ratios. Each server is
-#     warmed first with 1,000 requests of each page.
+#     warmed first with 1,000 requests of each page. Beside them, bench/web's
+#     /hello (hello.arc, a server per configuration too), ab -n HELLO_N -c 1
+#     -k (default 20000): the server's own cost per request, where the
+#     per-op figures (srv.arc's opstats*) weigh most.
 #
-#   bench/profile_cost.sh                      ARCANA=build/arcana RUNS=7 AB_N=3000
+#   bench/profile_cost.sh                      ARCANA=build/arcana RUNS=7 AB_N=3000 HELLO_N=20000
 #   BEFORE=/path/to/old/arcana bench/profile_cost.sh
 #
 # The profiles are written to a temporary folder and checked to hold
@@ -33,6 +36,7 @@ arcana=${ARCANA:-$root/build/arcana}
 before=${BEFORE:-}
 runs=${RUNS:-7}
 ab_n=${AB_N:-3000}
+hello_n=${HELLO_N:-20000}
 [ -x "$arcana" ] || { echo "no $arcana: build arcana first (or set ARCANA)" >&2; exit 1; }
 [ -z "$before" ] || [ -x "$before" ] || { echo "BEFORE=$before is not an executable" >&2; exit 1; }
 
@@ -89,7 +93,7 @@ echo "2. the news site: seeding the data set, starting ${#names[@]} servers" >&2
   { echo "news-data.arc failed: $(tail -5 "$tmp/seed.out")" >&2; exit 1; }
 cookie=$(awk '$1 == "cookie" {print $2}' "$tmp/data/bench-info")
 item=$(awk '$1 == "item" {print $2}' "$tmp/data/bench-info")
-declare -A base
+declare -A base hello
 for c in "${names[@]}"; do
   d=$tmp/srv-$c
   cp -a "$tmp/data" "$d"
@@ -105,6 +109,20 @@ for c in "${names[@]}"; do
   done
   [ -n "$port" ] || { echo "the $c server did not start: $(tail -5 "$d/out" "$d/err")" >&2; exit 1; }
   base[$c]=http://127.0.0.1:$port
+  # and its hello server
+  h=$tmp/hello-$c
+  mkdir -p "$h"
+  # shellcheck disable=SC2046
+  (cd "$h" && exec $(cmd_for "$c" hello) --host=127.0.0.1 "$here/web/hello.arc" 0) >"$h/out" 2>"$h/err" &
+  pids+=($!)
+  port=
+  for _ in $(seq 300); do
+    port=$(sed -n 's/^ready to serve port \([0-9]*\).*/\1/p' "$h/out")
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || { echo "the $c hello server did not start: $(tail -5 "$h/out" "$h/err")" >&2; exit 1; }
+  hello[$c]=http://127.0.0.1:$port/hello
 done
 
 pages="li anon item"
@@ -117,14 +135,21 @@ ab_page() {  # config page n: ab's mean ms per request, or nan
     awk '/^Time per request:.*\(mean\)$/ {print $4; found = 1} /^Failed requests: *[1-9]/ {bad = 1}
          END {if (!found || bad) print "nan"}' | head -1
 }
+ab_hello() {  # config n: requests per second, or nan
+  ab -q -n "$2" -c 1 -k "${hello[$1]}" 2>/dev/null |
+    awk '/^Requests per second:/ {print $4; found = 1} /^Failed requests: *[1-9]/ {bad = 1}
+         END {if (!found || bad) print "nan"}' | head -1
+}
 for c in "${names[@]}"; do
   for p in $pages; do ab_page "$c" "$p" 1000 >/dev/null; done
+  ab_hello "$c" 2000 >/dev/null
 done
 for r in $(seq "$runs"); do
   echo "  run $r/$runs" >&2
   for p in $pages; do
     for c in "${names[@]}"; do ab_page "$c" "$p" "$ab_n" >>"$tmp/web.$p.$c"; done
   done
+  for c in "${names[@]}"; do ab_hello "$c" "$hello_n" >>"$tmp/web.hello.$c"; done
 done
 for i in "${!pids[@]}"; do kill -TERM "${pids[$i]}" 2>/dev/null; done
 wait 2>/dev/null
@@ -168,6 +193,15 @@ for p in $pages; do
     printf '%-24s %8.3f %8.3f | %10s\n' "$(page_name "$p")" "$off" "$on" "$(ratio "$on" "$off")"
   fi
 done
+echo
+echo "   /hello (bench/web/hello.arc), ab -n $hello_n -c 1 -k, median requests per second (ratios of the time per request)"
+off=$(median <"$tmp/web.hello.off"); on=$(median <"$tmp/web.hello.on")
+if [ -n "$before" ]; then
+  b=$(median <"$tmp/web.hello.before")
+  printf '%-24s %8.0f %8.0f %8.0f | %10s %10s\n' "/hello" "$b" "$off" "$on" "$(ratio "$b" "$off")" "$(ratio "$off" "$on")"
+else
+  printf '%-24s %8.0f %8.0f | %10s\n' "/hello" "$off" "$on" "$(ratio "$off" "$on")"
+fi
 echo
 # The profiles hold samples: the news server's, and one engine run's.
 if command -v go >/dev/null; then

@@ -500,10 +500,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       Value r = b->fn(*this, sp - n, n);
       // Not b: the builtin may have collected, moving its object (and a
       // full collection may have given the old place back to the system);
-      // its slot on the stack is kept up to date, unless a tail call put
-      // the callee there.
-      if (__builtin_expect(Profiler::ticks() != ticks, 0))
-        sample_builtin(r == tail_call_marker() ? NIL : sp[-n - 1], ticks);
+      // its slot on the stack is kept up to date (VM::sample_builtin).
+      if (__builtin_expect(Profiler::ticks() != ticks, 0)) sample_builtin(sp - n - 1, r, ticks);
       // A builtin that runs Arc code (eval and macex expand macros) passes
       // safe points in a nested run, where the code object may have moved.
       if (code) RELOAD();

@@ -354,7 +354,8 @@ void VM::stop_profiler() {
   profiler_.reset();
 }
 
-void VM::sample_builtin(Value b, uint64_t ticks_before) {
+void VM::sample_builtin(const Value* slot, Value r, uint64_t ticks_before) {
+  Value b = r == tail_call_marker() ? NIL : *slot;
   // The kind read directly: a TYPE here would count a dispatch the program
   // did not make.
   bool builtin = b.is_ref() && b.header()->kind == uint8_t(Kind::Builtin);

@@ -366,8 +366,10 @@ class VM final : public gc::RootSource {
   gc::Heap* heap_;
   std::unique_ptr<Profiler> profiler_;
   // A builtin call during which the profiler's timer ticked (vm/interp.cpp).
-  // b: the builtin, or nil when it is gone from its slot (a tail call).
-  __attribute__((noinline)) void sample_builtin(Value b, uint64_t ticks_before);
+  // slot: where the builtin was called from, which a collection keeps up
+  // to date; r: what it returned (a tail call has put its callee there).
+  __attribute__((noinline, cold)) void sample_builtin(const Value* slot, Value r,
+                                                      uint64_t ticks_before);
   std::unique_ptr<pprof::Profile> last_profile_;
   std::string profile_path_;                           // start_profiler's path
   Value run_winds_fn_ = NIL, atomic_locked_fn_ = NIL;  // install_hooks
