@@ -1,36 +1,86 @@
 #!/usr/bin/env bash
 # bench/engine/run.sh — the interpreter's speed against peers measured in
-# the same run. Each program exists as NAME.arc, NAME.py and NAME.rb; each
-# is run RUNS times (default 5) and the median wall time is printed, with
-# the ratio peer/arcana (above 1: Arcana is faster).
-#   bench/engine/run.sh [path/to/arcana]
+# the same run. Each program is NAME.arc with its twins NAME.lua, NAME.py
+# and NAME.rb (the idiomatic program in each language where the shapes
+# differ: Lua's numeric for, table.concat). Each is run RUNS times (default
+# 5), alternating runtimes, and the median CPU time (user + sys) of the
+# whole process is printed, with the ratio peer/arcana (above 1: Arcana is
+# faster). The peers: Lua 5.4 (lua5.4), LuaJIT's interpreter with its JIT
+# off (luajit -joff), CPython 3 and Ruby. The row "startup" is an empty
+# program, which every other row includes.
+#   bench/engine/run.sh [path/to/arcana] [NAME...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 arcana=${1:-$here/../../build/arcana}
+shift || true
 runs=${RUNS:-5}
 
-median() {  # command...: the median wall time in seconds of $runs runs
-  local times=()
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || { echo "failed"; return; }
-    t1=$(date +%s.%N)
-    times+=("$(echo "$t1 - $t0" | bc -l)")
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+need() {  # command package: install the peer if it is missing (CI runs as root)
+  command -v "$1" >/dev/null && return
+  echo "installing $2 (for $1)" >&2
+  local sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get install -y -qq "$2" >/dev/null 2>&1 ||
+    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "$2" >/dev/null 2>&1; } ||
+    echo "cannot install $2: its column is left out" >&2
+}
+need lua5.4 lua5.4
+need luajit luajit
+need ruby ruby
+[ -x /usr/bin/time ] || need /usr/bin/time time
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '(prn 1)\n' >"$tmp/startup.arc"
+printf 'print(1)\n' >"$tmp/startup.lua"
+printf 'print(1)\n' >"$tmp/startup.py"
+printf 'puts 1\n' >"$tmp/startup.rb"
+
+# cpu OUT command...: appends the run's user+sys seconds to OUT ("failed"
+# if the program fails)
+cpu() {
+  local out=$1; shift
+  if /usr/bin/time -f '%U %S' -o "$tmp/t" "$@" >/dev/null 2>&1; then
+    awk '{printf "%.3f\n", $1 + $2}' "$tmp/t" >>"$out"
+  else
+    echo failed >>"$out"
+  fi
+}
+median() {  # file: the median of its lines, or "failed"
+  grep -q failed "$1" && { echo failed; return; }
+  sort -n "$1" | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+}
+ratio() {  # peer arcana
+  case "$1$2" in *failed*|-*) echo -; return;; esac
+  awk -v p="$1" -v a="$2" 'BEGIN { if (a > 0) printf "%.2f", p / a; else print "-" }'
 }
 
-printf '%-8s %10s %10s %8s %10s %8s\n' bench arcana python3 ratio ruby ratio
-for arc in "$here"/*.arc; do
-  name=$(basename "$arc" .arc)
-  a=$(median "$arcana" "$arc")
-  p=-; pr=-; r=-; rr=-
-  if command -v python3 >/dev/null && [ -f "$here/$name.py" ]; then
-    p=$(median python3 "$here/$name.py"); pr=$(echo "scale=2; $p / $a" | bc -l)
-  fi
-  if command -v ruby >/dev/null && [ -f "$here/$name.rb" ]; then
-    r=$(median ruby "$here/$name.rb"); rr=$(echo "scale=2; $r / $a" | bc -l)
-  fi
-  printf '%-8s %10s %10s %8s %10s %8s\n' "$name" "$a" "$p" "$pr" "$r" "$rr"
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+  names=(startup)
+  for f in "$here"/*.arc; do names+=("$(basename "$f" .arc)"); done
+fi
+printf '%-9s %7s %7s %6s %7s %6s %7s %6s %7s %6s\n' \
+  bench arcana lua5.4 ratio luajit ratio python3 ratio ruby ratio
+for name in "${names[@]}"; do
+  dir=$here; [ "$name" = startup ] && dir=$tmp
+  rm -f "$tmp"/r.*
+  for _ in $(seq "$runs"); do
+    cpu "$tmp/r.arc" "$arcana" "$dir/$name.arc"
+    if [ -f "$dir/$name.lua" ]; then
+      command -v lua5.4 >/dev/null && cpu "$tmp/r.lua" lua5.4 "$dir/$name.lua"
+      command -v luajit >/dev/null && cpu "$tmp/r.jit" luajit -joff "$dir/$name.lua"
+    fi
+    [ -f "$dir/$name.py" ] && command -v python3 >/dev/null && cpu "$tmp/r.py" python3 "$dir/$name.py"
+    [ -f "$dir/$name.rb" ] && command -v ruby >/dev/null && cpu "$tmp/r.rb" ruby "$dir/$name.rb"
+  done
+  a=$(median "$tmp/r.arc")
+  row=("$name" "$a")
+  for peer in lua jit py rb; do
+    if [ -f "$tmp/r.$peer" ]; then
+      p=$(median "$tmp/r.$peer"); row+=("$p" "$(ratio "$p" "$a")")
+    else
+      row+=(- -)
+    fi
+  done
+  printf '%-9s %7s %7s %6s %7s %6s %7s %6s %7s %6s\n' "${row[@]}"
 done
