@@ -301,12 +301,15 @@ class Builder {
         if ((*it)->name == head) return build_loop_jump(x, *it, s, line);
       // The primitives with fast-path opcodes (vm/opcodes.def, PRIM): a
       // Base row of this global and argument count, or a Count row (ADDN)
-      // for more than two.
-      for (int i = 0; i < kOpCount; ++i) {
+      // for more than two. Only a symbol the VM flagged as naming one
+      // (kSymPrimitiveOp) is looked for, by its name taken once.
+      std::string name;
+      if (head.is_ref() && (head.as<Symbol>()->h.flags & kSymPrimitiveOp)) name = symbol_name(head);
+      for (int i = 0; !name.empty() && i < kOpCount; ++i) {
         const OpInfo& p = kOps[i];
         bool fits = (p.form == PrimForm::Base && p.arity == nargs) ||
                     (p.form == PrimForm::Count && nargs > 2);
-        if (fits && symbol_name(head) == p.global) {
+        if (fits && name == p.global) {
           Node* n = node(NK::Prim, line);
           n->prim = Op(i);
           n->value = head;

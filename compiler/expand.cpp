@@ -154,9 +154,9 @@ Value gensym(const char* prefix) {
 }
 
 bool has_ssyntax(Value s) {
-  if (TYPE(s) != Kind::Symbol) return false;
-  std::string n = symbol_name(s);
-  return n.find_first_of(":~&.!") != std::string::npos;
+  // nil and t are not Symbol objects, and have no ssyntax characters
+  if (TYPE(s) != Kind::Symbol || !s.is_ref()) return false;
+  return string_has_any(s.as<Symbol>()->name, ":~&.!");
 }
 
 Value ssexpand(Value s) {

@@ -95,9 +95,28 @@ void string_set(Value s, uint64_t i, uint32_t c) {
 std::string string_utf8(Value s) {
   String* p = str(s);
   std::string out;
+  if (!is_wide(p)) {
+    // A narrow string's ASCII prefix is its UTF-8 already: copied whole.
+    const uint8_t* c = narrow_chars(p);
+    uint64_t ascii = 0;
+    while (ascii < p->len && c[ascii] < 0x80) ++ascii;
+    out.reserve(p->len + (p->len - ascii));
+    out.assign(reinterpret_cast<const char*>(c), ascii);
+    for (uint64_t i = ascii; i < p->len; ++i) utf8_append(out, c[i]);
+    return out;
+  }
   out.reserve(p->len);
-  for (uint64_t i = 0; i < p->len; ++i) utf8_append(out, string_ref(s, i));
+  for (uint64_t i = 0; i < p->len; ++i) utf8_append(out, wide_chars(p)[i]);
   return out;
+}
+
+bool string_has_any(Value s, std::string_view chars) {
+  String* p = str(s);
+  for (uint64_t i = 0; i < p->len; ++i) {
+    uint32_t c = is_wide(p) ? wide_chars(p)[i] : narrow_chars(p)[i];
+    if (c < 0x80 && chars.find(char(c)) != std::string_view::npos) return true;
+  }
+  return false;
 }
 
 std::u32string string_u32(Value s) {

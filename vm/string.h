@@ -16,6 +16,8 @@ inline uint64_t string_len(Value s) { return s.as<String>()->len; }
 uint32_t string_ref(Value s, uint64_t i);          // i < len, unchecked
 void string_set(Value s, uint64_t i, uint32_t c);  // widens the buffer if needed
 std::string string_utf8(Value s);
+// Whether s holds any of the ASCII characters in chars, read in place.
+bool string_has_any(Value s, std::string_view chars);
 std::u32string string_u32(Value s);
 bool string_equal(Value a, Value b);
 int string_compare(Value a, Value b);  // <0, 0, >0 by code point

@@ -26,7 +26,6 @@ need() {  # command package: install the peer if it is missing (CI runs as root)
 need lua5.4 lua5.4
 need luajit luajit
 need ruby ruby
-[ -x /usr/bin/time ] || need /usr/bin/time time
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,19 +34,28 @@ printf 'print(1)\n' >"$tmp/startup.lua"
 printf 'print(1)\n' >"$tmp/startup.py"
 printf 'puts 1\n' >"$tmp/startup.rb"
 
-# cpu OUT command...: appends the run's user+sys seconds to OUT ("failed"
-# if the program fails)
+# cpu OUT command...: appends the run's user+sys seconds (to the
+# microsecond, from wait4's rusage; GNU time's are in hundredths) to OUT,
+# or "failed" if the program fails
 cpu() {
   local out=$1; shift
-  if /usr/bin/time -f '%U %S' -o "$tmp/t" "$@" >/dev/null 2>&1; then
-    awk '{printf "%.3f\n", $1 + $2}' "$tmp/t" >>"$out"
-  else
-    echo failed >>"$out"
-  fi
+  python3 -c '
+import os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1); os.dup2(fd, 2)
+    try:
+        os.execvp(sys.argv[1], sys.argv[1:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+print("%.4f" % (ru.ru_utime + ru.ru_stime) if status == 0 else "failed")
+' "$@" >>"$out"
 }
 median() {  # file: the median of its lines, or "failed"
   grep -q failed "$1" && { echo failed; return; }
-  sort -n "$1" | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+  sort -n "$1" | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)]}'
 }
 ratio() {  # peer arcana
   case "$1$2" in *failed*|-*) echo -; return;; esac

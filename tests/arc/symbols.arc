@@ -97,3 +97,5 @@ unintern-bound* ; expect: 1
   (let fresh (map [sym (string "uid2-" _)] (range 1 50))
     (list (all [is (sym (string _)) _] fresh) (all [no (%find-sym (string _))] ids))))
 ; expect: (t t)
+; a name's characters past ASCII survive the trip to UTF-8 and back
+(list (string 'café) (len (string 'café)) (string 'ab→c) (len (string 'ab→c))) ; expect: ("café" 4 "ab→c" 4)
