@@ -111,9 +111,8 @@ std::string string_utf8(Value s) {
 }
 
 bool string_has_any(Value s, std::string_view chars) {
-  String* p = str(s);
-  for (uint64_t i = 0; i < p->len; ++i) {
-    uint32_t c = is_wide(p) ? wide_chars(p)[i] : narrow_chars(p)[i];
+  for (uint64_t i = 0, n = string_len(s); i < n; ++i) {
+    uint32_t c = string_ref(s, i);
     if (c < 0x80 && chars.find(char(c)) != std::string_view::npos) return true;
   }
   return false;
