@@ -4,12 +4,14 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <utility>
 
 #include "compiler/builtins.h"
 #include "compiler/compile.h"
+#include "compiler/image.h"
 #include "compiler/reader.h"
 #include "vm/error.h"
 #include "vm/string.h"
@@ -37,6 +39,43 @@ extern const std::pair<const char*, const std::string_view*> kLibrary[];
 
 using namespace vm;
 
+namespace {
+
+// The prelude (first in CMakeLists.txt's ARC_LIBRARY) defines the hooks the
+// interpreter calls (VM::install_hooks) before anything can need them.
+void install_hooks(VM& vm) {
+  vm.install_hooks(global_value(intern("%run-winds")), global_value(intern("%atomic-locked")));
+}
+
+}  // namespace
+
+// Reads, compiles and runs the library's forms in order, as load does, and
+// with record set, writes each form's code into an image as it goes.
+void Runtime::load_library_source(std::string* record) {
+  std::optional<ImageWriter> writer;
+  if (record) writer.emplace();
+  for (auto* lib = kLibrary; lib->first; ++lib) {
+    std::string text(*lib->second);
+    Reader reader(text, lib->first);
+    Value form;
+    while (reader.read(form)) {
+      uint32_t line = reader.line();
+      Value fn = compile_toplevel(*vm_, form, lib->first, line);
+      // Written before it runs: nothing has collected since it was made.
+      if (writer)
+        writer->add_form(fn.as<Closure>()->code,
+                         std::string(lib->first) + ":" + std::to_string(line));
+      vm_->set_top_level_run();
+      vm_->apply(fn, nullptr, 0);
+    }
+    if (lib == kLibrary) {
+      install_hooks(*vm_);
+      if (writer) writer->end_prelude();
+    }
+  }
+  if (writer) *record = writer->finish(uniq_count());
+}
+
 Runtime::Runtime(const RuntimeOptions& opts) {
   heap_.reset(gc::make_heap(opts.gc));
   if (!heap_) throw std::runtime_error("unknown collector: " + opts.gc);
@@ -50,13 +89,12 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   vo.workers = opts.workers;
   vm_ = std::make_unique<VM>(vo);
   register_compiler_builtins(*vm_);
-  // The prelude (first in CMakeLists.txt's ARC_LIBRARY) defines the hooks
-  // the interpreter calls (VM::install_hooks) before anything can need them.
-  for (auto* lib = kLibrary; lib->first; ++lib) {
-    eval_string(std::string(*lib->second), lib->first);
-    if (lib == kLibrary)
-      vm_->install_hooks(global_value(intern("%run-winds")),
-                         global_value(intern("%atomic-locked")));
+  std::string_view image = embedded_image();
+  if (opts.library_image && !opts.record_image && image_valid(image)) {
+    run_image(*vm_, image, install_hooks);
+    from_image_ = true;
+  } else {
+    load_library_source(opts.record_image);
   }
   heap_->set_stress(opts.gc_stress);
 }

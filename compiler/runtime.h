@@ -20,6 +20,12 @@ struct RuntimeOptions {
   size_t fiber_stack_bytes = vm::Options{}.fiber_stack_bytes;  // --thread-stack
   vm::StackRelease fiber_release = vm::StackRelease::keep;
   int workers = 0;  // --workers (vm::Options)
+  // The library from the image linked into the binary (compiler/image.h)
+  // when it has a valid one; false compiles it from source.
+  bool library_image = true;
+  // When set, the library is compiled from source and the image of what
+  // was compiled is left here (tools/make_image.cpp).
+  std::string* record_image = nullptr;
 };
 
 // A size option's value (--nursery, --thread-stack): a whole number of
@@ -40,6 +46,8 @@ class Runtime {
   explicit Runtime(const RuntimeOptions& opts = {});
   ~Runtime();
   vm::VM& vm() { return *vm_; }
+  // Whether the library came from the binary's image (else from source).
+  bool library_from_image() const { return from_image_; }
 
   // Reads and evaluates each form of text in turn; the last value.
   Value eval_string(const std::string& text, const std::string& file = "<string>");
@@ -53,6 +61,9 @@ class Runtime {
   std::unique_ptr<gc::Heap> heap_;
   std::unique_ptr<vm::VM> vm_;
   gc::Heap* previous_heap_ = nullptr;
+  bool from_image_ = false;
+
+  void load_library_source(std::string* record);
 };
 
 }  // namespace compiler

@@ -168,6 +168,7 @@ class BoehmHeap final : public Heap {
   // until the next collection clears them; objects allocated since are
   // unmarked, so the walk counts exactly what the last collection kept.
   void refresh_stats() override {
+    note_peak();  // a program that has allocated less than a MiB has a peak too
     if (live_exact_ || stats().collections == 0) return;
     uint64_t live = 0;
     GC_call_with_alloc_lock(

@@ -24,6 +24,7 @@ struct InternTable {
   std::unordered_map<std::string, size_t> index;
   std::vector<Value> syms;
   std::vector<size_t> holes;  // indices of uninterned symbols, free again
+  uint64_t uniq_count = 0;    // uniq's last gsN: its names go into this table
 };
 
 struct TableAndSyms {
@@ -50,6 +51,13 @@ Value new_symbol(std::string_view name) {
 }
 
 }  // namespace
+
+uint64_t uniq_count() { return table().uniq_count; }
+Value next_uniq() { return intern("gs" + std::to_string(++table().uniq_count)); }
+void advance_uniq_count(uint64_t at_least) {
+  uint64_t& n = table().uniq_count;
+  if (n < at_least) n = at_least;
+}
 
 Value intern(std::string_view name) {
   if (name == "nil") return NIL;

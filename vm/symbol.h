@@ -55,6 +55,14 @@ struct SymbolTable;
 SymbolTable* push_symbol_table();
 void pop_symbol_table(SymbolTable* previous);
 
+// The counter behind Arc 3.1's uniq (gs1, gs2, ...), kept with the symbol
+// table its names are interned in (each VM's own). The library image
+// (compiler/image.h) records where the library left it and advances it
+// there, so a start from the image makes the names a start from source does.
+uint64_t uniq_count();
+Value next_uniq();
+void advance_uniq_count(uint64_t at_least);
+
 // Frequently used symbols, interned once at start (vm/symbol.cpp).
 struct Syms {
   Value quote, quasiquote, unquote, unquote_splicing, fn, if_, assign, o, compose, complement, andf,

@@ -32,10 +32,7 @@ Value bi_newstring(VM&, Value* args, int nargs) {
 }
 
 // Arc 3.1's uniq: interned symbols gs1, gs2, ... from one counter.
-Value bi_uniq(VM&, Value*, int) {
-  static uint64_t counter = 0;
-  return intern("gs" + std::to_string(++counter));
-}
+Value bi_uniq(VM&, Value*, int) { return next_uniq(); }
 
 // (%find-sym s): the symbol named s if one exists, else nil, interning
 // nothing: for names that come from the network (the server's fnids).

@@ -1,0 +1,78 @@
+// compiler/image.h — the library image: the Arc-level library compiled at
+// build time, so that a start runs the library's code instead of reading,
+// expanding and compiling its 5,000 lines again.
+//
+// The build compiles the library once (tools/make_image.cpp, through
+// Runtime's recording mode), writing down each top-level form's code
+// object as the compiler made it, before it ran; the image is linked into
+// the binary (CMakeLists.txt, "The library image"). A start then decodes
+// each form's code and runs it, in the same order, so the globals, macros
+// and tables the library builds are built by the same code as before, and
+// a later form's code is the one its macros gave at build time: expansion
+// depends only on what the earlier forms defined, which is what they
+// define again at start.
+//
+// What a code object refers to is written by value, with the sharing
+// within one form kept: numbers, characters, strings, interned symbols (by
+// name, interned again), uninterned ones (one fresh symbol per symbol
+// written), conses with their source positions (by file name), line
+// tables and nested code. A function the compiler or a macro put in the
+// code as a constant (%strcopy, the expander's internal functions) is
+// written as the global whose value it was when the form was compiled, and
+// is that global's value at start, the same object since the same forms
+// ran before. Any other kind of constant (a table, a closure no global
+// holds) stops the build with the form's place: the image would not be
+// faithful.
+//
+// The image names the exact library sources it was made from (a hash of
+// their text) and carries a checksum of itself; a start whose image does
+// not match compiles the library from source instead, as a build without
+// an image does (the image maker itself).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "vm/vm.h"
+
+namespace compiler {
+
+// Records the library's forms as they are compiled.
+class ImageWriter {
+ public:
+  ImageWriter();
+  // code: the code object of a top-level form, just compiled, before it
+  // runs (constants that are functions are looked up as globals now).
+  void add_form(vm::Value code, const std::string& where);
+  // The forms added so far are the prelude's (VM::install_hooks after them).
+  void end_prelude();
+  // The image; uniq_count is (uniq)'s counter after the library.
+  std::string finish(uint64_t uniq_count);
+
+ private:
+  std::string body_;
+  uint32_t forms_ = 0;
+  uint32_t prelude_forms_ = 0;
+};
+
+// The image linked into this binary, or an empty view if it has none.
+std::string_view embedded_image();
+
+// A hash of the library sources this binary embeds (kLibrary).
+uint64_t library_source_hash();
+
+struct ImageHeader {
+  uint32_t forms = 0;
+  uint32_t prelude_forms = 0;
+  uint64_t uniq_count = 0;
+};
+// Whether image is whole (magic, size, checksum) and was made from this
+// binary's library sources; fills header if so.
+bool image_valid(std::string_view image, ImageHeader* header = nullptr);
+
+// Runs a valid image's forms in order, calling after_prelude once the
+// prelude's have run. Errors from the forms propagate as they would from
+// the library's source.
+void run_image(vm::VM& vm, std::string_view image, void (*after_prelude)(vm::VM&));
+
+}  // namespace compiler

@@ -1,0 +1,148 @@
+// tests/unit/test_image.cpp — the library image (compiler/image.h): a start
+// from the image builds the same library as a start from source, uniq goes
+// on past the library's names, and an image that does not match is refused
+// (the library is then compiled from source).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/compile.h"
+#include "compiler/image.h"
+#include "compiler/runtime.h"
+#include "vm/error.h"
+#include "vm/print.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
+#include "vm/table.h"
+
+namespace {
+
+using namespace vm;
+
+// What a global is, as far as a program can tell: for a function or a
+// macro its whole bytecode with constants, names, files and lines
+// (disassemble), for anything else its type and written form.
+std::string describe(Value v) {
+  if (v == UNBOUND) return "unbound";
+  Kind k = TYPE(v);
+  if (k == Kind::Closure) return "fn " + compiler::disassemble(v);
+  if (k == Kind::Tagged && v.as<Tagged>()->tag == S.mac &&
+      TYPE(v.as<Tagged>()->rep) == Kind::Closure)
+    return "mac " + compiler::disassemble(v.as<Tagged>()->rep);
+  if (k == Kind::Table) {  // its entries, sorted: the order is the keys' hashes'
+    std::vector<std::string> entries;
+    table_each(v, [&](Value key, Value val) {
+      entries.push_back(write_string(key) + " " + describe(val));
+    });
+    std::sort(entries.begin(), entries.end());
+    std::string s = "table";
+    for (const std::string& e : entries) s += "\n  " + e;
+    return s;
+  }
+  return std::string(kind_name(k)) + " " + write_string(v);
+}
+
+// Every global of a fresh runtime's library, by name.
+std::map<std::string, std::string> library_globals(bool image, bool* from_image) {
+  compiler::RuntimeOptions opts;
+  opts.library_image = image;
+  compiler::Runtime rt(opts);
+  *from_image = rt.library_from_image();
+  std::map<std::string, std::string> globals;
+  for (Value sym : all_symbols())
+    if (TYPE(sym) == Kind::Symbol && global_value(sym) != UNBOUND)
+      globals[symbol_name(sym)] = describe(global_value(sym));
+  return globals;
+}
+
+}  // namespace
+
+TEST_CASE("the library from its image is the library from source", "[image]") {
+  bool a = false, b = true;
+  std::map<std::string, std::string> from_image = library_globals(true, &a);
+  std::map<std::string, std::string> from_source = library_globals(false, &b);
+  REQUIRE(a);  // this binary has its image, and it matched
+  REQUIRE_FALSE(b);
+  CHECK(from_image.size() > 500);
+  CHECK(from_image.size() == from_source.size());
+  for (const auto& [name, what] : from_source) {
+    INFO(name);
+    auto it = from_image.find(name);
+    REQUIRE(it != from_image.end());
+    CHECK(it->second == what);
+  }
+}
+
+TEST_CASE("a start from the image runs the library's code", "[image]") {
+  compiler::Runtime rt;
+  REQUIRE(rt.library_from_image());
+  // Macros, their gensyms, string constants (fresh at each evaluation),
+  // quoted lists and a library error's file and line all came through.
+  CHECK(write_string(rt.eval_string("(let xs nil (each x '(1 2 3) (push x xs)) xs)")) == "(3 2 1)");
+  CHECK(write_string(rt.eval_string("(tostring (prn \"a\" #\\b 1.5 (expt 2 70)))")) ==
+        "\"ab1.51180591620717411303424\\n\"");
+  CHECK(write_string(rt.eval_string("(is (w/uniq g g) (w/uniq g g))")) == "nil");
+  std::string where;
+  try {
+    rt.eval_string("(trim 'x)");
+  } catch (const ArcError& e) {
+    where = compiler::Runtime::describe_error(e.exc);
+  }
+  CHECK(where.find("strings.arc:") != std::string::npos);
+}
+
+TEST_CASE("uniq goes on past the names the library's macros took", "[image]") {
+  compiler::Runtime rt;
+  REQUIRE(rt.library_from_image());
+  uint64_t highest = 0;
+  for (Value sym : all_symbols()) {
+    if (TYPE(sym) != Kind::Symbol) continue;
+    std::string n = symbol_name(sym);
+    if (n.size() > 2 && n.compare(0, 2, "gs") == 0 &&
+        n.find_first_not_of("0123456789", 2) == std::string::npos)
+      highest = std::max<uint64_t>(highest, std::stoull(n.substr(2)));
+  }
+  REQUIRE(highest > 0);  // the library's macros made some
+  std::string fresh = symbol_name(rt.eval_string("(uniq)"));
+  CHECK(std::stoull(fresh.substr(2)) > highest);
+}
+
+TEST_CASE("an image that does not match its binary is refused", "[image]") {
+  std::string_view image = compiler::embedded_image();
+  REQUIRE(compiler::image_valid(image));
+  std::string bad(image);
+  bad[bad.size() / 2] ^= 1;  // one bit of the body
+  CHECK_FALSE(compiler::image_valid(bad));
+  CHECK_FALSE(compiler::image_valid(image.substr(0, image.size() - 1)));
+  CHECK_FALSE(compiler::image_valid(image.substr(0, 20)));
+  CHECK_FALSE(compiler::image_valid(""));
+  std::string other(image);
+  other[8] ^= 1;  // the sources' hash: made from other sources
+  CHECK_FALSE(compiler::image_valid(other));
+}
+
+TEST_CASE("the image holds what a form's code holds", "[image]") {
+  // A form compiled here, written and read back the way the build writes
+  // the library's: the same bytecode and constants.
+  compiler::Runtime rt;
+  const char* src =
+      "(def image-test (x) (list 'a \"s\u00e9\u4e2d\" #\\x 2.5 717897987691852588770249 1/3"
+      " '(1 (2 . 3) \"q\") (fn (y) (+ x y))))";
+  Value form = rt.eval_string(std::string("'") + src);
+  Value fn = compiler::compile_toplevel(rt.vm(), form, "image-test.arc", 1);
+  compiler::ImageWriter w;
+  w.add_form(fn.as<Closure>()->code, "image-test.arc:1");
+  std::string image = w.finish(0);
+  // Its own hash matches (the writer's), so the reader accepts it.
+  REQUIRE(compiler::image_valid(image));
+  rt.vm().apply(fn, nullptr, 0);
+  std::string before = compiler::disassemble(global_value(intern("image-test")));
+  rt.eval_string("(= image-test nil)");
+  compiler::run_image(rt.vm(), image, [](VM&) {});
+  CHECK(compiler::disassemble(global_value(intern("image-test"))) == before);
+  CHECK(write_string(rt.eval_string("(firstn 7 (image-test 1))")) ==
+        "(a \"s\u00e9\u4e2d\" #\\x 2.5 717897987691852588770249 1/3 (1 (2 . 3) \"q\"))");
+  CHECK(write_string(rt.eval_string("((last (image-test 1)) 2)")) == "3");
+}
