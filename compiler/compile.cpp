@@ -56,6 +56,8 @@ enum class NK {
   LoopJump
 };
 
+struct Node;
+
 // A local function that only ever calls itself in tail position, run as a
 // loop in its caller's frame (Builder::loop_form): its parameters are
 // locals there, and a self call stores them and jumps back to the head.
@@ -63,6 +65,12 @@ struct LoopInfo {
   Value name;  // the function's name in the source (g in (rfn g ...))
   std::vector<Binding*> params;
   size_t head = 0;  // where the iteration starts (emitter)
+  // When the body is (if test then else) with a test cheap to repeat, a
+  // self call in the else branch tests again at the bottom and jumps back
+  // into the else branch while the test fails (Emitter::emit_loop_jump):
+  // an iteration is one jump, not a jump to the head and a test's there.
+  Node* test_if = nullptr;
+  size_t then_at = 0, else_at = 0;  // test_if's branches (emitter)
 };
 
 struct Node {
@@ -72,7 +80,7 @@ struct Node {
   Binding* b = nullptr;      // Local, SetLocal, InitLocal, OptArg
   Lambda* fn = nullptr;      // Fn
   Op prim = Op::NIL;         // Prim
-  LoopInfo* loop = nullptr;  // Loop, LoopJump
+  LoopInfo* loop = nullptr;  // Loop, LoopJump; If: the loop it is the test_if of
   std::vector<Node*> kids;   // operands, in evaluation order
 };
 
@@ -799,17 +807,54 @@ class Emitter {
     for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_node(n->kids[i], false);
     store_loop_params(l);
     l->head = insns_.size();
+    bool boxed = false;
     for (Binding* b : l->params)
-      if (b->boxed()) emit(Op::MKBOX, b->slot);
-    emit_node(n->kids.back(), tail);
+      if (b->boxed()) {
+        emit(Op::MKBOX, b->slot);
+        boxed = true;
+      }
+    // The test at the bottom skips the head, so not when the head makes
+    // fresh boxes for the parameters.
+    Node* body = n->kids.back();
+    int budget = 8;
+    if (!boxed && body->kind == NK::If && repeatable(body->kids[0], budget)) {
+      l->test_if = body;
+      body->loop = l;
+    }
+    emit_node(body, tail);
+  }
+
+  // A test the loop's bottom can evaluate again: locals, constants,
+  // globals and primitives of them (no calls, no functions), a few nodes.
+  static bool repeatable(Node* n, int& budget) {
+    if (--budget < 0) return false;
+    switch (n->kind) {
+      case NK::Const:
+      case NK::Local:
+      case NK::Global: return true;
+      case NK::Prim:
+        for (Node* k : n->kids)
+          if (!repeatable(k, budget)) return false;
+        return true;
+      default: return false;
+    }
   }
 
   // args...; STOREL/POP each parameter; JUMP head. It leaves no value, but
   // the depth counts one, as for any expression (what follows is unreachable).
+  // In the else branch of a loop whose test repeats (LoopInfo::test_if):
+  // the test; JUMPF back into the else branch; JUMP to the then branch.
   void emit_loop_jump(Node* n) {
+    LoopInfo* l = n->loop;
     for (Node* k : n->kids) emit_node(k, false);
-    store_loop_params(n->loop);
-    emit_signed(Op::JUMP, int32_t(n->loop->head) - int32_t(insns_.size() + 1));
+    store_loop_params(l);
+    if (l->else_at) {
+      emit_node(l->test_if->kids[0], false);
+      emit_signed(Op::JUMPF, int32_t(l->else_at) - int32_t(insns_.size() + 1));
+      emit_signed(Op::JUMP, int32_t(l->then_at) - int32_t(insns_.size() + 1));
+    } else {
+      emit_signed(Op::JUMP, int32_t(l->head) - int32_t(insns_.size() + 1));
+    }
     tailcall_at_ = insns_.size() - 1;  // no RETURN after it (emit_if)
     depth_ += 1;
   }
@@ -876,19 +921,18 @@ class Emitter {
     emit_node(n->kids[0], false);
     size_t to_else = jump(Op::JUMPF);
     int d = depth_;
+    LoopInfo* loop = n->loop;  // set when n is a loop's test_if
+    if (loop) loop->then_at = insns_.size();
     emit_node(n->kids[1], tail);
-    if (tail) {
-      if (tailcall_at_ + 1 != insns_.size()) emit(Op::RETURN);
-      patch(to_else);
-      depth_ = d;
-      emit_node(n->kids[2], tail);
-      return;
-    }
-    size_t to_end = jump(Op::JUMP);
+    size_t to_end = 0;
+    if (!tail) to_end = jump(Op::JUMP);
+    else if (tailcall_at_ + 1 != insns_.size()) emit(Op::RETURN);
     patch(to_else);
     depth_ = d;
+    if (loop) loop->else_at = insns_.size();
     emit_node(n->kids[2], tail);
-    patch(to_end);
+    if (loop) loop->else_at = 0;  // a self call after the if jumps to the head
+    if (!tail) patch(to_end);
   }
 
   // CLOSURE k, then a word per capture: slot<<1, or upvalue<<1|1.
@@ -931,7 +975,47 @@ class Emitter {
     patch(to_end);
   }
 
+  // The superinstructions (vm/opcodes.def, FUSED): a head followed by the
+  // rest of a sequence the interpreter fuses becomes the fused head; the
+  // rest stays as emitted, for the slow path and for jumps into it.
+  void fuse() {
+    auto op_at = [&](size_t i) { return i < insns_.size() ? insn_op(insns_[i]) : Op::Count; };
+    for (size_t pc = 0; pc < insns_.size();) {
+      Insn i = insns_[pc];
+      Op op = insn_op(i), fused = Op::Count;
+      if (op == Op::LOADB && op_at(pc + 3) == Op::STOREB && insn_a(insns_[pc + 3]) == insn_a(i)) {
+        switch (op_at(pc + 1)) {  // LOADB b; op y; STOREB b
+          case Op::ADDL: fused = Op::LOADB_ADDL; break;
+          case Op::SUBL: fused = Op::LOADB_SUBL; break;
+          case Op::ADDI: fused = Op::LOADB_ADDI; break;
+          case Op::SUBI: fused = Op::LOADB_SUBI; break;
+          default: break;
+        }
+      } else if ((op == Op::ADDIL || op == Op::SUBIL) && op_at(pc + 3) == Op::POPL) {
+        // x := x + k; and then (test x m) for a JUMPF: a loop's step
+        uint32_t x = insns_[pc + 1], d = insn_a(insns_[pc + 3]);
+        Op test = op_at(pc + 5);
+        bool step = x == d && op_at(pc + 4) == Op::LOADL && insn_a(insns_[pc + 4]) == x &&
+                    (test == Op::GTL || test == Op::LTL) && op_at(pc + 7) == Op::JUMPF;
+        if (!step) fused = op == Op::ADDIL ? Op::ADDIL_POPL : Op::SUBIL_POPL;
+        else if (op == Op::ADDIL) fused = test == Op::GTL ? Op::ADDIL_GTL : Op::ADDIL_LTL;
+        else fused = test == Op::GTL ? Op::SUBIL_GTL : Op::SUBIL_LTL;
+      } else if (op == Op::LOADL) {
+        switch (op_at(pc + 1)) {  // LOADL a; test b
+          case Op::LTL: fused = Op::LOADL_LTL; break;
+          case Op::GTL: fused = Op::LOADL_GTL; break;
+          case Op::ISL: fused = Op::LOADL_ISL; break;
+          default: break;
+        }
+      }
+      if (fused != Op::Count) insns_[pc] = encode(fused, insn_a(i));
+      pc += 1 + insn_extra_words(op);
+      if (op == Op::CLOSURE) pc += consts_[insn_a(i)].as<Code>()->nup;
+    }
+  }
+
   Value finish() {
+    fuse();
     Value lines = make_blob(lines_.size() * sizeof(uint32_t));
     if (!lines_.empty())  // an empty vector's data() may be null, which memcpy must not get
       std::memcpy(lines.as<Blob>()->data, lines_.data(), lines_.size() * sizeof(uint32_t));

@@ -1,6 +1,7 @@
 // compiler/disasm.cpp — (disasm f): a function's bytecode with its source
 // lines, then the functions it contains, driven by the opcode table.
 #include <cstdio>
+#include <cstring>
 
 #include "compiler/compile.h"
 #include "vm/code.h"
@@ -40,15 +41,18 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
     else std::snprintf(buf, sizeof buf, "  %04u        %-9s", pc, info.name);
     last_line = line;
     out += buf;
+    if (std::strlen(info.name) >= 9) out += ' ';  // a fused head's longer name
     std::string note;
     switch (info.format) {
       case 'K':
-      case 'G':
+      case 'G': {
         out += std::to_string(insn_a(i));
         note = write_string(K[insn_a(i)]);
+        // A fused head's words are its head's (vm/opcodes.def, FUSED).
+        Op as = info.form == PrimForm::Fused ? info.base : insn_op(i);
         if (info.form == PrimForm::Count) {
           note += ", " + std::to_string(code[pc + 1]) + " arguments";
-        } else if (local_form_of(insn_op(i)) != Op::Count) {
+        } else if (local_form_of(as) != Op::Count) {
           note += ", local " + std::to_string(code[pc + 1]);
           if (insn_extra_words(insn_op(i)) > 1)
             note += ", " + std::to_string(int32_t(code[pc + 2]));
@@ -61,6 +65,7 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
                  ">";
         }
         break;
+      }
       case 'C': {
         Code* child = K[insn_a(i)].as<Code>();
         out += std::to_string(insn_a(i));

@@ -17,7 +17,7 @@ enum class Op : uint8_t {
 constexpr int kOpCount = int(Op::Count);
 
 // What an opcode is to a primitive fast path (vm/opcodes.def, PRIM).
-enum class PrimForm : uint8_t { None, Base, Count, Imm, Local };
+enum class PrimForm : uint8_t { None, Base, Count, Imm, Local, Fused };
 
 struct OpInfo {
   const char* name;
@@ -29,13 +29,17 @@ struct OpInfo {
   const char* global;
   int8_t arity;
   const char* doc;
+  Op also = Op::Count;  // FUSED: a second primitive its fast path stands for
 };
 inline constexpr OpInfo kOps[kOpCount] = {
 #define OP(name, fmt, effect, extra, doc) \
   {#name, #fmt[0], effect, extra, PrimForm::None, Op::name, nullptr, 0, doc},
 #define PRIM(name, effect, extra, form, base, global, arity, doc) \
   {#name, 'G', effect, extra, PrimForm::form, Op::base, global, arity, doc},
+#define FUSED(name, fmt, effect, extra, head, global, also, doc) \
+  {#name, #fmt[0], effect, extra, PrimForm::Fused, Op::head, global, 0, doc, Op::also},
 #include "vm/opcodes.def"
+#undef FUSED
 #undef PRIM
 #undef OP
 };
@@ -82,6 +86,14 @@ constexpr bool prim_rows_consistent() {
   for (int i = 0; i < kOpCount; ++i) {
     const OpInfo& o = kOps[i];
     if (o.form == PrimForm::None) continue;
+    if (o.form == PrimForm::Fused) {  // it stands where its head was emitted
+      const OpInfo& h = kOps[int(o.base)];
+      if (o.format != h.format || o.extra != h.extra || o.effect != h.effect || !o.global ||
+          h.form == PrimForm::Fused)
+        return false;
+      if (o.also != Op::Count && kOps[int(o.also)].form != PrimForm::Base) return false;
+      continue;
+    }
     const OpInfo& b = kOps[int(o.base)];
     if (o.format != 'G' || b.global == nullptr) return false;
     if (!same_name(o.global, b.global)) return false;

@@ -302,6 +302,13 @@ struct VM::RunScope {
   } while (0)
 // One branch for both tests: & of the two as ints (as bools, clang warns).
 #define BOTH_FIXNUMS() (int(sp[-1].is_fixnum()) & int(sp[-2].is_fixnum()))
+// JUMPF's jump, taken: a backward one closes a loop (the compiler puts a
+// loop's test at its bottom), so it is a safe point, as a backward JUMP is.
+#define JUMPF_TAKEN()        \
+  do {                       \
+    pc += SA;                \
+    if (SA < 0) SAFEPOINT(); \
+  } while (0)
 // A test's result, its operands already popped: when a JUMPF follows (an
 // if), that jump is taken here, saving its dispatch (so --stats does not
 // count it); else the boolean is pushed.
@@ -310,7 +317,7 @@ struct VM::RunScope {
     bool c_ = (cond);                         \
     if ((*pc & 0xff) == uint8_t(Op::JUMPF)) { \
       insn = *pc++;                           \
-      if (!c_) pc += SA;                      \
+      if (!c_) JUMPF_TAKEN();                 \
       DISPATCH();                             \
     }                                         \
     PUSH(boolean(c_));                        \
@@ -323,7 +330,7 @@ struct VM::RunScope {
     Value v_ = (value);                       \
     if ((*pc & 0xff) == uint8_t(Op::JUMPF)) { \
       insn = *pc++;                           \
-      if (v_.is_nil()) pc += SA;              \
+      if (v_.is_nil()) JUMPF_TAKEN();         \
       DISPATCH();                             \
     }                                         \
     PUSH(v_);                                 \
@@ -632,7 +639,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       if (SA < 0) SAFEPOINT();
       DISPATCH();
     op_JUMPF:
-      if ((*--sp).is_nil()) pc += SA;
+      if ((*--sp).is_nil()) JUMPF_TAKEN();
       DISPATCH();
     op_OPTARG : {
       Insn local = *pc++;
@@ -700,14 +707,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     }
 
     op_ADD:
-      if (BOTH_FIXNUMS()) {
-        int64_t r;
-        if (!__builtin_add_overflow(sp[-2].as_fixnum(), sp[-1].as_fixnum(), &r) &&
-            Value::fits_fixnum(r)) {
-          sp[-2] = Value::fixnum(r);
-          --sp;
-          DISPATCH();
-        }
+      if (BOTH_FIXNUMS() && fixnum_add(sp[-2], sp[-1], &sp[-2])) {
+        --sp;
+        DISPATCH();
       }
     op_ADD_general:
       PRIM_SLOW(ADD, 2);
@@ -753,20 +755,10 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   op_##name##L_general : PUSH(base[*pc++]);           \
   goto op_##name##_general;
       IMMEDIATE_OP(ADDI, ADD, {
-        int64_t r;
-        if (x.is_fixnum() && !__builtin_add_overflow(x.as_fixnum(), k, &r) &&
-            Value::fits_fixnum(r)) {
-          sp[-1] = Value::fixnum(r);
-          DISPATCH();
-        }
+        if (x.is_fixnum() && fixnum_add(x, Value::fixnum(k), &sp[-1])) DISPATCH();
       })
       IMMEDIATE_OP(SUBI, SUB, {
-        int64_t r;
-        if (x.is_fixnum() && !__builtin_sub_overflow(x.as_fixnum(), k, &r) &&
-            Value::fits_fixnum(r)) {
-          sp[-1] = Value::fixnum(r);
-          DISPATCH();
-        }
+        if (x.is_fixnum() && fixnum_sub(x, Value::fixnum(k), &sp[-1])) DISPATCH();
       })
       IMMEDIATE_OP(LTI, LT, {
         if (x.is_fixnum()) {
@@ -787,14 +779,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       })
 #undef IMMEDIATE_OP
     op_SUB:
-      if (BOTH_FIXNUMS()) {
-        int64_t r;
-        if (!__builtin_sub_overflow(sp[-2].as_fixnum(), sp[-1].as_fixnum(), &r) &&
-            Value::fits_fixnum(r)) {
-          sp[-2] = Value::fixnum(r);
-          --sp;
-          DISPATCH();
-        }
+      if (BOTH_FIXNUMS() && fixnum_sub(sp[-2], sp[-1], &sp[-2])) {
+        --sp;
+        DISPATCH();
       }
     op_SUB_general:
       PRIM_SLOW(SUB, 2);
@@ -886,6 +873,94 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       LOCAL_FORM(CONSL, CONS)
 #undef LOCAL_FORM
 
+// The fused heads (vm/opcodes.def, FUSED): the whole sequence on fixnums,
+// else the head alone, the sequence's own instructions following.
+// A box updated from its own value: LOADB b; OP y; STOREB b; (POP). y is
+// the local or the immediate in the op's extra word; the fast path steps
+// past the op's two words and STOREB, and past a POP after them (else it
+// leaves the value, as STOREB would).
+#define BOX_UPDATE(name, operand, arith)                                \
+  op_##name : {                                                         \
+    Box* b = base[A].as<Box>();                                         \
+    Value x = b->v, y = (operand), v;                                   \
+    if ((int(x.is_fixnum()) & int(y.is_fixnum())) && arith(x, y, &v)) { \
+      set(b, &b->v, v);                                                 \
+      pc += 3;                                                          \
+      if ((*pc & 0xff) == uint8_t(Op::POP)) ++pc;                       \
+      else PUSH(v);                                                     \
+      DISPATCH();                                                       \
+    }                                                                   \
+    PUSH(x);                                                            \
+    DISPATCH();                                                         \
+  }                                                                     \
+  op_##name##_general : goto op_LOADB;
+      BOX_UPDATE(LOADB_ADDL, base[pc[1]], fixnum_add)
+      BOX_UPDATE(LOADB_SUBL, base[pc[1]], fixnum_sub)
+      BOX_UPDATE(LOADB_ADDI, Value::fixnum(int32_t(pc[1])), fixnum_add)
+      BOX_UPDATE(LOADB_SUBI, Value::fixnum(int32_t(pc[1])), fixnum_sub)
+#undef BOX_UPDATE
+// A local from a local and an immediate: ADDIL x k; POPL d (d may be x).
+#define LOCAL_UPDATE(name, head, arith)                                 \
+  op_##name : {                                                         \
+    Value x = base[pc[0]], r;                                           \
+    if (x.is_fixnum() && arith(x, Value::fixnum(int32_t(pc[1])), &r)) { \
+      base[insn_a(pc[2])] = r;                                          \
+      pc += 3;                                                          \
+      DISPATCH();                                                       \
+    }                                                                   \
+    goto op_##head;                                                     \
+  }                                                                     \
+  op_##name##_general : goto op_##head##_general;
+      LOCAL_UPDATE(ADDIL_POPL, ADDIL, fixnum_add)
+      LOCAL_UPDATE(SUBIL_POPL, SUBIL, fixnum_sub)
+#undef LOCAL_UPDATE
+// A counting loop's bottom: ADDIL x k; POPL x; LOADL x; TESTL m; JUMPF
+// back (compiler/compile.cpp puts the test there): the step, the test and
+// the jump in one dispatch.
+#define LOOP_STEP(name, head, arith, cmp)                                          \
+  op_##name : {                                                                    \
+    Value x = base[pc[0]], m = base[pc[5]], r;                                     \
+    if ((int(x.is_fixnum()) & int(m.is_fixnum())) &&                               \
+        arith(x, Value::fixnum(int32_t(pc[1])), &r)) {                             \
+      base[pc[0]] = r;                                                             \
+      bool c_ = int64_t(r.word()) cmp int64_t(m.word()); /* tagging keeps order */ \
+      pc += 7;                                                                     \
+      insn = pc[-1];                                                               \
+      if (!c_) JUMPF_TAKEN();                                                      \
+      DISPATCH();                                                                  \
+    }                                                                              \
+    goto op_##head;                                                                \
+  }                                                                                \
+  op_##name##_general : goto op_##head##_general;
+      LOOP_STEP(ADDIL_GTL, ADDIL, fixnum_add, >)
+      LOOP_STEP(ADDIL_LTL, ADDIL, fixnum_add, <)
+      LOOP_STEP(SUBIL_GTL, SUBIL, fixnum_sub, >)
+      LOOP_STEP(SUBIL_LTL, SUBIL, fixnum_sub, <)
+#undef LOOP_STEP
+// A test of two locals: LOADL a; TESTL b, the test's result as TEST_RESULT
+// gives it (a JUMPF after it taken at once: a loop's test at its bottom is
+// one dispatch). fast: when the words alone decide.
+#define LOCAL_TEST(name, fast, cond)    \
+  op_##name : {                         \
+    Value x = base[A], y = base[pc[1]]; \
+    if (fast) {                         \
+      pc += 2;                          \
+      TEST_RESULT(cond);                \
+    }                                   \
+    PUSH(x);                            \
+    DISPATCH();                         \
+  }                                     \
+  op_##name##_general : PUSH(base[A]);  \
+  DISPATCH();
+      // (2a+1 < 2b+1 iff a < b: the tagged words compare as the numbers)
+      LOCAL_TEST(LOADL_LTL, int(x.is_fixnum()) & int(y.is_fixnum()),
+                 int64_t(x.word()) < int64_t(y.word()))
+      LOCAL_TEST(LOADL_GTL, int(x.is_fixnum()) & int(y.is_fixnum()),
+                 int64_t(x.word()) > int64_t(y.word()))
+      // As IS: equal words, or an immediate on either side.
+      LOCAL_TEST(LOADL_ISL, x == y || !(int(x.is_ref()) & int(y.is_ref())), x == y)
+#undef LOCAL_TEST
+
     op_CATCH:
       handlers_.push_back(Handler{size_t(base - r_.stack), size_t(sp - r_.stack),
                                   uint32_t(pc + SA - code_insns(code)), winds_, r_.level});
@@ -918,6 +993,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef SAVE
 #undef RELOAD
 #undef SAFEPOINT
+#undef JUMPF_TAKEN
 #undef SAFEPOINT_AT
 #undef DISPATCH
 #undef PUSH

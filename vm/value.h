@@ -88,4 +88,23 @@ static_assert(Value::character(65).is_char() && !T.is_char() && !NIL.is_char());
 
 inline Value boolean(bool b) { return b ? T : NIL; }
 
+// The sum and difference of two fixnums, computed on their tagged words:
+// (2a+1) + 2b = 2(a+b)+1 and (2a+1) - 2b = 2(a-b)+1, so the word
+// overflows exactly when the result is past the fixnum range, and one
+// add with its overflow flag replaces untagging, the add, the range test
+// and retagging (the interpreter's fast paths). False on overflow.
+inline bool fixnum_add(Value a, Value b, Value* r) {
+  int64_t w;
+  if (__builtin_add_overflow(int64_t(a.word()), int64_t(b.word() - 1), &w)) return false;
+  *r = Value::from_word(Word(w));
+  return true;
+}
+inline bool fixnum_sub(Value a, Value b, Value* r) {
+  int64_t w;
+  if (__builtin_sub_overflow(int64_t(a.word()), int64_t(b.word() - 1), &w)) return false;
+  *r = Value::from_word(Word(w));
+  return true;
+}
+static_assert(Value::fixnum(3).word() + (Value::fixnum(-5).word() - 1) == Value::fixnum(-2).word());
+
 }  // namespace vm

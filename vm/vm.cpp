@@ -97,6 +97,10 @@ void VM::refresh_dispatch() {
   for (int i = 0; i < kOpCount; ++i)
     if (const char* g = kOps[i].global; g && global_value(intern(g)) != primitives_[i])
       op_targets_[i] = op_general_labels_[i];
+    else if (Op also = kOps[i].also;
+             also != Op::Count &&
+             global_value(intern(kOps[int(also)].global)) != primitives_[int(also)])
+      op_targets_[i] = op_general_labels_[i];
   dispatch_counting_ = counters_.count_ops;
   for (int i = 0; i < kOpCount; ++i)
     dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
