@@ -66,11 +66,13 @@ struct LoopInfo {
   std::vector<Binding*> params;
   size_t head = 0;  // where the iteration starts (emitter)
   // When the body is (if test then else) with a test cheap to repeat, a
-  // self call in the else branch tests again at the bottom and jumps back
-  // into the else branch while the test fails (Emitter::emit_loop_jump):
-  // an iteration is one jump, not a jump to the head and a test's there.
+  // self call in a branch tests again at the bottom and jumps back into the
+  // branch the test chooses (Emitter::emit_loop_jump): an iteration is one
+  // jump, not a jump to the head and a test's there.
   Node* test_if = nullptr;
   size_t then_at = 0, else_at = 0;  // test_if's branches (emitter)
+  int branch = 0;                   // the branch being emitted: 1 then, 2 else
+  std::vector<size_t> to_else;      // jumps from the then branch, to patch
 };
 
 struct Node {
@@ -730,8 +732,9 @@ class Emitter {
     emit_signed(op, 0);
     return insns_.size() - 1;
   }
-  void patch(size_t at) {
-    int32_t off = int32_t(insns_.size() - at - 1);
+  void patch(size_t at) { patch_to(at, insns_.size()); }
+  void patch_to(size_t at, size_t target) {
+    int32_t off = int32_t(target) - int32_t(at + 1);
     insns_[at] = encode_signed(insn_op(insns_[at]), off);
   }
 
@@ -842,16 +845,21 @@ class Emitter {
 
   // args...; STOREL/POP each parameter; JUMP head. It leaves no value, but
   // the depth counts one, as for any expression (what follows is unreachable).
-  // In the else branch of a loop whose test repeats (LoopInfo::test_if):
-  // the test; JUMPF back into the else branch; JUMP to the then branch.
+  // In a branch of a loop whose test repeats (LoopInfo::test_if): the test;
+  // JUMPF back into the else branch, or JUMPT back into the then branch;
+  // JUMP to the other branch.
   void emit_loop_jump(Node* n) {
     LoopInfo* l = n->loop;
     for (Node* k : n->kids) emit_node(k, false);
     store_loop_params(l);
-    if (l->else_at) {
+    if (l->branch == 2) {
       emit_node(l->test_if->kids[0], false);
       emit_signed(Op::JUMPF, int32_t(l->else_at) - int32_t(insns_.size() + 1));
       emit_signed(Op::JUMP, int32_t(l->then_at) - int32_t(insns_.size() + 1));
+    } else if (l->branch == 1) {
+      emit_node(l->test_if->kids[0], false);
+      emit_signed(Op::JUMPT, int32_t(l->then_at) - int32_t(insns_.size() + 1));
+      l->to_else.push_back(jump(Op::JUMP));
     } else {
       emit_signed(Op::JUMP, int32_t(l->head) - int32_t(insns_.size() + 1));
     }
@@ -922,16 +930,23 @@ class Emitter {
     size_t to_else = jump(Op::JUMPF);
     int d = depth_;
     LoopInfo* loop = n->loop;  // set when n is a loop's test_if
-    if (loop) loop->then_at = insns_.size();
+    if (loop) {
+      loop->then_at = insns_.size();
+      loop->branch = 1;
+    }
     emit_node(n->kids[1], tail);
     size_t to_end = 0;
     if (!tail) to_end = jump(Op::JUMP);
     else if (tailcall_at_ + 1 != insns_.size()) emit(Op::RETURN);
     patch(to_else);
     depth_ = d;
-    if (loop) loop->else_at = insns_.size();
+    if (loop) {
+      loop->else_at = insns_.size();
+      loop->branch = 2;
+      for (size_t at : loop->to_else) patch_to(at, loop->else_at);
+    }
     emit_node(n->kids[2], tail);
-    if (loop) loop->else_at = 0;  // a self call after the if jumps to the head
+    if (loop) loop->branch = 0;  // a self call after the if jumps to the head
     if (!tail) patch(to_end);
   }
 
@@ -992,11 +1007,13 @@ class Emitter {
           default: break;
         }
       } else if ((op == Op::ADDIL || op == Op::SUBIL) && op_at(pc + 3) == Op::POPL) {
-        // x := x + k; and then (test x m) for a JUMPF: a loop's step
+        // x := x + k; and then (test x m) for a JUMPF or JUMPT: a loop's step
         uint32_t x = insns_[pc + 1], d = insn_a(insns_[pc + 3]);
         Op test = op_at(pc + 5);
+        Op jump = op_at(pc + 7);
         bool step = x == d && op_at(pc + 4) == Op::LOADL && insn_a(insns_[pc + 4]) == x &&
-                    (test == Op::GTL || test == Op::LTL) && op_at(pc + 7) == Op::JUMPF;
+                    (test == Op::GTL || test == Op::LTL) &&
+                    (jump == Op::JUMPF || jump == Op::JUMPT);
         if (!step) fused = op == Op::ADDIL ? Op::ADDIL_POPL : Op::SUBIL_POPL;
         else if (op == Op::ADDIL) fused = test == Op::GTL ? Op::ADDIL_GTL : Op::ADDIL_LTL;
         else fused = test == Op::GTL ? Op::SUBIL_GTL : Op::SUBIL_LTL;

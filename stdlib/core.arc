@@ -64,10 +64,8 @@
 (def atom (x) (no (is (type x) 'cons)))
 (def alist (x) (if (no x) t (is (type x) 'cons)))
 
-; (%rev-onto xs acc): the elements of xs reversed, in front of acc. The
-; final step of every accumulate-then-reverse loop.
-(def %rev-onto (xs acc)
-  (if xs (%rev-onto (cdr xs) (cons (car xs) acc)) acc))
+; (%rev-onto xs acc), the final step of every accumulate-then-reverse loop
+; here, is a builtin (vm/builtins/list.cpp).
 
 ; An error naming the function unless xs is a list, for the functions
 ; whose loops would otherwise fail in a helper with "Can't take car of".

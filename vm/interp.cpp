@@ -302,35 +302,47 @@ struct VM::RunScope {
   } while (0)
 // One branch for both tests: & of the two as ints (as bools, clang warns).
 #define BOTH_FIXNUMS() (int(sp[-1].is_fixnum()) & int(sp[-2].is_fixnum()))
-// JUMPF's jump, taken: a backward one closes a loop (the compiler puts a
-// loop's test at its bottom), so it is a safe point, as a backward JUMP is.
-#define JUMPF_TAKEN()        \
+// A JUMPF's or JUMPT's jump, taken: a backward one closes a loop (the
+// compiler puts a loop's test at its bottom), so it is a safe point, as a
+// backward JUMP is.
+#define JUMP_TAKEN()         \
   do {                       \
     pc += SA;                \
     if (SA < 0) SAFEPOINT(); \
   } while (0)
 // A test's result, its operands already popped: when a JUMPF follows (an
-// if), that jump is taken here, saving its dispatch (so --stats does not
-// count it); else the boolean is pushed.
+// if), or a JUMPT (a loop's test at its bottom), that jump is taken here,
+// saving its dispatch (so --stats does not count it); else the boolean is
+// pushed.
 #define TEST_RESULT(cond)                     \
   do {                                        \
     bool c_ = (cond);                         \
     if ((*pc & 0xff) == uint8_t(Op::JUMPF)) { \
       insn = *pc++;                           \
-      if (!c_) JUMPF_TAKEN();                 \
+      if (!c_) JUMP_TAKEN();                  \
+      DISPATCH();                             \
+    }                                         \
+    if ((*pc & 0xff) == uint8_t(Op::JUMPT)) { \
+      insn = *pc++;                           \
+      if (c_) JUMP_TAKEN();                   \
       DISPATCH();                             \
     }                                         \
     PUSH(boolean(c_));                        \
     DISPATCH();                               \
   } while (0)
 // The same for a value an if may test (car, cdr): taken by a following
-// JUMPF, else pushed.
+// JUMPF or JUMPT, else pushed.
 #define VALUE_RESULT(value)                   \
   do {                                        \
     Value v_ = (value);                       \
     if ((*pc & 0xff) == uint8_t(Op::JUMPF)) { \
       insn = *pc++;                           \
-      if (v_.is_nil()) JUMPF_TAKEN();         \
+      if (v_.is_nil()) JUMP_TAKEN();          \
+      DISPATCH();                             \
+    }                                         \
+    if ((*pc & 0xff) == uint8_t(Op::JUMPT)) { \
+      insn = *pc++;                           \
+      if (!v_.is_nil()) JUMP_TAKEN();         \
       DISPATCH();                             \
     }                                         \
     PUSH(v_);                                 \
@@ -639,7 +651,10 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       if (SA < 0) SAFEPOINT();
       DISPATCH();
     op_JUMPF:
-      if ((*--sp).is_nil()) JUMPF_TAKEN();
+      if ((*--sp).is_nil()) JUMP_TAKEN();
+      DISPATCH();
+    op_JUMPT:
+      if (!(*--sp).is_nil()) JUMP_TAKEN();
       DISPATCH();
     op_OPTARG : {
       Insn local = *pc++;
@@ -772,6 +787,15 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
           TEST_RESULT(x.as_fixnum() > k);
         }
       })
+      IMMEDIATE_OP(MULI, MUL, {
+        if (x.is_fixnum() && fixnum_mul(x, Value::fixnum(k), &sp[-1])) DISPATCH();
+      })
+      IMMEDIATE_OP(MODI, MOD, {
+        if (x.is_fixnum() && k != 0) {
+          sp[-1] = Value::fixnum(fixnum_mod(x.as_fixnum(), k));
+          DISPATCH();
+        }
+      })
       // As IS: a fixnum on either side makes identity the answer.
       IMMEDIATE_OP(ISI, IS, {
         --sp;
@@ -785,6 +809,21 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       }
     op_SUB_general:
       PRIM_SLOW(SUB, 2);
+    op_MUL:
+      if (BOTH_FIXNUMS() && fixnum_mul(sp[-2], sp[-1], &sp[-2])) {
+        --sp;
+        DISPATCH();
+      }
+    op_MUL_general:
+      PRIM_SLOW(MUL, 2);
+    op_MOD:
+      if (BOTH_FIXNUMS() && sp[-1] != Value::fixnum(0)) {
+        sp[-2] = Value::fixnum(fixnum_mod(sp[-2].as_fixnum(), sp[-1].as_fixnum()));
+        --sp;
+        DISPATCH();
+      }
+    op_MOD_general:
+      PRIM_SLOW(MOD, 2);
     op_LT:
       if (BOTH_FIXNUMS()) {
         sp -= 2;
@@ -914,8 +953,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       LOCAL_UPDATE(ADDIL_POPL, ADDIL, fixnum_add)
       LOCAL_UPDATE(SUBIL_POPL, SUBIL, fixnum_sub)
 #undef LOCAL_UPDATE
-// A counting loop's bottom: ADDIL x k; POPL x; LOADL x; TESTL m; JUMPF
-// back (compiler/compile.cpp puts the test there): the step, the test and
+// A counting loop's bottom: ADDIL x k; POPL x; LOADL x; TESTL m; JUMPF (or
+// JUMPT) back (compiler/compile.cpp puts the test there): the step, the test and
 // the jump in one dispatch.
 #define LOOP_STEP(name, head, arith, cmp)                                          \
   op_##name : {                                                                    \
@@ -925,8 +964,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       base[pc[0]] = r;                                                             \
       bool c_ = int64_t(r.word()) cmp int64_t(m.word()); /* tagging keeps order */ \
       pc += 7;                                                                     \
-      insn = pc[-1];                                                               \
-      if (!c_) JUMPF_TAKEN();                                                      \
+      insn = pc[-1]; /* JUMPF, or JUMPT */                                         \
+      if (c_ != ((insn & 0xff) == uint8_t(Op::JUMPF))) JUMP_TAKEN();               \
       DISPATCH();                                                                  \
     }                                                                              \
     goto op_##head;                                                                \
@@ -993,7 +1032,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef SAVE
 #undef RELOAD
 #undef SAFEPOINT
-#undef JUMPF_TAKEN
+#undef JUMP_TAKEN
 #undef SAFEPOINT_AT
 #undef DISPATCH
 #undef PUSH

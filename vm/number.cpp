@@ -554,10 +554,8 @@ Value num_mod(Value a, Value b) {
     double x = number_to_double(a), y = number_to_double(b), r = std::fmod(x, y);
     return make_flonum(r != 0 && (r < 0) != (y < 0) ? r + y : r);
   }
-  if (a.is_fixnum() && b.is_fixnum()) {
-    int64_t x = a.as_fixnum(), y = b.as_fixnum(), r = x % y;
-    return Value::fixnum(r != 0 && (r < 0) != (y < 0) ? r + y : r);
-  }
+  if (a.is_fixnum() && b.is_fixnum())
+    return Value::fixnum(fixnum_mod(a.as_fixnum(), b.as_fixnum()));
   Z r;
   mpz_fdiv_r(r, IntView(a), IntView(b));  // floor division: remainder takes b's sign
   return make_integer(r);

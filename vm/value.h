@@ -105,6 +105,19 @@ inline bool fixnum_sub(Value a, Value b, Value* r) {
   *r = Value::from_word(Word(w));
   return true;
 }
+// The product of two fixnums; false when it is past the fixnum range.
+inline bool fixnum_mul(Value a, Value b, Value* r) {
+  int64_t p;
+  if (__builtin_mul_overflow(a.as_fixnum(), b.as_fixnum(), &p) || !Value::fits_fixnum(p))
+    return false;
+  *r = Value::fixnum(p);
+  return true;
+}
+// Arc's mod of two fixnums, y nonzero: the remainder, with y's sign.
+inline int64_t fixnum_mod(int64_t x, int64_t y) {
+  int64_t r = x % y;
+  return r != 0 && (r < 0) != (y < 0) ? r + y : r;
+}
 static_assert(Value::fixnum(3).word() + (Value::fixnum(-5).word() - 1) == Value::fixnum(-2).word());
 
 }  // namespace vm

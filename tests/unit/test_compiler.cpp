@@ -268,7 +268,7 @@ TEST_CASE("golden: local forms take a frame's unboxed locals only", "[compiler][
   CHECK(disasm_of(R"ARC((fn (a b c) (is a b) (no b) (cons a c) (fn () (car a) (= c 1))))ARC") ==
         R"GOLD(fn (test:1): 3 required, 0 optional; 3 locals, 0 upvalues
   0000     1  MKBOX    2
-  0001        LOADL    0
+  0001        LOADL_ISL 0
   0002        ISL      0	; is, local 1
   0004        POP
   0005        NOL      1	; no, local 1
@@ -348,20 +348,25 @@ TEST_CASE("macros expand at compile time, in the form after their definition", "
 
 // A local function that only calls itself in tail position (afn, rfn and
 // every iteration macro) is a loop in its caller's frame: no closure, no
-// call per round; the self call stores the parameter and jumps back.
+// call per round; the self call stores the parameter, tests again and
+// jumps back into the branch it continues in (JUMPT: the then branch),
+// the step and the test one fused instruction (ADDIL_LTL).
 TEST_CASE("golden: a self-calling afn is a loop", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (n) ((afn (i) (when (< i n) (self (+ i 1)))) 0)))ARC") ==
         R"GOLD(fn (test:1): 1 required, 0 optional; 2 locals, 0 upvalues
   0000     1  FIXNUM   0
   0001        POPL     1
-  0002        LOADL    1
+  0002        LOADL_LTL 1
   0003        LTL      0	; <, local 0
-  0005        JUMPF    5	; to 11
-  0006        ADDIL    1	; +, local 1, 1
+  0005        JUMPF    9	; to 15
+  0006        ADDIL_LTL 1	; +, local 1, 1
   0009        POPL     1
-  0010        JUMP     -9	; to 2
-  0011        NIL
-  0012        RETURN
+  0010        LOADL_LTL 1
+  0011        LTL      0	; <, local 0
+  0013        JUMPT    -8	; to 6
+  0014        JUMP     0	; to 15
+  0015        NIL
+  0016        RETURN
 )GOLD");
 }
 
