@@ -127,3 +127,42 @@ fu-calls ; expect: 5
   (let seen fu-progress
     (kill-thread th)
     (and (> seen 0) (< seen 200000000)))) ; expect: t
+
+; --- loops continuing in their then branch: the test at the bottom, JUMPT
+(def fu-while (n) (let i 0 (while (< i n) (++ i)) i))
+(list (fu-while 0) (fu-while 1) (fu-while 7)) ; expect: (0 1 7)
+(def fu-upto (n) ((afn (i acc) (if (< i n) (self (+ i 1) (cons i acc)) acc)) 0 nil))
+(fu-upto 4) ; expect: (3 2 1 0)
+(fu-upto 0) ; expect: nil
+(def fu-walk (xs) (let n 0 (each x xs (++ n x)) n))
+(fu-walk '(1 2 3 4)) ; expect: 10
+(fu-walk nil) ; expect: 0
+(def fu-upto-float (n) ((afn (i acc) (if (< i n) (self (+ i 1) (cons i acc)) acc)) 0.5 nil))
+(fu-upto-float 3) ; expect: (2.5 1.5 0.5)
+
+; --- * and mod: their fast paths and the general cases
+(def fu-mul (a b) (* a b))
+(def fu-mul7 (a) (* a 7))
+(def fu-mod (a b) (mod a b))
+(def fu-mod3 (a) (mod a 3))
+(list (fu-mul 6 7) (fu-mul -6 7) (fu-mul 0 5) (fu-mul 1.5 2) (fu-mul7 6)) ; expect: (42 -42 0 3.0 42)
+(fu-mul (expt 2 40) (expt 2 40)) ; expect: 1208925819614629174706176
+(fu-mul7 (expt 2 61)) ; expect: 16140901064495857664
+(list (fu-mod 7 3) (fu-mod -7 3) (fu-mod 7 -3) (fu-mod -7 -3) (fu-mod 6 3)) ; expect: (1 2 -2 -1 0)
+(list (fu-mod3 -7) (fu-mod3 8) (fu-mod 7.0 2) (fu-mod (expt 2 70) 7)) ; expect: (2 2 1.0 2)
+(fu-mod 7 0) ; error: mod: division by zero
+(fu-mod 7 'a) ; error: mod: expected an integer
+(assign fu-orig* *)
+(assign fu-orig-mod mod)
+(assign * (fn args (list 'times args)))
+(assign mod (fn (a b) (list 'modulo a b)))
+(list (fu-mul 2 3) (fu-mul7 2) (fu-mod 7 3) (fu-mod3 7)) ; expect: ((times (2 3)) (times (2 7)) (modulo 7 3) (modulo 7 3))
+(assign * fu-orig*)
+(assign mod fu-orig-mod)
+(list (fu-mul 2 3) (fu-mul7 2) (fu-mod 7 3) (fu-mod3 7)) ; expect: (6 14 1 1)
+
+; --- %rev-onto, the builtin every accumulating loop ends with
+(%rev-onto '(1 2 3) '(4 5)) ; expect: (3 2 1 4 5)
+(%rev-onto nil '(4)) ; expect: (4)
+(%rev-onto '(1 . 2) nil) ; error: %rev-onto: expected a list
+(map [* _ 2] (range 1 5)) ; expect: (2 4 6 8 10)
