@@ -5,7 +5,7 @@
 # nothing: give it the binaries to measure, the first the reference; with
 # several, their runs alternate (run 1 of each, then run 2, ...) so that a
 # change of machine load falls on all of them.
-#   bench/html/run.sh [arcana [other-arcana ...]]    RUNS=5 PAGES=1000 MALLOC=1
+#   bench/html/run.sh [arcana [other-arcana ...]]    RUNS=5 PAGES=1000 VALGRIND=1
 # Printed for each binary, per page, the medians of the runs:
 #   cpu-us, wall-us   the process's CPU time and the elapsed time over the
 #                     loop, in microseconds ((gc-stats) cpu-ms, msec)
@@ -13,8 +13,11 @@
 #                     allocated-objects, allocated-bytes)
 #   mallocs, mbytes   the C++ heap: allocations and their bytes, from
 #                     valgrind's count of a run of MPAGES pages (default 20)
-#                     less one of none; left out without valgrind or with
-#                     MALLOC=0
+#                     less one of none
+#   insns             instructions executed (callgrind), the same way: a
+#                     figure the machine's load does not move
+#                     (the valgrind columns are left out without valgrind or
+#                     with VALGRIND=0)
 #   x-first           cpu-us against the first binary's (below 1: faster)
 # render.arc checks each page it renders (length, checksum, pieces) and
 # exits with an error if one is wrong.
@@ -24,8 +27,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 runs=${RUNS:-5}
 pages=${PAGES:-1000}
 mpages=${MPAGES:-20}
-malloc=${MALLOC:-1}
-command -v valgrind >/dev/null || malloc=0
+grind=${VALGRIND:-1}
+command -v valgrind >/dev/null || grind=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -61,7 +64,14 @@ heap_usage() {
     tr -d ,
 }
 
-printf "%-40s %8s %8s %8s %8s %8s %8s %8s\n" binary cpu-us wall-us objects bytes mallocs mbytes x-first
+# callgrind's count of the instructions of a run of $2 pages of binary $1.
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$here/render.arc" "$2" 2>&1 >/dev/null |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+fmt="%-32s %7s %7s %7s %7s %7s %7s %9s %7s\n"
+printf "$fmt" binary cpu-us wall-us objects bytes mallocs mbytes insns x-first
 i=0
 first=
 for bin in "$@"; do
@@ -70,19 +80,22 @@ for bin in "$@"; do
     touch "$tmp/$i.$k"
     eval "m_${k//-/_}=\$(median \"\$tmp/\$i.\$k\")"
   done
-  mallocs=- mbytes=-
-  if [ "$malloc" = 1 ]; then
+  mallocs=- mbytes=- insns=-
+  if [ "$grind" = 1 ]; then
     read -r n0 b0 <<<"$(heap_usage "$bin" 0)"
     read -r n1 b1 <<<"$(heap_usage "$bin" "$mpages")"
     if [ -n "${n0:-}" ] && [ -n "${n1:-}" ]; then
       mallocs=$(((n1 - n0) / mpages))
       mbytes=$(((b1 - b0) / mpages))
     fi
+    i0=$(instructions "$bin" 0)
+    i1=$(instructions "$bin" "$mpages")
+    [ -n "$i0" ] && [ -n "$i1" ] && insns=$(((i1 - i0) / mpages))
   fi
   [ -z "$first" ] && first=$m_cpu_us
   ratio=$(awk -v a="$m_cpu_us" -v b="$first" 'BEGIN {
     if (a == "failed" || b == "failed" || b == 0) print "-"; else printf "%.2f", a / b }')
-  printf "%-40s %8s %8s %8s %8s %8s %8s %8s\n" "$bin" "$m_cpu_us" "$m_wall_us" "$m_objects" \
-    "$m_bytes" "$mallocs" "$mbytes" "$ratio"
+  printf "$fmt" "$bin" "$m_cpu_us" "$m_wall_us" "$m_objects" "$m_bytes" "$mallocs" "$mbytes" \
+    "$insns" "$ratio"
 done
-echo "(per page; $pages pages a run, median of $runs runs; mallocs over $mpages pages)"
+echo "(per page; $pages pages a run, median of $runs runs; valgrind's columns over $mpages pages)"
