@@ -101,7 +101,9 @@ Value bi_instring(VM&, Value* args, int) {
 // The optional argument is a port name in Racket; it is accepted and ignored.
 Value bi_outstring(VM&, Value*, int) { return make_port(make_output_string()); }
 
-// Works on a closed string port too: its contents stay readable.
+// Works on a closed string port too: its contents stay readable. The
+// buffer is UTF-8; all ASCII (most pages), it becomes a narrow string by
+// one memcpy (make_string_utf8).
 Value bi_inside(VM&, Value* args, int) {
   std::string* s = is_output_port(args[0]) ? port_impl(args[0])->contents() : nullptr;
   if (!s) type_error("inside", "an output string port", args[0]);
