@@ -127,9 +127,16 @@ class FdOutput final : public PortImpl {
   }
   void write_bytes(const char* p, size_t n) override {
     if (fd_ < 0) return;
+    size_t from = buf_.size();
     buf_.append(p, n);
+    wrote(from);
+  }
+  std::string* out_buffer() override { return fd_ < 0 ? nullptr : &buf_; }
+  void wrote(size_t from) override {
     // A terminal sees each line as it is finished (prompts flush explicitly).
-    if (buf_.size() >= kBufSize || (line_buffered_ && memchr(p, '\n', n))) flush();
+    if (buf_.size() >= kBufSize ||
+        (line_buffered_ && from < buf_.size() && memchr(&buf_[from], '\n', buf_.size() - from)))
+      flush();
   }
   void flush() override {
     int err = drain(true);
@@ -237,6 +244,7 @@ class StringOutput final : public PortImpl {
     name = "string";
   }
   void write_bytes(const char* p, size_t n) override { s_.append(p, n); }
+  std::string* out_buffer() override { return &s_; }
   std::string* contents() override { return &s_; }
 
  private:

@@ -129,7 +129,7 @@ bool is_delimiter(char c) {
   }
 }
 
-bool needs_bars(const std::string& name) {
+bool needs_bars(std::string_view name) {
   if (name.empty() || name == "." || name[0] == '#') return true;
   for (char c : name)
     if (is_delimiter(c) || (unsigned char)c < 0x20) return true;
@@ -137,11 +137,14 @@ bool needs_bars(const std::string& name) {
 }
 
 // |a b|; a bar inside the name closes the bars, is escaped, and reopens.
-void write_symbol(std::string& out, const std::string& name) {
-  if (!needs_bars(name)) {
-    out += name;
-    return;
-  }
+// The name's UTF-8 goes into out first, where it is looked at; only a name
+// that needs the bars is copied out and written again with them.
+void write_symbol(std::string& out, Value sym) {
+  size_t start = out.size();
+  string_append_utf8(out, sym.as<Symbol>()->name);
+  if (!needs_bars(std::string_view(out).substr(start))) return;
+  std::string name = out.substr(start);
+  out.resize(start);
   out += '|';
   for (char c : name) {
     if (c == '|') out += "|\\||";
@@ -175,6 +178,12 @@ class Printer {
   Printer(std::string& out, bool write) : out_(out), write_(write) {}
 
   void run(Value root) {
+    // An atom (what pr mostly prints) holds no cycle and no work to do
+    // later: printed at once, without the work stack.
+    if (!is_container(root)) {
+      print(root, false);
+      return;
+    }
     size_t start = out_.size();
     walk(root);
     if (!cycle_) return;
@@ -323,18 +332,18 @@ void Printer::print(Value v, bool host_nil) {
     case Kind::Fixnum:
     case Kind::Bignum:
     case Kind::Flonum:
-    case Kind::Ratnum: out_ += number_to_string(v); break;
+    case Kind::Ratnum: append_number(out_, v); break;
     case Kind::Char:
       if (write_) write_char(out_, v.as_char());
       else utf8_append(out_, v.as_char());
       break;
     case Kind::String:
       if (write_) write_string_lit(out_, v);
-      else out_ += string_utf8(v);
+      else string_append_utf8(out_, v);
       break;
-    case Kind::Symbol:
-      if (write_) write_symbol(out_, symbol_name(v));
-      else out_ += symbol_name(v);
+    case Kind::Symbol:  // a Symbol object (nil and t are kinds of their own)
+      if (write_) write_symbol(out_, v);
+      else string_append_utf8(out_, v.as<Symbol>()->name);
       break;
     case Kind::Cons: print_cons(v, host_nil); break;
     case Kind::Table: print_table(v); break;
@@ -428,6 +437,18 @@ void Printer::print_tagged(Value v, bool host_nil) {
 }  // namespace
 
 void print_value(std::string& out, Value v, bool write) { Printer(out, write).run(v); }
+
+void print_value(PortImpl& out, Value v, bool write) {
+  if (std::string* buf = out.out_buffer()) {
+    size_t from = buf->size();
+    print_value(*buf, v, write);
+    out.wrote(from);
+    return;
+  }
+  std::string text;
+  print_value(text, v, write);
+  out.write_str(text);
+}
 
 std::string write_string(Value v) {
   std::string out;
