@@ -173,17 +173,58 @@ const char* internal_form(Value v) {
   return "#<internal>";
 }
 
+bool is_container(Value v) {
+  Kind k = TYPE(v);
+  return k == Kind::Cons || k == Kind::Table || k == Kind::Tagged;
+}
+
+// A value that holds no other (all but conses, tables and tagged objects),
+// printed with no printer state: what pr mostly prints, so it costs no
+// work stack and no sets.
+void print_atom(std::string& out, Value v, bool write) {
+  switch (TYPE(v)) {
+    case Kind::Nil: out += "nil"; break;
+    case Kind::True: out += "t"; break;
+    case Kind::Fixnum:
+    case Kind::Bignum:
+    case Kind::Flonum:
+    case Kind::Ratnum: append_number(out, v); break;
+    case Kind::Char:
+      if (write) write_char(out, v.as_char());
+      else utf8_append(out, v.as_char());
+      break;
+    case Kind::String:
+      if (write) write_string_lit(out, v);
+      else string_append_utf8(out, v);
+      break;
+    case Kind::Symbol:  // a Symbol object (nil and t are kinds of their own)
+      if (write) write_symbol(out, v);
+      else string_append_utf8(out, v.as<Symbol>()->name);
+      break;
+    case Kind::Closure: out += procedure_form(v); break;
+    case Kind::Builtin: out += "#<procedure:" + symbol_name(v.as<Builtin>()->name) + ">"; break;
+    case Kind::Continuation: out += "#<continuation>"; break;
+    case Kind::Fiber: out += "#<fiber>"; break;
+    case Kind::Thread: out += "#<thread>"; break;
+    case Kind::Socket: out += "#<socket " + std::to_string(v.as<ListenSocket>()->port) + ">"; break;
+    case Kind::Port: out += port_form(v); break;
+    case Kind::Exception:
+      out += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";
+      break;
+    case Kind::Box: out += "#<box>"; break;
+    case Kind::Code: out += "#<code>"; break;
+    case Kind::Vector: out += "#<vector>"; break;
+    case Kind::Blob: out += "#<blob>"; break;
+    case Kind::Internal: out += internal_form(v); break;
+    default: out += "#<unknown>"; break;
+  }
+}
+
 class Printer {
  public:
   Printer(std::string& out, bool write) : out_(out), write_(write) {}
 
   void run(Value root) {
-    // An atom (what pr mostly prints) holds no cycle and no work to do
-    // later: printed at once, without the work stack.
-    if (!is_container(root)) {
-      print(root, false);
-      return;
-    }
     size_t start = out_.size();
     walk(root);
     if (!cycle_) return;
@@ -269,11 +310,6 @@ class Printer {
     }
   }
 
-  static bool is_container(Value v) {
-    Kind k = TYPE(v);
-    return k == Kind::Cons || k == Kind::Table || k == Kind::Tagged;
-  }
-
   // Depth-first over the containers reachable from root, without machine
   // recursion: a part that is on the current path is a back edge's target,
   // and gets a label (-1 until it is printed).
@@ -327,45 +363,10 @@ class Printer {
 
 void Printer::print(Value v, bool host_nil) {
   switch (TYPE(v)) {
-    case Kind::Nil: out_ += "nil"; break;
-    case Kind::True: out_ += "t"; break;
-    case Kind::Fixnum:
-    case Kind::Bignum:
-    case Kind::Flonum:
-    case Kind::Ratnum: append_number(out_, v); break;
-    case Kind::Char:
-      if (write_) write_char(out_, v.as_char());
-      else utf8_append(out_, v.as_char());
-      break;
-    case Kind::String:
-      if (write_) write_string_lit(out_, v);
-      else string_append_utf8(out_, v);
-      break;
-    case Kind::Symbol:  // a Symbol object (nil and t are kinds of their own)
-      if (write_) write_symbol(out_, v);
-      else string_append_utf8(out_, v.as<Symbol>()->name);
-      break;
     case Kind::Cons: print_cons(v, host_nil); break;
     case Kind::Table: print_table(v); break;
     case Kind::Tagged: print_tagged(v, host_nil); break;
-    case Kind::Closure: out_ += procedure_form(v); break;
-    case Kind::Builtin: out_ += "#<procedure:" + symbol_name(v.as<Builtin>()->name) + ">"; break;
-    case Kind::Continuation: out_ += "#<continuation>"; break;
-    case Kind::Fiber: out_ += "#<fiber>"; break;
-    case Kind::Thread: out_ += "#<thread>"; break;
-    case Kind::Socket:
-      out_ += "#<socket " + std::to_string(v.as<ListenSocket>()->port) + ">";
-      break;
-    case Kind::Port: out_ += port_form(v); break;
-    case Kind::Exception:
-      out_ += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";
-      break;
-    case Kind::Box: out_ += "#<box>"; break;
-    case Kind::Code: out_ += "#<code>"; break;
-    case Kind::Vector: out_ += "#<vector>"; break;
-    case Kind::Blob: out_ += "#<blob>"; break;
-    case Kind::Internal: out_ += internal_form(v); break;
-    default: out_ += "#<unknown>"; break;
+    default: print_atom(out_, v, write_); break;
   }
 }
 
@@ -436,7 +437,10 @@ void Printer::print_tagged(Value v, bool host_nil) {
 
 }  // namespace
 
-void print_value(std::string& out, Value v, bool write) { Printer(out, write).run(v); }
+void print_value(std::string& out, Value v, bool write) {
+  if (is_container(v)) Printer(out, write).run(v);
+  else print_atom(out, v, write);
+}
 
 void print_value(PortImpl& out, Value v, bool write) {
   if (std::string* buf = out.out_buffer()) {
