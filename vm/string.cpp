@@ -100,12 +100,18 @@ Value make_string_u32(std::u32string_view chars) {
   return s;
 }
 
-// Two passes over the text, no copy between: the first counts the
-// characters and finds the widest (ASCII runs by their length alone), the
-// second fills the string of that width (a narrow one's ASCII runs by
-// memcpy). All-ASCII text, what string ports mostly hold, is one scan and
-// one memcpy.
+// All-ASCII text, what string ports mostly hold, is one scan and one
+// memcpy. Other text takes two passes, no copy between: the first counts
+// the characters and finds the widest (ASCII runs by their length alone),
+// the second fills the string of that width (a narrow one's ASCII runs by
+// memcpy).
 Value make_string_utf8(std::string_view utf8) {
+  const auto* b = reinterpret_cast<const uint8_t*>(utf8.data());
+  if (ascii_prefix(b, utf8.size()) == utf8.size()) {
+    Value s = alloc_string(utf8.size(), false);
+    memcpy(narrow_chars(str(s)), b, utf8.size());
+    return s;
+  }
   uint64_t len = 0;
   uint32_t widest = 0;
   each_utf8_run(
@@ -116,7 +122,6 @@ Value make_string_utf8(std::string_view utf8) {
       });
   Value s = alloc_string(len, widest >= 256);
   String* p = str(s);
-  const auto* b = reinterpret_cast<const uint8_t*>(utf8.data());
   uint64_t k = 0;
   if (!is_wide(p)) {
     uint8_t* out = narrow_chars(p);
