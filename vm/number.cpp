@@ -226,17 +226,20 @@ double inexact_isqrt(Value v) {
 
 // ---- printing ----
 
-std::string integer_to_string(Value v, int radix) {
+// GMP writes a bignum's digits into room made at the end of out (its size
+// in the radix, which may be one too many, and the sign and the NUL).
+void append_integer(std::string& out, Value v, int radix) {
   if (v.is_fixnum()) {
-    char buf[72];
+    char buf[72];  // 64 binary digits and a sign
     auto res = std::to_chars(buf, buf + sizeof buf, v.as_fixnum(), radix);
-    return std::string(buf, res.ptr);
+    out.append(buf, res.ptr);
+    return;
   }
   IntView z(v);
-  std::string s(mpz_sizeinbase(z, radix) + 2, '\0');
-  mpz_get_str(s.data(), radix, z);
-  s.resize(std::strlen(s.c_str()));
-  return s;
+  size_t at = out.size();
+  out.resize(at + mpz_sizeinbase(z, radix) + 2);
+  mpz_get_str(&out[at], radix, z);
+  out.resize(at + std::strlen(&out[at]));
 }
 
 // digits d1 d2 ... with value 0.d1d2... * 10^(exp10), written positionally.
@@ -684,14 +687,22 @@ uint64_t fixnum_hash(Value a) { return mix(a.word()); }
 // ---- text ----
 
 std::string number_to_string(Value v, int radix) {
+  std::string out;
+  append_number(out, v, radix);
+  return out;
+}
+
+void append_number(std::string& out, Value v, int radix) {
   switch (rank("number->string", v)) {
     case kFix:
-    case kBig: return integer_to_string(v, radix);
+    case kBig: append_integer(out, v, radix); return;
     case kRat:
-      return integer_to_string(rat_num(v), radix) + "/" + integer_to_string(rat_den(v), radix);
-    case kFlo: break;
+      append_integer(out, rat_num(v), radix);
+      out += '/';
+      append_integer(out, rat_den(v), radix);
+      return;
+    case kFlo: out += flonum_to_string(flo(v)); return;
   }
-  return flonum_to_string(flo(v));
 }
 
 std::optional<Value> parse_number(std::string_view text, int radix) {

@@ -40,6 +40,9 @@ uint64_t fixnum_hash(Value a);      // num_hash of a known fixnum
 
 // The text of a number as Arc prints it (radix 2..36 for exact numbers).
 std::string number_to_string(Value v, int radix = 10);
+// The same appended to out: an integer's digits are formatted in place (a
+// fixnum's in a stack buffer), as the printer writes numbers to a port.
+void append_number(std::string& out, Value v, int radix = 10);
 // Parses Arc number syntax (docs/LANGUAGE.md 2.6), or nullopt if the text is not a number.
 std::optional<Value> parse_number(std::string_view text, int radix = 10);
 

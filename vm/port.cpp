@@ -23,6 +23,7 @@
 #include <unordered_set>
 
 #include "vm/error.h"
+#include "vm/string.h"
 #include "vm/thread.h"
 #include "vm/vm.h"
 
@@ -126,9 +127,16 @@ class FdOutput final : public PortImpl {
   }
   void write_bytes(const char* p, size_t n) override {
     if (fd_ < 0) return;
+    size_t from = buf_.size();
     buf_.append(p, n);
+    wrote(from);
+  }
+  std::string* out_buffer() override { return fd_ < 0 ? nullptr : &buf_; }
+  void wrote(size_t from) override {
     // A terminal sees each line as it is finished (prompts flush explicitly).
-    if (buf_.size() >= kBufSize || (line_buffered_ && memchr(p, '\n', n))) flush();
+    if (buf_.size() >= kBufSize ||
+        (line_buffered_ && from < buf_.size() && memchr(&buf_[from], '\n', buf_.size() - from)))
+      flush();
   }
   void flush() override {
     int err = drain(true);
@@ -236,6 +244,7 @@ class StringOutput final : public PortImpl {
     name = "string";
   }
   void write_bytes(const char* p, size_t n) override { s_.append(p, n); }
+  std::string* out_buffer() override { return &s_; }
   std::string* contents() override { return &s_; }
 
  private:
@@ -291,21 +300,8 @@ int32_t PortImpl::peek_char() {
 }
 
 void PortImpl::write_char(uint32_t c) {
-  if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) c = kReplacement;
   char b[4];
-  size_t n;
-  if (c < 0x80) {
-    b[0] = char(c), n = 1;
-  } else if (c < 0x800) {
-    b[0] = char(0xC0 | (c >> 6)), b[1] = char(0x80 | (c & 0x3F)), n = 2;
-  } else if (c < 0x10000) {
-    b[0] = char(0xE0 | (c >> 12)), b[1] = char(0x80 | ((c >> 6) & 0x3F));
-    b[2] = char(0x80 | (c & 0x3F)), n = 3;
-  } else {
-    b[0] = char(0xF0 | (c >> 18)), b[1] = char(0x80 | ((c >> 12) & 0x3F));
-    b[2] = char(0x80 | ((c >> 6) & 0x3F)), b[3] = char(0x80 | (c & 0x3F)), n = 4;
-  }
-  write_bytes(b, n);
+  write_bytes(b, utf8_encode(c, b));
 }
 
 // ---- port objects ----

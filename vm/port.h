@@ -1,6 +1,8 @@
 // vm/port.h — Arc ports. A Port object owns a PortImpl; the impl is deleted
 // when the port is collected (and closed first if it was open). Characters
-// cross a port as UTF-8; readb/writeb see the bytes.
+// cross a port as UTF-8; readb/writeb see the bytes. An output port (file,
+// socket, string, response) keeps what was written to it as UTF-8 bytes in
+// a std::string, which the printer encodes into in place (out_buffer).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -26,6 +28,17 @@ struct PortImpl {
   virtual void write_bytes(const char* p, size_t n) = 0;
   void write_str(const std::string& s) { write_bytes(s.data(), s.size()); }
   void write_char(uint32_t c);
+  // Writing in place, for a writer that encodes straight into the port
+  // rather than into a string of its own first (the printer, vm/print.h):
+  // out_buffer() is the port's buffer of bytes not yet sent, or null if
+  // it has none or takes no bytes now (an input port, a closed one), when
+  // write_bytes is the way in. The writer appends to the buffer, and may
+  // cut back what it appended, then calls wrote(from), from being the
+  // buffer's size before, for the port to do what write_bytes does after
+  // appending (send a full buffer, a terminal's finished line). Between
+  // the two nothing may write to the port or let another thread run.
+  virtual std::string* out_buffer() { return nullptr; }
+  virtual void wrote(size_t from) { (void)from; }
   virtual void flush() {}
   virtual void close() { closed = true; }
   // force-close: for a socket, drop unsent output and reset the connection
@@ -33,7 +46,7 @@ struct PortImpl {
   virtual void abort() { close(); }
   // The file descriptor underneath, or -1 (string ports).
   virtual int fd() const { return -1; }
-  // An output string port's contents so far; null for other ports.
+  // An output string port's contents so far, UTF-8; null for other ports.
   virtual std::string* contents() { return nullptr; }
 
  protected:

@@ -129,7 +129,7 @@ bool is_delimiter(char c) {
   }
 }
 
-bool needs_bars(const std::string& name) {
+bool needs_bars(std::string_view name) {
   if (name.empty() || name == "." || name[0] == '#') return true;
   for (char c : name)
     if (is_delimiter(c) || (unsigned char)c < 0x20) return true;
@@ -137,11 +137,14 @@ bool needs_bars(const std::string& name) {
 }
 
 // |a b|; a bar inside the name closes the bars, is escaped, and reopens.
-void write_symbol(std::string& out, const std::string& name) {
-  if (!needs_bars(name)) {
-    out += name;
-    return;
-  }
+// The name's UTF-8 goes into out first, where it is looked at; only a name
+// that needs the bars is copied out and written again with them.
+void write_symbol(std::string& out, Value sym) {
+  size_t start = out.size();
+  string_append_utf8(out, sym.as<Symbol>()->name);
+  if (!needs_bars(std::string_view(out).substr(start))) return;
+  std::string name = out.substr(start);
+  out.resize(start);
   out += '|';
   for (char c : name) {
     if (c == '|') out += "|\\||";
@@ -168,6 +171,53 @@ const char* internal_form(Value v) {
   if (v == TOMBSTONE) return "#<tombstone>";
   if (v == EMPTY) return "#<empty>";
   return "#<internal>";
+}
+
+bool is_container(Value v) {
+  Kind k = TYPE(v);
+  return k == Kind::Cons || k == Kind::Table || k == Kind::Tagged;
+}
+
+// A value that holds no other (all but conses, tables and tagged objects),
+// printed with no printer state: what pr mostly prints, so it costs no
+// work stack and no sets.
+void print_atom(std::string& out, Value v, bool write) {
+  switch (TYPE(v)) {
+    case Kind::Nil: out += "nil"; break;
+    case Kind::True: out += "t"; break;
+    case Kind::Fixnum:
+    case Kind::Bignum:
+    case Kind::Flonum:
+    case Kind::Ratnum: append_number(out, v); break;
+    case Kind::Char:
+      if (write) write_char(out, v.as_char());
+      else utf8_append(out, v.as_char());
+      break;
+    case Kind::String:
+      if (write) write_string_lit(out, v);
+      else string_append_utf8(out, v);
+      break;
+    case Kind::Symbol:  // a Symbol object (nil and t are kinds of their own)
+      if (write) write_symbol(out, v);
+      else string_append_utf8(out, v.as<Symbol>()->name);
+      break;
+    case Kind::Closure: out += procedure_form(v); break;
+    case Kind::Builtin: out += "#<procedure:" + symbol_name(v.as<Builtin>()->name) + ">"; break;
+    case Kind::Continuation: out += "#<continuation>"; break;
+    case Kind::Fiber: out += "#<fiber>"; break;
+    case Kind::Thread: out += "#<thread>"; break;
+    case Kind::Socket: out += "#<socket " + std::to_string(v.as<ListenSocket>()->port) + ">"; break;
+    case Kind::Port: out += port_form(v); break;
+    case Kind::Exception:
+      out += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";
+      break;
+    case Kind::Box: out += "#<box>"; break;
+    case Kind::Code: out += "#<code>"; break;
+    case Kind::Vector: out += "#<vector>"; break;
+    case Kind::Blob: out += "#<blob>"; break;
+    case Kind::Internal: out += internal_form(v); break;
+    default: out += "#<unknown>"; break;
+  }
 }
 
 class Printer {
@@ -260,11 +310,6 @@ class Printer {
     }
   }
 
-  static bool is_container(Value v) {
-    Kind k = TYPE(v);
-    return k == Kind::Cons || k == Kind::Table || k == Kind::Tagged;
-  }
-
   // Depth-first over the containers reachable from root, without machine
   // recursion: a part that is on the current path is a back edge's target,
   // and gets a label (-1 until it is printed).
@@ -318,45 +363,10 @@ class Printer {
 
 void Printer::print(Value v, bool host_nil) {
   switch (TYPE(v)) {
-    case Kind::Nil: out_ += "nil"; break;
-    case Kind::True: out_ += "t"; break;
-    case Kind::Fixnum:
-    case Kind::Bignum:
-    case Kind::Flonum:
-    case Kind::Ratnum: out_ += number_to_string(v); break;
-    case Kind::Char:
-      if (write_) write_char(out_, v.as_char());
-      else utf8_append(out_, v.as_char());
-      break;
-    case Kind::String:
-      if (write_) write_string_lit(out_, v);
-      else out_ += string_utf8(v);
-      break;
-    case Kind::Symbol:
-      if (write_) write_symbol(out_, symbol_name(v));
-      else out_ += symbol_name(v);
-      break;
     case Kind::Cons: print_cons(v, host_nil); break;
     case Kind::Table: print_table(v); break;
     case Kind::Tagged: print_tagged(v, host_nil); break;
-    case Kind::Closure: out_ += procedure_form(v); break;
-    case Kind::Builtin: out_ += "#<procedure:" + symbol_name(v.as<Builtin>()->name) + ">"; break;
-    case Kind::Continuation: out_ += "#<continuation>"; break;
-    case Kind::Fiber: out_ += "#<fiber>"; break;
-    case Kind::Thread: out_ += "#<thread>"; break;
-    case Kind::Socket:
-      out_ += "#<socket " + std::to_string(v.as<ListenSocket>()->port) + ">";
-      break;
-    case Kind::Port: out_ += port_form(v); break;
-    case Kind::Exception:
-      out_ += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";
-      break;
-    case Kind::Box: out_ += "#<box>"; break;
-    case Kind::Code: out_ += "#<code>"; break;
-    case Kind::Vector: out_ += "#<vector>"; break;
-    case Kind::Blob: out_ += "#<blob>"; break;
-    case Kind::Internal: out_ += internal_form(v); break;
-    default: out_ += "#<unknown>"; break;
+    default: print_atom(out_, v, write_); break;
   }
 }
 
@@ -427,7 +437,22 @@ void Printer::print_tagged(Value v, bool host_nil) {
 
 }  // namespace
 
-void print_value(std::string& out, Value v, bool write) { Printer(out, write).run(v); }
+void print_value(std::string& out, Value v, bool write) {
+  if (is_container(v)) Printer(out, write).run(v);
+  else print_atom(out, v, write);
+}
+
+void print_value(PortImpl& out, Value v, bool write) {
+  if (std::string* buf = out.out_buffer()) {
+    size_t from = buf->size();
+    print_value(*buf, v, write);
+    out.wrote(from);
+    return;
+  }
+  std::string text;
+  print_value(text, v, write);
+  out.write_str(text);
+}
 
 std::string write_string(Value v) {
   std::string out;

@@ -7,7 +7,14 @@
 
 namespace vm {
 
+struct PortImpl;
+
+// v's printed form appended to out, UTF-8.
 void print_value(std::string& out, Value v, bool write);
+// The same written to a port: encoded straight into its buffer
+// (PortImpl::out_buffer), so a string, a symbol or a number is copied
+// once, from the heap to the port.
+void print_value(PortImpl& out, Value v, bool write);
 std::string write_string(Value v);  // written form
 std::string disp_string(Value v);   // displayed form
 

@@ -174,7 +174,12 @@ SocketOutput::~SocketOutput() {
 
 void SocketOutput::write_bytes(const char* p, size_t n) {
   if (closed || conn_->fd < 0) return;
+  size_t from = buf_.size();
   buf_.append(p, n);
+  wrote(from);
+}
+
+void SocketOutput::wrote(size_t) {
   if (buf_.size() >= kOutBufSize) flush();
 }
 

@@ -91,6 +91,8 @@ class SocketOutput final : public PortImpl {
   explicit SocketOutput(std::shared_ptr<SocketConn> c);
   ~SocketOutput() override;
   void write_bytes(const char* p, size_t n) override;
+  std::string* out_buffer() override { return closed || conn_->fd < 0 ? nullptr : &buf_; }
+  void wrote(size_t from) override;
   void flush() override;
   void close() override;
   void abort() override;

@@ -45,6 +45,33 @@ void widen(String* s) {
 
 bool is_cont(uint8_t b) { return (b & 0xC0) == 0x80; }
 
+// The length of the ASCII prefix of p[0..n), eight bytes at a time: the
+// run a narrow string's or a UTF-8 text's characters can be copied in
+// whole, since below 0x80 a character and its UTF-8 byte are the same.
+size_t ascii_prefix(const uint8_t* p, size_t n) {
+  size_t i = 0;
+  for (uint64_t w; i + 8 <= n; i += 8) {
+    memcpy(&w, p + i, 8);
+    if (w & 0x8080808080808080ull) break;
+  }
+  while (i < n && p[i] < 0x80) ++i;
+  return i;
+}
+
+// Walks the UTF-8 text s: ascii(from, n) for each run of ASCII bytes
+// s[from, from + n), other(cp) for each character past ASCII, decoded by
+// utf8_decode, in order.
+template <class Ascii, class Other>
+void each_utf8_run(std::string_view s, Ascii&& ascii, Other&& other) {
+  const auto* b = reinterpret_cast<const uint8_t*>(s.data());
+  for (size_t i = 0; i < s.size();) {
+    size_t run = ascii_prefix(b + i, s.size() - i);
+    if (run) ascii(i, run);
+    i += run;
+    if (i < s.size()) other(utf8_decode(s, i));
+  }
+}
+
 }  // namespace
 
 Value make_string(uint64_t len, uint32_t fill) {
@@ -73,11 +100,48 @@ Value make_string_u32(std::u32string_view chars) {
   return s;
 }
 
+// All-ASCII text, what string ports mostly hold, is one scan and one
+// memcpy. Other text takes two passes, no copy between: the first counts
+// the characters and finds the widest (ASCII runs by their length alone),
+// the second fills the string of that width (a narrow one's ASCII runs by
+// memcpy).
 Value make_string_utf8(std::string_view utf8) {
-  std::u32string chars;
-  chars.reserve(utf8.size());
-  for (size_t i = 0; i < utf8.size();) chars.push_back(utf8_decode(utf8, i));
-  return make_string_u32(chars);
+  const auto* b = reinterpret_cast<const uint8_t*>(utf8.data());
+  if (ascii_prefix(b, utf8.size()) == utf8.size()) {
+    Value s = alloc_string(utf8.size(), false);
+    memcpy(narrow_chars(str(s)), b, utf8.size());
+    return s;
+  }
+  uint64_t len = 0;
+  uint32_t widest = 0;
+  each_utf8_run(
+      utf8, [&](size_t, size_t n) { len += n; },
+      [&](uint32_t c) {
+        ++len;
+        widest = c > widest ? c : widest;
+      });
+  Value s = alloc_string(len, widest >= 256);
+  String* p = str(s);
+  uint64_t k = 0;
+  if (!is_wide(p)) {
+    uint8_t* out = narrow_chars(p);
+    each_utf8_run(
+        utf8,
+        [&](size_t from, size_t n) {
+          memcpy(out + k, b + from, n);
+          k += n;
+        },
+        [&](uint32_t c) { out[k++] = uint8_t(c); });
+  } else {
+    uint32_t* out = wide_chars(p);
+    each_utf8_run(
+        utf8,
+        [&](size_t from, size_t n) {
+          for (size_t j = 0; j < n; ++j) out[k++] = b[from + j];
+        },
+        [&](uint32_t c) { out[k++] = c; });
+  }
+  return s;
 }
 
 uint32_t string_ref(Value s, uint64_t i) {
@@ -93,21 +157,27 @@ void string_set(Value s, uint64_t i, uint32_t c) {
 }
 
 std::string string_utf8(Value s) {
-  String* p = str(s);
   std::string out;
-  if (!is_wide(p)) {
-    // A narrow string's ASCII prefix is its UTF-8 already: copied whole.
-    const uint8_t* c = narrow_chars(p);
-    uint64_t ascii = 0;
-    while (ascii < p->len && c[ascii] < 0x80) ++ascii;
-    out.reserve(p->len + (p->len - ascii));
-    out.assign(reinterpret_cast<const char*>(c), ascii);
-    for (uint64_t i = ascii; i < p->len; ++i) utf8_append(out, c[i]);
-    return out;
-  }
-  out.reserve(p->len);
-  for (uint64_t i = 0; i < p->len; ++i) utf8_append(out, wide_chars(p)[i]);
+  out.reserve(string_len(s));
+  string_append_utf8(out, s);
   return out;
+}
+
+void string_append_utf8(std::string& out, Value s) {
+  String* p = str(s);
+  if (is_wide(p)) {
+    const uint32_t* c = wide_chars(p);
+    for (uint64_t i = 0; i < p->len; ++i) utf8_append(out, c[i]);
+    return;
+  }
+  // A narrow string's ASCII runs are their UTF-8 already; a Latin-1
+  // character past them is two bytes.
+  const uint8_t* c = narrow_chars(p);
+  for (uint64_t i = 0; i < p->len;) {
+    uint64_t run = ascii_prefix(c + i, p->len - i);
+    out.append(reinterpret_cast<const char*>(c + i), run);
+    for (i += run; i < p->len && c[i] >= 0x80; ++i) utf8_append(out, c[i]);
+  }
 }
 
 bool string_has_any(Value s, std::string_view chars) {
@@ -166,23 +236,37 @@ Value string_copy(Value s) {
 
 // Code points that are not Unicode scalar values (surrogates, beyond
 // U+10FFFF) are written as U+FFFD so the output is always valid UTF-8.
-void utf8_append(std::string& out, uint32_t cp) {
+size_t utf8_encode(uint32_t cp, char* b) {
   if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = kReplacement;
   if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
+    b[0] = char(cp);
+    return 1;
   }
+  if (cp < 0x800) {
+    b[0] = char(0xC0 | (cp >> 6));
+    b[1] = char(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    b[0] = char(0xE0 | (cp >> 12));
+    b[1] = char(0x80 | ((cp >> 6) & 0x3F));
+    b[2] = char(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  b[0] = char(0xF0 | (cp >> 18));
+  b[1] = char(0x80 | ((cp >> 12) & 0x3F));
+  b[2] = char(0x80 | ((cp >> 6) & 0x3F));
+  b[3] = char(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+void utf8_append(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += char(cp);
+    return;
+  }
+  char b[4];
+  out.append(b, utf8_encode(cp, b));
 }
 
 // Strict decoding: overlong forms, surrogates and values past U+10FFFF are

@@ -16,6 +16,9 @@ inline uint64_t string_len(Value s) { return s.as<String>()->len; }
 uint32_t string_ref(Value s, uint64_t i);          // i < len, unchecked
 void string_set(Value s, uint64_t i, uint32_t c);  // widens the buffer if needed
 std::string string_utf8(Value s);
+// Appends s's characters to out in UTF-8, in place: a narrow string's
+// ASCII runs are copied whole (what printing a string to a port does).
+void string_append_utf8(std::string& out, Value s);
 // Whether s holds any of the ASCII characters in chars, read in place.
 bool string_has_any(Value s, std::string_view chars);
 std::u32string string_u32(Value s);
@@ -24,7 +27,9 @@ int string_compare(Value a, Value b);  // <0, 0, >0 by code point
 uint64_t string_hash(Value s);
 Value string_copy(Value s);
 
-// UTF-8 helpers shared by the reader and the ports.
+// UTF-8 helpers shared by the reader, the printer and the ports.
+// The one encoder: cp's bytes into b (room for 4), their number returned.
+size_t utf8_encode(uint32_t cp, char* b);
 void utf8_append(std::string& out, uint32_t cp);
 // Decodes one code point at s[i], advancing i; invalid bytes decode as U+FFFD.
 uint32_t utf8_decode(std::string_view s, size_t& i);

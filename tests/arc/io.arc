@@ -20,6 +20,35 @@
 ((fn (o) (disp 'x o)) (outstring)) ; expect: nil
 (type (instring "")) ; expect: input
 
+; printing goes straight into the port's buffer, UTF-8; inside decodes it
+; only past ASCII: narrow (Latin-1) and wide characters, empty strings,
+; symbols with and without bars, every kind of number
+(tostring (pr "é" "ÿ" "a")) ; expect: "éÿa"
+(len (tostring (pr "café crème, ÿ"))) ; expect: 13
+(tostring (pr "😀" "東京" "é")) ; expect: "😀東京é"
+(len (tostring (pr "a 😀 東京"))) ; expect: 6
+(tostring (pr "" "" "")) ; expect: ""
+(tostring (pr "" "x" "")) ; expect: "x"
+(tostring (disp "")) ; expect: ""
+(tostring (write "")) ; expect: "\"\""
+(tostring (pr 'sym '|a b| 'café)) ; expect: "syma bcafé"
+(tostring (write '|a b|) (write 'café) (write '東京)) ; expect: "|a b|café東京"
+(tostring (write (sym "a|b"))) ; expect: "|a|\\||b|"
+(tostring (write (sym "12")) (write (sym "")) (write (sym "#x"))) ; expect: "|12||||#x|"
+(tostring (pr 0 " " -7 " " 4611686018427387903 " " -4611686018427387904)) ; expect: "0 -7 4611686018427387903 -4611686018427387904"
+(tostring (pr (expt 2 100) " " (- (expt 3 70)))) ; expect: "1267650600228229401496703205376 -2503155504993241601315571986085849"
+(tostring (pr 1.5 " " -0.25 " " 1e21 " " -1/3)) ; expect: "1.5 -0.25 1e+21 -1/3"
+(tostring (write -12) (disp -12)) ; expect: "-12-12"
+(tostring (pr 1 "a" 'b #\c 2.5 nil t) (write "q\"x") (disp '(1 "s" #\d é))) ; expect: "1abc2.5nilt\"q\\\"x\"(1 s d é)"
+(tostring (write "a\"b\\c\nd\te") (disp "a\"b\\c")) ; expect: "\"a\\\"b\\\\c\\nd\\te\"a\"b\\c"
+(tostring (write "é😀") (write #\é) (disp #\😀)) ; expect: "\"é😀\"#\\é😀"
+((fn (o) (disp "é" o) (write "é" o) (writec #\😀 o) (disp 12 o) (inside o)) (outstring)) ; expect: "é\"é\"😀12"
+((fn (o) (disp "ab" o) (inside o) (disp "cd" o) (inside o)) (outstring)) ; expect: "abcd"
+((fn (o) (writeb 255 o) (writeb 65 o) (inside o)) (outstring)) ; expect: "�A"
+(let s (tostring (pr (newstring 1000000 #\a) "b")) (list (len s) (s 999999) (s 1000000))) ; expect: (1000001 #\a #\b)
+(let s (tostring (pr (newstring 100000 #\é) (newstring 100000 #\😀) "x")) (list (len s) (s 99999) (s 100000) (s 200000))) ; expect: (200001 #\é #\😀 #\x)
+(tostring (pr (tostring (pr "in" "ner é")) " outer")) ; expect: "inner é outer"
+
 ; readc / peekc / readb, including end of input (7.1 #5)
 (readc (instring "")) ; expect: nil
 (peekc (instring "")) ; expect: nil

@@ -88,6 +88,63 @@ TEST_CASE("utf8_decode replaces invalid bytes and stops at the end", "[data][str
   CHECK(utf8_decode(overlong, i) == 0xFFFD);
 }
 
+TEST_CASE("make_string_utf8 is narrow up to U+00FF and wide past it", "[data][string]") {
+  setup();
+  auto wide = [](Value v) { return bool(v.header()->flags & kStringWide); };
+  // All ASCII, longer than a word (the prefix is scanned eight bytes at a
+  // time), and a text whose first byte past ASCII is at each offset 0-16.
+  std::string ascii = "<a href=\"x\">text</a> and more text";
+  Value a = str(ascii.c_str());
+  CHECK_FALSE(wide(a));
+  CHECK(string_len(a) == ascii.size());
+  CHECK(string_utf8(a) == ascii);
+  for (size_t at = 0; at <= 16; ++at) {
+    std::string t = std::string(at, 'x') + "\xc3\xa9" + "yz";  // é
+    Value v = make_string_utf8(t);
+    CHECK_FALSE(wide(v));
+    CHECK(string_len(v) == at + 3);
+    CHECK(string_ref(v, at) == 0xE9);
+    CHECK(string_ref(v, at + 1) == 'y');
+    CHECK(string_utf8(v) == t);
+  }
+  Value latin = str("é ÿ");
+  CHECK_FALSE(wide(latin));
+  CHECK(string_ref(latin, 2) == 0xFF);
+  Value emoji = str("long ascii prefix 😀 東京 é");
+  CHECK(wide(emoji));
+  CHECK(string_len(emoji) == 24);
+  CHECK(string_ref(emoji, 0) == 'l');
+  CHECK(string_ref(emoji, 18) == 0x1F600);
+  CHECK(string_ref(emoji, 20) == 0x6771);
+  CHECK(string_ref(emoji, 23) == 0xE9);
+  CHECK(string_utf8(emoji) == "long ascii prefix 😀 東京 é");
+  Value empty = make_string_utf8("");
+  CHECK(string_len(empty) == 0);
+  CHECK_FALSE(wide(empty));
+  // Invalid bytes: one U+FFFD each, which makes the string wide.
+  Value bad = make_string_utf8("ab\xff\xc3");
+  CHECK(wide(bad));
+  CHECK(string_u32(bad) == U"ab\uFFFD\uFFFD");
+}
+
+TEST_CASE("string_append_utf8 appends both widths in place", "[data][string]") {
+  setup();
+  std::string out = "head:";
+  string_append_utf8(out, str("plain "));
+  string_append_utf8(out, str("é€ÿ 😀"));  // € makes this one wide
+  string_append_utf8(out, make_string_utf8(""));
+  string_append_utf8(out, str("ñ and ascii after"));
+  CHECK(out == "head:plain é€ÿ 😀ñ and ascii after");
+  char b[4];
+  CHECK(utf8_encode(0x41, b) == 1);
+  CHECK(utf8_encode(0xE9, b) == 2);
+  CHECK(utf8_encode(0x20AC, b) == 3);
+  CHECK(utf8_encode(0x1F600, b) == 4);
+  CHECK(std::string(b, 4) == "😀");
+  CHECK(utf8_encode(0xD800, b) == 3);  // a surrogate: U+FFFD
+  CHECK(std::string(b, 3) == "\xef\xbf\xbd");
+}
+
 TEST_CASE("string_set widens a narrow string", "[data][string]") {
   setup();
   Value s = make_string(3, 'a');

@@ -1,6 +1,7 @@
 // tests/unit/test_io.cpp — the PortImpl kinds of vm/port.cpp, exercised
 // directly: UTF-8 over string and file ports, peeking, byte/char mixing, end
-// of input, buffering across refills, append mode and open errors.
+// of input, buffering across refills, append mode and open errors; and the
+// printer writing straight into a port's buffer (vm/print.h).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -12,8 +13,12 @@
 #include "gc/heap.h"
 #include "support.h"
 #include "vm/error.h"
+#include "vm/number.h"
 #include "vm/object.h"
 #include "vm/port.h"
+#include "vm/print.h"
+#include "vm/string.h"
+#include "vm/symbol.h"
 
 using namespace vm;
 
@@ -271,4 +276,111 @@ TEST_CASE("a closed output string port keeps its contents", "[io]") {
   CHECK(out->closed);
   REQUIRE(out->contents() != nullptr);
   CHECK(*out->contents() == "kept");
+}
+
+namespace {
+
+// What print_value writes to a fresh string port holding before already.
+std::string printed_to_port(Value v, bool write, const std::string& before = "") {
+  std::unique_ptr<PortImpl> out(make_output_string());
+  out->write_str(before);
+  print_value(*out, v, write);
+  return *out->contents();
+}
+
+// An output port with no buffer to print into: only write_bytes.
+struct BytesOnly final : PortImpl {
+  BytesOnly() { is_output = true; }
+  void write_bytes(const char* p, size_t n) override {
+    got.append(p, n);
+    ++writes;
+  }
+  std::string got;
+  int writes = 0;
+};
+
+}  // namespace
+
+TEST_CASE("printing into a port's buffer: strings, symbols and numbers", "[io][print]") {
+  setup();
+  auto str = [](const char* s) { return make_string_utf8(s); };
+  struct Case {
+    Value v;
+    const char* disp;
+    const char* write;
+  };
+  Value big = *parse_number("-123456789012345678901234567890");
+  const Case cases[] = {
+      {str("plain ascii, longer than a word"), "plain ascii, longer than a word",
+       "\"plain ascii, longer than a word\""},
+      {str("é ÿ café"), "é ÿ café", "\"é ÿ café\""},
+      {str("😀 東京 and é"), "😀 東京 and é", "\"😀 東京 and é\""},
+      {str(""), "", "\"\""},
+      {str("q\"b\\s\nt\t\x01"), "q\"b\\s\nt\t\x01", "\"q\\\"b\\\\s\\nt\\t\\u0001\""},
+      {intern("sym"), "sym", "sym"},
+      {intern("a b"), "a b", "|a b|"},
+      {intern("a|b"), "a|b", "|a|\\||b|"},
+      {intern("12"), "12", "|12|"},
+      {intern(""), "", "||"},
+      {intern("café"), "café", "café"},
+      {intern("東京"), "東京", "東京"},
+      {Value::fixnum(0), "0", "0"},
+      {Value::fixnum(-42), "-42", "-42"},
+      {make_integer(INT64_MAX), "9223372036854775807", "9223372036854775807"},
+      {make_integer(INT64_MIN), "-9223372036854775808", "-9223372036854775808"},
+      {big, "-123456789012345678901234567890", "-123456789012345678901234567890"},
+      {*parse_number("-1/3"), "-1/3", "-1/3"},
+      {make_flonum(-0.25), "-0.25", "-0.25"},
+      {make_flonum(1e21), "1e+21", "1e+21"},
+      {Value::character(0xE9), "é", "#\\é"},
+      {NIL, "nil", "nil"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.disp);
+    CHECK(printed_to_port(c.v, false) == c.disp);
+    CHECK(printed_to_port(c.v, true) == c.write);
+    CHECK(disp_string(c.v) == c.disp);  // the same printer into a string
+    CHECK(write_string(c.v) == c.write);
+    // Appended after what the port holds, which stays as it was.
+    CHECK(printed_to_port(c.v, false, "é:") == std::string("é:") + c.disp);
+  }
+}
+
+TEST_CASE("a cycle found while printing into a port redoes only its own output", "[io][print]") {
+  setup();
+  Value l = list({Value::fixnum(1), make_string_utf8("é"), intern("a b")});
+  cdr(cdr(l)).as<Cons>()->cdr = l;  // (1 "é" |a b| 1 "é" ...)
+  CHECK(printed_to_port(l, true, "before ") == "before #0=(1 \"é\" |a b| . #0#)");
+  CHECK(printed_to_port(l, false, "x") == "x#0=(1 é a b . #0#)");
+}
+
+TEST_CASE("a port without a buffer gets the printed bytes through write_bytes", "[io][print]") {
+  setup();
+  BytesOnly out;
+  print_value(out, make_string_utf8("é 😀"), false);
+  print_value(out, list({intern("a b"), Value::fixnum(7)}), true);
+  CHECK(out.got == "é 😀(|a b| 7)");
+  CHECK(out.writes == 2);
+}
+
+TEST_CASE("printing into a file port sends a full buffer, and waits for flush otherwise",
+          "[io][print]") {
+  setup();
+  TempDir dir;
+  std::string path = dir.file("printed");
+  std::unique_ptr<PortImpl> out(open_output_file(path, false));
+  print_value(*out, make_string_utf8("small"), false);
+  CHECK(read_file(path) == "");  // buffered
+  // Past the 64 KiB buffer: the print sends it, as write_bytes would.
+  std::string big(70000, 'a');
+  big[69999] = 'z';
+  print_value(*out, make_string_utf8(big), false);
+  CHECK(read_file(path) == "small" + big);
+  print_value(*out, make_integer(INT64_MIN), false);
+  CHECK(read_file(path).size() == 70005);
+  out->flush();
+  CHECK(read_file(path) == "small" + big + "-9223372036854775808");
+  out->close();
+  print_value(*out, make_string_utf8("after close"), false);  // dropped
+  CHECK(read_file(path).size() == 70025);
 }

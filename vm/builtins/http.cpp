@@ -53,6 +53,7 @@ class ResponsePort final : public PortImpl {
     name = "response";
   }
   void write_bytes(const char* p, size_t n) override { buf.append(p, n); }
+  std::string* out_buffer() override { return &buf; }
   std::string* contents() override { return &buf; }
   void close() override {
     close_after = true;

@@ -101,7 +101,9 @@ Value bi_instring(VM&, Value* args, int) {
 // The optional argument is a port name in Racket; it is accepted and ignored.
 Value bi_outstring(VM&, Value*, int) { return make_port(make_output_string()); }
 
-// Works on a closed string port too: its contents stay readable.
+// Works on a closed string port too: its contents stay readable. The
+// buffer is UTF-8; all ASCII (most pages), it becomes a narrow string by
+// one memcpy (make_string_utf8).
 Value bi_inside(VM&, Value* args, int) {
   std::string* s = is_output_port(args[0]) ? port_impl(args[0])->contents() : nullptr;
   if (!s) type_error("inside", "an output string port", args[0]);
@@ -144,9 +146,7 @@ Value bi_writeb(VM& vm, Value* args, int nargs) {
 Value print_to(VM& vm, const char* fn, Value* args, int nargs, bool write) {
   if (nargs == 0) return NIL;
   PortImpl* out = output_arg(vm, fn, args, nargs, 1);
-  std::string text;
-  print_value(text, args[0], write);
-  out->write_str(text);
+  print_value(*out, args[0], write);
   if (!vm.declarations().explicit_flush) out->flush();
   return NIL;
 }
@@ -176,17 +176,12 @@ Value bi_disp(VM& vm, Value* args, int nargs) { return print_to(vm, "disp", args
 // prn then a newline; both return the first x. Arc 3.1 defines them in
 // arc.arc as disp mapped over xs; here they are one call, since a page of
 // HTML is mostly pr (the news front page makes some 1,700 calls): one
-// port check and one write for all of xs. Each x is written as soon as it
-// is printed, so an x that cannot be printed leaves the ones before it
-// written, as disp one at a time would.
+// port check and one flush for all of xs. Each x is printed straight into
+// the port's buffer (print_value), so an x that cannot be printed leaves
+// the ones before it written, as disp one at a time would.
 Value print_all(VM& vm, Value* args, int nargs, bool newline) {
   PortImpl* out = output_arg(vm, newline ? "prn" : "pr", args, 0, 0);
-  std::string text;
-  for (int i = 0; i < nargs; ++i) {
-    print_value(text, args[i], false);
-    out->write_str(text);
-    text.clear();
-  }
+  for (int i = 0; i < nargs; ++i) print_value(*out, args[i], false);
   if (newline) out->write_char('\n');
   if (!vm.declarations().explicit_flush) out->flush();
   return nargs ? args[0] : NIL;
