@@ -91,6 +91,12 @@ void Heap::trace_all_roots(Visitor& v) {
     if (is_ref(*slot)) v.visit(slot);
 }
 
+void Heap::trace_young_roots(Visitor& v) {
+  for (RootSource* s : root_sources_) s->trace_young_roots(v);
+  for (Word* slot : handles_)
+    if (is_ref(*slot)) v.visit(slot);
+}
+
 namespace {
 // Read during static initialisation, before main: close enough to the start
 // of the process for a share of run time.

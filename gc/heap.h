@@ -112,6 +112,12 @@ class Visitor {
  public:
   virtual ~Visitor() = default;
   virtual void visit(Word* slot) = 0;
+  // Whether w, the reference a visit of this visitor left in a slot, is
+  // still young: the question a RootSource::trace_young_roots asks to keep
+  // its list of slots short. True unless the visitor is a generational
+  // collector's (gen's minor collection), so that a source asked by any
+  // other keeps every slot.
+  virtual bool young(Word /*w*/) const { return true; }
   void visit_range(Word* begin, Word* end) {
     for (Word* p = begin; p < end; ++p)
       if (is_ref(load_word(p))) visit(p);
@@ -152,6 +158,16 @@ class RootSource {
  public:
   virtual ~RootSource() = default;
   virtual void trace_roots(Visitor& v) = 0;
+  // The roots a minor collection visits (Heap::trace_young_roots): at least
+  // every slot that may refer to a young object. A slot left out must refer
+  // to an old object: one that a minor collection's visit found no longer
+  // young (Visitor::young) and that no store has replaced since. A minor
+  // collection neither moves old objects nor traces them from the roots
+  // (what they refer to that is young, the remembered set finds), so it
+  // need not see those slots. By default, every root (trace_roots); the VM
+  // leaves out the symbol table's old symbols, thousands of slots that
+  // every minor collection used to visit for nothing (vm/symbol.cpp).
+  virtual void trace_young_roots(Visitor& v) { trace_roots(v); }
 };
 
 // Pause times, for their percentiles, in bounded memory: a server runs for
@@ -413,6 +429,9 @@ class Heap {
   void clear_wanted() { wanted_ = false; }
 
   void trace_all_roots(Visitor& v);
+  // A minor collection's roots: each source's trace_young_roots, and the
+  // C++ handles.
+  void trace_young_roots(Visitor& v);
   // The mark phase of the non-moving spaces: marks everything reachable
   // from the roots, with an explicit stack (no recursion). mark(h) marks h
   // and is true iff it was not marked yet. When the stack overflowed,

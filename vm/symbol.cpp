@@ -6,6 +6,17 @@
 // symbol stays at its index while it is interned; unintern leaves nil
 // there (a hole, which the next new name takes), and never takes a symbol
 // whose index C++ code keeps (CachedSymbol pins it).
+//
+// A minor collection sees only the indices in `young` (trace_young_symbols,
+// gc::RootSource::trace_young_roots): each symbol interned goes there, and
+// stays while the minor collections that visit it find it young. The others
+// are old, and a minor collection neither moves them nor needs them as
+// roots: their global values, the one thing in them that changes, are
+// stored through the write barrier (set_global), which remembers a symbol
+// given a young value. So a minor collection costs nothing per global the
+// program and the library define (2,800 symbols after the library loads:
+// visiting them all made an empty minor collection's median pause 7.8 us,
+// 0.7 us without them).
 #include "vm/symbol.h"
 
 #include <string>
@@ -24,7 +35,11 @@ struct InternTable {
   std::unordered_map<std::string, size_t> index;
   std::vector<Value> syms;
   std::vector<size_t> holes;  // indices of uninterned symbols, free again
-  uint64_t uniq_count = 0;    // uniq's last gsN: its names go into this table
+  // Indices whose symbol may be young: interned since the last minor
+  // collection, or found young by it (an index may be listed twice, once a
+  // hole is taken again; a hole's nil is skipped).
+  std::vector<size_t> young;
+  uint64_t uniq_count = 0;  // uniq's last gsN: its names go into this table
 };
 
 struct TableAndSyms {
@@ -72,9 +87,11 @@ Value intern(std::string_view name) {
     t.holes.pop_back();
     t.index.emplace(std::move(key), i);
     t.syms[i] = sym;
+    t.young.push_back(i);
     return sym;
   }
   t.index.emplace(std::move(key), t.syms.size());
+  t.young.push_back(t.syms.size());
   t.syms.push_back(sym);
   return sym;
 }
@@ -147,14 +164,33 @@ void pop_symbol_table(SymbolTable* previous) {
   S = g_current->syms;
 }
 
+namespace {
+// S caches symbols too; a moving collector must update those copies.
+void trace_cached_symbols(gc::Visitor& v) {
+  static_assert(sizeof(Syms) % sizeof(Value) == 0);
+  auto* first = reinterpret_cast<Word*>(&S);
+  v.visit_range(first, first + sizeof(Syms) / sizeof(Value));
+}
+}  // namespace
+
 void trace_symbols(gc::Visitor& v) {
   std::vector<Value>& syms = table().syms;
   v.visit_range(reinterpret_cast<Word*>(syms.data()),
                 reinterpret_cast<Word*>(syms.data() + syms.size()));
-  // S caches symbols too; a moving collector must update those copies.
-  static_assert(sizeof(Syms) % sizeof(Value) == 0);
-  auto* first = reinterpret_cast<Word*>(&S);
-  v.visit_range(first, first + sizeof(Syms) / sizeof(Value));
+  trace_cached_symbols(v);
+}
+
+void trace_young_symbols(gc::Visitor& v) {
+  InternTable& t = table();
+  size_t keep = 0;
+  for (size_t i : t.young) {
+    auto* slot = reinterpret_cast<Word*>(&t.syms[i]);
+    if (!gc::is_ref(*slot)) continue;  // a hole
+    v.visit(slot);
+    if (v.young(*slot)) t.young[keep++] = i;
+  }
+  t.young.resize(keep);
+  trace_cached_symbols(v);
 }
 
 void init_symbols() {

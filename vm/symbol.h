@@ -49,6 +49,10 @@ void set_global(Value sym, Value v);
 // uninterned symbol left holds nil until a new name takes it.
 const std::vector<Value>& all_symbols();
 void trace_symbols(gc::Visitor& v);
+// For a minor collection: only the symbols that may be young (interned
+// since the last one, or found young by it); the others are old and stay
+// where they are (vm/symbol.cpp).
+void trace_young_symbols(gc::Visitor& v);
 // Each VM has its own symbols (they live in its heap): a VM installs a fresh
 // table when made and reinstates the previous one when destroyed.
 struct SymbolTable;

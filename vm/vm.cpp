@@ -230,6 +230,16 @@ void VM::check_machine_stack() {
 }
 
 void VM::trace_roots(gc::Visitor& v) {
+  trace_roots_but_symbols(v);
+  trace_symbols(v);
+}
+
+void VM::trace_young_roots(gc::Visitor& v) {
+  trace_roots_but_symbols(v);
+  trace_young_symbols(v);
+}
+
+void VM::trace_roots_but_symbols(gc::Visitor& v) {
   if (current_fiber_.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&current_fiber_));
   v.visit_range(reinterpret_cast<gc::Word*>(r_.stack), reinterpret_cast<gc::Word*>(r_.sp));
   for (Value& p : primitives_)
@@ -241,7 +251,6 @@ void VM::trace_roots(gc::Visitor& v) {
     if (h.winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&h.winds));
   for (RunRecord& r : runs_)
     if (r.entry_winds.is_ref()) v.visit(reinterpret_cast<gc::Word*>(&r.entry_winds));
-  trace_symbols(v);
 }
 
 void VM::install_hooks(Value run_winds, Value atomic_locked) {

@@ -334,6 +334,9 @@ class VM final : public gc::RootSource {
   Value atomic_locked_fn() const { return hook(atomic_locked_fn_, "%atomic-locked"); }
 
   void trace_roots(gc::Visitor& v) override;
+  // The same roots, with only the symbols that may be young
+  // (trace_young_symbols), for a minor collection.
+  void trace_young_roots(gc::Visitor& v) override;
 
   // Points each opcode's dispatch at its handler: a primitive's fast path
   // while its global holds the primitive, else the general case; every
@@ -348,6 +351,8 @@ class VM final : public gc::RootSource {
   struct RunScope;
   Value run(Value* fslot, int nargs, const RunContinue* cont = nullptr);
   [[noreturn]] void stack_overflow();
+  // Every root but the symbol table (trace_roots, trace_young_roots).
+  void trace_roots_but_symbols(gc::Visitor& v);
 
   Options opts_;
   Counters counters_;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/gc/run.sh — the collectors against each other, in the same run. Each
-# program (binary_trees.arc at depth 18, gcbench.arc, list_churn.arc) runs
+# program (binary_trees.arc at depth 18, binary_trees_plain.arc (the same
+# work over globals with repeat and ++), gcbench.arc, list_churn.arc) runs
 # under --gc=marksweep, --gc=gen, --gc=vcgc and --gc=boehm, RUNS times each (default
 # 3), interleaved (run 1 of every collector, then run 2, ...) so that a
 # change of machine load falls on all of them. Printed, each the median of
@@ -23,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 arcana=${1:-$here/../../build/arcana}
 runs=${RUNS:-3}
 collectors=${COLLECTORS:-"marksweep gen vcgc boehm"}
-benches=${BENCHES:-"binary_trees gcbench list_churn"}
+benches=${BENCHES:-"binary_trees binary_trees_plain gcbench list_churn"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -x /usr/bin/time ] || { echo "run.sh: needs /usr/bin/time (GNU time)"; exit 2; }
@@ -71,7 +72,7 @@ for r in $(seq "$runs"); do
 done
 
 echo "arcana: $arcana; medians of $runs runs; $(nproc) cpus; $(date -u +%Y-%m-%dT%H:%MZ)"
-printf '%-12s %-9s %7s %7s %9s %8s %8s %6s %7s %8s %8s\n' \
+printf '%-18s %-9s %7s %7s %9s %8s %8s %6s %7s %8s %8s\n' \
   bench gc wall cpu maxpause p99 minor99 gc% rss-MiB x-boehm cpu-x-b
 for bench in $benches; do
   bw=nan; bc=nan
@@ -86,7 +87,7 @@ for bench in $benches; do
       xr = (bw == "nan" || w == "nan" || w == 0) ? "-" : sprintf("%.2f", bw / w)
       xc = (bc == "nan" || c == "nan" || c == 0) ? "-" : sprintf("%.2f", bc / c)
       mm = (g ~ /^gen/) ? sprintf("%.2f", m) : "-"
-      printf "%-12s %-9s %7.2f %7.2f %9.2f %8.2f %8s %5.1f%% %7.0f %8s %8s%s\n",
+      printf "%-18s %-9s %7.2f %7.2f %9.2f %8.2f %8s %5.1f%% %7.0f %8s %8s%s\n",
              b, g, w, c, mp, p, mm, sh * 100, rss / 1024, xr, xc,
              (fails > 0 ? "  (" fails " failed)" : "")
     }'

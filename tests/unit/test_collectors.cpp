@@ -78,6 +78,37 @@ TEST_CASE("Arc programs survive a collection at every safe point", "[heap][stres
   CHECK(rt.vm().heap().verify().empty());
 }
 
+// A minor collection visits only the symbols that may be young
+// (vm/symbol.cpp, trace_young_symbols): those interned since the last one
+// or still young at it. Symbols interned at run time among garbage, some
+// uninterned and their holes taken by new names, some given global values,
+// must all be found again under their names after many minor collections
+// with a 64 KiB nursery (a missed one leaves the table pointing into a
+// recycled eden chunk), and after a full collection.
+TEST_CASE("Symbols interned at run time survive minor collections", "[gc]") {
+  compiler::RuntimeOptions opts;
+  opts.gc = "gen";
+  opts.nursery_bytes = 64 << 10;
+  compiler::Runtime rt(opts);
+  const char* found = "(count (fn (p) (is (sym (string \"ysym\" (car p))) (cadr p))) syms)";
+  std::string r = vm::write_string(rt.eval_string(
+      "(assign mk (fn (n acc) (if (is n 0) acc (mk (- n 1) (cons n acc)))))"
+      "(assign syms nil)"
+      "(for i 1 300 (push (list i (sym (string \"ysym\" i))) syms) (mk 300 nil))"
+      "(each p syms (when (is 0 (mod (car p) 3)) (%unintern (cadr p))))"
+      "(for i 1001 1100 (push (list i (sym (string \"ysym\" i))) syms) (mk 300 nil))"
+      "(for i 1 50 (eval `(assign ,(sym (string \"ysym\" i)) (mk ,i nil))) (mk 300 nil))"
+      "(mk 20000 nil)"
+      "(list " +
+      std::string(found) + " (len (eval 'ysym7)) (bound 'ysym1100))"));
+  CHECK(r == "(300 7 nil)");
+  CHECK(rt.vm().heap().stats().minor_collections > 20);
+  CHECK(rt.vm().heap().verify().empty());
+  rt.vm().heap().collect();
+  CHECK(vm::write_string(rt.eval_string(found)) == "300");
+  CHECK(rt.vm().heap().verify().empty());
+}
+
 // A mark stack that cannot grow (MarkStack: out of memory in a
 // collection) drops what it cannot hold, and the marker finds it again by
 // rescanning the marked objects: nothing reachable is lost, whatever the
