@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 
@@ -60,13 +61,20 @@ void Runtime::load_library_source(std::string* record) {
     Value form;
     while (reader.read(form)) {
       uint32_t line = reader.line();
-      Value fn = compile_toplevel(*vm_, form, lib->first, line);
-      // Written before it runs: nothing has collected since it was made.
-      if (writer)
-        writer->add_form(fn.as<Closure>()->code,
-                         std::string(lib->first) + ":" + std::to_string(line));
-      vm_->set_top_level_run();
-      vm_->apply(fn, nullptr, 0);
+      // An error here is the library's own: described while the heap its
+      // exception lives in still exists (the constructor does not finish).
+      try {
+        Value fn = compile_toplevel(*vm_, form, lib->first, line);
+        // Written before it runs: nothing has collected since it was made.
+        if (writer)
+          writer->add_form(fn.as<Closure>()->code,
+                           std::string(lib->first) + ":" + std::to_string(line));
+        vm_->set_top_level_run();
+        vm_->apply(fn, nullptr, 0);
+      } catch (const ArcError& e) {
+        throw std::runtime_error(std::string("the library failed at ") + lib->first + ":" +
+                                 std::to_string(line) + ": " + describe_error(e.exc));
+      }
     }
     if (lib == kLibrary) {
       install_hooks(*vm_);

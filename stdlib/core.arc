@@ -293,14 +293,7 @@
     (%check-list "tuples" xs)
     (%tuples xs n nil)))
 
-(def %substring (s start end)
-  (let r (newstring (- end start))
-    ((afn (i j)
-       (when (< j end)
-         (sref r (s j) i)
-         (self (+ i 1) (+ j 1))))
-     0 start)
-    r))
+; (%substring s start end), cut's string case, is a builtin (vm/builtins/string.cpp).
 
 ; A negative end counts from the end. Lists follow the formula
 ; (firstn (- end start) (nthcdr start seq)), so a negative start just takes
@@ -818,6 +811,9 @@
 (def int (x (o base 10)) (coerce x 'int base))
 
 (def whitec (c) (in c #\space #\newline #\tab #\return))
+; whitec as the library defined it: tokens's default, split by %tokens
+; while whitec is still this (stdlib/strings.arc).
+(assign %whitec whitec)
 
 (def nonwhite (c) (no (whitec c)))
 

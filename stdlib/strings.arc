@@ -20,19 +20,25 @@
   (if (no s) "" (do (%str-arg fname s) s)))
 
 ; (tokens s (o sep whitec)): the non-empty runs of characters of s that do
-; not match sep (a character or a predicate).
+; not match sep (a character or a predicate). A character, or whitec itself (the default), is split in one pass by
+; %tokens (vm/builtins/string.cpp); any other separator goes character by
+; character here.
 (def tokens (s (o sep whitec))
   (%str-arg 'tokens s)
-  (let sep (testify sep)
-    ; Right to left, so each token is consed on in order. end is the index
-    ; just past the token being scanned, or nil between tokens.
-    ((afn (i end acc)
-       (if (< i 0)
-           (if end (cons (cut s 0 end) acc) acc)
-           (sep (s i))
-           (self (- i 1) nil (if end (cons (cut s (+ i 1) end) acc) acc))
-           (self (- i 1) (or end (+ i 1)) acc)))
-     (- (len s) 1) nil nil)))
+  (if (isa sep 'char) (%tokens s sep)
+      (is sep %whitec) (%tokens s nil)
+      (%tokens-by s (testify sep))))
+
+(def %tokens-by (s sep)
+  ; Right to left, so each token is consed on in order. end is the index
+  ; just past the token being scanned, or nil between tokens.
+  ((afn (i end acc)
+     (if (< i 0)
+         (if end (cons (cut s 0 end) acc) acc)
+         (sep (s i))
+         (self (- i 1) nil (if end (cons (cut s (+ i 1) end) acc) acc))
+         (self (- i 1) (or end (+ i 1)) acc)))
+   (- (len s) 1) nil nil))
 
 ; (halve s (o sep whitec)): s split before its first separator, which stays
 ; at the start of the second part; a one-element list when there is none.

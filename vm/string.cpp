@@ -234,6 +234,16 @@ Value string_copy(Value s) {
   return r;
 }
 
+Value string_slice(Value s, uint64_t start, uint64_t end) {
+  bool wide = is_wide(str(s));
+  Value r = alloc_string(end - start, wide);  // allocation never collects: s stays put
+  size_t w = wide ? 4 : 1;
+  if (end > start)
+    memcpy(str(r)->buf.as<Blob>()->data, str(s)->buf.as<Blob>()->data + start * w,
+           (end - start) * w);
+  return r;
+}
+
 // Code points that are not Unicode scalar values (surrogates, beyond
 // U+10FFFF) are written as U+FFFD so the output is always valid UTF-8.
 size_t utf8_encode(uint32_t cp, char* b) {

@@ -26,6 +26,9 @@ bool string_equal(Value a, Value b);
 int string_compare(Value a, Value b);  // <0, 0, >0 by code point
 uint64_t string_hash(Value s);
 Value string_copy(Value s);
+// A fresh string of s's characters [start, end) (start <= end <= len,
+// unchecked), as wide as s is.
+Value string_slice(Value s, uint64_t start, uint64_t end);
 
 // UTF-8 helpers shared by the reader, the printer and the ports.
 // The one encoder: cp's bytes into b (room for 4), their number returned.

@@ -9,6 +9,35 @@
 (tokens "abc" #\,) ; expect: ("abc")
 (tokens "a1b22c" [in _ #\1 #\2]) ; expect: ("a" "b" "c")
 (tokens 'abc) ; error: tokens
+; the one-pass cases (%tokens) against the character-by-character one
+(tokens "\rx\ry\r") ; expect: ("x" "y")
+(tokens "a b" #\space) ; expect: ("a" "b")
+(tokens ",a,,b," #\,) ; expect: ("a" "b")
+(tokens "é ü中 x😀y 😀") ; expect: ("é" "ü中" "x😀y" "😀")
+(tokens "a😀b😀" #\😀) ; expect: ("a" "b")
+(tokens "xaybz" #\y) ; expect: ("xa" "bz")
+(len (tokens "a b\fc")) ; expect: 2
+(let ts (tokens "ab cd") (scar (car ts) #\z) (list ts)) ; expect: (("zb" "cd"))
+(is (tokens "a,b" #\,) (tokens "a,b" [is _ #\,])) ; expect: nil
+(iso (tokens "a,b" #\,) (tokens "a,b" [is _ #\,])) ; expect: t
+(iso (tokens " a  b c ") (tokens " a  b c " [in _ #\space #\newline #\tab #\return])) ; expect: t
+(tokens "abc" 5) ; expect: ("abc")
+; a whitec redefined is the separator tokens uses by default
+(= saved-whitec whitec)
+(= whitec [is _ #\a])
+(tokens "banana split") ; expect: ("b" "n" "n" " split")
+(= whitec saved-whitec)
+(tokens "banana split") ; expect: ("banana" "split")
+; cut of strings (%substring), narrow and wide
+(cut "hello" 1 3) ; expect: "el"
+(cut "héllo😀" 1) ; expect: "éllo😀"
+(cut "héllo😀" 5 6) ; expect: "😀"
+(cut "abc" 3) ; expect: ""
+(cut "abc" 1 -1) ; expect: "b"
+(let s "abc" (let c (cut s 0) (sref c #\z 0) (list s c))) ; expect: ("abc" "zbc")
+(%substring "abc" 2 1) ; error: %substring: bad range
+(%substring "abc" 0 4) ; error: %substring: bad range
+(%tokens "abc" 'x) ; error: %tokens: expected a character
 
 ; halve: before the first separator, and the rest including it
 (halve "ab cd ef") ; expect: ("ab" " cd ef")

@@ -46,7 +46,46 @@ Value bi_find_sym(VM&, Value* args, int) {
 // closures. t if it was taken out.
 Value bi_unintern(VM&, Value* args, int) { return boolean(unintern(args[0])); }
 
+// (%substring s start end): the characters [start, end) of s, a fresh
+// string; cut's string case (stdlib/core.arc), which checks the bounds
+// for its own messages. Checked again here: a % name may be called with
+// anything (tests/unit/test_fuzz_names.cpp).
+Value bi_substring(VM&, Value* args, int) {
+  Value s = arg_string("%substring", args[0]);
+  int64_t start = arg_index("%substring", args[1]), end = arg_index("%substring", args[2]);
+  if (uint64_t(end) > string_len(s) || start > end)
+    throw_error("%substring: bad range", {args[1], args[2]});
+  return string_slice(s, uint64_t(start), uint64_t(end));
+}
+
+// (%tokens s sep): tokens's common cases in one pass (stdlib/strings.arc):
+// the non-empty runs of s between separators, sep a character or nil for
+// whitec's four (space, newline, tab, return). Each token a fresh string.
+Value bi_tokens(VM&, Value* args, int) {
+  Value s = arg_string("%tokens", args[0]);
+  bool white = args[1].is_nil();
+  uint32_t sep = white ? 0 : arg_char("%tokens", args[1]);
+  auto is_sep = [&](uint32_t c) {
+    return white ? c == ' ' || c == '\n' || c == '\t' || c == '\r' : c == sep;
+  };
+  // Right to left, consing each token on in order; allocation never
+  // collects, so s and the list stay put (no safe point here).
+  Value acc = NIL;
+  uint64_t end = string_len(s);
+  for (uint64_t i = end; i-- > 0;) {
+    if (!is_sep(string_ref(s, i))) continue;
+    if (end > i + 1) acc = cons(string_slice(s, i + 1, end), acc);
+    end = i;
+  }
+  if (end > 0) acc = cons(string_slice(s, 0, end), acc);
+  return acc;
+}
+
 const BuiltinDef kStringBuiltins[] = {
+    {"%substring", bi_substring, 3, 3,
+     "(%substring s start end): a fresh copy of s's [start, end)"},
+    {"%tokens", bi_tokens, 2, 2,
+     "(%tokens s sep): tokens of s split at the character sep (nil: whitespace)"},
     {"%find-sym", bi_find_sym, 1, 1, "the existing symbol named s, or nil (interns nothing)"},
     {"%unintern", bi_unintern, 1, 1, "take an unbound id symbol out of the intern table"},
     {"newstring", bi_newstring, 1, 2,
