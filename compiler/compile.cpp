@@ -1018,7 +1018,8 @@ class Emitter {
         else if (op == Op::ADDIL) fused = test == Op::GTL ? Op::ADDIL_GTL : Op::ADDIL_LTL;
         else fused = test == Op::GTL ? Op::SUBIL_GTL : Op::SUBIL_LTL;
       } else if (op == Op::LOADL) {
-        switch (op_at(pc + 1)) {  // LOADL a; test b
+        switch (op_at(pc + 1)) {  // LOADL a; test b, or LOADL a; JUMPF
+          case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
           case Op::LTL: fused = Op::LOADL_LTL; break;
           case Op::GTL: fused = Op::LOADL_GTL; break;
           case Op::ISL: fused = Op::LOADL_ISL; break;

@@ -88,7 +88,7 @@ constexpr bool prim_rows_consistent() {
     if (o.form == PrimForm::None) continue;
     if (o.form == PrimForm::Fused) {  // it stands where its head was emitted
       const OpInfo& h = kOps[int(o.base)];
-      if (o.format != h.format || o.extra != h.extra || o.effect != h.effect || !o.global ||
+      if (o.format != h.format || o.extra != h.extra || o.effect != h.effect ||
           h.form == PrimForm::Fused)
         return false;
       if (o.also != Op::Count && kOps[int(o.also)].form != PrimForm::Base) return false;

@@ -953,6 +953,13 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       LOCAL_UPDATE(ADDIL_POPL, ADDIL, fixnum_add)
       LOCAL_UPDATE(SUBIL_POPL, SUBIL, fixnum_sub)
 #undef LOCAL_UPDATE
+      // (if a ...) on a local: LOADL a; JUMPF, the JUMPF taken here. It stands
+      // for no primitive, so its general case is never dispatched to.
+    op_LOADL_JUMPF:
+    op_LOADL_JUMPF_general:
+      insn = *pc++;  // the JUMPF
+      if (base[insn_a(pc[-2])].is_nil()) JUMP_TAKEN();
+      DISPATCH();
 // A counting loop's bottom: ADDIL x k; POPL x; LOADL x; TESTL m; JUMPF (or
 // JUMPT) back (compiler/compile.cpp puts the test there): the step, the test and
 // the jump in one dispatch.

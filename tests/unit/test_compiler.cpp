@@ -61,7 +61,7 @@ TEST_CASE("golden: if with one argument", "[compiler][golden]") {
 TEST_CASE("golden: if with an else", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (a b c) (if a b c)))ARC") ==
         R"GOLD(fn (test:1): 3 required, 0 optional; 3 locals, 0 upvalues
-  0000     1  LOADL    0
+  0000     1  LOADL_JUMPF 0
   0001        JUMPF    2	; to 4
   0002        LOADL    1
   0003        RETURN
@@ -73,11 +73,11 @@ TEST_CASE("golden: if with an else", "[compiler][golden]") {
 TEST_CASE("golden: if with many branches", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (a b) (if a 1 b 2 3)))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 2 locals, 0 upvalues
-  0000     1  LOADL    0
+  0000     1  LOADL_JUMPF 0
   0001        JUMPF    2	; to 4
   0002        FIXNUM   1
   0003        RETURN
-  0004        LOADL    1
+  0004        LOADL_JUMPF 1
   0005        JUMPF    2	; to 8
   0006        FIXNUM   2
   0007        RETURN
@@ -89,7 +89,7 @@ TEST_CASE("golden: if with many branches", "[compiler][golden]") {
 TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (a) (car (if a 1 2))))ARC") ==
         R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
-  0000     1  LOADL    0
+  0000     1  LOADL_JUMPF 0
   0001        JUMPF    2	; to 4
   0002        FIXNUM   1
   0003        JUMP     1	; to 5
