@@ -690,7 +690,17 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       // A self tail call (a loop) reuses the frame as it is: the header and
       // the frame size stay; only the arguments move down.
       if (sp[-n - 1] == base[-1] && n == code->exact_nargs) {
-        for (int i = 0; i < n; ++i) base[i] = sp[i - n];  // short: no memmove call
+        // Short: no memmove call; the common counts unrolled (the loop
+        // was a tenth of the instructions of map and keep's loops).
+        Value* from = sp - n;
+        switch (n) {
+          case 3: base[2] = from[2]; [[fallthrough]];
+          case 2: base[1] = from[1]; [[fallthrough]];
+          case 1: base[0] = from[0]; [[fallthrough]];
+          case 0: break;
+          default:
+            for (int i = 0; i < n; ++i) base[i] = from[i];
+        }
         sp = base + code->nlocals + kFrameHeader;
         pc = code_insns(code);
         SAFEPOINT();
