@@ -428,9 +428,9 @@ bool image_valid(std::string_view image, ImageHeader* header) {
   return true;
 }
 
-void run_image(VM& vm, std::string_view image, void (*after_prelude)(VM&)) {
+bool run_image(VM& vm, std::string_view image, void (*after_prelude)(VM&)) {
   ImageHeader h;
-  if (!image_valid(image, &h)) corrupt();
+  if (!image_valid(image, &h)) return false;
   advance_uniq_count(h.uniq_count);
   FormReader r(image.substr(kHeaderBytes));
   if (h.prelude_forms == 0) after_prelude(vm);
@@ -443,6 +443,7 @@ void run_image(VM& vm, std::string_view image, void (*after_prelude)(VM&)) {
     if (i + 1 == h.prelude_forms) after_prelude(vm);
   }
   if (!r.done()) corrupt();
+  return true;
 }
 
 }  // namespace compiler

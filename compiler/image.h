@@ -70,9 +70,10 @@ struct ImageHeader {
 // binary's library sources; fills header if so.
 bool image_valid(std::string_view image, ImageHeader* header = nullptr);
 
-// Runs a valid image's forms in order, calling after_prelude once the
-// prelude's have run. Errors from the forms propagate as they would from
-// the library's source.
-void run_image(vm::VM& vm, std::string_view image, void (*after_prelude)(vm::VM&));
+// Runs the image's forms in order, calling after_prelude once the
+// prelude's have run, if the image is valid (image_valid, checked here
+// once); false, running nothing, if not. Errors from the forms propagate
+// as they would from the library's source.
+bool run_image(vm::VM& vm, std::string_view image, void (*after_prelude)(vm::VM&));
 
 }  // namespace compiler

@@ -97,13 +97,9 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   vo.workers = opts.workers;
   vm_ = std::make_unique<VM>(vo);
   register_compiler_builtins(*vm_);
-  std::string_view image = embedded_image();
-  if (opts.library_image && !opts.record_image && image_valid(image)) {
-    run_image(*vm_, image, install_hooks);
-    from_image_ = true;
-  } else {
-    load_library_source(opts.record_image);
-  }
+  from_image_ =
+      opts.library_image && !opts.record_image && run_image(*vm_, embedded_image(), install_hooks);
+  if (!from_image_) load_library_source(opts.record_image);
   heap_->set_stress(opts.gc_stress);
 }
 

@@ -302,6 +302,10 @@ struct VM::RunScope {
   } while (0)
 // One branch for both tests: & of the two as ints (as bools, clang warns).
 #define BOTH_FIXNUMS() (int(sp[-1].is_fixnum()) & int(sp[-2].is_fixnum()))
+// Whether (is a b) is decided by the words: equal words, or an immediate
+// (fixnum, nil, t, character) on either side. Two different heap objects
+// may still be the same string or number: the general case.
+#define WORDS_DECIDE_IS(a, b) ((a) == (b) || !(int((a).is_ref()) & int((b).is_ref())))
 // A JUMPF's or JUMPT's jump, taken: a backward one closes a loop (the
 // compiler puts a loop's test at its bottom), so it is a safe point, as a
 // backward JUMP is.
@@ -849,10 +853,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_GT_general:
       PRIM_SLOW(GT, 2);
     op_IS:
-      // Equal words, or an immediate (fixnum, nil, t, character) on either
-      // side: the words decide. Two different heap objects may still be
-      // the same string or number: the general case.
-      if (sp[-1] == sp[-2] || !(int(sp[-1].is_ref()) & int(sp[-2].is_ref()))) {
+      if (WORDS_DECIDE_IS(sp[-2], sp[-1])) {
         sp -= 2;
         TEST_RESULT(sp[0] == sp[1]);
       }
@@ -1013,8 +1014,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
                  int64_t(x.word()) < int64_t(y.word()))
       LOCAL_TEST(LOADL_GTL, int(x.is_fixnum()) & int(y.is_fixnum()),
                  int64_t(x.word()) > int64_t(y.word()))
-      // As IS: equal words, or an immediate on either side.
-      LOCAL_TEST(LOADL_ISL, x == y || !(int(x.is_ref()) & int(y.is_ref())), x == y)
+      LOCAL_TEST(LOADL_ISL, WORDS_DECIDE_IS(x, y), x == y)
 #undef LOCAL_TEST
 
     op_CATCH:
@@ -1060,6 +1060,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef SA
 #undef PRIM_SLOW
 #undef BOTH_FIXNUMS
+#undef WORDS_DECIDE_IS
 #undef TEST_RESULT
 #undef VALUE_RESULT
 }

@@ -225,14 +225,7 @@ uint64_t string_hash(Value s) {
   return h;
 }
 
-Value string_copy(Value s) {
-  String* p = str(s);
-  Value r = alloc_string(p->len, is_wide(p));
-  String* q = str(r);
-  size_t bytes = is_wide(p) ? p->len * 4 : p->len;
-  memcpy(q->buf.as<Blob>()->data, p->buf.as<Blob>()->data, bytes);
-  return r;
-}
+Value string_copy(Value s) { return string_slice(s, 0, string_len(s)); }
 
 Value string_slice(Value s, uint64_t start, uint64_t end) {
   bool wide = is_wide(str(s));

@@ -121,6 +121,8 @@ TEST_CASE("an image that does not match its binary is refused", "[image]") {
   std::string other(image);
   other[8] ^= 1;  // the sources' hash: made from other sources
   CHECK_FALSE(compiler::image_valid(other));
+  compiler::Runtime rt;  // an image refused runs nothing
+  CHECK_FALSE(compiler::run_image(rt.vm(), bad, [](VM&) { FAIL("ran a damaged image"); }));
 }
 
 TEST_CASE("the image holds what a form's code holds", "[image]") {
@@ -140,7 +142,7 @@ TEST_CASE("the image holds what a form's code holds", "[image]") {
   rt.vm().apply(fn, nullptr, 0);
   std::string before = compiler::disassemble(global_value(intern("image-test")));
   rt.eval_string("(= image-test nil)");
-  compiler::run_image(rt.vm(), image, [](VM&) {});
+  REQUIRE(compiler::run_image(rt.vm(), image, [](VM&) {}));
   CHECK(compiler::disassemble(global_value(intern("image-test"))) == before);
   CHECK(write_string(rt.eval_string("(firstn 7 (image-test 1))")) ==
         "(a \"s\u00e9\u4e2d\" #\\x 2.5 717897987691852588770249 1/3 (1 (2 . 3) \"q\"))");
