@@ -1,4 +1,6 @@
 // repl/main.cpp — the arcana command: the REPL, the script runner, -e.
+#include <dlfcn.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -19,9 +21,6 @@
 #include "vm/string.h"
 #include "vm/symbol.h"
 
-#ifdef ARCANA_HAVE_PROFILER
-#include <gperftools/profiler.h>
-#endif
 
 namespace {
 
@@ -308,17 +307,48 @@ int run(Args& args) {
   return status;
 }
 
+// gperftools' CPU profiler, opened for --cpu-profile rather than linked,
+// so that a start without it maps neither it nor libunwind and liblzma
+// (CMakeLists.txt, "Startup"). Its own libstdc++ is the shared one; the
+// binary's is static and not exported, so each side keeps to its own.
+struct CppProfiler {
+  int (*start)(const char*) = nullptr;
+  void (*stop)() = nullptr;
+};
+
+bool open_cpp_profiler(CppProfiler& p) {
+  void* lib = dlopen("libprofiler.so.0", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    std::fprintf(stderr,
+                 "arcana: --cpu-profile needs gperftools' libprofiler.so.0 (Debian's "
+                 "libgoogle-perftools4): %s\n",
+                 dlerror());
+    return false;
+  }
+  p.start = reinterpret_cast<int (*)(const char*)>(dlsym(lib, "ProfilerStart"));
+  p.stop = reinterpret_cast<void (*)()>(dlsym(lib, "ProfilerStop"));
+  if (!p.start || !p.stop) {
+    std::fputs("arcana: --cpu-profile: libprofiler.so.0 lacks ProfilerStart\n", stderr);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Args args;
   int r = parse_args(argc, argv, args);
   if (r >= 0) return r;
-#ifdef ARCANA_HAVE_PROFILER
-  if (!args.profile.empty()) ProfilerStart(args.profile.c_str());
-#else
-  if (!args.profile.empty()) std::fputs("arcana: built without gperftools\n", stderr);
-#endif
+  CppProfiler profiler;
+  if (!args.profile.empty()) {
+    if (!open_cpp_profiler(profiler)) return 2;
+    if (!profiler.start(args.profile.c_str())) {
+      std::fprintf(stderr, "arcana: --cpu-profile: the profiler did not start on '%s'\n",
+                   args.profile.c_str());
+      return 2;
+    }
+  }
   int status;
   try {
     status = run(args);
@@ -329,8 +359,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "arcana: %s\n", e.what());
     status = 2;
   }
-#ifdef ARCANA_HAVE_PROFILER
-  if (!args.profile.empty()) ProfilerStop();
-#endif
+  if (profiler.stop) profiler.stop();
   return status;
 }

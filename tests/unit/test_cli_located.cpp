@@ -12,7 +12,9 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -158,6 +160,26 @@ TEST_CASE("a --cpu-profile path that cannot be written is an error", "[cli][loca
   CHECK(r.exited_with(2));
   CHECK(r.out.empty());
   CHECK(has(r.err, "--cpu-profile: cannot write '/nonexistent-dir/x.prof'"));
+}
+
+// libprofiler is opened for --cpu-profile, not linked (repl/main.cpp): the
+// file is gperftools' format, its header words 0 and 3 and its trailer the
+// process's memory map, which names the binary.
+TEST_CASE("--cpu-profile writes a gperftools profile of the run", "[cli][located]") {
+  TempDir dir;
+  std::string prof = dir.path + "/run.prof";
+  Result r = arcana({"--cpu-profile=" + prof, "-e",
+                     "(let s 0 (for i 1 3000000 (++ s i)) s)"});
+  REQUIRE(r.exited_with(0));
+  CHECK(r.out == "4500001500000\n");
+  std::ifstream in(prof, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.size() > 5 * sizeof(uint64_t));
+  uint64_t header[2];
+  std::memcpy(header, bytes.data(), sizeof header);
+  CHECK(header[0] == 0);
+  CHECK(header[1] == 3);
+  CHECK(has(bytes, "arcana"));
 }
 
 TEST_CASE("Ctrl-C in a script interrupts it: cleanups run, status 130", "[cli][located]") {
