@@ -7,9 +7,14 @@
 // written gets the next id, on the reader's side in the same order, and a
 // later reference to it is a kRef with that id; ids start again at each
 // form (no collection runs while one form is read, vm/object.h's invariant
-// that allocation never collects, so the reader may keep raw Values).
+// that allocation never collects, so the reader may keep raw Values). An
+// interned symbol has a second number, over the whole image: the first
+// kSym of a name gives it the next, and later forms name it by that number
+// (kSymAgain), so a start interns each name once (vm::SymbolPlace).
+// Instructions, and a string's characters, are stored little-endian.
 #include "compiler/image.h"
 
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
@@ -37,7 +42,7 @@ using namespace vm;
 
 namespace {
 
-constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '1'};
+constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '2'};
 // magic, source hash, body length, body checksum, forms and prelude forms
 // (32 bits each), uniq's counter.
 constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8;
@@ -45,7 +50,7 @@ constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8;
 enum Tag : uint8_t {
   kImm,       // an immediate's word (fixnum, char, nil, t, ...)
   kRef,       // an object of this form written before: its id
-  kSym,       // an interned symbol: its name
+  kSym,       // an interned symbol the image names for the first time: its name
   kUsym,      // an uninterned symbol: its name
   kStr,       // a string: wide flag, length, characters (1 or 4 bytes each)
   kFlo,       // a flonum: its 8 bytes
@@ -54,6 +59,7 @@ enum Tag : uint8_t {
   kCode,      // a code object: fields, lines, name, file, constants, instructions
   kCons,      // a cons: position flag [file, line, column], car, then cdr
   kGlobalFn,  // a function constant: the symbol whose global held it
+  kSymAgain,  // an interned symbol named before in the image: its number
 };
 
 uint64_t fnv1a(uint64_t h, std::string_view s) {
@@ -102,7 +108,9 @@ uint64_t get_fixed(std::string_view s, size_t at, int bytes) {
 // One form's value graph, written (see the file's opening).
 class FormWriter {
  public:
-  FormWriter(std::string& out, const std::string& where) : out_(out), where_(where) {}
+  FormWriter(std::string& out, std::unordered_map<std::string, uint64_t>& symbol_ids,
+             const std::string& where)
+      : out_(out), symbol_ids_(symbol_ids), where_(where) {}
 
   void value(Value v) {
     // A list's spine is written as a loop, so a long quoted list needs no
@@ -137,10 +145,23 @@ class FormWriter {
  private:
   void object(Value v) {
     switch (TYPE(v)) {
-      case Kind::Symbol:
-        out_ += char(find_symbol(symbol_name(v)) == v ? kSym : kUsym);
-        put_text(out_, symbol_name(v));
+      case Kind::Symbol: {
+        std::string name = symbol_name(v);
+        if (find_symbol(name) != v) {
+          out_ += char(kUsym);
+          put_text(out_, name);
+          return;
+        }
+        auto [it, fresh] = symbol_ids_.emplace(name, symbol_ids_.size());
+        if (fresh) {
+          out_ += char(kSym);
+          put_text(out_, name);
+        } else {
+          out_ += char(kSymAgain);
+          put_u(out_, it->second);
+        }
         return;
+      }
       case Kind::String: {
         uint64_t n = string_len(v);
         bool wide = v.header()->flags & kStringWide;
@@ -201,6 +222,7 @@ class FormWriter {
   }
 
   std::string& out_;
+  std::unordered_map<std::string, uint64_t>& symbol_ids_;
   const std::string& where_;
   std::unordered_map<Word, uint64_t> ids_;
 };
@@ -251,6 +273,13 @@ class FormReader {
     objects_.push_back(v);
     return v;
   }
+  // n bytes, little-endian words of 1 or 4 bytes, copied as they are.
+  void raw(void* to, uint64_t n) {
+    static_assert(std::endian::native == std::endian::little);
+    if (n > s_.size() - at_) corrupt();
+    if (n) std::memcpy(to, s_.data() + at_, n);
+    at_ += n;
+  }
 
   Value value() {
     // A cons chain: each cell's cdr is the next value read; the first cell
@@ -291,14 +320,22 @@ class FormReader {
         if (id >= objects_.size()) corrupt();
         return objects_[id];
       }
-      case kSym: return made(intern(text()));
+      case kSym: {
+        symbols_.push_back({text(), {}});
+        return made(intern(symbols_.back().name, symbols_.back().place));
+      }
+      case kSymAgain: {
+        uint64_t id = u();
+        if (id >= symbols_.size()) corrupt();
+        return made(intern(symbols_[id].name, symbols_[id].place));
+      }
       case kUsym: return made(make_uninterned_symbol(text()));
       case kStr: {
         bool wide = byte();
         uint64_t n = u();
         if (n > (s_.size() - at_) / (wide ? 4 : 1)) corrupt();
         Value s = make_string(n, wide ? 0x100 : 0);
-        for (uint64_t i = 0; i < n; ++i) string_set(s, i, uint32_t(fixed(wide ? 4 : 1)));
+        raw(s.as<String>()->buf.as<Blob>()->data, n * (wide ? 4 : 1));
         return made(s);
       }
       case kFlo: {
@@ -365,14 +402,18 @@ class FormReader {
       set(c, &code_consts(c)[i], k);
     }
     c->ninsns = uint32_t(ninsns);
-    auto* insns = const_cast<Insn*>(code_insns(c));
-    for (uint64_t i = 0; i < ninsns; ++i) insns[i] = Insn(fixed(4));
+    raw(const_cast<Insn*>(code_insns(c)), ninsns * sizeof(Insn));
     return cv;
   }
 
   std::string_view s_;
   size_t at_ = 0;
   std::vector<Value> objects_;  // this form's, by id
+  struct NamedSymbol {
+    std::string_view name;  // in the image
+    SymbolPlace place;
+  };
+  std::vector<NamedSymbol> symbols_;  // the image's, by number (kSymAgain)
 };
 
 }  // namespace
@@ -380,7 +421,7 @@ class FormReader {
 ImageWriter::ImageWriter() = default;
 
 void ImageWriter::add_form(Value code, const std::string& where) {
-  FormWriter(body_, where).value(code);
+  FormWriter(body_, symbol_ids_, where).value(code);
   ++forms_;
 }
 

@@ -14,7 +14,8 @@
 //
 // What a code object refers to is written by value, with the sharing
 // within one form kept: numbers, characters, strings, interned symbols (by
-// name, interned again), uninterned ones (one fresh symbol per symbol
+// name the first time the image names one, later by that first naming's
+// number, so that a start interns each name once), uninterned ones (one fresh symbol per symbol
 // written), conses with their source positions (by file name), line
 // tables and nested code. A function the compiler or a macro put in the
 // code as a constant (%strcopy, the expander's internal functions) is
@@ -32,6 +33,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "vm/vm.h"
 
@@ -51,6 +53,8 @@ class ImageWriter {
 
  private:
   std::string body_;
+  // Each interned symbol's number: the order of the image's first naming.
+  std::unordered_map<std::string, uint64_t> symbol_ids_;
   uint32_t forms_ = 0;
   uint32_t prelude_forms_ = 0;
 };

@@ -21,7 +21,6 @@
 #include "vm/string.h"
 #include "vm/symbol.h"
 
-
 namespace {
 
 const char* kUsage =
@@ -309,7 +308,7 @@ int run(Args& args) {
 
 // gperftools' CPU profiler, opened for --cpu-profile rather than linked,
 // so that a start without it maps neither it nor libunwind and liblzma
-// (CMakeLists.txt, "Startup"). Its own libstdc++ is the shared one; the
+// (CMakeLists.txt, ARCANA_STATIC_LIBS). Its own libstdc++ is the shared one; the
 // binary's is static and not exported, so each side keeps to its own.
 struct CppProfiler {
   int (*start)(const char*) = nullptr;

@@ -31,8 +31,14 @@ Syms S;
 
 namespace {
 
+// Looked up by string_view, without making a std::string of the name.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct InternTable {
-  std::unordered_map<std::string, size_t> index;
+  std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> index;
   std::vector<Value> syms;
   std::vector<size_t> holes;  // indices of uninterned symbols, free again
   // Indices whose symbol may be young: interned since the last minor
@@ -40,6 +46,7 @@ struct InternTable {
   // hole is taken again; a hole's nil is skipped).
   std::vector<size_t> young;
   uint64_t uniq_count = 0;  // uniq's last gsN: its names go into this table
+  uint64_t uninterns = 0;   // how many unintern took out (SymbolPlace's check)
 };
 
 struct TableAndSyms {
@@ -78,9 +85,9 @@ Value intern(std::string_view name) {
   if (name == "nil") return NIL;
   if (name == "t") return T;
   InternTable& t = table();
-  std::string key(name);
-  auto it = t.index.find(key);
+  auto it = t.index.find(name);
   if (it != t.index.end()) return t.syms[it->second];
+  std::string key(name);
   Value sym = new_symbol(name);
   if (!t.holes.empty()) {
     size_t i = t.holes.back();
@@ -111,14 +118,27 @@ bool unintern(Value sym) {
   t.syms[it->second] = NIL;
   t.holes.push_back(it->second);
   t.index.erase(it);
+  ++t.uninterns;
   return true;
+}
+
+Value intern(std::string_view name, SymbolPlace& place) {
+  InternTable& t = table();
+  if (place.table_ == &t && place.uninterns_ == t.uninterns) return t.syms[place.index_];
+  Value sym = intern(name);
+  if (sym.is_ref()) {  // nil and t have no place
+    place.table_ = &t;
+    place.index_ = t.index.find(name)->second;
+    place.uninterns_ = t.uninterns;
+  }
+  return sym;
 }
 
 Value find_symbol(std::string_view name) {
   if (name == "nil") return NIL;
   if (name == "t") return T;
   InternTable& t = table();
-  auto it = t.index.find(std::string(name));
+  auto it = t.index.find(name);
   return it == t.index.end() ? UNBOUND : t.syms[it->second];
 }
 
@@ -129,7 +149,7 @@ Value CachedSymbol::get() const {
   if (table_ != &t) {  // first use, or another runtime's table (tests)
     Value s = intern(name_);
     table_ = &t;
-    index_ = t.index.at(name_);
+    index_ = t.index.find(std::string_view(name_))->second;
     if (s.is_ref()) s.as<Symbol>()->h.flags |= kSymPinned;  // its index is kept
     return s;
   }

@@ -42,6 +42,20 @@ class CachedSymbol {
   mutable const void* table_ = nullptr;  // the intern table the index is into
   mutable size_t index_ = 0;
 };
+// Where a name is in the intern table, for a reader that meets the same
+// names again and again (the library image, compiler/image.cpp): intern(name,
+// place) looks the name up once and afterwards goes to its place, which a
+// moving collector leaves as it is, until unintern runs or another table is
+// current, when it looks the name up again.
+class SymbolPlace {
+ private:
+  friend Value intern(std::string_view, SymbolPlace&);
+  const void* table_ = nullptr;
+  size_t index_ = 0;
+  uint64_t uninterns_ = 0;
+};
+Value intern(std::string_view utf8_name, SymbolPlace& place);
+
 // Global value cell access; sym must be a Symbol object (not nil or t).
 inline Value global_value(Value sym) { return sym.as<Symbol>()->value; }
 void set_global(Value sym, Value v);

@@ -165,11 +165,10 @@ TEST_CASE("a --cpu-profile path that cannot be written is an error", "[cli][loca
 // libprofiler is opened for --cpu-profile, not linked (repl/main.cpp): the
 // file is gperftools' format, its header words 0 and 3 and its trailer the
 // process's memory map, which names the binary.
-TEST_CASE("--cpu-profile writes a gperftools profile of the run", "[cli][located]") {
+TEST_CASE("a run with --cpu-profile writes a gperftools profile", "[cli][located]") {
   TempDir dir;
   std::string prof = dir.path + "/run.prof";
-  Result r = arcana({"--cpu-profile=" + prof, "-e",
-                     "(let s 0 (for i 1 3000000 (++ s i)) s)"});
+  Result r = arcana({"--cpu-profile=" + prof, "-e", "(let s 0 (for i 1 3000000 (++ s i)) s)"});
   REQUIRE(r.exited_with(0));
   CHECK(r.out == "4500001500000\n");
   std::ifstream in(prof, std::ios::binary);

@@ -148,3 +148,26 @@ TEST_CASE("the image holds what a form's code holds", "[image]") {
         "(a \"s\u00e9\u4e2d\" #\\x 2.5 717897987691852588770249 1/3 (1 (2 . 3) \"q\"))");
   CHECK(write_string(rt.eval_string("((last (image-test 1)) 2)")) == "3");
 }
+
+TEST_CASE("a name the image names again is interned again after an unintern", "[image]") {
+  // The reader keeps each interned symbol's place in the table from its
+  // first naming (vm::SymbolPlace); a form that uninterns one in between
+  // must not leave a later form the hole, or the name that took it.
+  compiler::Runtime rt;
+  compiler::ImageWriter w;
+  const char* forms[] = {"(assign image-a 'image-sym-x)", "(%unintern image-a)",
+                         "(assign image-hole-taker 'image-sym-y)", "(assign image-b 'image-sym-x)"};
+  int line = 1;
+  for (const char* f : forms) {
+    Value form = rt.eval_string(std::string("'") + f);
+    Value fn = compiler::compile_toplevel(rt.vm(), form, "image-test.arc", line++);
+    w.add_form(fn.as<Closure>()->code, "image-test.arc");
+  }
+  std::string image = w.finish(0);
+  REQUIRE(compiler::run_image(rt.vm(), image, [](VM&) {}));
+  Value a = global_value(intern("image-a")), b = global_value(intern("image-b"));
+  CHECK(a != b);  // a was uninterned; b is the name interned anew
+  CHECK(b == intern("image-sym-x"));
+  CHECK(symbol_name(b) == "image-sym-x");
+  CHECK(symbol_name(a) == "image-sym-x");
+}
