@@ -112,6 +112,9 @@ Connection: close"))
     (= currsock* s)
     (each job pending-bgthreads* (apply new-bgthread job))
     (%srv-start-log-flusher)
+    ; The error log is opened before the first connection: when descriptors
+    ; run out, the accept error that says so must not need one to be logged.
+    (errsafe (%srv-logport 'err))
     (%srv-signals)
     (when srv-setuid* (setuid srv-setuid*))
     (unless (%srv-worker)
