@@ -124,13 +124,16 @@ struct Blob {
 };
 
 // Characters live in a Blob, one byte each while every character is below
-// 256, four bytes each (kStringWide) once a wider one is stored.
+// 256, four bytes each (kStringWide) once a wider one is stored. A copy
+// shares its original's Blob until one of them is written (kStringShared,
+// vm/string.cpp).
 struct String {
   GcHeader h;
   uint64_t len;
   Value buf;  // Blob
 };
 constexpr uint16_t kStringWide = 1;
+constexpr uint16_t kStringShared = 2;
 
 struct Vector {
   GcHeader h;

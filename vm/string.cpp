@@ -5,6 +5,15 @@
 // per character once kStringWide is set. The flag only ever goes from narrow
 // to wide, so a string mutated back to Latin-1 stays wide; that keeps
 // string_set O(1) apart from the one widening copy.
+//
+// string_copy shares the Blob: the copy is one String, and both it and the
+// original are marked kStringShared, so that whichever is written first
+// (string_set, the only writer of an existing string's characters) takes a
+// copy of the characters for itself then. Every evaluation of a string
+// literal is such a copy (%strcopy, docs/LANGUAGE.md 1.6), and most are only
+// read: printed, compared, used as a key. Once set, the flag stays on a
+// string that still shares (no count is kept of the others), so it may copy
+// once more than it needed to, never less.
 #include "vm/string.h"
 
 #include <cstring>
@@ -34,13 +43,14 @@ Value alloc_string(uint64_t len, bool wide) {
   return Value::ref(s);
 }
 
+// Both give s a Blob of its own, so it is no longer shared.
 void widen(String* s) {
   Value buf = make_blob(s->len * 4);
   auto* out = reinterpret_cast<uint32_t*>(buf.as<Blob>()->data);
   const uint8_t* in = narrow_chars(s);
   for (uint64_t i = 0; i < s->len; ++i) out[i] = in[i];
   set(s, &s->buf, buf);
-  s->h.flags |= kStringWide;
+  s->h.flags = uint16_t((s->h.flags | kStringWide) & ~kStringShared);
 }
 
 bool is_cont(uint8_t b) { return (b & 0xC0) == 0x80; }
@@ -149,9 +159,23 @@ uint32_t string_ref(Value s, uint64_t i) {
   return is_wide(p) ? wide_chars(p)[i] : narrow_chars(p)[i];
 }
 
+namespace {
+
+// A shared string about to be written: its characters copied for it alone.
+void unshare(String* s) {
+  Blob* from = s->buf.as<Blob>();
+  Value buf = make_blob(from->size);
+  if (from->size) memcpy(buf.as<Blob>()->data, s->buf.as<Blob>()->data, from->size);
+  set(s, &s->buf, buf);
+  s->h.flags &= uint16_t(~kStringShared);
+}
+
+}  // namespace
+
 void string_set(Value s, uint64_t i, uint32_t c) {
   String* p = str(s);
   if (!is_wide(p) && c >= 256) widen(p);
+  else if (p->h.flags & kStringShared) [[unlikely]] unshare(p);
   if (is_wide(p)) wide_chars(p)[i] = c;
   else narrow_chars(p)[i] = uint8_t(c);
 }
@@ -225,7 +249,16 @@ uint64_t string_hash(Value s) {
   return h;
 }
 
-Value string_copy(Value s) { return string_slice(s, 0, string_len(s)); }
+Value string_copy(Value s) {
+  String* r = alloc<String>(Kind::String);  // allocation never collects: s stays put
+  String* p = str(s);
+  p->h.flags |= kStringShared;
+  r->len = p->len;
+  r->buf = NIL;
+  r->h.flags = p->h.flags;
+  set(r, &r->buf, p->buf);
+  return Value::ref(r);
+}
 
 Value string_slice(Value s, uint64_t start, uint64_t end) {
   bool wide = is_wide(str(s));

@@ -167,3 +167,16 @@ c2 ; expect: "zbc"
 (caught (fn () (len 5))) ; expect: caught
 (caught (fn () (len 'abc))) ; expect: caught
 (caught (fn () (len #\a))) ; expect: caught
+
+; --- copies share their characters until one of them is written (vm/string.cpp) ---
+(let a (string "abc") (let b (copy a) (= (b 0) #\z) (list a b))) ; expect: ("abc" "zbc")
+(let a (string "abc") (let b (copy a) (= (a 0) #\q) (list a b))) ; expect: ("qbc" "abc")
+(let a (string "abc") (withs (b (copy a) c (copy b)) (= (b 1) #\y) (list a b c))) ; expect: ("abc" "ayc" "abc")
+(let a (string "abc") (let b (copy a) (= (b 2) #\λ) (list a b (len b)))) ; expect: ("abc" "abλ" 3)
+(let a (string "aλc") (let b (copy a) (= (b 0) #\x) (= (a 2) #\😀) (list a b))) ; expect: ("aλ😀" "xλc")
+(let a (string "abc") (let b (copy a) (= (b 0) #\z) (= (b 1) #\y) (= (a 2) #\w) (list a b))) ; expect: ("abw" "zyc")
+(let a (string "abc") (let b (copy a) (= (a 0) #\x) (list (is a b) (iso a b)))) ; expect: (nil nil)
+(let h (table) (let k "key" (= (h k) 1) (= (h (copy k)) 2) (list (h "key") (len h)))) ; expect: (2 1)
+(let xs (map (fn (_) "lit") '(1 2 3)) (= ((car xs) 0) #\L) xs) ; expect: ("Lit" "lit" "lit")
+(do (def strcopy-lit () "q") (let s (strcopy-lit) (= (s 0) #\r) (list s (strcopy-lit)))) ; expect: ("r" "q")
+(let a (string "") (let b (copy a) (list a b (len b)))) ; expect: ("" "" 0)
