@@ -934,7 +934,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     Box* b = base[A].as<Box>();                                         \
     Value x = b->v, y = (operand), v;                                   \
     if ((int(x.is_fixnum()) & int(y.is_fixnum())) && arith(x, y, &v)) { \
-      set(b, &b->v, v);                                                 \
+      set_immediate(&b->v, v); /* a fixnum over a fixnum */             \
       pc += 3;                                                          \
       if ((*pc & 0xff) == uint8_t(Op::POP)) ++pc;                       \
       else PUSH(v);                                                     \

@@ -238,6 +238,14 @@ template <class T>
 inline void set(T* obj, Value* slot, Value v) {
   set(&obj->h, slot, v);
 }
+// A store of an immediate over an immediate (a fixnum counter in a box)
+// needs no barrier: the generational one looks at the reference stored
+// (gc/gen.cpp), the concurrent one's deletion barrier at the reference
+// overwritten (gc/vcgc.cpp), and here neither is a reference. Relaxed, as
+// a concurrent marker may read the slot meanwhile.
+inline void set_immediate(Value* slot, Value v) {
+  __atomic_store_n(reinterpret_cast<Word*>(slot), v.word(), __ATOMIC_RELAXED);
+}
 
 // ---- predicates and accessors (through TYPE) ----
 inline bool is_cons(Value v) { return TYPE(v) == Kind::Cons; }
