@@ -76,8 +76,16 @@
 (def rev (xs)
   (if (alist xs) (%rev-onto xs nil) (err "rev: expected a list, got" xs)))
 
+; The list helpers below loop with a local function (rfn) rather than
+; calling themselves through their global: the compiler runs such a
+; function as a loop in its caller's frame (compiler/compile.cpp,
+; loop_form), with no global looked up and no call per element. This one
+; comes before rfn, so it is written as rfn expands.
 (def %map1 (f xs acc)
-  (if xs (%map1 f (cdr xs) (cons (f (car xs)) acc)) (%rev-onto acc nil)))
+  (((fn (lp) (assign lp (fn (xs acc)
+                          (if xs (lp (cdr xs) (cons (f (car xs)) acc)) (%rev-onto acc nil)))))
+    nil)
+   xs acc))
 
 (def map1 (f xs)
   (if (alist xs) (%map1 f xs nil) (err "map1: expected a list, got" xs)))
@@ -338,7 +346,7 @@
   (if ys (%intersperse x (cdr ys) (cons (car ys) nil))))
 
 (def %range (i end acc)
-  (if (> i end) (%rev-onto acc nil) (%range (+ i 1) end (cons i acc))))
+  ((rfn lp (i acc) (if (> i end) (%rev-onto acc nil) (lp (+ i 1) (cons i acc)))) i acc))
 
 ; Characters step through their codes, as inc does.
 (def range (start end)
@@ -465,9 +473,11 @@
     s))
 
 (def %keep (f xs acc)
-  (if xs
-      (%keep f (cdr xs) (if (f (car xs)) (cons (car xs) acc) acc))
-      (%rev-onto acc nil)))
+  ((rfn lp (xs acc)
+     (if xs
+         (lp (cdr xs) (if (f (car xs)) (cons (car xs) acc) acc))
+         (%rev-onto acc nil)))
+   xs acc))
 
 (def keep (test seq)
   (let f (testify test)
@@ -482,9 +492,11 @@
         (%seq-err "rem" seq))))
 
 (def %trues (f xs acc)
-  (if xs
-      (%trues f (cdr xs) (let v (f (car xs)) (if v (cons v acc) acc)))
-      (%rev-onto acc nil)))
+  ((rfn lp (xs acc)
+     (if xs
+         (lp (cdr xs) (let v (f (car xs)) (if v (cons v acc) acc)))
+         (%rev-onto acc nil)))
+   xs acc))
 
 (def trues (f xs) (%check-list "trues" xs) (%trues f xs nil))
 
@@ -507,9 +519,11 @@
     r))
 
 (def %map2 (f xs ys acc)
-  (if (and xs ys)
-      (%map2 f (cdr xs) (cdr ys) (cons (f (car xs) (car ys)) acc))
-      (%rev-onto acc nil)))
+  ((rfn lp (xs ys acc)
+     (if (and xs ys)
+         (lp (cdr xs) (cdr ys) (cons (f (car xs) (car ys)) acc))
+         (%rev-onto acc nil)))
+   xs ys acc))
 
 (def %some-nil (xs) (if xs (if (car xs) (%some-nil (cdr xs)) t)))
 
@@ -624,14 +638,14 @@
   (%commonest seq (counts seq) nil 0))
 
 (def %foldl (f acc xs)
-  (if xs (%foldl f (f acc (car xs)) (cdr xs)) acc))
+  ((rfn lp (acc xs) (if xs (lp (f acc (car xs)) (cdr xs)) acc)) acc xs))
 
 ; Lists of length 0-2 are just (apply f xs): (reduce + nil) is (+).
 (def reduce (f xs)
   (if (cddr xs) (%foldl f (car xs) (cdr xs)) (apply f xs)))
 
 (def %foldr (f acc rxs)
-  (if rxs (%foldr f (f (car rxs) acc) (cdr rxs)) acc))
+  ((rfn lp (acc rxs) (if rxs (lp (f (car rxs) acc) (cdr rxs)) acc)) acc rxs))
 
 ; Folds from the right, over the list reversed, so constant stack.
 (def rreduce (f xs)
@@ -640,7 +654,7 @@
         (%foldr f (f (cadr r) (car r)) (cddr r)))
       (apply f xs)))
 
-(def %sum (f xs n) (if xs (%sum f (cdr xs) (+ n (f (car xs)))) n))
+(def %sum (f xs n) ((rfn lp (xs n) (if xs (lp (cdr xs) (+ n (f (car xs)))) n)) xs n))
 
 (def sum (f xs)
   (if (alist xs) (%sum f xs 0)
@@ -648,7 +662,7 @@
       (%seq-err "sum" xs)))
 
 (def %best (f xs wins)
-  (if xs (%best f (cdr xs) (if (f (car xs) wins) (car xs) wins)) wins))
+  ((rfn lp (xs wins) (if xs (lp (cdr xs) (if (f (car xs) wins) (car xs) wins)) wins)) xs wins))
 
 (def best (f seq) (if seq (%best f (cdr seq) (car seq))))
 

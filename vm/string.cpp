@@ -239,12 +239,17 @@ int string_compare(Value a, Value b) {
 
 // FNV-1a over code points, so a narrow and a wide string with the same
 // characters hash alike.
+// FNV-1a over the code points, so that a narrow string and a wide one of
+// the same characters hash alike (a narrow one's bytes are its code points).
 uint64_t string_hash(Value s) {
   uint64_t h = 0xcbf29ce484222325ull;
-  uint64_t n = string_len(s);
-  for (uint64_t i = 0; i < n; ++i) {
-    h ^= string_ref(s, i);
-    h *= 0x100000001b3ull;
+  String* p = str(s);
+  if (is_wide(p)) {
+    const uint32_t* c = wide_chars(p);
+    for (uint64_t i = 0; i < p->len; ++i) h = (h ^ c[i]) * 0x100000001b3ull;
+  } else {
+    const uint8_t* c = narrow_chars(p);
+    for (uint64_t i = 0; i < p->len; ++i) h = (h ^ c[i]) * 0x100000001b3ull;
   }
   return h;
 }

@@ -98,14 +98,19 @@ uint64_t key_hash(Value key, bool& by_word) {
 }
 
 // The slot index of key, or -1 if absent.
+// A string key (the common key compared by content) meets the keys on its
+// probe path as strings at once: no other kind is equal to a string.
 int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word) {
   if (!v) return -1;
   uint64_t mask = capacity_of(v) - 1;
+  bool string_key = !by_word && TYPE(key) == Kind::String;
   for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
     Value k = v->items[2 * i];
     if (k == key) return int64_t(i);
     if (k == EMPTY) return -1;
-    if (!by_word && k != TOMBSTONE && arc_equal(k, key)) return int64_t(i);
+    if (by_word || k == TOMBSTONE) continue;
+    if (string_key ? TYPE(k) == Kind::String && string_equal(k, key) : arc_equal(k, key))
+      return int64_t(i);
   }
 }
 

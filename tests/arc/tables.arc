@@ -125,3 +125,11 @@ total ; expect: 4950
 ((fn (h) (sref h (table) 'in) h) (table)) ; expect: #hash((in . #hash()))
 (assign two (table (fn (h) (sref h 1 'a) (sref h 2 'b))))
 ((fn (o) (write two o) ((fn (s) (if (is s "#hash((a . 1) (b . 2))") 'either-order (is s "#hash((b . 2) (a . 1))") 'either-order s)) (inside o))) (outstring)) ; expect: either-order
+
+; string keys: a wide string (one that held a character past 255) finds the
+; narrow key of the same characters, and keys of other kinds on the probe
+; path are passed over (vm/table.cpp find, vm/string.cpp string_hash)
+(let s (string "abλ") (= (s 2) #\c) (let h (table) (= (h "abc") 1) (list (h s) (len s)))) ; expect: (1 3)
+(let h (table) (= (h (string "xyλ")) 'w) (list (h "xyλ") (h "xy"))) ; expect: (w nil)
+(let h (table) (for i 1 200 (= (h i) i) (= (h (string i)) (* 2 i)) (= (h (list i)) (* 3 i))) (list (h "7") (h 7) (h '(7)) (len h))) ; expect: (14 7 21 600)
+(let h (table) (= (h "") 'e) (list (h "") (h (string "")))) ; expect: (e e)
