@@ -53,7 +53,8 @@ enum class NK {
   Prim,
   OptArg,
   Loop,
-  LoopJump
+  LoopJump,
+  Atomic
 };
 
 struct Node;
@@ -308,6 +309,7 @@ class Builder {
     if (TYPE(head) == Kind::Symbol && !lookup(s, head)) {
       for (auto it = loops_.rbegin(); it != loops_.rend(); ++it)
         if ((*it)->name == head) return build_loop_jump(x, *it, s, line);
+      if (Node* n = build_atomic(x, head, nargs, s, line)) return n;
       // The primitives with fast-path opcodes (vm/opcodes.def, PRIM): a
       // Base row of this global and argument count, or a Count row (ADDN)
       // for more than two. Only a symbol the VM flagged as naming one
@@ -329,6 +331,34 @@ class Builder {
     }
     Node* n = node(NK::Call, line);
     for (Value p = x; is_cons(p); p = cdr(p)) n->kids.push_back(build(car(p), s, line));
+    return n;
+  }
+
+  // (atomic-invoke (fn () body...)), what atomic, and so = and ++ on
+  // places, expand to: the body is built twice, once inline in this frame
+  // (run while the builtin would just call the thunk, ATOMIC in
+  // vm/opcodes.def) and once as the thunk of the call made otherwise. A
+  // nested one in the inline copy is built as the call alone, so nesting
+  // costs a copy per level, not a doubling.
+  Node* build_atomic(Value x, Value head, int nargs, Scope* s, uint32_t line) {
+    static const CachedSymbol atomic_invoke("atomic-invoke");
+    if (head != atomic_invoke.get() || nargs != 1 || inline_atomic_ > 0) return nullptr;
+    Value thunk = car(cdr(x));
+    if (!is_fn_form(thunk) || !is_cons(cdr(thunk)) || !car(cdr(thunk)).is_nil()) return nullptr;
+    Node* n = node(NK::Atomic, line);
+    n->value = head;
+    ++inline_atomic_;
+    Node* body;
+    try {
+      body = build_body(cdr(cdr(thunk)), s, line);
+    } catch (...) {
+      --inline_atomic_;
+      throw;
+    }
+    --inline_atomic_;
+    Node* call = node(NK::Call, line);
+    for (Value p = x; is_cons(p); p = cdr(p)) call->kids.push_back(build(car(p), s, line));
+    n->kids = {body, call};
     return n;
   }
 
@@ -677,6 +707,7 @@ class Builder {
   std::deque<Lambda> lambdas_;
   std::deque<LoopInfo> loop_infos_;
   std::vector<LoopInfo*> loops_;  // the loops being built, innermost last
+  int inline_atomic_ = 0;         // inside an inline copy of an atomic body (build_atomic)
 };
 
 // ---- code generation ----
@@ -785,6 +816,7 @@ class Emitter {
       case NK::OptArg: return emit_optarg(n);
       case NK::Loop: return emit_loop(n, tail);
       case NK::LoopJump: return emit_loop_jump(n);
+      case NK::Atomic: return emit_atomic(n, tail);
     }
   }
 
@@ -947,6 +979,22 @@ class Emitter {
     }
     emit_node(n->kids[2], tail);
     if (loop) loop->branch = 0;  // a self call after the if jumps to the head
+    if (!tail) patch(to_end);
+  }
+
+  // ATOMIC g; JUMPF call; body; JUMP end; call: g thunk CALL 1; end: (in
+  // tail position, the body's tail and the call's are each the frame's).
+  void emit_atomic(Node* n, bool tail) {
+    emit(Op::ATOMIC, konst(n->value));
+    size_t to_call = jump(Op::JUMPF);
+    int d = depth_;
+    emit_node(n->kids[0], tail);
+    size_t to_end = 0;
+    if (!tail) to_end = jump(Op::JUMP);
+    else if (tailcall_at_ + 1 != insns_.size()) emit(Op::RETURN);
+    patch(to_call);
+    depth_ = d;
+    emit_node(n->kids[1], tail);
     if (!tail) patch(to_end);
   }
 

@@ -17,7 +17,7 @@ enum class Op : uint8_t {
 constexpr int kOpCount = int(Op::Count);
 
 // What an opcode is to a primitive fast path (vm/opcodes.def, PRIM).
-enum class PrimForm : uint8_t { None, Base, Count, Imm, Local, Fused };
+enum class PrimForm : uint8_t { None, Base, Count, Imm, Local, Fused, Inline };
 
 struct OpInfo {
   const char* name;

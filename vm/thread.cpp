@@ -785,10 +785,13 @@ Value bi_atomic_release(VM& vm, Value*, int) {
 // (atomic-invoke f): f called holding the lock. While the program has one
 // thread, nobody can interleave, so f is simply called (no lock, no wind:
 // `=` and `++` on places expand to atomic). Otherwise %atomic-locked, from
-// the prelude, calls f inside a dynamic-wind of acquire and release.
+// the prelude, calls f inside a dynamic-wind of acquire and release. The
+// compiler runs a literal thunk's body inline when this builtin would just
+// call it (the ATOMIC opcode, vm/opcodes.def), so a change here is a change
+// there.
 Value bi_atomic_invoke(VM& vm, Value* a, int) {
   Value f = a[0];
-  if (vm.scheduler() && vm.scheduler()->live.size() > 1) {
+  if (other_threads(vm)) {
     Value* s = vm.tail_call_slots(1);
     s[-1] = vm.atomic_locked_fn();
     s[0] = f;

@@ -595,17 +595,19 @@ TEST_CASE("gen: the old generation measures fragmentation, compacts, releases em
           "[gc]") {
   auto h = heap_with_res("gen");
   gc::RootedVector<Word> keep(*h);
-  // 1,000,000 pairs (24 MB of 24-byte cells) promoted.
-  for (int i = 0; i < 1000000; ++i) {
+  // 2,000,000 pairs (48 MB of 24-byte cells) promoted: more than the pool
+  // keeps (the first major collection's trigger, 32 MiB, gc/gen.cpp).
+  constexpr int kPairs = 2000000, kKept = kPairs / 10;
+  for (int i = 0; i < kPairs; ++i) {
     keep.items.push_back(w(pair(*h, fix(i), 0)));
-    if (i % 100000 == 0) h->collect();  // a few at a time, as a program would
+    if (i % 200000 == 0) h->collect();  // a few at a time, as a program would
   }
   h->collect();
   gc::GenFigures f;
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.old.fragmentation < 0.05);  // every cell live
   uint64_t full_pages = f.old.page_bytes;
-  CHECK(full_pages >= 1000000 * sizeof(Pair));
+  CHECK(full_pages >= kPairs * sizeof(Pair));
   // Every tenth kept: nine cells in ten are free, in pages that all still
   // hold live ones.
   for (size_t i = 0; i < keep.items.size(); ++i)
@@ -614,42 +616,42 @@ TEST_CASE("gen: the old generation measures fragmentation, compacts, releases em
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.old.fragmentation > 0.8);
   CHECK(h->stats().fragmentation == f.old.fragmentation);  // what (gc-stats) reports
-  CHECK(f.old.free_partial_bytes >= 800000 * sizeof(Pair));
+  CHECK(f.old.free_partial_bytes >= 8 * kKept * sizeof(Pair));
   CHECK(f.compactions == 0);
   CHECK(f.old.released_bytes == 0);
-  // So the next major collection compacts: the 100,000 pairs move into as
+  // So the next major collection compacts: the 200,000 pairs move into as
   // few pages as they fill, every reference to them follows, and the pages
   // they leave go to the pool, which keeps what the old generation may grow
-  // by before the next major collection (16 MiB at least) and unmaps the rest.
+  // by before the next major collection (32 MiB at least) and unmaps the rest.
   Pair* moved = as_pair(keep.items[10]);
   h->collect();
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.compactions == 1);
   CHECK(h->stats().compactions == 1);
-  CHECK(f.old.evacuated_bytes == 100000 * sizeof(Pair));
-  CHECK(h->stats().bytes_compacted == 100000 * sizeof(Pair));
+  CHECK(f.old.evacuated_bytes == kKept * sizeof(Pair));
+  CHECK(h->stats().bytes_compacted == kKept * sizeof(Pair));
   CHECK(f.old.fragmentation < 0.05);
-  CHECK(f.old.page_bytes - f.old.pooled_bytes < 2 * 100000 * sizeof(Pair) + 64 * 1024);
-  CHECK(f.old.pooled_bytes <= (16u << 20));
+  CHECK(f.old.page_bytes - f.old.pooled_bytes < 2 * kKept * sizeof(Pair) + 64 * 1024);
+  CHECK(f.old.pooled_bytes <= (32u << 20));
   CHECK(f.old.released_bytes > 0);
   CHECK(as_pair(keep.items[10]) != moved);
-  CHECK(h->stats().bytes_live == 100000 * sizeof(Pair));
+  CHECK(h->stats().bytes_live == kKept * sizeof(Pair));
   for (size_t i = 0; i < keep.items.size(); i += 10)
     CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
   CHECK(h->verify().empty());
-  // Nothing kept: every page is empty, pooled (16 MiB of them).
+  // Nothing kept: every page is empty, pooled (32 MiB of them).
   keep.items.clear();
   h->collect();
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.old.fragmentation == 0);
   CHECK(f.old.pooled_bytes == f.old.page_bytes);
-  CHECK(f.old.page_bytes == (16u << 20));
+  CHECK(f.old.page_bytes == (32u << 20));
   CHECK(h->stats().bytes_live == 0);
   // Pooled pages serve any size class.
   gc::Rooted<Word> big(*h, gc::word_of(&array(*h, 100)->h));  // 824 bytes
   h->collect();
   REQUIRE(gc::gen_figures(*h, f));
-  CHECK(f.old.page_bytes == (16u << 20));
+  CHECK(f.old.page_bytes == (32u << 20));
   CHECK(h->verify().empty());
 }
 
@@ -741,7 +743,9 @@ TEST_CASE("gen: compaction skips dead survivors, whose referents may be unmapped
   auto h = heap_with_res("gen");
   REQUIRE(h->set_promote_age(3));
   gc::RootedVector<Word> keep(*h);
-  for (int i = 0; i < 1000000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
+  // 2,000,000 pairs: the pages the last compaction empties are more than
+  // the pool keeps (32 MiB), so some are unmapped.
+  for (int i = 0; i < 2000000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
   h->collect();
   // Stress mode compacts at every other major collection, and runs one
   // every 32 safe points: the 64th from here compacts.
@@ -754,11 +758,11 @@ TEST_CASE("gen: compaction skips dead survivors, whose referents may be unmapped
   // chain is copied as survivors (the minor collection takes the remembered
   // set as roots) but is dead.
   Word chain = 0;
-  for (int i = 1; i < 900000; i += 2000) chain = w(pair(*h, keep.items[size_t(i)], chain));
+  for (int i = 1; i < 1900000; i += 4000) chain = w(pair(*h, keep.items[size_t(i)], chain));
   Pair* o = as_pair(keep.items[1]);
   h->write(&o->h, &o->b, chain);
   for (size_t i = 0; i < keep.items.size(); ++i)
-    if (i < 900000 || i % 10) keep.items[i] = fix(0);  // the last pages stay sparse
+    if (i < 1900000 || i % 10) keep.items[i] = fix(0);  // the last pages stay sparse
   h->set_stress(true);
   h->collect_minor();
   h->set_stress(false);
@@ -766,7 +770,7 @@ TEST_CASE("gen: compaction skips dead survivors, whose referents may be unmapped
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(f.compactions == 1);
   CHECK(f.old.released_bytes > 0);
-  for (size_t i = 900000; i < keep.items.size(); i += 10)
+  for (size_t i = 1900000; i < keep.items.size(); i += 10)
     CHECK(as_pair(keep.items[i])->a == fix(int64_t(i)));
   CHECK(h->verify().empty());
 }
