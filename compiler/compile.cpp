@@ -202,10 +202,13 @@ class Builder {
     return n;
   }
 
-  // "abc" => (%strcopy "abc"): each evaluation gives a fresh string.
+  // "abc" => (%strcopy "abc"): each evaluation gives a fresh string, which
+  // shares the constant's characters until written (vm/string.cpp), as the
+  // constant keeps them in a Blob (string_shareable).
   Node* build_string(Value s, uint32_t line) {
     Node* n = node(NK::Call, line);
-    n->kids = {constant(global_value(intern("%strcopy")), line), constant(s, line)};
+    n->kids = {constant(global_value(intern("%strcopy")), line),
+               constant(string_shareable(s), line)};
     return n;
   }
 

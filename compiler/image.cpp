@@ -334,8 +334,8 @@ class FormReader {
         bool wide = byte();
         uint64_t n = u();
         if (n > (s_.size() - at_) / (wide ? 4 : 1)) corrupt();
-        Value s = make_string(n, wide ? 0x100 : 0);
-        raw(s.as<String>()->buf.as<Blob>()->data, n * (wide ? 4 : 1));
+        Value s = make_string_in_blob(n, wide);  // as the compiler made them
+        raw(string_bytes(s), n * (wide ? 4 : 1));
         return made(s);
       }
       case kFlo: {

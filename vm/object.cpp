@@ -54,6 +54,12 @@ void symbol_trace(GcHeader* h, Visitor& v) {
 size_t blob_size(const GcHeader* h) {
   return sizeof(Blob) + reinterpret_cast<const Blob*>(h)->size;
 }
+// A String with room for its characters inline (kStringRoom) is that much
+// longer, whether or not they are still there.
+size_t string_size(const GcHeader* h) {
+  auto* s = reinterpret_cast<const String*>(h);
+  return sizeof(String) + ((h->flags & kStringRoom) ? s->len : 0);
+}
 void string_trace(GcHeader* h, Visitor& v) { visit(v, reinterpret_cast<String*>(h)->buf); }
 size_t vector_size(const GcHeader* h) {
   return sizeof(Vector) + reinterpret_cast<const Vector*>(h)->len * sizeof(Value);
@@ -155,7 +161,7 @@ void register_kinds(gc::Heap& h) {
     h.register_kind(uint8_t(Kind::Cons), k);
   }
   reg(Kind::Symbol, fixed_size<Symbol>, symbol_trace);
-  reg(Kind::String, fixed_size<String>, string_trace);
+  reg(Kind::String, string_size, string_trace);
   reg(Kind::Blob, blob_size, nullptr);
   reg(Kind::Vector, vector_size, vector_trace);
   reg(Kind::Flonum, fixed_size<Flonum>, nullptr);

@@ -123,17 +123,25 @@ struct Blob {
   alignas(8) uint8_t data[];
 };
 
-// Characters live in a Blob, one byte each while every character is below
-// 256, four bytes each (kStringWide) once a wider one is stored. A copy
-// shares its original's Blob until one of them is written (kStringShared,
-// vm/string.cpp).
+// Characters are one byte each while every character is below 256, four
+// bytes each (kStringWide) once a wider one is stored. A narrow string of
+// up to kStringInlineMax characters holds them itself, after its fields
+// (kStringInline, buf nil): one object, and no pointer followed to read a
+// character. The others keep them in a Blob, which a copy shares with its
+// original until one of them is written (kStringShared). The room after
+// the fields stays the object's (kStringRoom, its size) when a wider
+// character moves the characters out into a Blob (vm/string.cpp).
 struct String {
   GcHeader h;
   uint64_t len;
-  Value buf;  // Blob
+  Value buf;  // Blob, or nil while inline
+  alignas(8) uint8_t room[];
 };
 constexpr uint16_t kStringWide = 1;
 constexpr uint16_t kStringShared = 2;
+constexpr uint16_t kStringInline = 4;
+constexpr uint16_t kStringRoom = 8;
+constexpr uint64_t kStringInlineMax = 128;
 
 struct Vector {
   GcHeader h;

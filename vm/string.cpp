@@ -1,19 +1,24 @@
 // vm/string.cpp — Arc strings and the UTF-8 codec.
 //
-// A String's characters live in a Blob: one byte per character while every
-// character is below 256 (the common case: source text, HTML), four bytes
-// per character once kStringWide is set. The flag only ever goes from narrow
-// to wide, so a string mutated back to Latin-1 stays wide; that keeps
-// string_set O(1) apart from the one widening copy.
+// A String's characters are one byte each while every character is below
+// 256 (the common case: source text, HTML), four bytes each once
+// kStringWide is set. The flag only ever goes from narrow to wide, so a
+// string mutated back to Latin-1 stays wide; that keeps string_set O(1)
+// apart from the one widening copy. A narrow string of up to
+// kStringInlineMax characters holds them in its own room (kStringInline,
+// vm/object.h): a word of a text, a key, a literal; widening moves them out
+// to a Blob, and the room stays, unused, as the object's size.
 //
-// string_copy shares the Blob: the copy is one String, and both it and the
-// original are marked kStringShared, so that whichever is written first
-// (string_set, the only writer of an existing string's characters) takes a
-// copy of the characters for itself then. Every evaluation of a string
-// literal is such a copy (%strcopy, docs/LANGUAGE.md 1.6), and most are only
-// read: printed, compared, used as a key. Once set, the flag stays on a
-// string that still shares (no count is kept of the others), so it may copy
-// once more than it needed to, never less.
+// string_copy of a string whose characters are in a Blob shares the Blob:
+// the copy is one String, and both it and the original are marked
+// kStringShared, so that whichever is written first (string_set, the only
+// writer of an existing string's characters) takes a copy of the
+// characters for itself then. An inline string is copied whole, which is
+// as cheap. Every evaluation of a string literal is such a copy (%strcopy,
+// docs/LANGUAGE.md 1.6), and most are only read: printed, compared, used
+// as a key. Once set, the shared flag stays on a string that still shares
+// (no count is kept of the others), so it may copy once more than it
+// needed to, never less.
 #include "vm/string.h"
 
 #include <cstring>
@@ -26,13 +31,24 @@ constexpr uint32_t kReplacement = 0xFFFD;
 
 String* str(Value s) { return s.as<String>(); }
 bool is_wide(const String* s) { return s->h.flags & kStringWide; }
-uint8_t* narrow_chars(const String* s) { return s->buf.as<Blob>()->data; }
+uint8_t* narrow_chars(const String* s) {
+  if (s->h.flags & kStringInline) return const_cast<uint8_t*>(s->room);
+  return s->buf.as<Blob>()->data;
+}
 uint32_t* wide_chars(const String* s) {
   return reinterpret_cast<uint32_t*>(s->buf.as<Blob>()->data);
 }
 
-// A string of len characters, narrow or wide, its characters zero.
-Value alloc_string(uint64_t len, bool wide) {
+// A string of len characters, narrow or wide, its characters zero; inline
+// if it may be.
+Value alloc_string(uint64_t len, bool wide, bool may_inline = true) {
+  if (may_inline && !wide && len <= kStringInlineMax) {
+    String* s = alloc<String>(Kind::String, len);  // zeroed, as allocation is
+    s->len = len;
+    s->buf = NIL;
+    s->h.flags |= kStringInline | kStringRoom;
+    return Value::ref(s);
+  }
   // Allocate the blob first: allocation never collects, so it survives
   // until it is stored in the string.
   Value buf = make_blob(wide ? len * 4 : len);
@@ -43,14 +59,14 @@ Value alloc_string(uint64_t len, bool wide) {
   return Value::ref(s);
 }
 
-// Both give s a Blob of its own, so it is no longer shared.
+// Both give s a Blob of its own, so it is no longer shared (nor inline).
 void widen(String* s) {
   Value buf = make_blob(s->len * 4);
   auto* out = reinterpret_cast<uint32_t*>(buf.as<Blob>()->data);
   const uint8_t* in = narrow_chars(s);
   for (uint64_t i = 0; i < s->len; ++i) out[i] = in[i];
   set(s, &s->buf, buf);
-  s->h.flags = uint16_t((s->h.flags | kStringWide) & ~kStringShared);
+  s->h.flags = uint16_t((s->h.flags | kStringWide) & ~(kStringShared | kStringInline));
 }
 
 bool is_cont(uint8_t b) { return (b & 0xC0) == 0x80; }
@@ -154,6 +170,11 @@ Value make_string_utf8(std::string_view utf8) {
   return s;
 }
 
+uint8_t* string_bytes(Value s) {
+  String* p = str(s);
+  return is_wide(p) ? reinterpret_cast<uint8_t*>(wide_chars(p)) : narrow_chars(p);
+}
+
 uint32_t string_ref(Value s, uint64_t i) {
   String* p = str(s);
   return is_wide(p) ? wide_chars(p)[i] : narrow_chars(p)[i];
@@ -255,6 +276,7 @@ uint64_t string_hash(Value s) {
 }
 
 Value string_copy(Value s) {
+  if (str(s)->h.flags & kStringInline) return string_slice(s, 0, string_len(s));
   String* r = alloc<String>(Kind::String);  // allocation never collects: s stays put
   String* p = str(s);
   p->h.flags |= kStringShared;
@@ -265,13 +287,21 @@ Value string_copy(Value s) {
   return Value::ref(r);
 }
 
+Value make_string_in_blob(uint64_t len, bool wide) { return alloc_string(len, wide, false); }
+
+Value string_shareable(Value s) {
+  if (!(str(s)->h.flags & kStringInline)) return s;
+  uint64_t n = string_len(s);
+  Value r = alloc_string(n, false, false);  // allocation never collects: s stays put
+  if (n) memcpy(string_bytes(r), string_bytes(s), n);
+  return r;
+}
+
 Value string_slice(Value s, uint64_t start, uint64_t end) {
   bool wide = is_wide(str(s));
   Value r = alloc_string(end - start, wide);  // allocation never collects: s stays put
   size_t w = wide ? 4 : 1;
-  if (end > start)
-    memcpy(str(r)->buf.as<Blob>()->data, str(s)->buf.as<Blob>()->data + start * w,
-           (end - start) * w);
+  if (end > start) memcpy(string_bytes(r), string_bytes(s) + start * w, (end - start) * w);
   return r;
 }
 

@@ -26,6 +26,16 @@ bool string_equal(Value a, Value b);
 int string_compare(Value a, Value b);  // <0, 0, >0 by code point
 uint64_t string_hash(Value s);
 Value string_copy(Value s);
+// s, or a copy of it whose characters are in a Blob, which string_copy's
+// copies share rather than copy (a string literal's constant).
+Value string_shareable(Value s);
+// A string of len characters, zero, in a Blob: the library image's string
+// constants, so that a literal's is string_shareable as the compiler made
+// it (the others, quoted data, are as good in a Blob).
+Value make_string_in_blob(uint64_t len, bool wide);
+// The bytes of s's characters, one or four (native order) each as s is
+// narrow or wide: for filling a string just made (the library image).
+uint8_t* string_bytes(Value s);
 // A fresh string of s's characters [start, end) (start <= end <= len,
 // unchecked), as wide as s is.
 Value string_slice(Value s, uint64_t start, uint64_t end);

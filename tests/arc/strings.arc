@@ -180,3 +180,10 @@ c2 ; expect: "zbc"
 (let xs (map (fn (_) "lit") '(1 2 3)) (= ((car xs) 0) #\L) xs) ; expect: ("Lit" "lit" "lit")
 (do (def strcopy-lit () "q") (let s (strcopy-lit) (= (s 0) #\r) (list s (strcopy-lit)))) ; expect: ("r" "q")
 (let a (string "") (let b (copy a) (list a b (len b)))) ; expect: ("" "" 0)
+; past kStringInlineMax (128) characters a string's copy shares its Blob
+(let a (newstring 200 #\a) (let b (copy a) (= (b 0) #\z) (list (a 0) (b 0) (len b)))) ; expect: (#\a #\z 200)
+(let a (newstring 200 #\a) (let b (copy a) (= (a 199) #\λ) (list (a 199) (b 199) (a 0)))) ; expect: (#\λ #\a #\a)
+(let a (newstring 129 #\q) (withs (b (copy a) c (copy b)) (= (b 128) #\r) (list (a 128) (b 128) (c 128)))) ; expect: (#\q #\r #\q)
+(let a (newstring 128 #\q) (let b (copy a) (= (b 127) #\r) (list (a 127) (b 127)))) ; expect: (#\q #\r)
+; short strings widened, kept across collections
+(let xs (map (fn (i) (let s (string "x" i) (= (s 0) #\λ) s)) (range 1 3000)) (list (len xs) (car xs) (last xs))) ; expect: (3000 "λ1" "λ3000")

@@ -161,6 +161,49 @@ TEST_CASE("string_set widens a narrow string", "[data][string]") {
   CHECK(string_hash(str("aé")) == string_hash(make_string_u32(U"aé")));
 }
 
+// vm/object.h: a narrow string of up to kStringInlineMax characters holds
+// them itself; widening moves them to a Blob and keeps the room as the
+// object's size; a longer string's copy shares its Blob until written.
+TEST_CASE("short strings hold their characters; long ones share a Blob", "[data][string]") {
+  setup();
+  auto flags = [](Value v) { return v.header()->flags; };
+  auto bytes = [](Value v) { return vm::heap().kind_info(v.header()->kind).size(v.header()); };
+  Value s = str("abc");
+  CHECK(flags(s) & kStringInline);
+  CHECK(bytes(s) == sizeof(String) + 3);
+  Value edge = make_string(kStringInlineMax, 'x');
+  CHECK(flags(edge) & kStringInline);
+  Value longer = make_string(kStringInlineMax + 1, 'x');
+  CHECK_FALSE(flags(longer) & (kStringInline | kStringRoom));
+  CHECK(bytes(longer) == sizeof(String));
+  // widening: the characters move out, the room stays
+  string_set(s, 1, 0x3BB);
+  CHECK(flags(s) & kStringWide);
+  CHECK_FALSE(flags(s) & kStringInline);
+  CHECK(flags(s) & kStringRoom);
+  CHECK(bytes(s) == sizeof(String) + 3);
+  CHECK(string_utf8(s) == "aλc");
+  // an inline string's copy is its own; a long one's shares until written
+  Value t = str("short");
+  Value tc = string_copy(t);
+  CHECK(flags(tc) & kStringInline);
+  string_set(tc, 0, 'S');
+  CHECK(string_utf8(t) == "short");
+  Value lc = string_copy(longer);
+  CHECK(flags(lc) & kStringShared);
+  CHECK(flags(longer) & kStringShared);
+  string_set(longer, 0, 'y');
+  CHECK_FALSE(flags(longer) & kStringShared);
+  CHECK(string_ref(lc, 0) == 'x');
+  CHECK(string_ref(longer, 0) == 'y');
+  // a literal's constant keeps its characters in a Blob, so its copies share
+  Value lit = string_shareable(str("lit"));
+  CHECK_FALSE(flags(lit) & kStringInline);
+  CHECK(string_utf8(lit) == "lit");
+  CHECK(flags(string_copy(lit)) & kStringShared);
+  CHECK(vm::heap().verify().empty());
+}
+
 TEST_CASE("string_compare orders by code point", "[data][string]") {
   setup();
   CHECK(string_compare(str("B"), str("a")) < 0);
