@@ -471,13 +471,17 @@ class GenHeap final : public Heap {
       active_.push_back(cur_);
       want_collection();
     }
-    if (!spare_.empty()) {
+    bool fresh = spare_.empty();
+    if (!fresh) {
       cur_ = spare_.front();
       spare_.pop_front();
     } else {
       cur_ = map_chunk();
     }
-    eden_.top = eden_.limit = cur_.start;
+    // A chunk just mapped is zero already (anonymous memory): the whole of it
+    // is eden's zeroed part at once, and its first use writes no zeroes.
+    eden_.top = cur_.start;
+    eden_.limit = fresh ? cur_.start + cur_.size : cur_.start;
     note_peak();
   }
 
