@@ -173,10 +173,8 @@ const char* internal_form(Value v) {
   return "#<internal>";
 }
 
-bool is_container(Value v) {
-  Kind k = TYPE(v);
-  return k == Kind::Cons || k == Kind::Table || k == Kind::Tagged;
-}
+bool is_container_kind(Kind k) { return k == Kind::Cons || k == Kind::Table || k == Kind::Tagged; }
+bool is_container(Value v) { return is_container_kind(TYPE(v)); }
 
 // A value that holds no other (all but conses, tables and tagged objects),
 // printed with no printer state: what pr mostly prints, so it costs no
@@ -438,7 +436,11 @@ void Printer::print_tagged(Value v, bool host_nil) {
 }  // namespace
 
 void print_value(std::string& out, Value v, bool write) {
-  if (is_container(v)) Printer(out, write).run(v);
+  // What pr and disp mostly print, a fixnum or a string's characters, first.
+  if (v.is_fixnum()) return append_number(out, v);
+  Kind k = TYPE(v);
+  if (k == Kind::String && !write) return string_append_utf8(out, v);
+  if (is_container_kind(k)) Printer(out, write).run(v);
   else print_atom(out, v, write);
 }
 
