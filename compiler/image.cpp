@@ -68,21 +68,24 @@ uint64_t fnv1a(uint64_t h, std::string_view s) {
 }
 constexpr uint64_t kFnvBasis = 0xcbf29ce484222325ull;
 
-// A checksum of the body, eight bytes at a time (a start reads it whole).
 uint64_t mix(uint64_t h, uint64_t w) {
   h ^= w + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   return h * 0xff51afd7ed558ccdull;
 }
+// A checksum of the body, which a start reads whole: four independent
+// lanes of xor-and-multiply over eight-byte words (each step a bijection of
+// the lane, so a change to any one word changes its lane), mixed at the end.
 uint64_t checksum(std::string_view s) {
-  uint64_t h = kFnvBasis ^ s.size();
+  constexpr uint64_t kPrime = 0x100000001b3ull;
+  uint64_t h[4] = {kFnvBasis ^ s.size(), kFnvBasis + 1, kFnvBasis + 2, kFnvBasis + 3};
   size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = mix(h, w);
+  for (; i + 32 <= s.size(); i += 32) {
+    uint64_t w[4];
+    std::memcpy(w, s.data() + i, 32);
+    for (int j = 0; j < 4; ++j) h[j] = (h[j] ^ w[j]) * kPrime;
   }
-  for (; i < s.size(); ++i) h = mix(h, uint8_t(s[i]));
-  return h;
+  for (; i < s.size(); ++i) h[0] = (h[0] ^ uint8_t(s[i])) * kPrime;
+  return mix(mix(mix(h[0], h[1]), h[2]), h[3]);
 }
 
 void put_u(std::string& out, uint64_t v) {
@@ -295,9 +298,14 @@ class FormReader {
       }
       uint64_t pos = 0;
       if (byte()) {
-        std::string file(text());
+        std::string_view file = text();
+        if (file != last_file_ || !have_file_) {  // most positions name the file before
+          last_file_id_ = file_id(std::string(file));
+          last_file_ = file;
+          have_file_ = true;
+        }
         uint64_t line = u(), col = u();
-        pos = make_pos(file_id(file), uint32_t(line), uint32_t(col));
+        pos = make_pos(last_file_id_, uint32_t(line), uint32_t(col));
       }
       Value cell = made(src_cons(NIL, NIL, pos));
       Value car = value();
@@ -414,6 +422,9 @@ class FormReader {
     SymbolPlace place;
   };
   std::vector<NamedSymbol> symbols_;  // the image's, by number (kSymAgain)
+  std::string_view last_file_;        // the last position's file, and its id
+  uint32_t last_file_id_ = 0;
+  bool have_file_ = false;
 };
 
 }  // namespace
