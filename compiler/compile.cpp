@@ -53,8 +53,7 @@ enum class NK {
   Prim,
   OptArg,
   Loop,
-  LoopJump,
-  Atomic
+  LoopJump
 };
 
 struct Node;
@@ -339,8 +338,9 @@ class Builder {
 
   // (atomic-invoke (fn () body...)), what atomic, and so = and ++ on
   // places, expand to: the body is built twice, once inline in this frame
-  // (run while the builtin would just call the thunk, ATOMIC in
-  // vm/opcodes.def) and once as the thunk of the call made otherwise. A
+  // (run while the builtin would just call the thunk) and once as the thunk
+  // of the call made otherwise, as (if <ATOMIC> body call), the test the
+  // primitive of vm/opcodes.def's ATOMIC row, taking no operands. A
   // nested one in the inline copy is built as the call alone, so nesting
   // costs a copy per level, not a doubling.
   Node* build_atomic(Value x, Value head, int nargs, Scope* s, uint32_t line) {
@@ -348,20 +348,16 @@ class Builder {
     if (head != atomic_invoke.get() || nargs != 1 || inline_atomic_ > 0) return nullptr;
     Value thunk = car(cdr(x));
     if (!is_fn_form(thunk) || !is_cons(cdr(thunk)) || !car(cdr(thunk)).is_nil()) return nullptr;
-    Node* n = node(NK::Atomic, line);
-    n->value = head;
-    ++inline_atomic_;
-    Node* body;
-    try {
-      body = build_body(cdr(cdr(thunk)), s, line);
-    } catch (...) {
-      --inline_atomic_;
-      throw;
-    }
+    Node* test = node(NK::Prim, line);
+    test->prim = Op::ATOMIC;
+    test->value = head;
+    ++inline_atomic_;  // (an error ends the whole Builder, as for loops_)
+    Node* body = build_body(cdr(cdr(thunk)), s, line);
     --inline_atomic_;
     Node* call = node(NK::Call, line);
     for (Value p = x; is_cons(p); p = cdr(p)) call->kids.push_back(build(car(p), s, line));
-    n->kids = {body, call};
+    Node* n = node(NK::If, line);
+    n->kids = {test, body, call};
     return n;
   }
 
@@ -819,7 +815,6 @@ class Emitter {
       case NK::OptArg: return emit_optarg(n);
       case NK::Loop: return emit_loop(n, tail);
       case NK::LoopJump: return emit_loop_jump(n);
-      case NK::Atomic: return emit_atomic(n, tail);
     }
   }
 
@@ -982,22 +977,6 @@ class Emitter {
     }
     emit_node(n->kids[2], tail);
     if (loop) loop->branch = 0;  // a self call after the if jumps to the head
-    if (!tail) patch(to_end);
-  }
-
-  // ATOMIC g; JUMPF call; body; JUMP end; call: g thunk CALL 1; end: (in
-  // tail position, the body's tail and the call's are each the frame's).
-  void emit_atomic(Node* n, bool tail) {
-    emit(Op::ATOMIC, konst(n->value));
-    size_t to_call = jump(Op::JUMPF);
-    int d = depth_;
-    emit_node(n->kids[0], tail);
-    size_t to_end = 0;
-    if (!tail) to_end = jump(Op::JUMP);
-    else if (tailcall_at_ + 1 != insns_.size()) emit(Op::RETURN);
-    patch(to_call);
-    depth_ = d;
-    emit_node(n->kids[1], tail);
     if (!tail) patch(to_end);
   }
 

@@ -693,12 +693,7 @@ std::string number_to_string(Value v, int radix) {
 }
 
 void append_number(std::string& out, Value v, int radix) {
-  if (v.is_fixnum() && radix == 10) {  // what printing mostly formats: no rank, no base
-    char buf[24];
-    auto res = std::to_chars(buf, buf + sizeof buf, v.as_fixnum());
-    out.append(buf, res.ptr);
-    return;
-  }
+  if (v.is_fixnum()) return append_integer(out, v, radix);  // what printing mostly formats
   switch (rank("number->string", v)) {
     case kFix:
     case kBig: append_integer(out, v, radix); return;

@@ -439,7 +439,7 @@ void print_value(std::string& out, Value v, bool write) {
   // What pr and disp mostly print, a fixnum or a string's characters, first.
   if (v.is_fixnum()) return append_number(out, v);
   Kind k = TYPE(v);
-  if (k == Kind::String && !write) return string_append_utf8(out, v);
+  if (k == Kind::String && !write) return string_append_utf8(out, v);  // print_atom's, sooner
   if (is_container_kind(k)) Printer(out, write).run(v);
   else print_atom(out, v, write);
 }

@@ -186,7 +186,7 @@ namespace {
 void unshare(String* s) {
   Blob* from = s->buf.as<Blob>();
   Value buf = make_blob(from->size);
-  if (from->size) memcpy(buf.as<Blob>()->data, s->buf.as<Blob>()->data, from->size);
+  if (from->size) memcpy(buf.as<Blob>()->data, from->data, from->size);
   set(s, &s->buf, buf);
   s->h.flags &= uint16_t(~kStringShared);
 }
@@ -289,20 +289,23 @@ Value string_copy(Value s) {
 
 Value make_string_in_blob(uint64_t len, bool wide) { return alloc_string(len, wide, false); }
 
-Value string_shareable(Value s) {
-  if (!(str(s)->h.flags & kStringInline)) return s;
-  uint64_t n = string_len(s);
-  Value r = alloc_string(n, false, false);  // allocation never collects: s stays put
-  if (n) memcpy(string_bytes(r), string_bytes(s), n);
-  return r;
-}
-
-Value string_slice(Value s, uint64_t start, uint64_t end) {
+namespace {
+// s's characters [start, end) in a fresh string, inline if it may be.
+Value copy_chars(Value s, uint64_t start, uint64_t end, bool may_inline) {
   bool wide = is_wide(str(s));
-  Value r = alloc_string(end - start, wide);  // allocation never collects: s stays put
+  Value r = alloc_string(end - start, wide, may_inline);  // allocation never collects
   size_t w = wide ? 4 : 1;
   if (end > start) memcpy(string_bytes(r), string_bytes(s) + start * w, (end - start) * w);
   return r;
+}
+}  // namespace
+
+Value string_shareable(Value s) {
+  return str(s)->h.flags & kStringInline ? copy_chars(s, 0, string_len(s), false) : s;
+}
+
+Value string_slice(Value s, uint64_t start, uint64_t end) {
+  return copy_chars(s, start, end, true);
 }
 
 // Code points that are not Unicode scalar values (surrogates, beyond
