@@ -893,7 +893,7 @@ class Emitter {
     } else {
       emit_signed(Op::JUMP, int32_t(l->head) - int32_t(insns_.size() + 1));
     }
-    tailcall_at_ = insns_.size() - 1;  // no RETURN after it (emit_if)
+    jump_back_at_ = insns_.size() - 1;  // no RETURN after it (emit_if)
     depth_ += 1;
   }
 
@@ -967,7 +967,7 @@ class Emitter {
     emit_node(n->kids[1], tail);
     size_t to_end = 0;
     if (!tail) to_end = jump(Op::JUMP);
-    else if (tailcall_at_ + 1 != insns_.size()) emit(Op::RETURN);
+    else if (jump_back_at_ + 1 != insns_.size()) emit(Op::RETURN);
     patch(to_else);
     depth_ = d;
     if (loop) {
@@ -996,7 +996,6 @@ class Emitter {
     for (Node* k : n->kids) emit_node(k, false);
     uint32_t nargs = uint32_t(n->kids.size() - 1);
     emit(tail ? Op::TAILCALL : Op::CALL, nargs);
-    if (tail) tailcall_at_ = insns_.size() - 1;
     depth_ -= int(nargs);
   }
 
@@ -1097,7 +1096,12 @@ class Emitter {
   std::vector<Value> consts_;
   std::vector<uint32_t> lines_;
   uint32_t last_line_ = 0;
-  size_t tailcall_at_ = size_t(-1);  // index of the last TAILCALL emitted
+  // The index of the last loop jump (emit_loop_jump): a branch ending in
+  // one needs no RETURN after it. One ending in a TAILCALL does: a builtin
+  // called in tail position runs in this frame and returns from it, and a
+  // continuation it captures (ccc) resumes after the TAILCALL, where the
+  // RETURN gives its value back.
+  size_t jump_back_at_ = size_t(-1);
   int depth_ = 0, max_depth_ = 0;
 };
 

@@ -80,3 +80,11 @@
 (= fk nil)
 (resume (fiber (fn (_) (list 'result (+ 1 (ccc (fn (k) (= fk k) 0))))))) ; expect: (result 1)
 (resume (fiber (fn (_) (fk 41) 'not-here))) ; expect: (result 42)
+
+; ccc called in tail position in an if's branch: the continuation returns
+; its value from the function, not running on into the other branch
+(= kt nil)
+(def tail-ccc (x) (if x (ccc (fn (k) (= kt k) 'first)) 'else))
+(let rs nil (push (tail-ccc t) rs) (if (no (cdr rs)) (kt 'again)) rs) ; expect: (again first)
+(def tail-apply-ccc (x) (if x (apply ccc (list (fn (k) (= kt k) 'first))) 'else))
+(let rs nil (push (tail-apply-ccc t) rs) (if (no (cdr rs)) (kt 'again)) rs) ; expect: (again first)
