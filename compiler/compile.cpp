@@ -878,10 +878,20 @@ class Emitter {
   // In a branch of a loop whose test repeats (LoopInfo::test_if): the test;
   // JUMPF back into the else branch, or JUMPT back into the then branch;
   // JUMP to the other branch.
+  // A parameter passed as itself, (lp (cdr xs) acc) for acc, keeps its
+  // value: it is neither pushed nor stored, when nothing assigns it (an
+  // argument before it could) and it has no box (each round's is fresh).
   void emit_loop_jump(Node* n) {
     LoopInfo* l = n->loop;
-    for (Node* k : n->kids) emit_node(k, false);
-    store_loop_params(l);
+    std::vector<bool> same(l->params.size());
+    for (size_t i = 0; i < n->kids.size(); ++i) {
+      Node* k = n->kids[i];
+      Binding* b = l->params[i];
+      same[i] = k->kind == NK::Local && k->b == b && !b->assigned && !b->boxed();
+      if (!same[i]) emit_node(k, false);
+    }
+    for (size_t i = l->params.size(); i-- > 0;)
+      if (!same[i]) emit(Op::POPL, l->params[i]->slot);
     if (l->branch == 2) {
       emit_node(l->test_if->kids[0], false);
       emit_signed(Op::JUMPF, int32_t(l->else_at) - int32_t(insns_.size() + 1));

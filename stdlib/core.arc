@@ -79,16 +79,46 @@
 ; The list helpers below loop with a local function (rfn) rather than
 ; calling themselves through their global: the compiler runs such a
 ; function as a loop in its caller's frame (compiler/compile.cpp,
-; loop_form), with no global looked up and no call per element. This one
-; comes before rfn, so it is written as rfn expands.
-(def %map1 (f xs acc)
+; loop_form), with no global looked up and no call per element.
+;
+; map, keep, trues and range build their list forward: each new cell is
+; put after the last one (scdr), so an element is allocated once, where
+; accumulating and reversing allocated it twice. But a continuation
+; captured while the loop runs (in f, or in a redefined +) would, if
+; re-entered, go on putting cells after a tail the finished list already
+; continues. So before it puts a cell at the end, the loop compares the
+; count of captures (%captures, VM::captures) with the count when it
+; began, n; once it moved, the loop leaves the cells it built as they are
+; and finishes as its accumulating twin (%map1-acc and the like), from a
+; reversed copy of them. Re-entry then finds its cells as they were, and a
+; function that captures at every element (catch, point) costs one copy,
+; not one per element. %map1 and its twin come before rfn, so they are
+; written as rfn expands.
+(def %map1-acc (f xs acc)
   (((fn (lp) (assign lp (fn (xs acc)
                           (if xs (lp (cdr xs) (cons (f (car xs)) acc)) (%rev-onto acc nil)))))
     nil)
    xs acc))
 
+; (%forward-acc h c): what the loop with head cell h built, then c's value, reversed.
+(def %forward-acc (h c) (cons (car c) (%rev-onto (cdr h) nil)))
+
+(def %map1 (f xs)
+  ((fn (h n)
+     (((fn (lp) (assign lp (fn (xs tail)
+                             (if xs
+                                 ((fn (c ys)
+                                    (if (is (%captures) n)
+                                        (lp ys (scdr tail c))
+                                        (%map1-acc f ys (%forward-acc h c))))
+                                  (cons (f (car xs)) nil) (cdr xs))
+                                 (cdr h)))))
+       nil)
+      xs h))
+   (cons nil nil) (%captures)))
+
 (def map1 (f xs)
-  (if (alist xs) (%map1 f xs nil) (err "map1: expected a list, got" xs)))
+  (if (alist xs) (%map1 f xs) (err "map1: expected a list, got" xs)))
 
 ; An odd last element is put alone in a list, without f (docs/LANGUAGE.md 7.11 #67).
 (def %pair (xs f acc)
@@ -135,6 +165,17 @@
 
 (mac rfn (name parms . body)
   `(let ,name nil (assign ,name (fn ,parms ,@body))))
+
+; (%forward c (lp args...) (twin targs...)): lp's next round with cell c
+; put at the end of what the loop built, or the accumulating twin's call
+; once a continuation was captured (%map1). h and n are the loop's head
+; cell and count of captures, and tail its last parameter. The arguments
+; are variables, evaluated before: the count is read after the round's
+; last call, a redefined cdr or + included.
+(mac %forward (c loop twin)
+  `(if (is (%captures) n)
+       (,@loop (scdr tail ,c))
+       (,@twin (%forward-acc h ,c))))
 
 (mac afn (parms . body)
   `(let self nil (assign self (fn ,parms ,@body))))
@@ -345,15 +386,23 @@
 (def intersperse (x ys)
   (if ys (%intersperse x (cdr ys) (cons (car ys) nil))))
 
-(def %range (i end acc)
+(def %range-acc (i end acc)
   ((rfn lp (i acc) (if (> i end) (%rev-onto acc nil) (lp (+ i 1) (cons i acc)))) i acc))
+
+(def %range (i end)
+  (with (h (cons nil nil) n (%captures))
+    ((rfn lp (i tail)
+       (if (> i end)
+           (cdr h)
+           (with (c (cons i nil) j (+ i 1)) (%forward c (lp j) (%range-acc j end)))))
+     i h)))
 
 ; Characters step through their codes, as inc does.
 (def range (start end)
   (if (is (type start) 'char)
       (map1 (fn (i) (coerce i 'char))
-            (%range (coerce start 'int) (coerce end 'int) nil))
-      (%range start end nil)))
+            (%range (coerce start 'int) (coerce end 'int)))
+      (%range start end)))
 
 (mac n-of (n expr)
   (w/uniq (loop i acc)
@@ -472,17 +521,27 @@
     ((afn (cs i) (when cs (sref s (car cs) i) (self (cdr cs) (+ i 1)))) cs 0)
     s))
 
-(def %keep (f xs acc)
+(def %keep-acc (f xs acc)
   ((rfn lp (xs acc)
      (if xs
          (lp (cdr xs) (if (f (car xs)) (cons (car xs) acc) acc))
          (%rev-onto acc nil)))
    xs acc))
 
+(def %keep (f xs)
+  (with (h (cons nil nil) n (%captures))
+    ((rfn lp (xs tail)
+       (if xs
+           (if (f (car xs))
+               (with (c (cons (car xs) nil) ys (cdr xs)) (%forward c (lp ys) (%keep-acc f ys)))
+               (lp (cdr xs) tail))
+           (cdr h)))
+     xs h)))
+
 (def keep (test seq)
   (let f (testify test)
-    (if (alist seq) (%keep f seq nil)
-        (is (type seq) 'string) (%list->string (%keep f (coerce seq 'cons) nil))
+    (if (alist seq) (%keep f seq)
+        (is (type seq) 'string) (%list->string (%keep f (coerce seq 'cons)))
         (%seq-err "keep" seq))))
 
 (def rem (test seq)
@@ -491,14 +550,25 @@
         (keep (fn (x) (no (f x))) seq)
         (%seq-err "rem" seq))))
 
-(def %trues (f xs acc)
+(def %trues-acc (f xs acc)
   ((rfn lp (xs acc)
      (if xs
          (lp (cdr xs) (let v (f (car xs)) (if v (cons v acc) acc)))
          (%rev-onto acc nil)))
    xs acc))
 
-(def trues (f xs) (%check-list "trues" xs) (%trues f xs nil))
+(def %trues (f xs)
+  (with (h (cons nil nil) n (%captures))
+    ((rfn lp (xs tail)
+       (if xs
+           (let v (f (car xs))
+             (if v
+                 (with (c (cons v nil) ys (cdr xs)) (%forward c (lp ys) (%trues-acc f ys)))
+                 (lp (cdr xs) tail)))
+           (cdr h)))
+     xs h)))
+
+(def trues (f xs) (%check-list "trues" xs) (%trues f xs))
 
 (def %retrieve (n f xs acc)
   (if (and xs (> n 0))
@@ -518,19 +588,28 @@
     ((afn (i) (when (< i n) (sref r (f (s i)) i) (self (+ i 1)))) 0)
     r))
 
-(def %map2 (f xs ys acc)
+(def %map2-acc (f xs ys acc)
   ((rfn lp (xs ys acc)
      (if (and xs ys)
          (lp (cdr xs) (cdr ys) (cons (f (car xs) (car ys)) acc))
          (%rev-onto acc nil)))
    xs ys acc))
 
+(def %map2 (f xs ys)
+  (with (h (cons nil nil) n (%captures))
+    ((rfn lp (xs ys tail)
+       (if (and xs ys)
+           (withs (c (cons (f (car xs) (car ys)) nil) xs2 (cdr xs) ys2 (cdr ys))
+             (%forward c (lp xs2 ys2) (%map2-acc f xs2 ys2)))
+           (cdr h)))
+     xs ys h)))
+
 (def %some-nil (xs) (if xs (if (car xs) (%some-nil (cdr xs)) t)))
 
 (def %mapn (f seqs acc)
   (if (%some-nil seqs)
       (%rev-onto acc nil)
-      (%mapn f (%map1 cdr seqs nil) (cons (apply f (%map1 car seqs nil)) acc))))
+      (%mapn f (%map1 cdr seqs) (cons (apply f (%map1 car seqs)) acc))))
 
 (def %check-seqs (seqs)
   (when seqs
@@ -544,17 +623,17 @@
 (def map (f . seqs)
   (if (no (cdr seqs))
       (let xs (car seqs)
-        (if (alist xs) (%map1 f xs nil)
+        (if (alist xs) (%map1 f xs)
             (is (type xs) 'string) (%map-str1 f xs)
             (%seq-err "map" xs)))
       (do (%check-seqs seqs)
           (if (%some-list (fn (s) (is (type s) 'string)) seqs)
               (%list->string
                 (%mapn f (%map1 (fn (s) (if (is (type s) 'string) (coerce s 'cons) s))
-                                seqs nil)
+                                seqs)
                        nil))
               (cddr seqs) (%mapn f seqs nil)
-              (%map2 f (car seqs) (cadr seqs) nil)))))
+              (%map2 f (car seqs) (cadr seqs))))))
 
 ; (%revcat ls acc): the elements of the lists ls, reversed onto acc. Not
 ; (apply join ...), which would pass each list as an argument on the stack.
@@ -738,7 +817,7 @@
 
 (def reinsert-sorted (test elt seq)
   (%check-list "reinsert-sorted" seq)
-  (%insert-sorted test elt (%keep (fn (x) (no (is x elt))) seq nil) nil))
+  (%insert-sorted test elt (%keep (fn (x) (no (is x elt))) seq) nil))
 
 (mac insortnew (test elt place)
   (w/uniq g `(zap (fn (,g) (reinsert-sorted ,test ,elt ,g)) ,place)))

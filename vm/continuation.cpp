@@ -166,6 +166,7 @@ Value VM::capture_continuation() {
   k->stack_id = uint64_t(reinterpret_cast<uintptr_t>(r_.stack));
   r_.capture_cache = Value::ref(k);
   r_.capture_low = r_.base;
+  ++captures_;
   return Value::ref(k);
 }
 

@@ -903,6 +903,21 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     }
     op_ACONS_general:
       PRIM_SLOW(ACONS, 1);
+    op_SCDR : {
+      Value p = sp[-2], x = sp[-1];
+      if (!(p.is_ref() && p.header()->kind == uint8_t(Kind::Cons))) goto op_SCDR_general;
+      set(p.as<Cons>(), &p.as<Cons>()->cdr, x);
+      sp[-2] = x;
+      --sp;
+      DISPATCH();
+    }
+    op_SCDR_general:
+      PRIM_SLOW(SCDR, 2);
+    op_CAPTURES:
+      PUSH(Value::fixnum(int64_t(captures_)));
+      DISPATCH();
+    op_CAPTURES_general:
+      PRIM_SLOW(CAPTURES, 0);
 
 // The local forms: push the local named by the next word, then run as the
 // opcode (which reads its own extra word, if any, after it). Their general

@@ -239,6 +239,12 @@ class VM final : public gc::RootSource {
 
   // Captures the continuation of the running builtin's call (ccc).
   Value capture_continuation();
+  // How many continuations have been captured so far, in any execution:
+  // a loop that builds a list forward reads it before and after calling
+  // out, and copies what it built when it moved (%captures, stdlib/core.arc
+  // %map1), since a re-entered continuation resumes with the cells as they
+  // were at its capture.
+  uint64_t captures() const { return captures_; }
 
   // ---- fibers (vm/fiber.cpp) ----
   // Exchanges the running execution's state with s.
@@ -417,6 +423,7 @@ class VM final : public gc::RootSource {
   StackPool* fiber_pool_ = nullptr;
   FiberRegistry* fibers_ = nullptr;
   uint64_t next_run_id_ = 1;
+  uint64_t captures_ = 0;  // captures()
   VM* previous_vm_ = nullptr;
   SymbolTable* previous_symbols_ = nullptr;
   // The capture cache (r_.capture_cache, r_.capture_low): the last

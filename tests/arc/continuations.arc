@@ -81,6 +81,38 @@
 (resume (fiber (fn (_) (list 'result (+ 1 (ccc (fn (k) (= fk k) 0))))))) ; expect: (result 1)
 (resume (fiber (fn (_) (fk 41) 'not-here))) ; expect: (result 42)
 
+; map, keep, trues, two-list map and range build their lists forward
+; (stdlib/core.arc, %map1): a continuation captured in the middle and
+; re-entered after the list is done must find the cells it captured as they
+; were, and the finished lists must stay as they are
+(= k2 nil)
+(def again (f) (let rs nil (push (f) rs) (if (no (cdr rs)) (k2 'b)) (rev rs)))
+(def capture-at (v x) (if (is x v) (ccc (fn (k) (= k2 k) 'a)) x))
+(again (fn () (map [capture-at 2 _] '(1 2 3 4)))) ; expect: ((1 a 3 4) (1 b 3 4))
+(again (fn () (map [capture-at 1 _] '(1 2 3)))) ; expect: ((a 2 3) (b 2 3))
+(again (fn () (map [capture-at 3 _] '(1 2 3)))) ; expect: ((1 2 a) (1 2 b))
+(again (fn () (map (fn (x y) (capture-at 2 x)) '(1 2 3) '(x y z)))) ; expect: ((1 a 3) (1 b 3))
+(again (fn () (keep [if (is _ 2) (ccc (fn (k) (= k2 k) nil)) (odd _)] '(1 2 3 4 5)))) ; expect: ((1 3 5) (1 2 3 5))
+(again (fn () (keep [if (is _ 3) (ccc (fn (k) (= k2 k) t)) (odd _)] '(1 2 3 4 5)))) ; expect: ((1 3 5) (1 3 5))
+(again (fn () (trues [capture-at 2 _] '(1 2 3)))) ; expect: ((1 a 3) (1 b 3))
+; the first result's cells are not the second's
+(let rs nil (push (map [capture-at 2 _] '(1 2 3 4)) rs) (if (no (cdr rs)) (k2 'b)) (is (nthcdr 2 (car rs)) (nthcdr 2 (cadr rs)))) ; expect: nil
+; every element captures (a catch in f): one copy, the same list
+(len (map (fn (x) (catch (if (< x 0) (throw 0)) x)) (range 1 20000))) ; expect: 20000
+(map (fn (x) (catch (if (odd x) (throw 0)) x)) '(1 2 3 4)) ; expect: (0 2 0 4)
+; captures in a nested map, then more captures in the outer one
+(map (fn (x) (map [capture-at 0 _] (list x (* 10 x)))) '(1 2)) ; expect: ((1 10) (2 20))
+(again (fn () (map (fn (x) (map [capture-at 20 _] (list x (* 10 x)))) '(1 2 3)))) ; expect: (((1 10) (2 a) (3 30)) ((1 10) (2 b) (3 30)))
+; range with a redefined +, capturing in its step from 2: re-entry steps to 4
+(= orig+ +)
+(do (= + (fn (a b) (if (and (is a 2) (is b 1)) (ccc (fn (k) (= k2 k) (orig+ a b))) (orig+ a b))))
+    (let rs nil
+      (push (range 1 5) rs)
+      (if (no (cdr rs)) (k2 4))
+      (= + orig+)
+      (rev rs))) ; expect: ((1 2 3 4 5) (1 2 4 5))
+(+ 1 2) ; expect: 3
+
 ; ccc called in tail position in an if's branch: the continuation returns
 ; its value from the function, not running on into the other branch
 (= kt nil)

@@ -46,6 +46,8 @@ Value bi_ccc(VM& vm, Value* a, int) {
   return vm.tail_call_marker();
 }
 
+Value bi_captures(VM& vm, Value*, int) { return Value::fixnum(int64_t(vm.captures())); }
+
 // (apply f a1 ... an lst): f called with a1..an and lst's elements.
 Value bi_apply(VM& vm, Value* a, int n) {
   Value f = a[0];
@@ -252,6 +254,7 @@ const BuiltinDef kDefs[] = {
     {"details", bi_details, 1, 1, "the message string of an exception"},
     {"%describe-error", bi_describe_error, 1, 1, "an exception's message and backtrace"},
     {"ccc", bi_ccc, 1, 1, "call f with the current continuation"},
+    {"%captures", bi_captures, 0, 0, "the count of continuations captured so far"},
     {"apply", bi_apply, 1, -1, "(apply f a1 ... lst): call f with a1... and lst's elements"},
     {"%push-wind", bi_push_wind, 2, 2, "enter a dynamic-wind extent (before after)"},
     {"%pop-wind", bi_pop_wind, 0, 0, "leave the innermost dynamic-wind extent"},
