@@ -30,11 +30,16 @@ struct Binding {
   bool captured = false;
   bool assigned = false;
   bool internal = false;  // a compiler temporary, invisible to the program
-  // Assigned variables live in boxes: shared with the closures that capture
-  // them, and with the continuations that copy the frame (a re-entered
+  // An assigned variable that a closure captures lives in a box from its
+  // binding on, shared with the closures.
+  bool boxed() const { return assigned && captured; }
+  // One that no closure captures lives in its slot (LOADX, STOREX), until
+  // a continuation is captured with the frame on the stack: the capture
+  // boxes it then, for the frame and the copy to share (a re-entered
   // continuation must see the variable's current value, not the one it had
-  // when the stack was copied).
-  bool boxed() const { return assigned && (captured || !internal); }
+  // when the stack was copied; VM::box_shared_slots). A compiler temporary
+  // is never seen by a re-entered continuation: a plain slot.
+  bool shared() const { return assigned && !captured && !internal; }
 };
 
 enum class NK {
@@ -821,7 +826,7 @@ class Emitter {
   // True iff n reads a local of this frame that needs no box (what LOADL
   // pushes): a local form can take it.
   bool frame_local(Node* n) const {
-    return n->kind == NK::Local && n->b->owner == l_ && !n->b->boxed();
+    return n->kind == NK::Local && n->b->owner == l_ && !n->b->boxed() && !n->b->shared();
   }
 
   // The immediate opcode for (op a k) with k a fixnum constant that fits
@@ -912,16 +917,25 @@ class Emitter {
   }
 
   // n for its effect: a value for a local of this frame that needs no box
-  // goes straight from the stack into its slot (POPL); else n, then POP.
+  // goes straight from the stack into its slot (POPL; POPX for an
+  // assignment to a shared one); else n, then POP.
   void emit_statement(Node* n) {
     if ((n->kind == NK::InitLocal || n->kind == NK::SetLocal) && n->b->owner == l_ &&
         !n->b->boxed()) {
       mark_line(n->line);
       emit_node(n->kids[0], false);
+      if (n->kind == NK::SetLocal && n->b->shared()) return emit_shared(Op::POPX, n->b);
       return emit(Op::POPL, n->b->slot);
     }
     emit_node(n, false);
     pop();
+  }
+
+  // A shared local's LOADX, STOREX or POPX, its slot noted for Code::shared.
+  void emit_shared(Op op, Binding* b) {
+    if (std::find(shared_.begin(), shared_.end(), b->slot) == shared_.end())
+      shared_.push_back(b->slot);
+    emit(op, b->slot);
   }
 
   void emit_const(Value v) {
@@ -934,6 +948,7 @@ class Emitter {
   }
 
   void emit_local(Binding* b) {
+    if (b->owner == l_ && b->shared()) return emit_shared(Op::LOADX, b);
     if (b->owner == l_) return emit(b->boxed() ? Op::LOADB : Op::LOADL, b->slot);
     emit(b->boxed() ? Op::LOADUB : Op::LOADU, l_->capture_index(b));
   }
@@ -941,6 +956,7 @@ class Emitter {
   void emit_set_local(Node* n) {
     emit_node(n->kids[0], false);
     Binding* b = n->b;
+    if (b->owner == l_ && b->shared()) return emit_shared(Op::STOREX, b);
     if (b->owner == l_) return emit(b->boxed() ? Op::STOREB : Op::STOREL, b->slot);
     emit(Op::STOREUB, l_->capture_index(b));
   }
@@ -1045,6 +1061,15 @@ class Emitter {
           case Op::SUBI: fused = Op::LOADB_SUBI; break;
           default: break;
         }
+      } else if (op == Op::LOADX && (op_at(pc + 3) == Op::STOREX || op_at(pc + 3) == Op::POPX) &&
+                 insn_a(insns_[pc + 3]) == insn_a(i)) {
+        switch (op_at(pc + 1)) {  // LOADX x; op y; STOREX x or POPX x
+          case Op::ADDL: fused = Op::LOADX_ADDL; break;
+          case Op::SUBL: fused = Op::LOADX_SUBL; break;
+          case Op::ADDI: fused = Op::LOADX_ADDI; break;
+          case Op::SUBI: fused = Op::LOADX_SUBI; break;
+          default: break;
+        }
       } else if ((op == Op::ADDIL || op == Op::SUBIL) && op_at(pc + 3) == Op::POPL) {
         // x := x + k; and then (test x m) for a JUMPF or JUMPT: a loop's step
         uint32_t x = insns_[pc + 1], d = insn_a(insns_[pc + 3]);
@@ -1076,6 +1101,11 @@ class Emitter {
     Value lines = make_blob(lines_.size() * sizeof(uint32_t));
     if (!lines_.empty())  // an empty vector's data() may be null, which memcpy must not get
       std::memcpy(lines.as<Blob>()->data, lines_.data(), lines_.size() * sizeof(uint32_t));
+    Value shared = NIL;
+    if (!shared_.empty()) {
+      shared = make_blob(shared_.size() * sizeof(uint32_t));
+      std::memcpy(shared.as<Blob>()->data, shared_.data(), shared_.size() * sizeof(uint32_t));
+    }
     // Constants and instructions inline (vm/code.h); a fresh object's
     // stores need no barrier.
     Code* c =
@@ -1086,6 +1116,7 @@ class Emitter {
     if (!insns_.empty())
       std::memcpy(const_cast<Insn*>(code_insns(c)), insns_.data(), insns_.size() * sizeof(Insn));
     c->lines = lines;
+    c->shared = shared;
     c->name = l_->name;
     c->file = l_->file;
     c->nreq = l_->nreq;
@@ -1105,6 +1136,7 @@ class Emitter {
   std::vector<Insn> insns_;
   std::vector<Value> consts_;
   std::vector<uint32_t> lines_;
+  std::vector<uint32_t> shared_;  // the slots of shared locals (Code::shared)
   uint32_t last_line_ = 0;
   // The index of the last loop jump (emit_loop_jump): a branch ending in
   // one needs no RETURN after it. One ending in a TAILCALL does: a builtin

@@ -3,12 +3,13 @@
 // Two passes over an expanded form. The first builds a small tree (Node),
 // resolving each variable to its Binding and noting which bindings inner
 // functions capture and which are assigned. The second emits bytecode: flat
-// closures copy captured variables; a variable of the program that is
-// assigned lives in a box, captured or not (closures share the box, and a
-// re-entered continuation, which copies the frame, sees the variable's
-// current value), and so does a compiler temporary that is assigned and
-// captured. No Arc code runs during either pass, so nothing collects and the
-// tree may hold raw Values.
+// closures copy captured variables; an assigned variable that a closure
+// captures lives in a box, which the closures share. One that no closure
+// captures lives in its frame slot (LOADX, STOREX), and a continuation's
+// capture boxes it there before copying the frame (VM::box_shared_slots),
+// so that a re-entered continuation sees the variable's current value. No
+// Arc code runs during either pass, so nothing collects and the tree may
+// hold raw Values.
 #pragma once
 #include <string>
 

@@ -56,7 +56,7 @@ enum Tag : uint8_t {
   kFlo,       // a flonum: its 8 bytes
   kNum,       // a bignum or ratnum: its decimal text
   kBlob,      // a blob: size, bytes
-  kCode,      // a code object: fields, lines, name, file, constants, instructions
+  kCode,      // a code object: fields, lines, name, file, shared slots, constants, instructions
   kCons,      // a cons: position flag [file, line, column], car, then cdr
   kGlobalFn,  // a function constant: the symbol whose global held it
   kSymAgain,  // an interned symbol named before in the image: its number
@@ -220,6 +220,7 @@ class FormWriter {
     value(c->lines);
     value(c->name);
     value(c->file);
+    value(c->shared);
     for (uint32_t i = 0; i < c->nconsts; ++i) value(code_consts(c)[i]);
     for (uint32_t i = 0; i < c->ninsns; ++i) put_fixed(out_, code_insns(c)[i], 4);
   }
@@ -383,7 +384,7 @@ class FormReader {
     Code* c = alloc<Code>(Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
     // Every slot the collector traces holds a value before anything else
     // is allocated into the code's fields.
-    c->lines = c->name = c->file = NIL;
+    c->lines = c->name = c->file = c->shared = NIL;
     c->nconsts = uint32_t(nconsts);
     c->ninsns = 0;
     for (uint64_t i = 0; i < nconsts; ++i) code_consts(c)[i] = NIL;
@@ -405,6 +406,8 @@ class FormReader {
     set(c, &c->name, name);
     Value file = value();
     set(c, &c->file, file);
+    Value shared = value();
+    set(c, &c->shared, shared);
     for (uint64_t i = 0; i < nconsts; ++i) {
       Value k = value();
       set(c, &code_consts(c)[i], k);

@@ -120,6 +120,10 @@ struct Code {
   Value lines;  // Blob of uint32 pairs (insn index, line), ascending
   Value name;   // Symbol or nil
   Value file;   // String or nil
+  // Blob of uint32, or nil: the slots of the assigned locals that live in
+  // the frame until a continuation is captured (LOADX): the capture gives
+  // each a box, shared by the frame and its copy (VM::box_shared_slots).
+  Value shared;
   uint16_t nreq, nopt;
   uint8_t rest;     // has a rest parameter
   uint8_t lenient;  // complex parameters: extra arguments are ignored

@@ -146,6 +146,7 @@ Value VM::capture_continuation() {
       parent = chain_below(r_.capture_cache, share);
     }
   }
+  box_shared_slots(r_.stack + share);
   uint64_t n = top - share;
   Value frames = make_vector(n);
   std::memcpy(frames.as<Vector>()->items, r_.stack + share, n * sizeof(Value));
@@ -168,6 +169,32 @@ Value VM::capture_continuation() {
   r_.capture_low = r_.base;
   ++captures_;
   return Value::ref(k);
+}
+
+// The frames from the running one down to `low` (the part of the stack a
+// capture copies) put their shared-on-capture locals (Code::shared) in
+// boxes, in place, so the frame and every copy of it share each one: a
+// re-entered continuation sees the value a later assignment gave, as with
+// any assigned variable. A slot boxed by an earlier capture keeps its box;
+// a new binding in the slot (a let entered again, a loop's next round)
+// stores over it, as a new variable. The frames below `low` are shared
+// with an earlier capture, which boxed them, and have not run since.
+// (Allocation never collects, so the frame pointers stay good.)
+void VM::box_shared_slots(Value* low) {
+  for (Value* b = r_.base; b && b - 1 >= low;) {
+    Value fn = b[-1];
+    if (TYPE(fn) != Kind::Closure) break;
+    Code* c = code_of(fn);
+    if (c->shared.is_ref()) {
+      const Blob* s = c->shared.as<Blob>();
+      const auto* slots = reinterpret_cast<const uint32_t*>(s->data);
+      for (uint64_t i = 0; i < s->size / sizeof(uint32_t); ++i)
+        if (!is_box(b[slots[i]])) b[slots[i]] = make_box(b[slots[i]]);
+    }
+    int64_t link = b[c->nlocals + 1].as_fixnum();
+    if (link < 0) break;
+    b = r_.stack + link;
+  }
 }
 
 // Copies k's segments onto the stack, skipping those the stack still holds:

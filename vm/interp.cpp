@@ -58,6 +58,17 @@ namespace vm {
 
 namespace {
 
+// STOREX: a shared-on-capture local's slot (vm/opcodes.def, LOADX) holds
+// its value, or the box a capture gave it.
+inline void store_shared(Value& slot, Value v) {
+  if (is_box(slot)) {
+    Box* b = slot.as<Box>();
+    set(b, &b->v, v);
+  } else {
+    slot = v;
+  }
+}
+
 std::string fn_name(Value f) {
   if (TYPE(f) == Kind::Builtin) return symbol_name(f.as<Builtin>()->name);
   if (TYPE(f) == Kind::Closure) {
@@ -608,6 +619,19 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_MKBOX:
       base[A] = make_box(base[A]);
       DISPATCH();
+    op_LOADX : {
+      Value v = base[A];
+      if (is_box(v)) v = v.as<Box>()->v;
+      PUSH(v);
+      DISPATCH();
+    }
+    op_STOREX:
+      store_shared(base[A], sp[-1]);
+      DISPATCH();
+    op_POPX:
+      store_shared(base[A], sp[-1]);
+      --sp;
+      DISPATCH();
     op_LOADU:
       PUSH(base[-1].as<Closure>()->up[A]);
       DISPATCH();
@@ -964,6 +988,26 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       BOX_UPDATE(LOADB_ADDI, Value::fixnum(int32_t(pc[1])), fixnum_add)
       BOX_UPDATE(LOADB_SUBI, Value::fixnum(int32_t(pc[1])), fixnum_sub)
 #undef BOX_UPDATE
+// A shared-on-capture local updated from itself: LOADX x; OP y; STOREX x
+// or POPX x. The fast path needs a fixnum in the slot, which a box is not:
+// once a capture boxed x, the head runs alone (LOADX) and the rest follow.
+#define SHARED_UPDATE(name, operand, arith)                             \
+  op_##name : {                                                         \
+    Value x = base[A], y = (operand), v;                                \
+    if ((int(x.is_fixnum()) & int(y.is_fixnum())) && arith(x, y, &v)) { \
+      base[A] = v;                                                      \
+      pc += 3;                                                          \
+      if ((pc[-1] & 0xff) == uint8_t(Op::STOREX)) PUSH(v);              \
+      DISPATCH();                                                       \
+    }                                                                   \
+    goto op_LOADX;                                                      \
+  }                                                                     \
+  op_##name##_general : goto op_LOADX;
+      SHARED_UPDATE(LOADX_ADDL, base[pc[1]], fixnum_add)
+      SHARED_UPDATE(LOADX_SUBL, base[pc[1]], fixnum_sub)
+      SHARED_UPDATE(LOADX_ADDI, Value::fixnum(int32_t(pc[1])), fixnum_add)
+      SHARED_UPDATE(LOADX_SUBI, Value::fixnum(int32_t(pc[1])), fixnum_sub)
+#undef SHARED_UPDATE
 // A local from a local and an immediate: ADDIL x k; POPL d (d may be x).
 #define LOCAL_UPDATE(name, head, arith)                                 \
   op_##name : {                                                         \

@@ -95,6 +95,7 @@ void code_trace(GcHeader* h, Visitor& v) {
   visit(v, c->lines);
   visit(v, c->name);
   visit(v, c->file);
+  visit(v, c->shared);
   Value* k = code_consts(c);
   for (uint32_t i = 0; i < c->nconsts; ++i) visit(v, k[i]);
 }

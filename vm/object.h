@@ -302,6 +302,9 @@ Value list(std::initializer_list<Value> xs);
 uint64_t pos_of(Value form);
 
 Value make_box(Value v);
+// A box is never an Arc value, only what a slot or an upvalue holds (an
+// assigned variable), so a slot that may hold either is read by this test.
+inline bool is_box(Value v) { return v.is_ref() && v.header()->kind == uint8_t(Kind::Box); }
 Value make_flonum(double d);
 Value make_tagged(Value tag, Value rep);
 Value make_vector(uint64_t n, Value fill = NIL);

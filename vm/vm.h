@@ -433,6 +433,8 @@ class VM final : public gc::RootSource {
   // and unwinding lower capture_low; leaving a run clears the cache.
   // Builds the continuation's segment chain onto the stack (invocation).
   void reinstate_frames(Continuation* k);
+  // Boxes the shared-on-capture locals of the frames a capture copies.
+  void box_shared_slots(Value* low);
   // ---- the control model (vm/continuation.cpp, vm/fiber.cpp) ----
   // Each leaves the registers in r_ and returns where the interpreter goes
   // next; the loop passes its run's entry slot, its enclosing base and the

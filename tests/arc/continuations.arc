@@ -120,3 +120,54 @@
 (let rs nil (push (tail-ccc t) rs) (if (no (cdr rs)) (kt 'again)) rs) ; expect: (again first)
 (def tail-apply-ccc (x) (if x (apply ccc (list (fn (k) (= kt k) 'first))) 'else))
 (let rs nil (push (tail-apply-ccc t) rs) (if (no (cdr rs)) (kt 'again)) rs) ; expect: (again first)
+
+; An assigned local no closure captures lives in its frame's slot until a
+; capture boxes it (VM::box_shared_slots): the frame and the continuation's
+; copy then share it, as they share any variable
+; assigned after the capture, seen by the re-entered continuation
+(= kx nil)
+(def shared-after ()
+  (let x 1
+    (let r (ccc (fn (k) (= kx k) 'first))
+      (= x (+ x 10))
+      (if (is r 'first) (kx 'again) (list r x)))))
+(shared-after) ; expect: (again 21)
+; assigned in the re-entered run, seen by the next re-entry
+(= runs 0)
+(def shared-loop ()
+  (let s 0
+    (ccc (fn (k) (= kx k)))
+    (++ s 5)
+    (++ runs)
+    (if (< runs 3) (kx nil) s)))
+(shared-loop) ; expect: 15
+; a loop whose body captures, its sum assigned: every round's capture
+; shares the one variable, so re-entering the first round goes on from 6
+(= again nil)
+(def shared-counter ()
+  (with (n 0 ks nil)
+    (for i 1 3 (++ n i) (ccc (fn (k) (push k ks))))
+    (if again n (do (= again t) ((last ks) nil)))))
+(shared-counter) ; expect: 11
+; a let entered again after a capture binds a new variable, not the boxed one
+(def shared-fresh ()
+  (let seen nil
+    (each i '(1 2)
+      (let v i
+        (ccc (fn (k) nil))
+        (= v (* v 100))
+        (push v seen)))
+    seen))
+(shared-fresh) ; expect: (200 100)
+; a (++ s i) fused update after the slot was boxed takes the box's path
+(def shared-fused ()
+  (let s 0
+    (for i 1 10 (++ s i) (when (is i 5) (ccc (fn (k) nil))))
+    s))
+(shared-fused) ; expect: 55
+; an escape with a loop's assigned local, 1,000 rounds deep in captures
+(def shared-many ()
+  (let total 0
+    (repeat 1000 (++ total (ccc (fn (k) (k 2)))))
+    total))
+(shared-many) ; expect: 2000
