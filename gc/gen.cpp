@@ -170,16 +170,6 @@ struct Semispace {
   char* top = nullptr;
 };
 
-// populate: the pages are all about to be written (an eden chunk is
-// filled before the next collection), so the kernel maps them in one call
-// rather than on a fault each (256 to a chunk).
-void* map_bytes(size_t bytes, bool populate = false) {
-  int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
-  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
-  if (mem == MAP_FAILED) throw std::bad_alloc();
-  return mem;
-}
-
 class GenHeap final : public Heap {
  public:
   GenHeap() {
@@ -454,7 +444,7 @@ class GenHeap final : public Heap {
   }
 
   Chunk map_chunk() {
-    return Chunk{static_cast<char*>(map_bytes(nursery_size_, true)), nursery_size_, nullptr};
+    return Chunk{static_cast<char*>(map_space(nursery_size_, 4096, true)), nursery_size_, nullptr};
   }
 
   // The zeroed part of the chunk is used up: zero the next block, or take
@@ -492,7 +482,7 @@ class GenHeap final : public Heap {
   void map_survivors() {
     for (Semispace& s : surv_) {
       s.size = survivor_size();
-      s.start = s.top = static_cast<char*>(map_bytes(s.size));
+      s.start = s.top = static_cast<char*>(map_space(s.size, 4096));
     }
   }
   void unmap_survivors() {

@@ -7,13 +7,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 
 namespace gc {
 
 PageSpace::~PageSpace() {
   for (Page* p : pages_) munmap(p, kPageSize);
-  for (LargeBlock* l : large_) std::free(l);
+  for (LargeBlock* l : large_) free_large_block(l);
 }
 
 GcHeader* PageSpace::allocate(size_t bytes) {
@@ -24,14 +25,35 @@ GcHeader* PageSpace::allocate(size_t bytes) {
     return h;
   }
   bytes_ += bytes;
-  auto* l = static_cast<LargeBlock*>(std::calloc(1, sizeof(LargeBlock) + bytes));
-  if (!l) throw std::bad_alloc();
-  l->bytes = bytes;
+  LargeBlock* l = new_large_block(bytes);
   large_.push_back(l);
   large_set_.insert(l->object());
   figures_.large_bytes += bytes;
   figures_.large_objects++;
   return l->object();
+}
+
+LargeBlock* new_large_block(size_t bytes) {
+  size_t total = sizeof(LargeBlock) + bytes;
+  LargeBlock* l;
+  if (total >= kLargeMapped) {
+    // Under 2 MiB, a whole huge page (at most doubling it); above, the
+    // tail past the last whole one is ordinary pages (so a vector of 2^k
+    // words, a header over a power of two, does not take a second).
+    size_t mapped = std::max(kHugePage, (total + 4095) & ~size_t(4095));
+    l = static_cast<LargeBlock*>(map_space(mapped, 4096));
+    l->mapped = mapped;
+  } else {
+    l = static_cast<LargeBlock*>(std::calloc(1, total));
+    if (!l) throw std::bad_alloc();
+  }
+  l->bytes = bytes;
+  return l;
+}
+
+void free_large_block(LargeBlock* l) {
+  if (l->mapped) munmap(l, l->mapped);
+  else std::free(l);
 }
 
 // The class's free list is empty: the next never-used cell of its bump page,
@@ -43,7 +65,7 @@ PageSpace::Page* PageSpace::take_page(size_t bytes) {
     pool_.pop_back();
     figures_.pooled_bytes -= kPageSize;
   } else {
-    p = static_cast<Page*>(map_aligned(kPageSize));
+    p = static_cast<Page*>(map_space(kPageSize, kPageSize));
     pages_.push_back(p);
     page_set_.insert(reinterpret_cast<uintptr_t>(p));
     figures_.page_bytes += kPageSize;
@@ -53,15 +75,58 @@ PageSpace::Page* PageSpace::take_page(size_t bytes) {
   return p;
 }
 
-void* map_aligned(size_t size) {
-  void* mem = mmap(nullptr, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+namespace {
+
+// An aligned mapping of size bytes (a multiple of 4 KiB), with the huge-page
+// advice: the kernel gives huge pages to the whole 2 MiB stretches of it,
+// and ordinary pages to a tail past the last.
+char* map_region(size_t size, size_t align) {
+  void* mem =
+      mmap(nullptr, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
   uintptr_t start = reinterpret_cast<uintptr_t>(mem);
-  uintptr_t aligned = (start + size - 1) & ~uintptr_t(size - 1);
+  uintptr_t aligned = (start + align - 1) & ~uintptr_t(align - 1);
   if (aligned > start) munmap(mem, aligned - start);
-  uintptr_t end = start + 2 * size;
+  uintptr_t end = start + size + align;
   if (end > aligned + size) munmap(reinterpret_cast<void*>(aligned + size), end - aligned - size);
-  return reinterpret_cast<void*>(aligned);
+  madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+  return reinterpret_cast<char*>(aligned);
+}
+
+// The region being cut: what is left of it.
+std::mutex g_region_lock;
+char* g_region_top = nullptr;
+char* g_region_end = nullptr;
+
+}  // namespace
+
+void* map_space(size_t size, size_t align, bool populate) {
+  size = (size + 4095) & ~size_t(4095);
+  align = std::max<size_t>(align, 4096);
+  char* p;
+  if (size >= kHugePage || align > kHugePage) {
+    // A region of its own (a big nursery's chunk, a large object).
+    p = map_region(size, std::max(align, kHugePage));
+  } else {
+    std::lock_guard<std::mutex> hold(g_region_lock);
+    auto cut = [&] {
+      uintptr_t at =
+          (reinterpret_cast<uintptr_t>(g_region_top) + align - 1) & ~uintptr_t(align - 1);
+      return reinterpret_cast<char*>(at);
+    };
+    if (!g_region_top || cut() + size > g_region_end) {
+      // The old region's rest stays mapped, unused: cut, it would split
+      // a huge page, and the next region is as fast to take.
+      g_region_top = map_region(kHugePage, kHugePage);
+      g_region_end = g_region_top + kHugePage;
+    }
+    p = cut();
+    g_region_top = p + size;
+  }
+  // (MADV_POPULATE_WRITE: Linux 5.14; an older kernel faults the pages in
+  // one by one, as without it.)
+  if (populate) madvise(p, size, MADV_POPULATE_WRITE);
+  return p;
 }
 
 namespace {
@@ -150,7 +215,7 @@ size_t PageSpace::sweep(const KindInfo* kinds) {
       large_set_.erase(h);
       figures_.large_bytes -= l->bytes;
       figures_.large_objects--;
-      std::free(l);
+      free_large_block(l);
     }
   }
   large_.resize(keep);

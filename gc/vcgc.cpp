@@ -60,9 +60,10 @@
 // state (Heap::remember comes after).
 //
 // Finalizers run on the mutator. Objects of a kind with a finalizer (ports,
-// fibers) and large objects are separate calloc'd blocks ("bigs"); the sweep
-// passes the dead ones back, and the mutator finalizes and frees them at its
-// next safe point (collect_minor), never inside an allocation.
+// fibers) and large objects are blocks of their own ("bigs", gc/pages.h's
+// LargeBlock); the sweep passes the dead ones back, and the mutator
+// finalizes and frees them at its next safe point (collect_minor), never
+// inside an allocation.
 //
 // Allocation. Small objects live in 64 KiB pages, one size class each, laid
 // out and swept cell by cell as gc/pages.h's (PageHeader, sweep_cells); but
@@ -182,7 +183,7 @@ class VcgcHeap final : public Heap {
     stop_collector();
     for (Page* p : pages_) munmap(p, kPageSize);
     for (auto* list : {&bigs_, &sweep_bigs_, &kept_bigs_, &dead_bigs_, &pending_fin_})
-      for (Big* b : *list) std::free(b);
+      for (Big* b : *list) free_large_block(b);
   }
 
   const char* name() const override { return "vcgc"; }
@@ -244,7 +245,7 @@ class VcgcHeap final : public Heap {
       for (Big* b : *list) {
         GcHeader* h = b->object();
         if (auto fin = kinds()[h->kind].finalize) fin(h);
-        std::free(b);
+        free_large_block(b);
       }
       list->clear();
     }
@@ -304,7 +305,7 @@ class VcgcHeap final : public Heap {
       throttle(c);
       throttled = true;
     }
-    void* mem = map_aligned(kPageSize);
+    void* mem = map_space(kPageSize, kPageSize);
     Page* p = new (mem) Page();
     p->format(c);
     pages_.push_back(p);
@@ -354,9 +355,7 @@ class VcgcHeap final : public Heap {
         reclaim(false);
       }
     }
-    Big* b = static_cast<Big*>(std::calloc(1, sizeof(Big) + bytes));
-    if (!b) throw std::bad_alloc();
-    b->bytes = bytes;
+    Big* b = new_large_block(bytes);
     bigs_.push_back(b);
     heap_bytes_ += sizeof(Big) + bytes;
     note_peak();
@@ -389,7 +388,7 @@ class VcgcHeap final : public Heap {
       }
       if (kinds()[h->kind].trace_on_mutator) remove_on_mutator(h);
       heap_bytes_ -= sizeof(Big) + b->bytes;
-      std::free(b);
+      free_large_block(b);
     }
   }
 
