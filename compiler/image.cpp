@@ -1,7 +1,8 @@
 // compiler/image.cpp — see image.h.
 //
 // Layout: a header (magic; the hash of the library sources; the body's
-// length and checksum; the form counts; uniq's counter), then the body:
+// length and checksum; the form counts; uniq's counter; the count of
+// interned symbols the image names, for the reader's table), then the body:
 // each form's code object as a tagged value graph. Numbers are unsigned
 // LEB128 varints unless said otherwise. Within a form, every heap object
 // written gets the next id, on the reader's side in the same order, and a
@@ -42,10 +43,10 @@ using namespace vm;
 
 namespace {
 
-constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '2'};
+constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '3'};
 // magic, source hash, body length, body checksum, forms and prelude forms
-// (32 bits each), uniq's counter.
-constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8;
+// (32 bits each), uniq's counter, symbols.
+constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8 + 8;
 
 enum Tag : uint8_t {
   kImm,       // an immediate's word (fixnum, char, nil, t, ...)
@@ -234,11 +235,15 @@ class FormWriter {
 [[noreturn]] void corrupt() { throw std::runtime_error("library image: corrupt"); }
 
 // The reader of FormWriter's output. Bounds are checked although the
-// checksum already vouched for the bytes: a mistake here must not read
-// past the image.
+// checksum vouched for the bytes (or, for the binary's own image, the
+// build did): a mistake here must not read past the image.
 class FormReader {
  public:
-  FormReader(std::string_view body) : s_(body) {}
+  // symbols: how many the image names (the header's count); a body that
+  // names more is corrupt.
+  FormReader(std::string_view body, uint64_t symbols) : s_(body), max_symbols_(symbols) {
+    symbols_.reserve(symbols);
+  }
   bool done() const { return at_ == s_.size(); }
 
   Value form() {
@@ -330,6 +335,7 @@ class FormReader {
         return objects_[id];
       }
       case kSym: {
+        if (symbols_.size() == max_symbols_) corrupt();
         symbols_.push_back({text(), {}});
         return made(intern(symbols_.back().name, symbols_.back().place));
       }
@@ -425,7 +431,8 @@ class FormReader {
     SymbolPlace place;
   };
   std::vector<NamedSymbol> symbols_;  // the image's, by number (kSymAgain)
-  std::string_view last_file_;        // the last position's file, and its id
+  uint64_t max_symbols_;
+  std::string_view last_file_;  // the last position's file, and its id
   uint32_t last_file_id_ = 0;
   bool have_file_ = false;
 };
@@ -449,6 +456,7 @@ std::string ImageWriter::finish(uint64_t uniq_count) {
   put_fixed(out, forms_, 4);
   put_fixed(out, prelude_forms_, 4);
   put_fixed(out, uniq_count, 8);
+  put_fixed(out, symbol_ids_.size(), 8);
   return out + body_;
 }
 
@@ -467,27 +475,28 @@ uint64_t library_source_hash() {
   return mix(mix(h, sizeof(Code)), kFrameHeader);
 }
 
-bool image_valid(std::string_view image, ImageHeader* header) {
+bool image_valid(std::string_view image, ImageHeader* header, bool own) {
   if (image.size() < kHeaderBytes || image.compare(0, sizeof kMagic, kMagic, sizeof kMagic) != 0)
     return false;
   if (get_fixed(image, 8, 8) != library_source_hash()) return false;
   uint64_t body = get_fixed(image, 16, 8);
   if (body != image.size() - kHeaderBytes) return false;
-  if (get_fixed(image, 24, 8) != checksum(image.substr(kHeaderBytes))) return false;
+  if (!own && get_fixed(image, 24, 8) != checksum(image.substr(kHeaderBytes))) return false;
   ImageHeader h;
   h.forms = uint32_t(get_fixed(image, 32, 4));
   h.prelude_forms = uint32_t(get_fixed(image, 36, 4));
   h.uniq_count = get_fixed(image, 40, 8);
-  if (h.prelude_forms > h.forms) return false;
+  h.symbols = get_fixed(image, 48, 8);
+  if (h.prelude_forms > h.forms || h.symbols > body) return false;
   if (header) *header = h;
   return true;
 }
 
 bool run_image(VM& vm, std::string_view image, void (*after_prelude)(VM&)) {
   ImageHeader h;
-  if (!image_valid(image, &h)) return false;
+  if (!image_valid(image, &h, image.data() == embedded_image().data())) return false;
   advance_uniq_count(h.uniq_count);
-  FormReader r(image.substr(kHeaderBytes));
+  FormReader r(image.substr(kHeaderBytes), h.symbols);
   if (h.prelude_forms == 0) after_prelude(vm);
   for (uint32_t i = 0; i < h.forms; ++i) {
     Value code = r.form();

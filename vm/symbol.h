@@ -50,9 +50,8 @@ class CachedSymbol {
 class SymbolPlace {
  private:
   friend Value intern(std::string_view, SymbolPlace&);
-  const void* table_ = nullptr;
-  size_t index_ = 0;
-  uint64_t uninterns_ = 0;
+  uint32_t index_ = 0;
+  uint32_t epoch_ = 0;  // the table's when index_ was found; 0: never
 };
 Value intern(std::string_view utf8_name, SymbolPlace& place);
 
