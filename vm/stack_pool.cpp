@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -259,6 +260,14 @@ uintptr_t thread_stack_low_water(size_t reserve) {
   pthread_attr_getstack(&attr, &addr, &size);
   pthread_attr_destroy(&attr);
   return uintptr_t(addr) + reserve;
+}
+
+uintptr_t provisional_stack_low_water(size_t depth) {
+  if (getpid() != gettid()) return 0;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) != 0) return 0;
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 * 3 < 2 * depth) return 0;
+  return uintptr_t(__builtin_frame_address(0)) - depth;
 }
 
 }  // namespace vm

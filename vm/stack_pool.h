@@ -191,6 +191,11 @@ class StackPool {
 // The low water of the calling OS thread's own stack (for the main fiber,
 // which runs there): its lowest address plus reserve.
 uintptr_t thread_stack_low_water(size_t reserve);
+// A mark depth bytes below the caller's frame, if the calling thread is the
+// main thread and its stack limit (RLIMIT_STACK) leaves room for at least
+// twice that besides the arguments and environment above it (at most a
+// quarter of the limit); else 0. Cheap: no /proc read.
+uintptr_t provisional_stack_low_water(size_t depth);
 
 // The current machine stack pointer, near enough for depth checks.
 inline uintptr_t machine_sp() { return uintptr_t(__builtin_frame_address(0)); }

@@ -50,8 +50,15 @@ VM::VM(const Options& o) : opts_(o) {
   main_stack_ = r_.stack;
   take_oom_reserve();
   r_.sp = r_.stack;
-  // The main program's machine stack: deep C++ recursion stops 256 KiB short.
-  r_.low_water = thread_stack_low_water(size_t(256) << 10);
+  // The main program's machine stack: deep C++ recursion stops 256 KiB
+  // short of its end. Finding the end (pthread_getattr_np reads and parses
+  // /proc/self/maps for the main thread) was 1.5% of an empty program's
+  // start, so a thread whose stack is known to be big starts with a mark
+  // 1 MiB below here, and check_machine_stack finds the real one the first
+  // time the stack goes deeper.
+  provisional_low_water_ = provisional_stack_low_water(size_t(1) << 20);
+  r_.low_water =
+      provisional_low_water_ ? provisional_low_water_ : thread_stack_low_water(kMainStackReserve);
   fibers_ = make_fiber_registry();
   previous_vm_ = g_vm;
   g_vm = this;
@@ -223,10 +230,16 @@ StackPool& VM::fiber_pool() {
 }
 
 void VM::check_machine_stack() {
-  if (machine_sp() < r_.low_water)
-    throw_error(
-        "stack overflow: C++ recursion too deep for this machine stack (nested macro "
-        "expansions or evaluations, or a form nested too deeply)");
+  if (machine_sp() >= r_.low_water) return;
+  if (provisional_low_water_ && r_.low_water == provisional_low_water_) {
+    // The main stack's mark was provisional (VM::VM): the real one now.
+    r_.low_water = thread_stack_low_water(kMainStackReserve);
+    provisional_low_water_ = 0;
+    if (machine_sp() >= r_.low_water) return;
+  }
+  throw_error(
+      "stack overflow: C++ recursion too deep for this machine stack (nested macro "
+      "expansions or evaluations, or a form nested too deeply)");
 }
 
 void VM::trace_roots(gc::Visitor& v) {

@@ -293,6 +293,8 @@ class VM final : public gc::RootSource {
   // Raises "stack overflow" when the machine stack is nearly used up (on a
   // fiber's small stack, deep C++ recursion such as nested macro expansion).
   void check_machine_stack();
+  static constexpr size_t kMainStackReserve = size_t(256) << 10;
+  uintptr_t provisional_low_water_ = 0;  // the main stack's mark until the real one is found
 
   // The Arc backtrace of the running program, innermost first.
   Value backtrace(size_t limit = 40);

@@ -261,6 +261,17 @@ TEST_CASE("deep recursion past --stack-limit is an Arc error", "[cli]") {
   CHECK(r.err.rfind("Error: stack overflow", 0) == 0);
 }
 
+TEST_CASE("the main stack's C++ recursion goes past its provisional mark", "[cli]") {
+  // VM::VM marks the main thread's stack 1 MiB down without finding its
+  // end; an expansion 3,000 deep needs more, and check_machine_stack finds
+  // the real end then rather than raising an overflow.
+  Result r = arcana({"-e",
+                     "(do (mac deepm (n) (if (> n 0) `(list (deepm ,(- n 1))) 1))"
+                     " (len (tostring (write (eval '(deepm 3000))))))"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "6001\n");
+}
+
 TEST_CASE("the examples run", "[cli]") {
   std::string dir = std::string(ARCANA_TESTS_DIR) + "/../examples/";
   Result fib = arcana({dir + "fib.arc", "10"});
