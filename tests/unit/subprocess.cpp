@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -43,6 +44,12 @@ Result run(const std::string& program, const std::vector<std::string>& args,
     if (options.address_space) {
       rlimit r{options.address_space, options.address_space};
       setrlimit(RLIMIT_AS, &r);
+    }
+    if (options.stack) {  // the soft limit only: the hard one may be lower than asked
+      rlimit r;
+      getrlimit(RLIMIT_STACK, &r);
+      r.rlim_cur = std::min<rlim_t>(options.stack, r.rlim_max);  // RLIM_INFINITY is the most
+      setrlimit(RLIMIT_STACK, &r);
     }
     std::vector<char*> argv{const_cast<char*>(program.c_str())};
     for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));

@@ -1,7 +1,7 @@
 // tests/unit/subprocess.h — running a program as the command-line tests
 // do (test_cli.cpp, test_cli_located.cpp, test_errors_cli.cpp): its input
 // from a string, its output and errors captured, a timeout after which it
-// is killed, an address-space limit if asked; and temporary directories
+// is killed, an address-space or stack limit if asked; and temporary directories
 // for the scripts they run.
 #pragma once
 #include <sys/wait.h>
@@ -25,6 +25,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> env;  // set in the child
   int timeout_ms = 20000;
   size_t address_space = 0;  // the child's RLIMIT_AS in bytes; 0: none
+  size_t stack = 0;          // the child's RLIMIT_STACK in bytes (its main stack); 0: as is
 };
 
 // Runs program (found on PATH, as execvp does) with args, argv[0] being
