@@ -257,6 +257,8 @@ class FormReader {
     return uint8_t(s_[at_++]);
   }
   uint64_t u() {
+    // Most numbers are one byte, most bytes are far from the end.
+    if (at_ < s_.size() && !(uint8_t(s_[at_]) & 0x80)) return uint8_t(s_[at_++]);
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       uint8_t b = byte();

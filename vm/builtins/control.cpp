@@ -282,7 +282,9 @@ const BuiltinDef kDefs[] = {
 
 void register_control_builtins(VM& vm) {
   define_builtins(vm, kDefs);
-  vm.define("sig", make_table());
+  // Room for the library's definitions (about 650) and a program's: the
+  // table is not rebuilt nine times over as the library loads.
+  vm.define("sig", make_table(1024));
 }
 
 }  // namespace vm
