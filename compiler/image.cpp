@@ -43,7 +43,7 @@ using namespace vm;
 
 namespace {
 
-constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '3'};
+constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '4'};
 // magic, source hash, body length, body checksum, forms and prelude forms
 // (32 bits each), uniq's counter, symbols.
 constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8 + 8;
@@ -59,7 +59,7 @@ enum Tag : uint8_t {
   kBlob,      // a blob: size, bytes
   kCode,      // a code object: fields, lines, name, file, shared slots, constants, instructions
   kCons,      // a cons: position flag [file, line, column], car, then cdr
-  kGlobalFn,  // a function constant: the symbol whose global held it
+  kGlobalFn,  // a function constant: the symbol whose global held it, as a value
   kSymAgain,  // an interned symbol named before in the image: its number
 };
 
@@ -200,7 +200,7 @@ class FormWriter {
         Value name = TYPE(v) == Kind::Builtin ? v.as<Builtin>()->name : code_of(v)->name;
         if (TYPE(name) == Kind::Symbol && global_value(name) == v) {
           out_ += char(kGlobalFn);
-          put_text(out_, symbol_name(name));
+          value(name);  // by its number once the image has named it
           return;
         }
         break;
@@ -374,11 +374,16 @@ class FormReader {
       }
       case kCode: return code();
       case kGlobalFn: {
-        Value sym = intern(text());
-        Value f = TYPE(sym) == Kind::Symbol ? global_value(sym) : UNBOUND;
+        // The function's id comes before its name's, as the writer gave them.
+        size_t id = objects_.size();
+        objects_.push_back(NIL);
+        Value sym = value();
+        if (TYPE(sym) != Kind::Symbol) corrupt();
+        Value f = global_value(sym);
         if (TYPE(f) != Kind::Closure && TYPE(f) != Kind::Builtin)
           throw std::runtime_error("library image: " + symbol_name(sym) + " is not a function");
-        return made(f);
+        objects_[id] = f;
+        return f;
       }
       default: corrupt();
     }
