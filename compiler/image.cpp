@@ -257,7 +257,7 @@ class FormReader {
     return uint8_t(s_[at_++]);
   }
   uint64_t u() {
-    // Most numbers are one byte, most bytes are far from the end.
+    // Most numbers are one byte: those take one test, not the loop.
     if (at_ < s_.size() && !(uint8_t(s_[at_]) & 0x80)) return uint8_t(s_[at_++]);
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
