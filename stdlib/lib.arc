@@ -479,7 +479,9 @@
 ; Atomic and durable: the value goes to path.tmp, which reaches the disk
 ; before it is renamed over path, and the rename before writefile returns
 ; (%durable-mvfile). A crash leaves the old file or the new one, never a
-; torn one; a stale path.tmp is all it can leave behind. A program making
+; torn one; a stale path.tmp is all a crash can leave behind. A write
+; that fails (a full disk) raises its error with path as it was, and
+; removes the temporary file. A program making
 ; thousands of files at once (the news site's demo data) may set
 ; durable-writes* to nil for the while, keeping the atomic rename, and
 ; sync once at the end.
@@ -487,9 +489,11 @@
 
 (def writefile (val path)
   (unless (isa path 'string) (err "writefile: expected a path string, got" path))
-  (let tmp (+ path ".tmp")
-    (w/outfile o tmp (write val o))
-    (if durable-writes* (%durable-mvfile tmp path) (mvfile tmp path)))
+  (with (tmp (+ path ".tmp") done nil)
+    (after (do (w/outfile o tmp (write val o))
+               (if durable-writes* (%durable-mvfile tmp path) (mvfile tmp path))
+               (set done))
+           (unless done (errsafe (rmfile tmp)))))
   val)
 
 ; --- 5.14 Tables ------------------------------------------------------------

@@ -672,7 +672,26 @@ Connection: close"))
               p)))))
 
 (def srvlog (type . args)
-  (atomic (%log-line (%srv-logport type) (cons (seconds) args))))
+  (let line (cons (seconds) args)
+    (on-err (fn (e) (%srv-log-lost type e line))
+            (fn () (atomic (%log-line (%srv-logport type) line))
+                   (%srv-log-written type)))))
+
+; A log that cannot be written (its disk full, say) must not fail what
+; logs, nor go unnoticed: the operator reads why on stderr, once until the
+; log can be written again, and each line that was lost, if any (the
+; request log's lines, flushed in batches, are not repeated there).
+(= %srv-logs-failing* (table))
+
+(def %srv-log-lost (type e (o line))
+  (errsafe
+    (let err (stderr)
+      (unless (%srv-logs-failing* type)
+        (set (%srv-logs-failing* type))
+        (%log-line err (list "srv: cannot write the" type "log:" (details e))))
+      (when line (%log-line err (cons type line))))))
+
+(def %srv-log-written (type) (wipe (%srv-logs-failing* type)))
 
 ; The request log is the one written on every request, and its write cost
 ; a fifth of a small request's time. While serve runs, its lines wait in
@@ -688,7 +707,8 @@ Connection: close"))
 
 (def %srv-flush-logs ()
   (each (type (date port)) (tablist %srv-logports*)
-    (errsafe (flushout port))))
+    (on-err (fn (e) (%srv-log-lost type e))
+            (fn () (flushout port) (%srv-log-written type)))))
 
 ; The same thread gives back what a burst of connections used (their
 ; threads' stacks, the C++ heap's free pages: %trim-memory) once the

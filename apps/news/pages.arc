@@ -50,11 +50,14 @@
 ; s if it names a page of this site: a relative or absolute path, with no
 ; scheme, not starting "//", and nothing that could end a header line or
 ; an attribute. Else default. Every whence a request brings is checked
-; with it before anything redirects there.
+; with it, once decoded, before anything redirects there. Only printable
+; ASCII passes: a browser drops tabs, CRs and LFs anywhere in a location
+; and control characters and spaces (U+00A0 and U+3000 among them) at its
+; ends, and reads \ as /, so any of them could turn a path into "//host".
 (def local-path (s (o default "news"))
   (if (and (isa s 'string)
            (< 0 (len s) 2000)
-           (no (find [or (whitec _) (in _ #\\ #\" #\' #\< #\>)] s))
+           (all [and (< 32 (int _) 127) (no (in _ #\\ #\" #\' #\< #\>))] s)
            (no (begins s "//"))
            (no (posmatch ":" (or (car (tokens s [in _ #\/ #\? #\#])) ""))))
       s

@@ -146,6 +146,13 @@ out-n ; expect: 1
 (writefile 'second iow*) ; expect: second
 (readfile1 iow*) ; expect: second
 (writefile 1 5) ; error: writefile
+; a write that fails (here the rename, over a directory that is not empty)
+; raises its error and leaves neither a temporary file nor a changed path
+(= iowd* (string iodir* "/d"))
+(system (string "mkdir -p " iowd* "/inside"))
+(writefile 'third iowd*) ; error: d
+(list (file-exists (string iowd* ".tmp")) (no (no (dir-exists (string iowd* "/inside")))))
+; expect: (nil t)
 ; a nil in a file doesn't end readfile
 (do (w/outfile o iow* (disp "1 nil 2" o)) (readfile iow*)) ; expect: (1 nil 2)
 (system (string "rm -rf " iodir*))

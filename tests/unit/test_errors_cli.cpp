@@ -121,3 +121,25 @@ TEST_CASE("arcana prints an error message holding a NUL whole, with its backtrac
   CHECK(r.err.rfind(std::string("Error: a\0b\n", 11), 0) == 0);
   CHECK(has(r.err, "-e:1"));
 }
+
+// srv.arc's logs on a full disk: the log file is /dev/full, whose every
+// write fails as a full disk's does. Logging must not fail what logs, and
+// the operator reads why, once, and the lines lost, on stderr.
+TEST_CASE("arcana: a log that cannot be written goes to stderr", "[cli][errors]") {
+  TempDir dir;
+  std::string prog = "(= logdir* \"" + dir.path +
+                     "/\")"
+                     "(system (+ \"ln -s /dev/full \" (logfile-name 'err)))"
+                     "(srvlog 'err \"first\" 1)"
+                     "(srvlog 'err \"second\" 2)"
+                     "(prn \"went on\")";
+  Result r = arcana({"-e", prog});
+  CHECK(r.exited_with(0));
+  CHECK(has(r.out, "went on"));
+  INFO(r.err);
+  CHECK(has(r.err, "cannot write the err log"));
+  CHECK(has(r.err, "No space left on device"));
+  CHECK(r.err.find("srv: cannot") == r.err.rfind("srv: cannot"));
+  CHECK(has(r.err, "first 1"));
+  CHECK(has(r.err, "second 2"));
+}

@@ -1,0 +1,22 @@
+; apps/news/pages.arc's checks of what a request brings, without a server.
+
+(load "../../apps/news/model.arc")
+(load "../../apps/news/pages.arc")
+
+; --- local-path: a whence redirects only within the site ---
+; The site's own whences, relative and absolute, pass as they are.
+(map local-path '("news" "item?id=12" "newcomments" "/news" "x?fnid=abc&y=1" "user?id=a%20b"))
+; expect: ("news" "item?id=12" "newcomments" "/news" "x?fnid=abc&y=1" "user?id=a%20b")
+; Another host or a scheme, as written or as a browser normalises it: it
+; drops C0 controls and spaces at the ends and tabs, CRs and LFs anywhere,
+; and reads \ as /. Each gives the default.
+(let bad (list "//evil.example/" "http://evil.example/" "javascript:alert(1)"
+               (+ (string #\u0001) "//evil.example/") (+ "\t" "//evil.example/")
+               "/\t/evil.example/" "\r\n//evil.example/" "/\n/evil.example/"
+               "\\\\evil.example/" "/\\evil.example/" " //evil.example/"
+               (+ (string #\u00a0) "//evil.example/") (+ (string #\u3000) "//evil.example/")
+               "java\tscript:alert(1)" (+ "news" (string #\u007f)) "a b" "a\"b" "<x>" "")
+  (list (len bad) (count [is (local-path _) "news"] bad) (local-path (car bad) "front")))
+; expect: (19 19 "front")
+(map local-path (list nil 'news 12 (newstring 2000 #\a)))
+; expect: ("news" "news" "news" "news")
