@@ -10,7 +10,10 @@
 ; s-expression, the tablist of its table, as Arc 3.1 writes them, so data
 ; moves between the two. Every save goes through save-table/writefile
 ; (stdlib/lib.arc: FILE.tmp, fsync, rename, fsync of the folder) inside
-; the request that made the change, so an answered request is on disk.
+; the request that made the change, so an answered request is on disk. A
+; change that saves several files and fails part way (a full disk) is
+; undone in memory and on disk (news-change, "Changes that fail"), so that
+; a request answered 500 shows and keeps nothing.
 ;
 ; Concurrency. Requests run in green threads. A read-modify-write of
 ; shared data (a table or a list, and the file it is saved in) runs inside
@@ -626,10 +629,15 @@
 (def gen-topstories ()
   (= ranked-stories* (rank-stories 180 1000 frontpage-rank)))
 
+; The front page's file only spares a start the ranking (ensure-topstories
+; ranks anew without it), so a write of it that fails is logged and fails
+; nothing else.
 (def save-topstories ()
-  (atomic
-    (ensure-dir newsdir*)
-    (writefile (map [_ 'id] (firstn 180 ranked-stories*)) topfile*)))
+  (on-err (fn (e) (errsafe (srvlog 'err "news: front page not saved:" (details e))))
+          (fn ()
+            (atomic
+              (ensure-dir newsdir*)
+              (writefile (map [_ 'id] (firstn 180 ranked-stories*)) topfile*)))))
 
 ; The front page from its file, or ranked anew.
 (def ensure-topstories ()
@@ -831,6 +839,11 @@
   (when (and user (news-type i) (in dir 'up 'down) (profile user)
              (no (and (is dir 'down) (bad-downvote user i))))
     (let changed nil
+      (news-change (join (list (item-record i))
+                         (and (isnt i!by user) (profile i!by)
+                              (list (list (profile i!by) (fn () (save-prof i!by)))))
+                         (user-records user i))
+        (fn ()
       (atomic
         (unless (or ((votes user) i!id)
                     (and (no (live i)) (no (author user i))))
@@ -857,7 +870,7 @@
             (= ((votes user) i!id) vote)
             (save-votes user)
             (= recent-votes* (firstn 1000 (cons (cons i!id vote) recent-votes*)))
-            (= changed t))))
+            (= changed t))))))
       (when changed (logvote (logins* user) user i))
       (when (and changed (metastory i)) (adjust-rank i))
       changed)))
@@ -1083,6 +1096,73 @@
     (when (metastory i) (adjust-rank i))
     t))
 
+; --- Changes that fail ---------------------------------------------------------
+
+; (news-change records f (o undo)): runs f, which changes the tables of
+; records and saves them, all under the one lock (so that no other
+; request sees the change before it holds, nor changes those tables
+; meanwhile); records is a list of (table save (o keys)), save
+; the thunk that writes the table to its file, keys (when given) the only
+; keys f may change (a user's votes: one item's). If f fails (a save on a full
+; disk, say), each table gets its contents back as they were, undo (if
+; given) takes back what f made beyond them (a new item), and each table
+; is written again as it was; the error goes on, so the request is
+; answered 500 with nothing of it shown or kept, and a retry makes no
+; duplicate. A table that cannot be written back either is left to the
+; unsaved job (news-save-unsaved), which writes it once it can, so that a
+; restart does not find half of the change. Changes nest: an inner one
+; that fails is undone, then the outer.
+(= news-unsaved* nil)
+
+(def news-change (records f (o undo))
+  (atomic
+    (with (before (map (fn ((r save ks))
+                         (list r save ks (if ks (map [list _ (r _)] ks) (tablist r))))
+                       (keep car records))
+           done   nil)
+      (after (do1 (f) (set done))
+             (unless done
+               (each (r save ks old) before
+                 (each k (or ks (keys r)) (wipe (r k)))
+                 (each (k v) old (= (r k) v)))
+               (when undo (errsafe (undo)))
+               (each (r save) before
+                 (news-write-back r save)))))))
+
+; Writes table r back with save; if that fails too, the unsaved job will.
+(def news-write-back (r save)
+  (on-err (fn (e)
+            (atomic
+              (unless (find [is (car _) r] news-unsaved*)
+                (push (list r save) news-unsaved*)))
+            (errsafe (srvlog 'err "news: not saved, will retry:" (details e))))
+          save))
+
+; The unsaved job: writes each table news-change could not write back.
+(def news-save-unsaved ()
+  (each (r save) (atomic (do1 news-unsaved* (wipe news-unsaved*)))
+    (news-write-back r save)))
+
+; The tables a change by user u touches: the profile and the votes.
+(def user-records (u (o i))
+  (when (profile u)
+    (list (list (profile u) (fn () (save-prof u)))
+          (list (votes u) (fn () (save-votes u)) (and i (list i!id))))))
+
+(def item-record (i) (list i (fn () (save-item i))))
+
+; Takes a new item i out of memory and off the disk (news-change's undo
+; of a creation): the item file, items*, the lists, its url.
+(def unmake-item (i)
+  (atomic
+    (wipe (items* i!id))
+    (zap [rem i _] stories*)
+    (zap [rem i _] comments*)
+    (zap [rem i _] ranked-stories*)
+    (when (and i!url (is (url->story* (canonical-url i!url)) i!id))
+      (wipe (url->story* (canonical-url i!url))))
+    (errsafe (rmfile (item-file i!id)))))
+
 ; --- Creating items ----------------------------------------------------------------
 
 ; Makes, saves and loads a new item.
@@ -1113,24 +1193,35 @@
 ; process-title is the caller's), ban tests applied, submitted.
 (def create-story (url title text user ip)
   (newslog ip user 'create url (list title))
-  (let s (new-item 'story user ip 'url (nonblank url) 'title title 'text text)
-    (unless (blank url) (register-url s url))
-    (story-ban-test user s ip url)
-    (submit-item user s)
-    (maybe-ban-ip s)
+  (ensure-news-user user)
+  (let s nil
+    (news-change (user-records user)
+      (fn ()
+        (= s (new-item 'story user ip 'url (nonblank url) 'title title 'text text))
+        (unless (blank url) (register-url s url))
+        (story-ban-test user s ip url)
+        (submit-item user s))
+      (fn () (when s (unmake-item s))))
+    ; the story is stored: a ban that cannot be saved now is logged
+    (on-err (fn (e) (errsafe (srvlog 'err "news: ip ban not saved:" (details e))))
+            (fn () (maybe-ban-ip s)))
     s))
 
 ; (create-comment text user parent ip): text is HTML (md-from-form's).
 ; Born dead for a bad user or a banned IP, or text on the kill list.
 (def create-comment (text user parent ip)
   (newslog ip user 'comment parent!id)
-  (let c (new-item 'comment user ip 'text text 'parent parent!id)
-    (atomic
-      (push c!id parent!kids)
-      (save-item parent))
-    (comment-ban-test user c ip text comment-kill* comment-ignore*)
-    (when (bad-user user) (kill c 'ignored))
-    (submit-item user c)
+  (ensure-news-user user)
+  (let c nil
+    (news-change (cons (item-record parent) (user-records user))
+      (fn ()
+        (= c (new-item 'comment user ip 'text text 'parent parent!id))
+        (push c!id parent!kids)
+        (save-item parent)
+        (comment-ban-test user c ip text comment-kill* comment-ignore*)
+        (when (bad-user user) (kill c 'ignored))
+        (submit-item user c))
+      (fn () (when c (unmake-item c))))
     c))
 
 ; (create-pollopt p url title text user ip): a choice of poll p, added at
@@ -1147,11 +1238,17 @@
 ; (create-poll title text opts user ip): opts are the choices' words.
 (def create-poll (title text opts user ip)
   (newslog ip user 'create-poll title)
-  (let p (new-item 'poll user ip 'title title 'text text)
-    (each o opts
-      (unless (blank o) (create-pollopt p nil o nil user ip)))
-    (story-ban-test user p ip nil)
-    (submit-item user p)
+  (ensure-news-user user)
+  (with (p nil made nil)
+    (news-change (user-records user)
+      (fn ()
+        (= p (new-item 'poll user ip 'title title 'text text))
+        (push p made)
+        (each o opts
+          (unless (blank o) (push (create-pollopt p nil o nil user ip) made)))
+        (story-ban-test user p ip nil)
+        (submit-item user p))
+      (fn () (map unmake-item made)))
     p))
 
 ; --- Noprocrast ----------------------------------------------------------------------
@@ -1263,6 +1360,7 @@
 
 (def news-start-jobs ()
   (news-job 'rerank 30 rerank-random)
+  (news-job 'unsaved 10 news-save-unsaved)
   (news-job 'update-avg 45 (fn () (unless (empty profs*) (update-avg)))))
 
 ; Makes the data folders and loads everything of the data directory.

@@ -334,5 +334,41 @@ cF!dead ; expect: t
   (list (> v 0) (- (item-version s1) v) (item-version (obj id 999999))))
 ; expect: (t 2 0)
 
+; --- Changes that fail: undone in memory, written back, retried ---
+; A change that fails gives its tables back as they were (keys: only
+; those), takes back what it made (undo), and the error goes on.
+(with (h (obj a 1) k (obj a 1 b 2) undone nil)
+  (list (on-err details
+                (fn () (news-change (list (list h (fn () nil)) (list k (fn () nil) '(a)))
+                         (fn () (= h!a 2 h!c 3 k!a 5 k!b 6) (err "disk full"))
+                         (fn () (set undone)))))
+        (tablist h) (sort < (vals k)) undone))
+; expect: ("disk full" ((a 1)) (1 6) t)
+; One that holds keeps what it did, and gives f's value.
+(let h (obj a 1)
+  (list (news-change (list (list h (fn () nil))) (fn () (= h!a 2) 'done)) h!a))
+; expect: (done 2)
+; A table that cannot be written back waits for the unsaved job.
+(with (full t writes 0 h (table))
+  (= news-unsaved* nil)
+  (let save (fn () (when full (err "disk full")) (++ writes))
+    (errsafe (news-change (list (list h save)) (fn () (err "disk full"))))
+    (news-save-unsaved)
+    (let waiting (len news-unsaved*)
+      (wipe full)
+      (news-save-unsaved)
+      (list waiting writes (len news-unsaved*)))))
+; expect: (1 1 0)
+; A vote whose save fails leaves the score, the votes and the karma as
+; they were, in memory and on disk.
+(let s (create-story "http://failing.example.com/" "Failing vote" nil "alice" "7.7.7.7")
+  (with (score s!score karma (karma "alice") saved save-votes)
+    (= save-votes (fn (u) (err "disk full")))
+    (let e (on-err details (fn () (vote-for "hal" s)))
+      (= save-votes saved)
+      (list e (is s!score score) ((votes "hal") s!id) (is (karma "alice") karma)
+            (is ((load-item s!id) 'score) score)))))
+; expect: ("disk full" t nil t t)
+
 (system (string "rm -rf " nmt*))
 (dir-exists nmt*) ; expect: nil
