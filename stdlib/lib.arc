@@ -806,9 +806,11 @@
          (%profile-stop)
          (%profile-write ,g)))))
 
-; (prof expr): expr's value, after printing the top 20 functions of its
-; profile by self time, as pprof -top would.
-(mac prof (expr)
+; (profile-top expr): expr's value, after printing the top 20 functions
+; of its profile by self time, as pprof -top would. (Not `prof': a macro
+; added to Arc 3.1's takes its name from every program, docs/LANGUAGE.md
+; 3.9, and news.arc has a local prof.)
+(mac profile-top (expr)
   `(do (%profile-start)
        (after ,expr
          (%profile-stop)

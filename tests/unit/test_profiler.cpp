@@ -402,10 +402,10 @@ TEST_CASE("profiler: a builtin that collects, moving its own object, is sampled 
   CHECK(trim_on_top);
 }
 
-TEST_CASE("profiler: prof prints the top functions and gives the value", "[profiler]") {
+TEST_CASE("profiler: profile-top prints the top functions and gives the value", "[profiler]") {
   std::string out = support::output_of(R"(
 (def prof-spin (n) (let s 0 (for i 1 n (++ s i)) s))
-(prn (prof (prof-spin 3000000)))
+(prn (profile-top (prof-spin 3000000)))
 )");
   CHECK(out.find("flat%") != std::string::npos);
   CHECK(out.find("prof-spin") != std::string::npos);
