@@ -53,11 +53,14 @@
 
 ; (get-user req): the user the request's user cookie names, or nil. The
 ; cookie is looked up as a symbol that exists already (%find-sym), never
-; made one: anything else a client sends would be interned for good.
+; made one: anything else a client sends would be interned for good. The
+; closures the request goes on to make are counted against that user's
+; budget (fnid-owner, srv.arc).
 (def get-user (req)
   (let u (let c (alref req!cooks "user")
            (and (isa c 'string) (cookie->user* (%find-sym c))))
     (when u (= (logins* u) req!ip))
+    (fnid-owner u)
     u))
 
 (def admin (u) (and u (mem u admins*)))
@@ -257,7 +260,7 @@
 (def admin-gate (u)
   (if (admin u)
       (admin-page u)
-      (login-page 'login nil (fn (u ip) (admin-gate u)))))
+      (login-page 'login nil "admin")))
 
 ; The admin's account form checks a new name as the login page does
 ; (bad-newacct), where Arc 3.1 took any name.
@@ -290,12 +293,30 @@
 (def hello-page (user ip)
   (whitepage (pr "hello ") (%app-pr-esc user) (pr " at ") (%app-pr-esc ip)))
 
-(defop login req (login-page 'both))
+; The login op shows the login page, and its forms post back to it, so
+; that a page anyone may load stores no closure (a client loading it in a
+; loop would otherwise expire everyone's links, srv.arc's fnids). A form
+; sends acct (login or create), the page's switch, and whence, the local
+; path to go to afterwards; without whence, hello-page follows.
+(defop-raw login (str req)
+  (w/stdout str
+    (let whence (aand (arg req "whence") (local-path it nil))
+      (if (and (is req!type 'post) (arg req "acct"))
+          (%app-login-post req (or whence hello-page))
+          (do (prn)
+              (login-page 'both nil (or whence hello-page)))))))
+
+(def %app-login-post (req afterward)
+  (let switch (case (arg req "switch") "login" 'login "register" 'register 'both)
+    ((if (is (arg req "acct") "create") create-handler login-handler)
+     req switch afterward)))
 
 ; (login-page switch (o msg) (o afterward hello-page)): switch is login,
 ; register or both. afterward is a function of the user and the IP that
 ; prints the page after logging in, or a list (f url): call f on them,
-; then send the browser to url.
+; then send the browser to url. Beyond Arc 3.1 it may be a local path, to
+; go to afterwards: such a page, like one with hello-page after it, posts
+; to the login op and stores no closure.
 (def login-page (switch (o msg nil) (o afterward hello-page))
   (whitepage
     (pagemessage msg)
@@ -311,9 +332,18 @@
 (def login-form (label switch handler afterward)
   (prbold label)
   (br2)
-  (fnform (fn (req) (handler req switch afterward))
-          (fn () (pwfields (downcase label)))
-          (acons afterward)))
+  (if (or (isa afterward 'string) (is afterward hello-page))
+      (tag (form method 'post action "login")
+        (%app-hidden "acct" (if (is handler create-handler) "create" "login"))
+        (%app-hidden "switch" switch)
+        (when (isa afterward 'string) (%app-hidden "whence" afterward))
+        (pwfields (downcase label)))
+      (fnform (fn (req) (handler req switch afterward))
+              (fn () (pwfields (downcase label)))
+              (acons afterward))))
+
+(def %app-hidden (name val)
+  (gentag input type 'hidden name name value (%app-inval val)))
 
 (def login-handler (req switch afterward)
   (logout-user (get-user req))
@@ -330,16 +360,46 @@
              (login user req!ip (cook-user user) afterward)))))
 
 ; Prints the cookie among the header lines, then either ends the header
-; and prints the next page, or returns the url to redirect to.
+; and prints the next page, or returns the url to redirect to, or (a
+; string afterward) makes the answer a redirect there.
 (def login (user ip cookie afterward)
   (= (logins* user) ip)
+  (fnid-owner user)
+  (when (isa afterward 'string)
+    (%app-redirect-start afterward))
   (prcookie cookie)
   (if (acons afterward)
-      (let (f url) afterward
-        (f user ip)
-        url)
-      (do (prn)
-          (afterward user ip))))
+       (let (f url) afterward
+         (f user ip)
+         url)
+      (isa afterward 'string)
+       (prn)
+       (do (prn)
+           (afterward user ip))))
+
+; (redirect-to url): an op that has printed its header, or more, answers
+; instead with a redirect to url (a local path, or one checked already).
+(def redirect-to (url)
+  (%app-redirect-start url)
+  (prn))
+
+(def %app-redirect-start (url)
+  (%port-reset (stdout))
+  (prn rdheader*)
+  (prn "Location: " (%srv-header-value url)))
+
+; s if it names a page of this site: a relative or absolute path, with no
+; scheme, not starting "//", and nothing that could end a header line or
+; an attribute. Else default. Every whence a request brings is checked
+; with it before anything redirects there.
+(def local-path (s (o default "news"))
+  (if (and (isa s 'string)
+           (< 0 (len s) 2000)
+           (no (find [or (whitec _) (in _ #\\ #\" #\' #\< #\>)] s))
+           (no (begins s "//"))
+           (no (posmatch ":" (or (car (tokens s [in _ #\/ #\? #\#])) ""))))
+      s
+      default))
 
 (def failed-login (switch msg afterward)
   (if (acons afterward)
@@ -363,7 +423,7 @@
   (aif (get-user req)
        (do (%app-pr-esc it) (pr " at ") (%app-pr-esc req!ip))
        (do (pr "You are not logged in. ")
-           (w/link (login-page 'both) (pr "Log in"))
+           (link "Log in" "login")
            (pr "."))))
 
 ; (defopl name req . body): an op for logged-in users; anyone else gets a
@@ -374,8 +434,7 @@
          (do ,@body)
          (login-page 'both
                      "You need to be logged in to do that."
-                     (list (fn (u ip))
-                           (+ ,(string name) (%app-query ,parm)))))))
+                     (+ ,(string name) (%app-query ,parm))))))
 
 ; The request's arguments as a query string, like srv.arc's
 ; reassemble-args but encoded: the result goes into a Location header,
@@ -555,25 +614,29 @@
 ; fields (type name value view? modify? [question]). When user submits it,
 ; (f name value) for each modifiable field whose text reads as its type,
 ; then (done). Its fnid expires after lasts seconds, if lasts.
+; A form that changes nothing (nothing modifiable, as for a visitor) is
+; only the table, with no closure behind it.
 (def vars-form (user fields f done (o button "update") (o lasts))
   (let editable (some [_ 4] fields)
-    (taform lasts
-            (if editable
-                (fn (req)
-                  (when-umatch user req
-                    (each (k v) req!args
-                      (awhen (and v (find [is (string (cadr _)) k] fields))
-                        (let (typ id val view mod) it
-                          (when mod
-                            (let newval (readvar typ v fail*)
-                              (unless (is newval fail*)
-                                (f id newval)))))))
-                    (done)))
-                (fn (req)))
-      (tab (showvars fields))
-      (when editable
-        (br)
-        (submit button)))))
+    (if (no editable)
+        (tab (showvars fields))
+        (%app-vars-form user fields f done button lasts))))
+
+(def %app-vars-form (user fields f done button lasts)
+  (taform lasts
+          (fn (req)
+            (when-umatch user req
+              (each (k v) req!args
+                (awhen (and v (find [is (string (cadr _)) k] fields))
+                  (let (typ id val view mod) it
+                    (when mod
+                      (let newval (readvar typ v fail*)
+                        (unless (is newval fail*)
+                          (f id newval)))))))
+              (done)))
+    (tab (showvars fields))
+    (br)
+    (submit button)))
 
 (def showvars (fields (o liveurls))
   (each (typ id val view mod question) fields

@@ -296,6 +296,29 @@
 ; expect: "\n"
 vf-changes* ; expect: (done (name "al"))
 
+; --- fnids: each user's closures are bounded apart from everyone else's ---
+(= fo-budget* fnids-per-user* fnids-per-user* 3)
+(fnid-owner "fo-alice")
+(= fo-a* (fnid (fn (req) 'a)))
+(fnid-owner "fo-bob")
+; bob makes five: his two oldest go, and only his
+(= fo-bs* (map [fnid (fn (req) _)] '(1 2 3 4 5)))
+(map [if (fns* _) t] fo-bs*) ; expect: (nil nil t t t)
+(if (fns* fo-a*) t) ; expect: t
+((fns* (last fo-bs*)) nil) ; expect: 5
+; a timed one counts too, and pushes out bob's oldest
+(= fo-tb* (timed-fnid 60 (fn (req) 'timed)))
+(map [if (fns* _) t] fo-bs*) ; expect: (nil nil nil t t)
+; harvest-fnids forgets the owner: what follows is nobody's, and a harvest
+; of the shared pool leaves the users' closures alone
+(harvest-fnids)
+(= fo-anon* (map [fnid (fn (req) _)] (range 1 30)))
+(let n (len fnids*) (harvest-fnids 20) (- n (len fnids*))) ; expect: 2
+(list (if (fns* fo-a*) t) (if (fns* fo-tb*) t) (if (fns* (last fo-bs*)) t))
+; expect: (t t t)
+(if (fns* (last fo-anon*)) t) ; expect: t
+(= fnids-per-user* fo-budget*)
+
 ; --- users: accounts, passwords, cookies, in a fresh directory ---
 (= appt* (string "/tmp/arcana-app-test-" (seconds) "-" (rand 1000000000) "/"))
 (= arcdir* appt* hpwfile* (+ appt* "hpw") oidfile* (+ appt* "openids")

@@ -149,4 +149,18 @@
             (pr "warped"))
         (pr "bad warp"))))
 
+; The number of closures stored (srv.arc's fns*), then u's own if u is
+; given. Tests only.
+(defop nt-fnids req
+  (pr (len fns*))
+  (awhen (arg req "u")
+    (pr " " (aif (%srv-user-fnids* it) (qlen it) 0))))
+
+; Sets each user's budget of closures. Tests only.
+(defop nt-budget req
+  (let n (saferead (arg req "n"))
+    (if (and (isa n 'int) (> n 0))
+        (do (= fnids-per-user* n) (pr "ok"))
+        (pr "bad budget"))))
+
 (asv (coerce (car argv) 'int))
