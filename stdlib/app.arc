@@ -11,7 +11,8 @@
 ; - passwords are stored only as Argon2id hashes (%pw-hash, checked with
 ;   %pw-verify), so Arc 3.1's SHA-1 hashes no longer log anyone in;
 ; - login cookies have 131 random bits and are sent HttpOnly, SameSite=Lax;
-; - failed logins from one IP make its later attempts wait (good-login);
+; - failed logins make later attempts from the IP, and at the account,
+;   wait (good-login);
 ; - everything a page shows that came from a user is escaped.
 
 ; --- Users and their files -------------------------------------------------
@@ -145,51 +146,103 @@
 
 (= good-logins* (queue) bad-logins* (queue))
 
-; Failed logins slow down the IP they come from. Up to login-free-fails*
-; (3) failures within the last login-fail-window* (900) seconds cost
-; nothing; with n failures past that, each attempt waits
-; login-fail-delay* * 2^(n - 3) seconds, at most login-max-delay*: .5, 1,
-; 2, 4, then 5. The waits of one IP queue one after another, so parallel
-; attempts gain nothing; one that would wait longer than login-max-delay*
-; fails at once without its password being looked at. sleep parks only
-; the requesting thread.
+; Failed logins slow down later attempts, counted two ways. By IP: up to
+; login-free-fails* (3) failures from one IP within the last
+; login-fail-window* (900) seconds cost nothing; with n failures past that,
+; each attempt from it waits login-fail-delay* * 2^(n - 3) seconds, at most
+; login-max-delay*: .5, 1, 2, 4, then 5. By account, the same, with the
+; login-acct- settings, so that guesses at one account spread over many
+; IPs are slowed too. An attempt waits the longer of the two.
+;
+; The waits of one IP (or account) queue one after another, so parallel
+; attempts gain nothing; one that would wait longer than its maximum fails
+; at once without its password being looked at. An account that has
+; logged in from an IP within login-known-window* seconds skips that IP's
+; wait (not its account's): someone else failing at a shared address does
+; not hold up the people who log in there. sleep parks only the
+; requesting thread.
 (= login-free-fails* 3 login-fail-window* 900
-   login-fail-delay* .5 login-max-delay* 5)
+   login-fail-delay* .5 login-max-delay* 5
+   login-acct-free-fails* 3 login-acct-delay* .5 login-acct-max-delay* 10
+   login-known-window* (* 30 24 3600))
 
 ; ip -> (seconds) of its recent failures, newest first, at most 30 kept;
-; ip -> the (msec) before which its next attempt is not checked.
-(= %app-fails* (table) %app-login-next* (table))
+; ip -> the (msec) before which its next attempt is not checked. The
+; same for accounts; and "ip user" -> (seconds) of its last good login.
+(= %app-fails* (table) %app-login-next* (table)
+   %app-acct-fails* (table) %app-acct-next* (table)
+   %app-known* (table))
 
-(def %app-recent-fails (ip)
+(def %app-recent-fails (fails key)
   (let cutoff (- (seconds) login-fail-window*)
-    (= (%app-fails* ip) (keep [> _ cutoff] (%app-fails* ip)))))
+    (= (fails key) (keep [> _ cutoff] (fails key)))))
 
-; The msec this attempt from ip waits before its check, or nil to fail it.
-(def %app-login-wait (ip)
+; The msec an attempt waits for key (an IP or an account) before its
+; check, or nil to fail it; the wait is booked in next.
+(def %app-key-wait (fails next key free delay maxdelay now)
+  (let n (len (%app-recent-fails fails key))
+    (if (< n free)
+        0
+        (withs (wait (* 1000 (min maxdelay (* delay (expt 2 (- n free)))))
+                done (+ (max now (or (next key) 0)) wait))
+          (when (<= (- done now) (* 1000 maxdelay))
+            (= (next key) done)
+            (- done now))))))
+
+; Account names are keys only if they are strings of a sane length: a
+; client may send anything.
+(def %app-acct-key (user)
+  (and (isa user 'string) (< (len user) 100) user))
+
+; The msec this attempt at user from ip waits before its check, or nil to
+; fail it.
+(def %app-login-wait (user ip)
   (atomic
-    (let n (len (%app-recent-fails ip))
-      (if (< n login-free-fails*)
-          0
-          (withs (now   (msec)
-                  delay (* 1000 (min login-max-delay*
-                                     (* login-fail-delay*
-                                        (expt 2 (- n login-free-fails*)))))
-                  done  (+ (max now (or (%app-login-next* ip) 0)) delay))
-            (when (<= (- done now) (* 1000 login-max-delay*))
-              (= (%app-login-next* ip) done)
-              (- done now)))))))
+    (withs (now  (msec)
+            key  (%app-acct-key user)
+            ipw  (if (%app-known user ip)
+                     0
+                     (%app-key-wait %app-fails* %app-login-next* ip
+                                    login-free-fails* login-fail-delay*
+                                    login-max-delay* now))
+            accw (if key
+                     (%app-key-wait %app-acct-fails* %app-acct-next* key
+                                    login-acct-free-fails* login-acct-delay*
+                                    login-acct-max-delay* now)
+                     0))
+      (and ipw accw (max ipw accw)))))
 
-(def %app-note-fail (ip)
+(def %app-known (user ip)
+  (aand (%app-acct-key user)
+        (%app-known* (+ ip " " it))
+        (< (- (seconds) it) login-known-window*)))
+
+(def %app-note-good (user ip)
+  (atomic (= (%app-known* (+ ip " " user)) (seconds))))
+
+(def %app-note-fail (user ip)
   (atomic
-    (= (%app-fails* ip) (firstn 30 (cons (seconds) (%app-fails* ip))))
-    (when (> (len %app-fails*) 10000) (%app-harvest-fails))))
+    (%app-push-fail %app-fails* ip)
+    (awhen (%app-acct-key user) (%app-push-fail %app-acct-fails* it))
+    (when (or (> (len %app-fails*) 10000) (> (len %app-acct-fails*) 10000))
+      (%app-harvest-fails))))
 
-; Forgets the IPs with no failure in the window (many IPs may have failed).
+(def %app-push-fail (fails key)
+  (= (fails key) (firstn 30 (cons (seconds) (fails key)))))
+
+; Forgets the IPs and accounts with no failure in the window (many may
+; have failed), and the good logins older than login-known-window*.
 (def %app-harvest-fails ()
   (let now (msec)
-    (each ip (keys %app-fails*) (%app-recent-fails ip))
-    (each (ip next) (tablist %app-login-next*)
-      (when (< next now) (wipe (%app-login-next* ip))))))
+    (each (fails next) (list (list %app-fails* %app-login-next*)
+                             (list %app-acct-fails* %app-acct-next*))
+      (each k (keys fails)
+        (unless (%app-recent-fails fails k) (wipe (fails k))))
+      (each (k t1) (tablist next)
+        (when (< t1 now) (wipe (next k)))))
+    (each (k secs) (tablist %app-known*)
+      (when (> (- (seconds) secs) login-known-window*)
+        (wipe (%app-known* k))))))
 
 ; Checked for a user with no password, so that a name that does not exist
 ; takes as long to refuse as a wrong password does.
@@ -206,13 +259,14 @@
 ; attempt goes in good-logins* or bad-logins* as (seconds ip user).
 (def good-login (user pw ip)
   (let record (list (seconds) ip user)
-    (aif (%app-login-wait ip)
+    (aif (%app-login-wait user ip)
          (do (when (> it 0) (sleep (/ it 1000.0)))
              (if (and (isa user 'string) (isa pw 'string) (%app-pw-ok user pw))
                  (do (unless (user->cookie* user) (cook-user user))
+                     (%app-note-good user ip)
                      (enq-limit record good-logins*)
                      user)
-                 (do (%app-note-fail ip)
+                 (do (%app-note-fail user ip)
                      (enq-limit record bad-logins*)
                      nil)))
          (do (enq-limit record bad-logins*)

@@ -406,12 +406,32 @@ admins* ; expect: ("alice" "carol")
 ; 10.0.0.2 has failed three times: the next attempt waits .2 seconds.
 (let t0 (msec) (good-login "bob" nil "10.0.0.2") (>= (- (msec) t0) 190)) ; expect: t
 ; Another IP need not wait.
-(%app-login-wait "10.0.0.9") ; expect: 0
+(%app-login-wait "nobody" "10.0.0.9") ; expect: 0
 ; An attempt that would wait past login-max-delay* fails at once, even
 ; with the right password.
 (= (%app-login-next* "10.0.0.2") (+ (msec) 60000))
 (good-login "alice" "newpass1" "10.0.0.2") ; expect: nil
 (= login-fail-delay* .5)
+
+; --- and so do failed logins at one account, from any IP ---
+(list login-acct-free-fails* login-acct-delay* login-acct-max-delay*)
+; expect: (3 0.5 10)
+(= login-acct-delay* .2)
+(each ip '("10.1.0.1" "10.1.0.2" "10.1.0.3") (%app-note-fail "acct-x" ip))
+; a fourth IP waits for the account, and the next after it waits longer
+(<= 190 (%app-login-wait "acct-x" "10.1.0.4") 210) ; expect: t
+(<= 390 (%app-login-wait "acct-x" "10.1.0.5") 410) ; expect: t
+; past the account's maximum, an attempt fails at once
+(= (%app-acct-next* "acct-x") (+ (msec) 60000))
+(%app-login-wait "acct-x" "10.1.0.6") ; expect: nil
+; another account at the same IPs need not wait
+(%app-login-wait "acct-y" "10.1.0.4") ; expect: 0
+; alice logged in from 10.0.0.4: others failing there do not hold her up,
+; but they do hold up an account that has not logged in from it
+(each u '("p" "q" "r" "s") (%app-note-fail u "10.0.0.4"))
+(%app-login-wait "alice" "10.0.0.4") ; expect: 0
+(> (%app-login-wait "bob" "10.0.0.4") 0) ; expect: t
+(= login-acct-delay* .5)
 
 ; disable-acct: a new random password, and logged out
 (let old (hpasswords* "alice")

@@ -1,11 +1,13 @@
-"""The news site against an attack by volume (docs/LANGUAGE.md 6.5, 6.6):
+"""The news site against two attacks by volume (docs/LANGUAGE.md 6.5, 6.6):
 closures (srv.arc's fnids) made by loading pages, which could expire
-other users' forms. Server: servers/newsserver.arc, with its test-only
-ops nt-fnids and nt-budget.
+other users' forms, and login guessing, slowed by account as well as by
+IP. Server: servers/newsserver.arc, with its test-only ops nt-fnids,
+nt-budget and nt-login-limits.
 
 usage: python3 tests/web/test_news_guard.py path/to/arcana
 """
 import sys
+import threading
 import urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -145,6 +147,62 @@ class NewsGuardTest(webtest.NewsServerTest):
             self.assertIn("alice kept hers", self.page(None, "/user?id=alice").text)
         finally:
             self.client().get("/nt-budget?n=1000")
+
+    # ---- login guessing ----
+
+    def login(self, ip, user, pw):
+        """Posts the login form from ip: True if it logged in."""
+        c = webtest.NewsClient(self.srv, None, ip)
+        st, body, _ = c.post("/login", {"acct": "login", "switch": "both", "whence": "news",
+                                        "u": user, "p": pw})
+        self.assertLess(st, 500, body[:500])
+        return c.cookie is not None and "Bad login" not in body
+
+    def in_background(self, f, *args):
+        out = []
+        t = threading.Thread(target=lambda: out.append(f(*args)))
+        t.start()
+        return t, out
+
+    def test_guesses_at_one_account_from_many_ips_are_slowed(self):
+        self.assertEqual(self.client().get("/nt-login-limits?free=2&delay=2&max=2")[1], "ok")
+        try:
+            pw = self.passwords["boss"]  # every seeded user has boss's password
+            self.assertFalse(self.login("127.0.1.1", "carol", "wrong-1"))
+            self.assertFalse(self.login("127.0.1.2", "carol", "wrong-2"))
+            # The next attempt at carol waits (2 s); one more meanwhile, from
+            # yet another IP and with the right password, would wait longer
+            # than the most and is refused without its password looked at.
+            t, out = self.in_background(self.login, "127.0.1.3", "carol", pw)
+            threading.Event().wait(0.5)
+            self.assertFalse(self.login("127.0.1.4", "carol", pw))
+            # another account is not slowed by carol's failures
+            self.assertTrue(self.login("127.0.1.5", "dave", pw))
+            t.join()
+            self.assertEqual(out, [True], "the waiting attempt, right password, logged in")
+        finally:
+            self.client().get("/nt-login-limits?free=3&delay=0.5&max=5")
+
+    def test_others_failures_at_an_ip_do_not_hold_up_its_users(self):
+        self.assertEqual(self.client().get("/nt-login-limits?free=2&delay=2&max=2")[1], "ok")
+        try:
+            pw = self.passwords["boss"]
+            shared = "127.0.2.1"
+            self.assertTrue(self.login(shared, "bob", pw))
+            # someone at the same address guesses at other accounts
+            self.assertFalse(self.login(shared, "nobody1", "guess"))
+            self.assertFalse(self.login(shared, "nobody2", "guess"))
+            t, out = self.in_background(self.login, shared, "nobody3", "guess")
+            threading.Event().wait(0.5)
+            # bob, who logs in from there, is not held up ...
+            self.assertTrue(self.login(shared, "bob", pw))
+            # ... but an account new to that address is (the address's
+            # wait is booked), so guessing from it stays slow
+            self.assertFalse(self.login(shared, "alice", pw))
+            t.join()
+            self.assertEqual(out, [False])
+        finally:
+            self.client().get("/nt-login-limits?free=3&delay=0.5&max=5")
 
 
 if __name__ == "__main__":

@@ -163,4 +163,17 @@
         (do (= fnids-per-user* n) (pr "ok"))
         (pr "bad budget"))))
 
+; Sets the login limits, by IP and by account alike: free failures, the
+; first delay and the longest (seconds). Tests only.
+(defop nt-login-limits req
+  (with (free (saferead (arg req "free"))
+         delay (saferead (arg req "delay"))
+         most (saferead (arg req "max")))
+    (if (and (isa free 'int) (number delay) (number most))
+        (do (= login-free-fails* free login-acct-free-fails* free
+               login-fail-delay* delay login-acct-delay* delay
+               login-max-delay* most login-acct-max-delay* most)
+            (pr "ok"))
+        (pr "bad limits"))))
+
 (asv (coerce (car argv) 'int))
