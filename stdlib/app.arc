@@ -11,6 +11,9 @@
 ; - passwords are stored only as Argon2id hashes (%pw-hash, checked with
 ;   %pw-verify), so Arc 3.1's SHA-1 hashes no longer log anyone in;
 ; - login cookies have 131 random bits and are sent HttpOnly, SameSite=Lax;
+;   the files holding secrets (hpw, cooks, sessions) are mode 0600;
+; - a site may choose sessions (app-sessions*): one for each login, with an
+;   expiry, hashed on disk, and a token of their own for forms and links;
 ; - failed logins make later attempts from the IP, and at the account,
 ;   wait (good-login);
 ; - everything a page shows that came from a user is escaped.
@@ -20,7 +23,8 @@
 (= hpwfile*   (+ arcdir* "hpw")
    oidfile*   (+ arcdir* "openids")
    adminfile* (+ arcdir* "admins")
-   cookfile*  (+ arcdir* "cooks"))
+   cookfile*  (+ arcdir* "cooks")
+   sessfile*  (+ arcdir* "sessions"))
 
 ; Empty until load-userinfo, so that admin and get-user answer nil rather
 ; than fail in a program that never loads them.
@@ -38,7 +42,9 @@
      admins*       (map string (errsafe (readfile adminfile*)))
      cookie->user* (safe-load-table cookfile*)
      user->cookie* (table)
-     dc-usernames* (table))
+     dc-usernames* (table)
+     sessions*     (safe-load-table sessfile*)
+     %app-sess-secret* (table))
   (maptable (fn (cookie user) (= (user->cookie* user) cookie)) cookie->user*)
   (maptable (fn (user hash) (set (dc-usernames* (downcase user)))) hpasswords*)
   t)
@@ -46,10 +52,16 @@
 ; Saves table h in file, making its directory first if need be (a program
 ; may create accounts before serve has made arcdir*).
 ; Atomic, so that two threads saving at once do not share the .tmp file.
+; Every file saved here holds secrets (password hashes, login cookies,
+; sessions), so it is readable by its owner only: the .tmp file that
+; writefile fills and renames is made mode 0600 before anything is in it.
 (def %app-save (h file)
   (atomic
     (let slash (last (positions #\/ file))
       (when slash (ensure-dir (cut file 0 slash))))
+    (let tmp (+ file ".tmp")
+      (w/outfile o tmp)
+      (system (+ "chmod 600 " (%shell-quote tmp))))
     (save-table h file)))
 
 ; (get-user req): the user the request's user cookie names, or nil. The
@@ -57,9 +69,12 @@
 ; made one: anything else a client sends would be interned for good. The
 ; closures the request goes on to make are counted against that user's
 ; budget (fnid-owner, srv.arc).
+; With app-sessions*, the cookie names a session instead (Sessions, below).
 (def get-user (req)
-  (let u (let c (alref req!cooks "user")
-           (and (isa c 'string) (cookie->user* (%find-sym c))))
+  (let u (if app-sessions*
+             (%app-session-user req)
+             (let c (alref req!cooks "user")
+               (and (isa c 'string) (cookie->user* (%find-sym c)))))
     (when u (= (logins* u) req!ip))
     (fnid-owner u)
     u))
@@ -85,18 +100,126 @@
 
 ; Nothing to forget, and no file to write, for nil: login-handler logs out
 ; whoever sent the form, usually no one.
+; With sessions, every one of the user's sessions ends too.
 (def logout-user (user)
   (when user
     (wipe (logins* user))
     (awhen (user->cookie* user) (wipe (cookie->user* it)))
     (wipe (user->cookie* user))
-    (%app-save cookie->user* cookfile*)))
+    (%app-save cookie->user* cookfile*)
+    (atomic
+      (whenlet ss (user-sessions user)
+        (each s ss (%app-drop-session (car s)))
+        (%app-save sessions* sessfile*)))))
 
 ; The cookie is for the whole site and not for scripts (HttpOnly), nor
 ; sent with requests other sites start, except plain links (SameSite=Lax).
+; A session's lasts as long as the session.
 (def prcookie (cook)
   (prn "Set-Cookie: user=" cook "; Path=/"
-       "; expires=Sun, 17-Jan-2038 19:14:07 GMT; HttpOnly; SameSite=Lax"))
+       (if app-sessions*
+           (+ "; Max-Age=" session-life*)
+           "; expires=Sun, 17-Jan-2038 19:14:07 GMT")
+       "; HttpOnly; SameSite=Lax"))
+
+; The cookie a login sets: a new session's, or the user's one cookie of
+; Arc 3.1, made if he has none.
+(def login-cookie (user)
+  (if app-sessions*
+      (new-session user)
+      (or (user->cookie* user) (cook-user user))))
+
+; Ends the login the request came with: its session only, or (Arc 3.1)
+; the user's login everywhere.
+(def logout-req (req)
+  (if app-sessions*
+      (awhen (%app-session req) (end-session (car it)))
+      (logout-user (get-user req))))
+
+; --- Sessions --------------------------------------------------------------
+
+; Arc 3.1 gives each user one login cookie (user->cookie*, cookie->user*,
+; the cooks file), the same on every device and good until he logs out;
+; a page that prints it (news.arc's vote links do) gives it away. A site
+; that sets app-sessions* (the news site does) gets a session for each
+; login instead: its cookie is SID.SECRET, both random, and sessions*
+; (the sessions file) keeps for each SID the user, when it expires
+; (session-life* seconds after the login), an Argon2id hash of SECRET,
+; never SECRET itself, and the session's token for forms and links
+; (session-token), which they carry in place of the cookie. A cookie is
+; checked against its hash once (%pw-verify) and then known in memory
+; until its session ends. logout-user ends all of a user's sessions;
+; logout-req the request's.
+(= app-sessions* nil session-life* (* 30 24 3600)
+   sessions* (table) %app-sess-secret* (table) %app-thread-sess* (table))
+
+; sid -> (user expires hash token). Expired sessions are dropped from the
+; file as new ones go in.
+(def new-session (user)
+  (withs (sid    (rand-string 22)
+          secret (rand-string 22)
+          rec    (list user (+ (seconds) session-life*) (%pw-hash secret)
+                       (rand-string 22)))
+    (atomic
+      (each (id r) (tablist sessions*)
+        (unless (> (cadr r) (seconds)) (%app-drop-session id)))
+      (= (sessions* sid) rec
+         (%app-sess-secret* sid) secret)
+      (%app-save sessions* sessfile*))
+    (+ sid "." secret)))
+
+(def end-session (sid)
+  (atomic
+    (when (sessions* sid)
+      (%app-drop-session sid)
+      (%app-save sessions* sessfile*))))
+
+(def %app-drop-session (sid)
+  (wipe (sessions* sid) (%app-sess-secret* sid)))
+
+; The user's sessions, as (sid (user expires hash token)) lists.
+(def user-sessions (user)
+  (keep [is (car (cadr _)) user] (tablist sessions*)))
+
+; The live session sid names, as (sid user expires hash token); an
+; expired one ends.
+(def %app-live-session (sid)
+  (let rec (sessions* sid)
+    (if (and rec (> (cadr rec) (seconds)))
+        (cons sid rec)
+        (do (when rec (end-session sid)) nil))))
+
+; The request's live session, or nil. A secret not seen before is checked
+; against its session's hash, which only a SID that exists costs, and then
+; kept in memory (%app-sess-secret*) while the session lives.
+(def %app-session (req)
+  (let c (alref req!cooks "user")
+    (when (and (isa c 'string) (< (len c) 100))
+      (let (sid secret) (tokens c #\.)
+        (whenlet s (and sid secret (%app-live-session sid))
+          (if (is secret (%app-sess-secret* sid))
+               s
+              (%pw-verify (s 3) secret)
+               (do (= (%app-sess-secret* sid) secret)
+                   s)))))))
+
+; The session's user; the session is also noted as the one the current
+; thread's request came with, for session-token.
+(def %app-session-user (req)
+  (let s (%app-session req)
+    (atomic
+      (= (%app-thread-sess* (current-thread)) s)
+      (when (len> %app-thread-sess* 1000)
+        (each th (keys %app-thread-sess*)
+          (when (dead th) (wipe (%app-thread-sess* th))))))
+    (and s (s 1))))
+
+; (session-token user): the token for forms and links of the session the
+; current request came with, if it is user's; else nil. A form or link
+; that carries it was made for that session, not forged by another site.
+(def session-token (user)
+  (let s (and user (%app-thread-sess* (current-thread)))
+    (and s (is (s 1) user) (s 4))))
 
 ; --- Accounts and passwords ------------------------------------------------
 
@@ -262,7 +385,8 @@
     (aif (%app-login-wait user ip)
          (do (when (> it 0) (sleep (/ it 1000.0)))
              (if (and (isa user 'string) (isa pw 'string) (%app-pw-ok user pw))
-                 (do (unless (user->cookie* user) (cook-user user))
+                 (do (unless (or app-sessions* (user->cookie* user))
+                       (cook-user user))
                      (%app-note-good user ip)
                      (enq-limit record good-logins*)
                      user)
@@ -400,18 +524,18 @@
   (gentag input type 'hidden name name value (%app-inval val)))
 
 (def login-handler (req switch afterward)
-  (logout-user (get-user req))
+  (logout-req req)
   (aif (good-login (arg req "u") (arg req "p") req!ip)
-       (login it req!ip (user->cookie* it) afterward)
+       (login it req!ip (login-cookie it) afterward)
        (failed-login switch "Bad login." afterward)))
 
 (def create-handler (req switch afterward)
-  (logout-user (get-user req))
+  (logout-req req)
   (with (user (arg req "u") pw (arg req "p"))
     (aif (bad-newacct user pw)
          (failed-login switch it afterward)
          (do (create-acct user pw)
-             (login user req!ip (cook-user user) afterward)))))
+             (login user req!ip (login-cookie user) afterward)))))
 
 ; Prints the cookie among the header lines, then either ends the header
 ; and prints the next page, or returns the url to redirect to, or (a
@@ -469,7 +593,7 @@
 
 (defop logout req
   (aif (get-user req)
-       (do (logout-user it)
+       (do (logout-req req)
            (pr "Logged out."))
        (pr "You were not logged in.")))
 

@@ -332,7 +332,9 @@ function vote(node) {
 
 ; The logout link of a user is one closure, made once and kept while it
 ; lives (a logged-in page would otherwise make one at each view); where
-; to go afterwards comes with it, as the whence argument.
+; to go afterwards comes with it, as the whence argument. It ends the
+; session it is followed from (logout-req); the profile page has a link
+; that ends all of them.
 (= logout-fnids* (table))
 
 (def logout-url (user whence)
@@ -340,7 +342,7 @@ function vote(node) {
     (unless (and id (fns* id))
       (= id (fnid (fn (req)
                     (when-umatch/r user req
-                      (logout-user user)
+                      (logout-req req)
                       (local-path (arg req "whence")))))
          (logout-fnids* user) id))
     (+ rfnurl* "?fnid=" id "&whence=" (url-enc (or whence "news")))))
@@ -766,9 +768,9 @@ function vote(node) {
       (gentag img src up-url* border 0 vspace 3 hspace 2)
       (gentag img src down-url* border 0 vspace 3 hspace 2)))
 
-; The vote link carries the voter and the voter's login cookie (auth): a
-; link made for someone else, or a request forged by another site without
-; it, casts no vote.
+; The vote link carries the voter and his session's token (auth,
+; app.arc's session-token): a link made for someone else, or a request
+; forged by another site without it, casts no vote.
 (def pr-vote-url (user i dir whence)
   (pr "vote?for=" i!id
       "&dir=" dir
@@ -779,24 +781,24 @@ function vote(node) {
   (tostring (pr-vote-url user i dir whence)))
 
 ; Whether by and auth, from a vote link or a comment form, name user and
-; his login cookie: what makes a link or form made for someone else, or
-; forged by another site, count for nothing.
+; the token of the session the request came with: what makes a link or
+; form made for someone else, or forged by another site, count for
+; nothing. The token is not the login cookie, which no page shows.
 (def user-auth (user by auth)
-  (and user auth (is by user) (is auth (string (user->cookie* user)))))
+  (and user auth (is by user) (is auth (session-token user))))
 
-; "&by=USER&auth=COOKIE" for user, "" for a visitor: kept for each user
-; with the cookie it was made from, as a page has one in every arrow.
+; "&by=USER&auth=TOKEN" for user, "" for a visitor: kept for each user
+; with the token it was made from, as a page has one in every arrow.
 (= vote-auths* (table))
 
 (def vote-auth (user)
-  (if user
-      (withs (cookie (user->cookie* user)
-              e      (vote-auths* user))
-        (if (and e (is (car e) cookie))
-            (cdr e)
-            (cdr (= (vote-auths* user)
-                    (cons cookie (+ "&by=" user "&auth=" cookie))))))
-      ""))
+  (aif (session-token user)
+       (let e (vote-auths* user)
+         (if (and e (is (car e) it))
+             (cdr e)
+             (cdr (= (vote-auths* user)
+                     (cons it (+ "&by=" user "&auth=" it))))))
+       ""))
 
 ; by and auth must name the user of the cookie; a vote from a page seen
 ; logged out asks for a login, then for a confirmation (the link it comes
@@ -1074,9 +1076,9 @@ function vote(node) {
 ; closure for each view (Arc 3.1's) kept up to 50,000 of them alive (as
 ; many as srv.arc keeps), old objects that every major collection traces.
 ; The form carries the parent, where to go back to, and the user it was
-; made for with his auth (his login cookie, as vote links carry it): the
-; op takes a comment only from that user (a visitor's form asks for a
-; login), and a form another site makes, which cannot know the cookie,
+; made for with his auth (his session's token, as vote links carry it):
+; the op takes a comment only from that user (a visitor's form asks for a
+; login), and a form another site makes, which cannot know the token,
 ; posts nothing.
 (def comment-form (parent user whence (o text))
   (tag (form method 'post action "comment")
@@ -1084,7 +1086,7 @@ function vote(node) {
     (hidden-field "whence" whence)
     (when user
       (hidden-field "by" user)
-      (hidden-field "auth" (user->cookie* user)))
+      (hidden-field "auth" (session-token user)))
     (textarea "text" 6 60
       (when text (prn) (pr (esc-tags text))))
     (when (and noob-comment-msg* (noob user))
@@ -1406,6 +1408,9 @@ function vote(node) {
         (sp)
         (underlink "saved" (saved-url subject))
         (sp))
+      (when (is user subject)
+        (logout-everywhere-link user)
+        (sp))
       (when (some [astory (item _)] (uvar subject submitted))
         (underlink "submissions" (submitted-url subject))
         (sp))
@@ -1415,6 +1420,15 @@ function vote(node) {
         (br2)
         (user-admin-links user subject))
       (hook 'user user subject))))
+
+; Ends every session of the user (logout-user), this one too: for a
+; password typed on someone else's computer, or a cookie stolen.
+(def logout-everywhere-link (user)
+  (tag (a href (rflink (fn (req)
+                         (when-umatch/r user req
+                           (logout-user user)
+                           "news"))))
+    (tag u (pr "log out everywhere"))))
 
 ; The fields as vars-form shows them; a viewer who may change none sees
 ; a plain table (no form, no closure).

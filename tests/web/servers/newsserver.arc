@@ -6,8 +6,9 @@
 ; in a fresh directory (arc/ is made there).
 ;
 ; Before "ready to serve port N" it prints, one a line:
-;   cookie USER COOKIE   a login cookie of each user (no password logins:
-;                        Argon2id is slow; test_news logs in once for real)
+;   cookie USER COOKIE   a login cookie (a session's) of each user (no
+;                        password logins: Argon2id is slow; test_news logs
+;                        in once for real)
 ;   item NAME ID         the id of each seeded item the tests use
 ;   password USER PW     the password of the account that logs in for real
 
@@ -54,8 +55,15 @@
 (= (karma "alice") 300 (karma "bob") 50)
 (each u nt-users* (save-prof u))
 
-(each u nt-users*
-  (prn "cookie " u " " (cook-user u)))
+; One session's secret (and so its Argon2id hash) for all, each session
+; with an id and a token of its own.
+(let (sid secret) (tokens (login-cookie "boss") #\.)
+  (each u nt-users*
+    (let id (if (is u "boss") sid (rand-string 22))
+      (let (user expires hash token) (sessions* sid)
+        (= (sessions* id) (list u expires hash (rand-string 22))))
+      (prn "cookie " u " " id "." secret)))
+  (save-table sessions* sessfile*))
 (prn "password boss boss-pw-1")
 
 ; --- Items ---------------------------------------------------------------
@@ -175,5 +183,12 @@
                login-max-delay* most login-acct-max-delay* most)
             (pr "ok"))
         (pr "bad limits"))))
+
+; Sets how long a new session lasts, in seconds. Tests only.
+(defop nt-session-life req
+  (let n (saferead (arg req "n"))
+    (if (and (isa n 'int) (> n 0))
+        (do (= session-life* n) (pr "ok"))
+        (pr "bad life"))))
 
 (asv (coerce (car argv) 'int))
