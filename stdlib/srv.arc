@@ -504,8 +504,8 @@ Connection: close"))
 (def new-fnid ()
   (check (sym (rand-string 22)) ~fns* (new-fnid)))
 
-; Files key among its owner's closures, dropping his oldest past his
-; budget, or in the shared pool. t if it went to an owner.
+; Counts key among its owner's closures, dropping his oldest past his
+; budget, or else in the shared pool: t if it went to an owner.
 (def %srv-keep-fnid (key)
   (aif (%srv-fnid-owners* (current-thread))
        (let q (or= (%srv-user-fnids* it) (queue))

@@ -370,10 +370,9 @@ function vote(node) {
 ; page body makes for user. For a visitor (user nil) the page is made at
 ; most once every time * caching* seconds and the same text served to
 ; all; a logged-in user's page is always made afresh. caching* 0 turns the
-; cache off.
-; (newscache name (user start) time . body) defines (name user (o start
-; 0)) for a list page, whose body also sees start, the index of its first
-; item: only the first page is cached.
+; cache off. A list page is (newscache name (user start) time . body):
+; (name user (o start 0)), whose body also sees start, the index of its
+; first item; only its first page is cached.
 (mac newscache (name parms time . body)
   (let (user start) (if (acons parms) parms (list parms))
     (w/uniq gc
