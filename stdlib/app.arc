@@ -479,10 +479,25 @@
 (defop-raw login (str req)
   (w/stdout str
     (let whence (aand (arg req "whence") (local-path it nil))
-      (if (and (is req!type 'post) (arg req "acct"))
-          (%app-login-post req (or whence hello-page))
-          (do (prn)
-              (login-page 'both nil (or whence hello-page)))))))
+      (if (no (and (is req!type 'post) (arg req "acct")))
+           (do (prn)
+               (login-page 'both nil (or whence hello-page)))
+          (%app-same-origin req)
+           (%app-login-post req (or whence hello-page))
+           (do (%port-reset (stdout))
+               (prn "HTTP/1.1 403 " (%http-reason 403))
+               (prn "Content-Type: text/html; charset=utf-8")
+               (prn)
+               (pr "Login refused: the form came from another site."))))))
+
+; Whether a request's Origin, if it has one, is this host: a form that
+; another site makes posts with its own. Checked before logging anyone in,
+; or another site could log its visitor in as a user of its choosing.
+(def %app-same-origin (req)
+  (let origin (alref req!headers "origin")
+    (or (no origin)
+        (aand (alref req!headers "host")
+              (in origin (+ "http://" it) (+ "https://" it))))))
 
 (def %app-login-post (req afterward)
   (let switch (case (arg req "switch") "login" 'login "register" 'register 'both)

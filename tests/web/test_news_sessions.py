@@ -124,6 +124,21 @@ class NewsSessionsTest(webtest.NewsServerTest):
         time.sleep(3.5)
         self.assertIsNone(self.logged_in_as(c), "an expired session was accepted")
 
+    def test_login_form_posted_by_another_site_is_refused(self):
+        c = webtest.NewsClient(self.srv, None, "127.0.3.9")
+        body = urllib.parse.urlencode({"acct": "login", "switch": "both", "whence": "news",
+                                       "u": "bob", "p": self.passwords["boss"]})
+        st, h, data = c.request("POST", "/login", body, {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": "http://evil.example.org"})
+        self.assertEqual(st, 403, data[:300])
+        self.assertNotIn("set-cookie", h)
+        # the site's own form, as a browser sends it, logs in
+        st, h, data = c.request("POST", "/login", body, {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": "http://127.0.0.1:%d" % self.srv.port})
+        self.assertIn("set-cookie", h, data[:300])
+
     def test_secret_files_are_the_owners_only(self):
         # a login writes the sessions file; an account made writes hpw; a
         # log out everywhere writes cooks
