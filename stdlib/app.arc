@@ -11,7 +11,11 @@
 ; - passwords are stored only as Argon2id hashes (%pw-hash, checked with
 ;   %pw-verify), so Arc 3.1's SHA-1 hashes no longer log anyone in;
 ; - login cookies have 131 random bits and are sent HttpOnly, SameSite=Lax;
-; - failed logins from one IP make its later attempts wait (good-login);
+;   the files holding secrets (hpw, cooks, sessions) are mode 0600;
+; - a site may choose sessions (app-sessions*): one for each login, with an
+;   expiry, hashed on disk, and a token of their own for forms and links;
+; - failed logins make later attempts from the IP, and at the account,
+;   wait (good-login);
 ; - everything a page shows that came from a user is escaped.
 
 ; --- Users and their files -------------------------------------------------
@@ -19,7 +23,8 @@
 (= hpwfile*   (+ arcdir* "hpw")
    oidfile*   (+ arcdir* "openids")
    adminfile* (+ arcdir* "admins")
-   cookfile*  (+ arcdir* "cooks"))
+   cookfile*  (+ arcdir* "cooks")
+   sessfile*  (+ arcdir* "sessions"))
 
 ; Empty until load-userinfo, so that admin and get-user answer nil rather
 ; than fail in a program that never loads them.
@@ -37,7 +42,8 @@
      admins*       (map string (errsafe (readfile adminfile*)))
      cookie->user* (safe-load-table cookfile*)
      user->cookie* (table)
-     dc-usernames* (table))
+     dc-usernames* (table)
+     sessions*     (safe-load-table sessfile*))
   (maptable (fn (cookie user) (= (user->cookie* user) cookie)) cookie->user*)
   (maptable (fn (user hash) (set (dc-usernames* (downcase user)))) hpasswords*)
   t)
@@ -45,19 +51,31 @@
 ; Saves table h in file, making its directory first if need be (a program
 ; may create accounts before serve has made arcdir*).
 ; Atomic, so that two threads saving at once do not share the .tmp file.
+; Every file saved here holds secrets (password hashes, login cookies,
+; sessions), so it is readable by its owner only: the .tmp file that
+; writefile fills and renames is made mode 0600 before anything is in it.
 (def %app-save (h file)
   (atomic
     (let slash (last (positions #\/ file))
       (when slash (ensure-dir (cut file 0 slash))))
+    (let tmp (+ file ".tmp")
+      (w/outfile o tmp)
+      (%chmod tmp 384))
     (save-table h file)))
 
 ; (get-user req): the user the request's user cookie names, or nil. The
 ; cookie is looked up as a symbol that exists already (%find-sym), never
-; made one: anything else a client sends would be interned for good.
+; made one: anything else a client sends would be interned for good. The
+; closures the request goes on to make are counted against that user's
+; budget (fnid-owner, srv.arc).
+; With app-sessions*, the cookie names a session instead (Sessions, below).
 (def get-user (req)
-  (let u (let c (alref req!cooks "user")
-           (and (isa c 'string) (cookie->user* (%find-sym c))))
+  (let u (if app-sessions*
+             (%app-session-user req)
+             (let c (alref req!cooks "user")
+               (and (isa c 'string) (cookie->user* (%find-sym c)))))
     (when u (= (logins* u) req!ip))
+    (fnid-owner u)
     u))
 
 (def admin (u) (and u (mem u admins*)))
@@ -81,18 +99,121 @@
 
 ; Nothing to forget, and no file to write, for nil: login-handler logs out
 ; whoever sent the form, usually no one.
+; With sessions, every one of the user's sessions ends too.
 (def logout-user (user)
   (when user
     (wipe (logins* user))
     (awhen (user->cookie* user) (wipe (cookie->user* it)))
     (wipe (user->cookie* user))
-    (%app-save cookie->user* cookfile*)))
+    (%app-save cookie->user* cookfile*)
+    (atomic
+      (whenlet ss (user-sessions user)
+        (each s ss (%app-drop-session (car s)))
+        (%app-save sessions* sessfile*)))))
 
 ; The cookie is for the whole site and not for scripts (HttpOnly), nor
 ; sent with requests other sites start, except plain links (SameSite=Lax).
+; A session's lasts as long as the session.
 (def prcookie (cook)
   (prn "Set-Cookie: user=" cook "; Path=/"
-       "; expires=Sun, 17-Jan-2038 19:14:07 GMT; HttpOnly; SameSite=Lax"))
+       (if app-sessions*
+           (+ "; Max-Age=" session-life*)
+           "; expires=Sun, 17-Jan-2038 19:14:07 GMT")
+       "; HttpOnly; SameSite=Lax"))
+
+; The cookie a login sets: a new session's, or the user's one cookie of
+; Arc 3.1, made if he has none.
+(def login-cookie (user)
+  (if app-sessions*
+      (new-session user)
+      (or (user->cookie* user) (cook-user user))))
+
+; Ends the login the request came with: its session only, or (Arc 3.1)
+; the user's login everywhere.
+(def logout-req (req)
+  (if app-sessions*
+      (awhen (%app-session req) (end-session (car it)))
+      (logout-user (get-user req))))
+
+; --- Sessions --------------------------------------------------------------
+
+; Arc 3.1 gives each user one login cookie (user->cookie*, cookie->user*,
+; the cooks file), the same on every device and good until he logs out;
+; a page that prints it (news.arc's vote links do) gives it away. A site
+; that sets app-sessions* (the news site does) gets a session for each
+; login instead: its cookie is SID.SECRET, both random, and sessions*
+; (the sessions file) keeps for each SID the user, when it expires
+; (session-life* seconds after the login), the digest of SECRET
+; (%digest: SECRET is random, so a fast hash keeps it as safe as a slow
+; one would, and checking a cookie costs microseconds, whoever sends how
+; many), never SECRET itself, and the session's token for forms and links
+; (session-token), which they carry in place of the cookie.
+; logout-user ends all of a user's sessions; logout-req the request's.
+(= app-sessions* nil session-life* (* 30 24 3600)
+   sessions* (table) %app-thread-sess* (table))
+
+; sid -> (user expires hash token). Expired sessions are dropped from the
+; file as new ones go in.
+(def new-session (user)
+  (withs (sid    (rand-string 22)
+          secret (rand-string 22)
+          rec    (list user (+ (seconds) session-life*) (%digest secret)
+                       (rand-string 22)))
+    (atomic
+      (each (id r) (tablist sessions*)
+        (unless (> (cadr r) (seconds)) (%app-drop-session id)))
+      (= (sessions* sid) rec)
+      (%app-save sessions* sessfile*))
+    (+ sid "." secret)))
+
+(def end-session (sid)
+  (atomic
+    (when (sessions* sid)
+      (%app-drop-session sid)
+      (%app-save sessions* sessfile*))))
+
+(def %app-drop-session (sid)
+  (wipe (sessions* sid)))
+
+; The user's sessions, as (sid (user expires hash token)) lists.
+(def user-sessions (user)
+  (keep [is (car (cadr _)) user] (tablist sessions*)))
+
+; The live session sid names, as (sid user expires hash token); an
+; expired one ends.
+(def %app-live-session (sid)
+  (let rec (sessions* sid)
+    (if (and rec (> (cadr rec) (seconds)))
+        (cons sid rec)
+        (do (when rec (end-session sid)) nil))))
+
+; The request's live session, or nil: its cookie's secret has the digest
+; its session keeps.
+(def %app-session (req)
+  (let c (alref req!cooks "user")
+    (when (and (isa c 'string) (< (len c) 100))
+      (let (sid secret) (tokens c #\.)
+        (whenlet s (and sid secret (%app-live-session sid))
+          (when (is (%digest secret) (s 3))
+            s))))))
+
+; The session's user; the session is also noted as the one the current
+; thread's request came with, for session-token.
+(def %app-session-user (req)
+  (let s (%app-session req)
+    (atomic
+      (= (%app-thread-sess* (current-thread)) s)
+      (when (len> %app-thread-sess* 1000)
+        (each th (keys %app-thread-sess*)
+          (when (dead th) (wipe (%app-thread-sess* th))))))
+    (and s (s 1))))
+
+; (session-token user): the token for forms and links of the session the
+; current request came with, if it is user's; else nil. A form or link
+; that carries it was made for that session, not forged by another site.
+(def session-token (user)
+  (let s (and user (%app-thread-sess* (current-thread)))
+    (and s (is (s 1) user) (s 4))))
 
 ; --- Accounts and passwords ------------------------------------------------
 
@@ -142,51 +263,103 @@
 
 (= good-logins* (queue) bad-logins* (queue))
 
-; Failed logins slow down the IP they come from. Up to login-free-fails*
-; (3) failures within the last login-fail-window* (900) seconds cost
-; nothing; with n failures past that, each attempt waits
-; login-fail-delay* * 2^(n - 3) seconds, at most login-max-delay*: .5, 1,
-; 2, 4, then 5. The waits of one IP queue one after another, so parallel
-; attempts gain nothing; one that would wait longer than login-max-delay*
-; fails at once without its password being looked at. sleep parks only
-; the requesting thread.
+; Failed logins slow down later attempts, counted two ways. By IP: up to
+; login-free-fails* (3) failures from one IP within the last
+; login-fail-window* (900) seconds cost nothing; with n failures past that,
+; each attempt from it waits login-fail-delay* * 2^(n - 3) seconds, at most
+; login-max-delay*: .5, 1, 2, 4, then 5. By account, the same, with the
+; login-acct- settings, so that guesses at one account spread over many
+; IPs are slowed too. An attempt waits the longer of the two.
+;
+; The waits of one IP (or account) queue one after another, so parallel
+; attempts gain nothing; one that would wait longer than its maximum fails
+; at once without its password being looked at. An account that has
+; logged in from an IP within login-known-window* seconds skips that IP's
+; wait (not its account's): someone else failing at a shared address does
+; not hold up the people who log in there. sleep parks only the
+; requesting thread.
 (= login-free-fails* 3 login-fail-window* 900
-   login-fail-delay* .5 login-max-delay* 5)
+   login-fail-delay* .5 login-max-delay* 5
+   login-acct-free-fails* 3 login-acct-delay* .5 login-acct-max-delay* 10
+   login-known-window* (* 30 24 3600))
 
 ; ip -> (seconds) of its recent failures, newest first, at most 30 kept;
-; ip -> the (msec) before which its next attempt is not checked.
-(= %app-fails* (table) %app-login-next* (table))
+; ip -> the (msec) before which its next attempt is not checked. The
+; same for accounts; and "ip user" -> (seconds) of its last good login.
+(= %app-fails* (table) %app-login-next* (table)
+   %app-acct-fails* (table) %app-acct-next* (table)
+   %app-known* (table))
 
-(def %app-recent-fails (ip)
+(def %app-recent-fails (fails key)
   (let cutoff (- (seconds) login-fail-window*)
-    (= (%app-fails* ip) (keep [> _ cutoff] (%app-fails* ip)))))
+    (= (fails key) (keep [> _ cutoff] (fails key)))))
 
-; The msec this attempt from ip waits before its check, or nil to fail it.
-(def %app-login-wait (ip)
+; The msec an attempt waits for key (an IP or an account) before its
+; check, or nil to fail it; the wait is booked in next.
+(def %app-key-wait (fails next key free delay maxdelay now)
+  (let n (len (%app-recent-fails fails key))
+    (if (< n free)
+        0
+        (withs (wait (* 1000 (min maxdelay (* delay (expt 2 (- n free)))))
+                done (+ (max now (or (next key) 0)) wait))
+          (when (<= (- done now) (* 1000 maxdelay))
+            (= (next key) done)
+            (- done now))))))
+
+; Account names are keys only if they are strings of a sane length: a
+; client may send anything.
+(def %app-acct-key (user)
+  (and (isa user 'string) (< (len user) 100) user))
+
+; The msec this attempt at user from ip waits before its check, or nil to
+; fail it.
+(def %app-login-wait (user ip)
   (atomic
-    (let n (len (%app-recent-fails ip))
-      (if (< n login-free-fails*)
-          0
-          (withs (now   (msec)
-                  delay (* 1000 (min login-max-delay*
-                                     (* login-fail-delay*
-                                        (expt 2 (- n login-free-fails*)))))
-                  done  (+ (max now (or (%app-login-next* ip) 0)) delay))
-            (when (<= (- done now) (* 1000 login-max-delay*))
-              (= (%app-login-next* ip) done)
-              (- done now)))))))
+    (withs (now  (msec)
+            key  (%app-acct-key user)
+            ipw  (if (%app-known user ip)
+                     0
+                     (%app-key-wait %app-fails* %app-login-next* ip
+                                    login-free-fails* login-fail-delay*
+                                    login-max-delay* now))
+            accw (if key
+                     (%app-key-wait %app-acct-fails* %app-acct-next* key
+                                    login-acct-free-fails* login-acct-delay*
+                                    login-acct-max-delay* now)
+                     0))
+      (and ipw accw (max ipw accw)))))
 
-(def %app-note-fail (ip)
+(def %app-known (user ip)
+  (aand (%app-acct-key user)
+        (%app-known* (+ ip " " it))
+        (< (- (seconds) it) login-known-window*)))
+
+(def %app-note-good (user ip)
+  (atomic (= (%app-known* (+ ip " " user)) (seconds))))
+
+(def %app-note-fail (user ip)
   (atomic
-    (= (%app-fails* ip) (firstn 30 (cons (seconds) (%app-fails* ip))))
-    (when (> (len %app-fails*) 10000) (%app-harvest-fails))))
+    (%app-push-fail %app-fails* ip)
+    (awhen (%app-acct-key user) (%app-push-fail %app-acct-fails* it))
+    (when (or (> (len %app-fails*) 10000) (> (len %app-acct-fails*) 10000))
+      (%app-harvest-fails))))
 
-; Forgets the IPs with no failure in the window (many IPs may have failed).
+(def %app-push-fail (fails key)
+  (= (fails key) (firstn 30 (cons (seconds) (fails key)))))
+
+; Forgets the IPs and accounts with no failure in the window (many may
+; have failed), and the good logins older than login-known-window*.
 (def %app-harvest-fails ()
   (let now (msec)
-    (each ip (keys %app-fails*) (%app-recent-fails ip))
-    (each (ip next) (tablist %app-login-next*)
-      (when (< next now) (wipe (%app-login-next* ip))))))
+    (each (fails next) (list (list %app-fails* %app-login-next*)
+                             (list %app-acct-fails* %app-acct-next*))
+      (each k (keys fails)
+        (unless (%app-recent-fails fails k) (wipe (fails k))))
+      (each (k t1) (tablist next)
+        (when (< t1 now) (wipe (next k)))))
+    (each (k secs) (tablist %app-known*)
+      (when (> (- (seconds) secs) login-known-window*)
+        (wipe (%app-known* k))))))
 
 ; Checked for a user with no password, so that a name that does not exist
 ; takes as long to refuse as a wrong password does.
@@ -203,13 +376,15 @@
 ; attempt goes in good-logins* or bad-logins* as (seconds ip user).
 (def good-login (user pw ip)
   (let record (list (seconds) ip user)
-    (aif (%app-login-wait ip)
+    (aif (%app-login-wait user ip)
          (do (when (> it 0) (sleep (/ it 1000.0)))
              (if (and (isa user 'string) (isa pw 'string) (%app-pw-ok user pw))
-                 (do (unless (user->cookie* user) (cook-user user))
+                 (do (unless (or app-sessions* (user->cookie* user))
+                       (cook-user user))
+                     (%app-note-good user ip)
                      (enq-limit record good-logins*)
                      user)
-                 (do (%app-note-fail ip)
+                 (do (%app-note-fail user ip)
                      (enq-limit record bad-logins*)
                      nil)))
          (do (enq-limit record bad-logins*)
@@ -257,7 +432,7 @@
 (def admin-gate (u)
   (if (admin u)
       (admin-page u)
-      (login-page 'login nil (fn (u ip) (admin-gate u)))))
+      (login-page 'login nil "admin")))
 
 ; The admin's account form checks a new name as the login page does
 ; (bad-newacct), where Arc 3.1 took any name.
@@ -290,12 +465,45 @@
 (def hello-page (user ip)
   (whitepage (pr "hello ") (%app-pr-esc user) (pr " at ") (%app-pr-esc ip)))
 
-(defop login req (login-page 'both))
+; The login op shows the login page, and its forms post back to it, so
+; that a page anyone may load stores no closure (a client loading it in a
+; loop would otherwise expire everyone's links, srv.arc's fnids). A form
+; sends acct (login or create), the page's switch, and whence, the local
+; path to go to afterwards; without whence, hello-page follows.
+(defop-raw login (str req)
+  (w/stdout str
+    (let whence (aand (arg req "whence") (local-path it nil))
+      (if (no (and (is req!type 'post) (arg req "acct")))
+           (do (prn)
+               (login-page 'both nil (or whence hello-page)))
+          (%app-same-origin req)
+           (%app-login-post req (or whence hello-page))
+           (do (%port-reset (stdout))
+               (prn "HTTP/1.1 403 " (%http-reason 403))
+               (prn "Content-Type: text/html; charset=utf-8")
+               (prn)
+               (pr "Login refused: the form came from another site."))))))
+
+; Whether a request's Origin, if it has one, is this host: a form that
+; another site makes posts with its own. Checked before logging anyone in,
+; or another site could log its visitor in as a user of its choosing.
+(def %app-same-origin (req)
+  (let origin (alref req!headers "origin")
+    (or (no origin)
+        (aand (alref req!headers "host")
+              (in origin (+ "http://" it) (+ "https://" it))))))
+
+(def %app-login-post (req afterward)
+  (let switch (case (arg req "switch") "login" 'login "register" 'register 'both)
+    ((if (is (arg req "acct") "create") create-handler login-handler)
+     req switch afterward)))
 
 ; (login-page switch (o msg) (o afterward hello-page)): switch is login,
 ; register or both. afterward is a function of the user and the IP that
 ; prints the page after logging in, or a list (f url): call f on them,
-; then send the browser to url.
+; then send the browser to url. Beyond Arc 3.1 it may be a local path, to
+; go to afterwards: such a page, like one with hello-page after it, posts
+; to the login op and stores no closure.
 (def login-page (switch (o msg nil) (o afterward hello-page))
   (whitepage
     (pagemessage msg)
@@ -311,35 +519,77 @@
 (def login-form (label switch handler afterward)
   (prbold label)
   (br2)
-  (fnform (fn (req) (handler req switch afterward))
-          (fn () (pwfields (downcase label)))
-          (acons afterward)))
+  (if (or (isa afterward 'string) (is afterward hello-page))
+      (tag (form method 'post action "login")
+        (%app-hidden "acct" (if (is handler create-handler) "create" "login"))
+        (%app-hidden "switch" switch)
+        (when (isa afterward 'string) (%app-hidden "whence" afterward))
+        (pwfields (downcase label)))
+      (fnform (fn (req) (handler req switch afterward))
+              (fn () (pwfields (downcase label)))
+              (acons afterward))))
+
+(def %app-hidden (name val)
+  (gentag input type 'hidden name name value (%app-inval val)))
 
 (def login-handler (req switch afterward)
-  (logout-user (get-user req))
+  (logout-req req)
   (aif (good-login (arg req "u") (arg req "p") req!ip)
-       (login it req!ip (user->cookie* it) afterward)
+       (login it req!ip (login-cookie it) afterward)
        (failed-login switch "Bad login." afterward)))
 
 (def create-handler (req switch afterward)
-  (logout-user (get-user req))
+  (logout-req req)
   (with (user (arg req "u") pw (arg req "p"))
     (aif (bad-newacct user pw)
          (failed-login switch it afterward)
          (do (create-acct user pw)
-             (login user req!ip (cook-user user) afterward)))))
+             (login user req!ip (login-cookie user) afterward)))))
 
 ; Prints the cookie among the header lines, then either ends the header
-; and prints the next page, or returns the url to redirect to.
+; and prints the next page, or returns the url to redirect to, or (a
+; string afterward) makes the answer a redirect there.
 (def login (user ip cookie afterward)
   (= (logins* user) ip)
+  (fnid-owner user)
+  (when (isa afterward 'string)
+    (%app-redirect-start afterward))
   (prcookie cookie)
   (if (acons afterward)
-      (let (f url) afterward
-        (f user ip)
-        url)
-      (do (prn)
-          (afterward user ip))))
+       (let (f url) afterward
+         (f user ip)
+         url)
+      (isa afterward 'string)
+       (prn)
+       (do (prn)
+           (afterward user ip))))
+
+; (redirect-to url): an op that has printed its header, or more, answers
+; instead with a redirect to url (a local path, or one checked already).
+(def redirect-to (url)
+  (%app-redirect-start url)
+  (prn))
+
+(def %app-redirect-start (url)
+  (%port-reset (stdout))
+  (prn rdheader*)
+  (prn "Location: " (%srv-header-value url)))
+
+; s if it names a page of this site: a relative or absolute path, with no
+; scheme, not starting "//", and nothing that could end a header line or
+; an attribute. Else default. Every whence a request brings is checked
+; with it, once decoded, before anything redirects there. Only printable
+; ASCII passes: a browser drops tabs, CRs and LFs anywhere in a location
+; and control characters and spaces (U+00A0 and U+3000 among them) at its
+; ends, and reads \ as /, so any of them could turn a path into "//host".
+(def local-path (s (o default "news"))
+  (if (and (isa s 'string)
+           (< 0 (len s) 2000)
+           (all [and (< 32 (int _) 127) (no (in _ #\\ #\" #\' #\< #\>))] s)
+           (no (begins s "//"))
+           (no (posmatch ":" (or (car (tokens s [in _ #\/ #\? #\#])) ""))))
+      s
+      default))
 
 (def failed-login (switch msg afterward)
   (if (acons afterward)
@@ -355,7 +605,7 @@
 
 (defop logout req
   (aif (get-user req)
-       (do (logout-user it)
+       (do (logout-req req)
            (pr "Logged out."))
        (pr "You were not logged in.")))
 
@@ -363,7 +613,7 @@
   (aif (get-user req)
        (do (%app-pr-esc it) (pr " at ") (%app-pr-esc req!ip))
        (do (pr "You are not logged in. ")
-           (w/link (login-page 'both) (pr "Log in"))
+           (link "Log in" "login")
            (pr "."))))
 
 ; (defopl name req . body): an op for logged-in users; anyone else gets a
@@ -374,8 +624,7 @@
          (do ,@body)
          (login-page 'both
                      "You need to be logged in to do that."
-                     (list (fn (u ip))
-                           (+ ,(string name) (%app-query ,parm)))))))
+                     (+ ,(string name) (%app-query ,parm))))))
 
 ; The request's arguments as a query string, like srv.arc's
 ; reassemble-args but encoded: the result goes into a Location header,
@@ -555,25 +804,29 @@
 ; fields (type name value view? modify? [question]). When user submits it,
 ; (f name value) for each modifiable field whose text reads as its type,
 ; then (done). Its fnid expires after lasts seconds, if lasts.
+; A form that changes nothing (nothing modifiable, as for a visitor) is
+; only the table, with no closure behind it.
 (def vars-form (user fields f done (o button "update") (o lasts))
   (let editable (some [_ 4] fields)
-    (taform lasts
-            (if editable
-                (fn (req)
-                  (when-umatch user req
-                    (each (k v) req!args
-                      (awhen (and v (find [is (string (cadr _)) k] fields))
-                        (let (typ id val view mod) it
-                          (when mod
-                            (let newval (readvar typ v fail*)
-                              (unless (is newval fail*)
-                                (f id newval)))))))
-                    (done)))
-                (fn (req)))
-      (tab (showvars fields))
-      (when editable
-        (br)
-        (submit button)))))
+    (if (no editable)
+        (tab (showvars fields))
+        (%app-vars-form user fields f done button lasts))))
+
+(def %app-vars-form (user fields f done button lasts)
+  (taform lasts
+          (fn (req)
+            (when-umatch user req
+              (each (k v) req!args
+                (awhen (and v (find [is (string (cadr _)) k] fields))
+                  (let (typ id val view mod) it
+                    (when mod
+                      (let newval (readvar typ v fail*)
+                        (unless (is newval fail*)
+                          (f id newval)))))))
+              (done)))
+    (tab (showvars fields))
+    (br)
+    (submit button)))
 
 (def showvars (fields (o liveurls))
   (each (typ id val view mod question) fields

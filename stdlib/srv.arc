@@ -485,27 +485,57 @@ Connection: close"))
 ; once rather than when harvest-fnids next runs.
 (= %srv-fnid-deadlines* (table))
 
+; Whose closures are whose. A closure made while a logged-in user's
+; request runs is that user's, and each user keeps at most
+; fnids-per-user* of them, his oldest dropped first, apart from everyone
+; else's: so no client, however many pages he loads, can expire another
+; user's forms. The rest (made for no user, or by a program's own code)
+; share the pool that harvest-fnids keeps to 50,000; %srv-nfnids* counts
+; them. The owner is kept for each thread, since a thread answers one
+; request at a time: app.arc's get-user names it (fnid-owner), and
+; harvest-fnids, which the server calls after each request, forgets it.
+(= fnids-per-user* 1000
+   %srv-user-fnids* (table) %srv-fnid-owners* (table) %srv-nfnids* 0)
+
+(def fnid-owner (user)
+  (atomic (= (%srv-fnid-owners* (current-thread)) user)))
+
 ; 22 characters from the kernel's random source: 131 bits, not guessable.
 (def new-fnid ()
   (check (sym (rand-string 22)) ~fns* (new-fnid)))
 
+; Counts key among its owner's closures, dropping his oldest past his
+; budget, or else in the shared pool: t if it went to an owner.
+(def %srv-keep-fnid (key)
+  (aif (%srv-fnid-owners* (current-thread))
+       (let q (or= (%srv-user-fnids* it) (queue))
+         (enq key q)
+         (while (> (qlen q) fnids-per-user*)
+           (%srv-drop-fnid (deq q)))
+         t)
+       (do (++ %srv-nfnids*)
+           nil)))
+
 (def fnid (f)
   (atlet key (new-fnid)
     (= (fns* key) f)
-    (push key fnids*)
+    (unless (%srv-keep-fnid key)
+      (push key fnids*))
     key))
 
 (def timed-fnid (lasts f)
   (atlet key (new-fnid)
     (= (fns* key) f)
     (= (%srv-fnid-deadlines* key) (+ (seconds) lasts))
-    (push (list key (seconds) lasts) timed-fnids*)
+    (unless (%srv-keep-fnid key)
+      (push (list key (seconds) lasts) timed-fnids*))
     key))
 
 (mac afnid (f)
   `(atlet it (new-fnid)
      (= (fns* it) ,f)
-     (push it fnids*)
+     (unless (%srv-keep-fnid it)
+       (push it fnids*))
      it))
 
 ; The closure a request's fnid argument names, nil if unknown or expired.
@@ -517,10 +547,16 @@ Connection: close"))
             (do (%srv-drop-fnid id) nil)
             it)))))
 
-; Past n stored closures: the expired timed ones go, then the oldest tenth
-; of the untimed ones.
+; Called after each request: the request's owner is forgotten, and past n
+; closures in the shared pool the expired timed ones go, then the oldest
+; tenth of the untimed ones. Users' closures are bounded as they are made.
 (def harvest-fnids ((o n 50000))
-  (when (len> fns* n)
+  (atomic
+    (wipe (%srv-fnid-owners* (current-thread)))
+    (when (len> %srv-fnid-owners* 1000)
+      (each th (keys %srv-fnid-owners*)
+        (when (dead th) (wipe (%srv-fnid-owners* th))))))
+  (when (> %srv-nfnids* n)
     (pull (fn ((id created lasts))
             (when (> (since created) lasts)
               (%srv-drop-fnid id)
@@ -530,7 +566,8 @@ Connection: close"))
       (let (kill keep) (split (rev fnids*) nharvest)
         (= fnids* (rev keep))
         (each id kill
-          (%srv-drop-fnid id))))))
+          (%srv-drop-fnid id))))
+    (= %srv-nfnids* (+ (len fnids*) (len timed-fnids*)))))
 
 ; A fnid's closure goes, and so does its name: a fnid is a symbol (as in
 ; Arc 3.1), and a server makes them by the thousand, so each leaves the

@@ -110,6 +110,12 @@
   (let s (and (isa s 'string) (trim s))
     (and (goodname s 1 30) (profile s) s)))
 
+; All of items on one page: a list page's More link goes to its op
+; (whence) with a start, and these lists have no op of their own.
+(def adm-listpage (user items title whence)
+  (longpage user (msec) nil nil title whence
+    (display-items user items nil title whence 0 nil t)))
+
 ; A link to a user's page if u is a user, else u as text (the login
 ; queues hold whatever was typed).
 (def adm-userlink (user u)
@@ -439,8 +445,8 @@
       (each (site deads) rows
         (tr (tdr (when deads
                    (adm-onlink (len deads)
-                     (listpage user (msec) deads nil
-                               (+ "killed at " (eschtml site)) "badsites"))))
+                     (adm-listpage user deads
+                                   (+ "killed at " (eschtml site)) "badsites"))))
             (td (when deads (pr (adm-ago ((car deads) 'time)))))
             (td (pr-esc site))
             (td (badsite-bans user site))
@@ -504,8 +510,8 @@
           (tr (td (pr-esc ip))
               (tdr (when dead
                      (adm-onlink (len dead)
-                       (listpage user (msec) dead nil
-                                 (+ "dead from " (eschtml ip)) "badips"))))
+                       (adm-listpage user dead
+                                     (+ "dead from " (eschtml ip)) "badips"))))
               (tdr (pr (len live)))
               (tdr (pr (num (badness dead live) 1)))
               (td (let banned (banned-ips* ip)

@@ -39,6 +39,11 @@
    down-url*     "graydown.gif"
    logo-url*     "arc.png")
 
+; A session for each login, with its own token for forms and links
+; (app.arc's Sessions), instead of Arc 3.1's one cookie per user printed
+; into vote links.
+(= app-sessions* t)
+
 ; Colors and labels of the pages (pages.arc uses them; set here with the
 ; rest of 6.9's variables so that one place holds them all).
 (= sand          (color 246 246 239)
@@ -249,6 +254,7 @@
        oidfile*   (+ dir "openids")
        adminfile* (+ dir "admins")
        cookfile*  (+ dir "cooks")
+       sessfile*  (+ dir "sessions")
        newsdir*   (+ dir "news/")
        storydir*  (+ dir "news/story/")
        profdir*   (+ dir "news/profile/")

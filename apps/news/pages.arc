@@ -47,22 +47,6 @@
   (when x
     (pr (eschtml (if (isa x 'string) x (tostring (disp x)))))))
 
-; s if it names a page of this site: a relative or absolute path, with no
-; scheme, not starting "//", and nothing that could end a header line or
-; an attribute. Else default. Every whence a request brings is checked
-; with it, once decoded, before anything redirects there. Only printable
-; ASCII passes: a browser drops tabs, CRs and LFs anywhere in a location
-; and control characters and spaces (U+00A0 and U+3000 among them) at its
-; ends, and reads \ as /, so any of them could turn a path into "//host".
-(def local-path (s (o default "news"))
-  (if (and (isa s 'string)
-           (< 0 (len s) 2000)
-           (all [and (< 32 (int _) 127) (no (in _ #\\ #\" #\' #\< #\>))] s)
-           (no (begins s "//"))
-           (no (posmatch ":" (or (car (tokens s [in _ #\/ #\? #\#])) ""))))
-      s
-      default))
-
 ; s percent-encoded but for letters, digits and -_.~/ (a whence in a URL).
 ; The last string encoded is remembered: a page encodes the same whence
 ; for each of its items.
@@ -141,8 +125,7 @@
      (if (,test (news-user ,parm))
          (do ,@body)
          (login-page 'both (+ "Please log in" ,msg ".")
-                     (list (fn (u ip) (ensure-news-user u))
-                           (+ ,(string name) (%app-query ,parm)))))))
+                     (+ ,(string name) (%app-query ,parm))))))
 
 (mac defopg (name parm . body)
   `(defopt ,name ,parm idfn "" ,@body))
@@ -349,7 +332,9 @@ function vote(node) {
 
 ; The logout link of a user is one closure, made once and kept while it
 ; lives (a logged-in page would otherwise make one at each view); where
-; to go afterwards comes with it, as the whence argument.
+; to go afterwards comes with it, as the whence argument. It ends the
+; session it is followed from (logout-req); the profile page has a link
+; that ends all of them.
 (= logout-fnids* (table))
 
 (def logout-url (user whence)
@@ -357,20 +342,14 @@ function vote(node) {
     (unless (and id (fns* id))
       (= id (fnid (fn (req)
                     (when-umatch/r user req
-                      (logout-user user)
+                      (logout-req req)
                       (local-path (arg req "whence")))))
          (logout-fnids* user) id))
     (+ rfnurl* "?fnid=" id "&whence=" (url-enc (or whence "news")))))
 
-; The login page, then back to whence.
+; The login page (app.arc's login op), then back to whence.
 (def login-url (whence)
-  (let back (local-path whence)
-    (flink (fn (req)
-             (login-page 'both nil
-                         (list (fn (u ip)
-                                 (ensure-news-user u)
-                                 (newslog ip u 'top-login))
-                               back))))))
+  (+ "login?whence=" (url-enc (local-path whence))))
 
 ; For admins, under each long page: the items in memory, the memory used
 ; and the time the page took.
@@ -391,26 +370,39 @@ function vote(node) {
 ; page body makes for user. For a visitor (user nil) the page is made at
 ; most once every time * caching* seconds and the same text served to
 ; all; a logged-in user's page is always made afresh. caching* 0 turns the
-; cache off.
-(mac newscache (name user time . body)
-  (w/uniq gc
-    `(let ,gc (cache (fn () (* caching* ,time))
-                     (fn () (tostring (let ,user nil ,@body))))
-       (def ,name (,user)
-         (if (or ,user (<= caching* 0))
-             (do ,@body)
-             (pr (,gc)))))))
+; cache off. A list page is (newscache name (user start) time . body):
+; (name user (o start 0)), whose body also sees start, the index of its
+; first item; only its first page is cached.
+(mac newscache (name parms time . body)
+  (let (user start) (if (acons parms) parms (list parms))
+    (w/uniq gc
+      `(let ,gc (cache (fn () (* caching* ,time))
+                       (fn () (tostring (with (,user nil ,@(if start `(,start 0)))
+                                          ,@body))))
+         (def ,name (,user ,@(if start `((o ,start 0))))
+           (if (or ,user (<= caching* 0) ,@(if start `((> ,start 0))))
+               (do ,@body)
+               (pr (,gc))))))))
 
 ; --- Lists of items ---------------------------------------------------------------
 
 (def item-url (id) (+ "item?id=" id))
 
-; (listpage user t1 items label title (o url label) (o number t)): a long
-; page of the first perpage* of items, with a More link.
-(def listpage (user t1 items label title (o url label) (o number t))
+; (listpage user t1 items label title (o url label) (o number t) (o start
+; 0)): a long page of perpage* of items from start, with a More link to
+; url (the list's own op) from the next.
+(def listpage (user t1 items label title (o url label) (o number t) (o start 0))
   (hook 'listpage user)
   (longpage user t1 nil label title url
-    (display-items user items label title url 0 perpage* number)))
+    (display-items user items label title url start (+ start perpage*)
+                   number)))
+
+; The start argument of a list page: its first item's index, 0 if absent
+; or not a whole number within maxend*.
+(def list-start (s)
+  (or (and (isa s 'string) (< 0 (len s) 6) (all digit s)
+           (let n (int s) (and (<= n maxend*) n)))
+      0))
 
 ; (display-items user items label title whence (o start 0) (o end
 ; perpage*) (o number)): items start to end (numbered from start+1 if
@@ -429,20 +421,13 @@ function vote(node) {
           (spacerow 10)
           (tr (tag (td colspan (if number 2 1)))
               (tag (td class "title")
-                (morelink display-items
-                          items label title end newend number))))))))
+                (morelink whence end))))))))
 
-; (morelink f items label title . args): a More link whose page shows
-; (f user items label title url . args) for whoever follows it.
-(def morelink (f items label title . args)
-  (tag (a href (url-for
-                 (afnid (fn (req)
-                          (prn)
-                          (with (url  (url-for it)
-                                 user (get-user req))
-                            (newslog req!ip user 'more label)
-                            (longpage user (msec) nil label title url
-                              (apply f user items label title url args))))))
+; (morelink whence start): a More link to the list's page whence from
+; start on. Arc 3.1's was a closure for each view of a list page, which
+; anyone could pile up (srv.arc's fnids); this one is the list's own op.
+(def morelink (whence start)
+  (tag (a href (+ whence (if (posmatch "?" whence) "&" "?") "start=" start)
           rel "nofollow")
     (pr "More")))
 
@@ -782,9 +767,9 @@ function vote(node) {
       (gentag img src up-url* border 0 vspace 3 hspace 2)
       (gentag img src down-url* border 0 vspace 3 hspace 2)))
 
-; The vote link carries the voter and the voter's login cookie (auth): a
-; link made for someone else, or a request forged by another site without
-; it, casts no vote.
+; The vote link carries the voter and his session's token (auth,
+; app.arc's session-token): a link made for someone else, or a request
+; forged by another site without it, casts no vote.
 (def pr-vote-url (user i dir whence)
   (pr "vote?for=" i!id
       "&dir=" dir
@@ -795,54 +780,49 @@ function vote(node) {
   (tostring (pr-vote-url user i dir whence)))
 
 ; Whether by and auth, from a vote link or a comment form, name user and
-; his login cookie: what makes a link or form made for someone else, or
-; forged by another site, count for nothing.
+; the token of the session the request came with: what makes a link or
+; form made for someone else, or forged by another site, count for
+; nothing. The token is not the login cookie, which no page shows.
 (def user-auth (user by auth)
-  (and user auth (is by user) (is auth (string (user->cookie* user)))))
+  (and user auth (is by user) (is auth (session-token user))))
 
-; "&by=USER&auth=COOKIE" for user, "" for a visitor: kept for each user
-; with the cookie it was made from, as a page has one in every arrow.
+; "&by=USER&auth=TOKEN" for user, "" for a visitor: kept for each user
+; with the token it was made from, as a page has one in every arrow.
 (= vote-auths* (table))
 
 (def vote-auth (user)
-  (if user
-      (withs (cookie (user->cookie* user)
-              e      (vote-auths* user))
-        (if (and e (is (car e) cookie))
-            (cdr e)
-            (cdr (= (vote-auths* user)
-                    (cons cookie (+ "&by=" user "&auth=" cookie))))))
-      ""))
+  (aif (session-token user)
+       (let e (vote-auths* user)
+         (if (and e (is (car e) it))
+             (cdr e)
+             (cdr (= (vote-auths* user)
+                     (cons it (+ "&by=" user "&auth=" it))))))
+       ""))
 
 ; by and auth must name the user of the cookie; a vote from a page seen
-; logged out asks for a login and votes after it. With js (the script's
-; ping) the answer is the spacer image; else a redirect back to whence.
-(newsopr vote (by for dir auth whence js)
+; logged out asks for a login, then for a confirmation (the link it comes
+; back to has no auth). With js (the script's ping) the answer is the
+; spacer image; else a redirect back to whence. A refusal is a page of
+; its own, not a closure: a visitor may follow vote links in a loop.
+(newsop vote (by for dir auth whence js)
   (with (i    (safe-item for)
          dir  (and (in dir "up" "down") (sym dir))
          back (local-path whence))
     (if (no i)
-         (flink (fn (req) (news-notfound (get-user req) "No such item.")))
+         (news-notfound user "No such item.")
         (no dir)
-         (flink (fn (req) (msgpage (get-user req) "Can't make that vote.")))
+         (msgpage user "Can't make that vote.")
         (no user)
-         (flink (fn (req)
-                  (login-page 'both "You have to be logged in to vote."
-                              (list (fn (u ip)
-                                      (ensure-news-user u)
-                                      (newslog ip u 'vote-login)
-                                      (when (canvote u i dir)
-                                        (vote-for u i dir)))
-                                    back))))
+         (login-page 'both "You have to be logged in to vote."
+                     (+ "vote?for=" i!id "&dir=" dir "&whence=" (url-enc back)))
         (no (user-auth user by auth))
-         (flink (fn (req) (vote-confirm-page (get-user req) i dir back)))
+         (vote-confirm-page user i dir back)
         (canvote user i dir)
          (do (vote-for user i dir)
-             (if js (blank-url) back))
-         (if js
-             (blank-url)
-             (flink (fn (req)
-                      (msgpage (get-user req) "Can't make that vote.")))))))
+             (redirect-to (if js (blank-url) back)))
+        js
+         (redirect-to (blank-url))
+         (msgpage user "Can't make that vote."))))
 
 ; A vote link without the right auth (made for someone else, or on a
 ; page seen logged out) is not followed blindly: this page asks first,
@@ -1080,10 +1060,7 @@ function vote(node) {
         user
          (addcomment-page i user back)
          (login-page 'both "You have to be logged in to comment."
-                     (list (fn (u ip)
-                             (ensure-news-user u)
-                             (newslog ip u 'comment-login))
-                           (+ "reply?id=" i!id "&whence=" (url-enc back)))))))
+                     (+ "reply?id=" i!id "&whence=" (url-enc back))))))
 
 (def addcomment-page (parent user whence (o text) (o msg))
   (minipage "Add Comment"
@@ -1098,9 +1075,9 @@ function vote(node) {
 ; closure for each view (Arc 3.1's) kept up to 50,000 of them alive (as
 ; many as srv.arc keeps), old objects that every major collection traces.
 ; The form carries the parent, where to go back to, and the user it was
-; made for with his auth (his login cookie, as vote links carry it): the
-; op takes a comment only from that user (a visitor's form asks for a
-; login), and a form another site makes, which cannot know the cookie,
+; made for with his auth (his session's token, as vote links carry it):
+; the op takes a comment only from that user (a visitor's form asks for a
+; login), and a form another site makes, which cannot know the token,
 ; posts nothing.
 (def comment-form (parent user whence (o text))
   (tag (form method 'post action "comment")
@@ -1108,7 +1085,7 @@ function vote(node) {
     (hidden-field "whence" whence)
     (when user
       (hidden-field "by" user)
-      (hidden-field "auth" (user->cookie* user)))
+      (hidden-field "auth" (session-token user)))
     (textarea "text" 6 60
       (when text (prn) (pr (esc-tags text))))
     (when (and noob-comment-msg* (noob user))
@@ -1120,32 +1097,28 @@ function vote(node) {
 (def hidden-field (name val)
   (gentag input type 'hidden name name value (esc-attr val)))
 
-(newsopr comment (parent whence by auth text)
+; What a refusal shows is printed here, not left to a closure: anyone may
+; post to this op. A visitor's comment gets the login page, which comes
+; back to the reply form (the text typed is not kept).
+(newsop comment (parent whence by auth text)
   (let p (safe-item parent)
     (if (no p)
-         (flink (fn (req) (news-notfound (get-user req) "No such item.")))
+         (news-notfound user "No such item.")
         (if user (no (user-auth user by auth)) (nonblank by))
-         "mismatch"
+         (redirect-to "mismatch")
          (process-comment user p text ip (local-path whence)))))
 
-(def comment-login-warning (parent whence (o text))
-  (login-page 'both "You have to be logged in to comment."
-              (fn (u ip)
-                (ensure-news-user u)
-                (newslog ip u 'comment-login)
-                (addcomment-page parent u whence text))))
-
-; Returns where to go: back to whence once the comment is made, or a page
-; with the problem and the text as typed.
+; Prints the page after a comment: a redirect back to whence once it is
+; made, or a page with the problem and the text as typed.
 (def process-comment (user parent text ip whence)
   (let text (or text "")
     (if (no user)
-         (flink (fn (req) (comment-login-warning parent whence text)))
+         (login-page 'both "You have to be logged in to comment."
+                     (+ "reply?id=" parent!id "&whence=" (url-enc whence)))
         (aif (comment-problem user parent text ip)
-             (flink (fn (req)
-                      (addcomment-page parent (get-user req) whence text it)))
+             (addcomment-page parent user whence text it)
              (do (create-comment (md-from-form text) user parent ip)
-                 (local-path whence))))))
+                 (redirect-to whence))))))
 
 ; --- Item pages -----------------------------------------------------------------
 
@@ -1279,12 +1252,15 @@ function vote(node) {
       (submit-page user u t)
       (submit-login-warning u t)))
 
+; The login page, back to the form with url and title (the bookmarklet's)
+; kept.
 (def submit-login-warning ((o url) (o title) (o showtext) (o text))
   (login-page 'both "You have to be logged in to submit."
-              (fn (u ip)
-                (ensure-news-user u)
-                (newslog ip u 'submit-login)
-                (submit-page u url title showtext text))))
+              (if (or (nonblank url) (nonblank title))
+                  (local-path (+ "submitlink?u=" (url-enc (or url ""))
+                                 "&t=" (url-enc (or title "")))
+                              "submit")
+                  "submit")))
 
 ; The form, with what the user typed kept (inputs escape their values,
 ; the textarea its text) and the problem found, if any.
@@ -1431,6 +1407,9 @@ function vote(node) {
         (sp)
         (underlink "saved" (saved-url subject))
         (sp))
+      (when (is user subject)
+        (logout-everywhere-link user)
+        (sp))
       (when (some [astory (item _)] (uvar subject submitted))
         (underlink "submissions" (submitted-url subject))
         (sp))
@@ -1440,6 +1419,15 @@ function vote(node) {
         (br2)
         (user-admin-links user subject))
       (hook 'user user subject))))
+
+; Ends every session of the user (logout-user), this one too: for a
+; password typed on someone else's computer, or a cookie stolen.
+(def logout-everywhere-link (user)
+  (tag (a href (rflink (fn (req)
+                         (when-umatch/r user req
+                           (logout-user user)
+                           "news"))))
+    (tag u (pr "log out everywhere"))))
 
 ; The fields as vars-form shows them; a viewer who may change none sees
 ; a plain table (no form, no closure).
@@ -1502,46 +1490,48 @@ function vote(node) {
 
 ; --- A user's lists ---------------------------------------------------------------
 
-(newsop submitted (id)
+(newsop submitted (id start)
   (if (and id (goodname id) (profile id))
-      (submitted-page user id)
+      (submitted-page user id (list-start start))
       (news-notfound user "No such user.")))
 
-(def submitted-page (user subject)
+(def submitted-page (user subject (o start 0))
   (listpage user (msec)
             (keep [and (metastory _) (cansee user _)] (submissions subject))
             "submitted"
             (+ subject "'s submissions")
-            (submitted-url subject)))
+            (submitted-url subject)
+            t start))
 
 ; Stories the user voted for: for the user and admins only.
-(newsop saved (id)
+(newsop saved (id start)
   (if (and id (goodname id) (profile id))
-      (savedpage user id)
+      (savedpage user id (list-start start))
       (news-notfound user "No such user.")))
 
-(def savedpage (user subject)
+(def savedpage (user subject (o start 0))
   (if (or (is user subject) (admin user))
       (listpage user (msec)
                 (sort (compare < item-age) (voted-stories user subject))
-                "saved" "Saved Links" (saved-url subject))
+                "saved" "Saved Links" (saved-url subject) t start)
       (msgpage user "Can't display that.")))
 
-(newsop threads (id)
+(newsop threads (id start)
   (if (and id (goodname id) (profile id))
-      (threads-page user id)
+      (threads-page user id (list-start start))
       (news-notfound user "No such user.")))
 
 ; A user's comments, each with the replies under it; comments that answer
 ; the same user's own comment show inside that one's thread.
-(def threads-page (user subject)
+(def threads-page (user subject (o start 0))
   (withs (title (+ subject "'s comments")
           label (if (is user subject) "threads" title)
           here  (threads-url subject))
     (longpage user (msec) nil label title here
       (awhen (keep [and (cansee user _) (no (subcomment _))]
                    (comments subject maxend*))
-        (display-threads user it label title here)))))
+        (display-threads user it label title here start
+                         (+ start threads-perpage*))))))
 
 (def display-threads (user comments label title whence
                       (o start 0) (o end threads-perpage*))
@@ -1555,51 +1545,56 @@ function vote(node) {
           (row (tab (tr (td (hspace 0))
                         (td (hspace votewid*))
                         (tag (td class "title")
-                          (morelink display-threads
-                                    comments label title end newend))))))))))
+                          (morelink whence end))))))))))
 
 ; --- The site's lists -------------------------------------------------------------
 
-(newsop news () (newspage user))
+(newsop news (start) (newspage user (list-start start)))
 
-(newsop || () (newspage user))
+(newsop || (start) (newspage user (list-start start)))
 
-(newscache newspage user 90
-  (listpage user (msec) (topstories user maxend*) nil nil "news"))
+(newscache newspage (user start) 90
+  (listpage user (msec) (topstories user maxend*) nil nil "news" t start))
 
-(newsop newest () (newestpage user))
+(newsop newest (start) (newestpage user (list-start start)))
 
-(newscache newestpage user 40
-  (listpage user (msec) (newstories user maxend*) "new" "New Links" "newest"))
+(newscache newestpage (user start) 40
+  (listpage user (msec) (newstories user maxend*) "new" "New Links" "newest"
+            t start))
 
-(newsop best () (bestpage user))
+(newsop best (start) (bestpage user (list-start start)))
 
-(newscache bestpage user 1000
-  (listpage user (msec) (beststories user maxend*) "best" "Top Links"))
+(newscache bestpage (user start) 1000
+  (listpage user (msec) (beststories user maxend*) "best" "Top Links" "best"
+            t start))
 
-(newsop bestcomments () (bestcpage user))
+(newsop bestcomments (start) (bestcpage user (list-start start)))
 
-(newscache bestcpage user 1000
+(newscache bestcpage (user start) 1000
   (listpage user (msec) (bestcomments user maxend*)
-            "best comments" "Best Comments" "bestcomments" nil))
+            "best comments" "Best Comments" "bestcomments" nil start))
 
-(newsop active () (active-page user))
+(newsop active (start) (active-page user (list-start start)))
 
-(newscache active-page user 30
-  (listpage user (msec) (actives user) "active" "Active Threads"))
+(newscache active-page (user start) 30
+  (listpage user (msec) (actives user) "active" "Active Threads" "active"
+            t start))
 
-(newsop newcomments () (newcomments-page user))
+(newsop newcomments (start) (newcomments-page user (list-start start)))
 
-(newscache newcomments-page user 60
+(newscache newcomments-page (user start) 60
   (listpage user (msec) (visible user (firstn maxend* comments*))
-            "comments" "New Comments" "newcomments" nil))
+            "comments" "New Comments" "newcomments" nil start))
 
-(newsop noobstories () (noobspage user stories*))
+(newsop noobstories (start)
+  (noobspage user stories* "noobstories" (list-start start)))
 
-(newsop noobcomments () (noobspage user comments*))
+(newsop noobcomments (start)
+  (noobspage user comments* "noobcomments" (list-start start)))
 
-(def noobspage (user source)
-  (listpage user (msec) (noobs user maxend* source) "noobs" "New Accounts"))
+(def noobspage (user source url start)
+  (listpage user (msec) (noobs user maxend* source) "noobs" "New Accounts"
+            url t start))
 
 (newsop lists ()
   (longpage user (msec) nil "lists" "Lists" "lists"
@@ -1737,8 +1732,7 @@ pre { overflow: auto; padding: 2px; max-width: 600px; }
 (newsop resetpw ()
   (if user
       (resetpw-page user)
-      (login-page 'both "Please log in to change your password."
-                  (list (fn (u ip) (ensure-news-user u)) "resetpw"))))
+      (login-page 'both "Please log in to change your password." "resetpw")))
 
 ; The current password is asked for: a session left open is not enough
 ; to take the account.

@@ -296,10 +296,34 @@
 ; expect: "\n"
 vf-changes* ; expect: (done (name "al"))
 
+; --- fnids: each user's closures are bounded apart from everyone else's ---
+(= fo-budget* fnids-per-user* fnids-per-user* 3)
+(fnid-owner "fo-alice")
+(= fo-a* (fnid (fn (req) 'a)))
+(fnid-owner "fo-bob")
+; bob makes five: his two oldest go, and only his
+(= fo-bs* (map [fnid (fn (req) _)] '(1 2 3 4 5)))
+(map [if (fns* _) t] fo-bs*) ; expect: (nil nil t t t)
+(if (fns* fo-a*) t) ; expect: t
+((fns* (last fo-bs*)) nil) ; expect: 5
+; a timed one counts too, and pushes out bob's oldest
+(= fo-tb* (timed-fnid 60 (fn (req) 'timed)))
+(map [if (fns* _) t] fo-bs*) ; expect: (nil nil nil t t)
+; harvest-fnids forgets the owner: what follows is nobody's, and a harvest
+; of the shared pool leaves the users' closures alone
+(harvest-fnids)
+(= fo-anon* (map [fnid (fn (req) _)] (range 1 30)))
+(let n (len fnids*) (harvest-fnids 20) (- n (len fnids*))) ; expect: 2
+(list (if (fns* fo-a*) t) (if (fns* fo-tb*) t) (if (fns* (last fo-bs*)) t))
+; expect: (t t t)
+(if (fns* (last fo-anon*)) t) ; expect: t
+(= fnids-per-user* fo-budget*)
+
 ; --- users: accounts, passwords, cookies, in a fresh directory ---
 (= appt* (string "/tmp/arcana-app-test-" (seconds) "-" (rand 1000000000) "/"))
 (= arcdir* appt* hpwfile* (+ appt* "hpw") oidfile* (+ appt* "openids")
-   adminfile* (+ appt* "admins") cookfile* (+ appt* "cooks"))
+   adminfile* (+ appt* "admins") cookfile* (+ appt* "cooks")
+   sessfile* (+ appt* "sessions"))
 (ensure-dir appt*)
 (w/outfile o adminfile* (disp "alice\ncarol\n" o))
 (load-userinfo) ; expect: t
@@ -364,6 +388,52 @@ admins* ; expect: ("alice" "carol")
   (list (user->cookie* "alice") (cookie->user* c) (logins* "alice") ((load-table cookfile*) c)))
 ; expect: (nil nil nil nil)
 (logout-user nil) ; expect: nil
+; the files holding secrets are their owner's only (Arc 3.1's were 0644)
+(tostring (system (+ "stat -c %a " hpwfile* " " cookfile*))) ; expect: "600\n600\n"
+
+; --- sessions (app-sessions*): one for each login, hashed on disk ---
+(= app-sessions* t)
+(def ss-req (c) (inst 'request 'cooks (list (list "user" c)) 'ip "1.1.1.2"))
+(= ss-c1* (login-cookie "sam") ss-c2* (login-cookie "sam"))
+(is ss-c1* ss-c2*) ; expect: nil
+(get-user (ss-req ss-c1*)) ; expect: "sam"
+(user->cookie* "sam") ; expect: nil
+; the file holds each session's id but never its secret
+(let (sid secret) (tokens ss-c1* #\.)
+  (let text (filechars sessfile*)
+    (list (if (posmatch sid text) t) (posmatch secret text))))
+; expect: (t nil)
+(tostring (system (+ "stat -c %a " sessfile*))) ; expect: "600\n"
+(let d (%digest "abc")
+  (list (len d) (is d (%digest "abc")) (is d (%digest "abd")) (all [in _ #\0 #\1 #\2 #\3 #\4 #\5 #\6 #\7 #\8 #\9 #\a #\b #\c #\d #\e #\f] d)))
+; expect: (64 t nil t)
+(%digest 'abc) ; error: %digest
+(%chmod (+ sessfile* "-none") 384) ; error: cannot change the mode
+(%chmod sessfile* 4096) ; error: %chmod
+; a cookie is checked against the digest
+(get-user (ss-req ss-c2*)) ; expect: "sam"
+(get-user (ss-req (+ (car (tokens ss-c2* #\.)) ".wrong"))) ; expect: nil
+(get-user (ss-req (string (new-user-cookie)))) ; expect: nil
+; session-token: the current request's session's, for its user only
+(get-user (ss-req ss-c1*))
+(len (session-token "sam")) ; expect: 22
+(session-token "alice") ; expect: nil
+(get-user (ss-req ss-c2*))
+(is (session-token "sam") (cadr (cddr (sessions* (car (tokens ss-c2* #\.))))))
+; expect: t
+; logout-req ends the request's session only
+(logout-req (ss-req ss-c1*))
+(get-user (ss-req ss-c1*)) ; expect: nil
+(get-user (ss-req ss-c2*)) ; expect: "sam"
+; an expired session is refused
+(let sid (car (tokens ss-c2* #\.))
+  (= (sessions* sid) (cons "sam" (cons (- (seconds) 1) (cddr (sessions* sid))))))
+(get-user (ss-req ss-c2*)) ; expect: nil
+; logout-user ends them all
+(= ss-c3* (login-cookie "sam") ss-c4* (login-cookie "sam"))
+(logout-user "sam")
+(map [get-user (ss-req _)] (list ss-c3* ss-c4*)) ; expect: (nil nil)
+(= app-sessions* nil)
 
 ; load-userinfo reads back what the files hold
 (= hpasswords* (table) cookie->user* (table) user->cookie* (table) dc-usernames* (table))
@@ -383,12 +453,33 @@ admins* ; expect: ("alice" "carol")
 ; 10.0.0.2 has failed three times: the next attempt waits .2 seconds.
 (let t0 (msec) (good-login "bob" nil "10.0.0.2") (>= (- (msec) t0) 190)) ; expect: t
 ; Another IP need not wait.
-(%app-login-wait "10.0.0.9") ; expect: 0
+(%app-login-wait "nobody" "10.0.0.9") ; expect: 0
 ; An attempt that would wait past login-max-delay* fails at once, even
 ; with the right password.
 (= (%app-login-next* "10.0.0.2") (+ (msec) 60000))
 (good-login "alice" "newpass1" "10.0.0.2") ; expect: nil
 (= login-fail-delay* .5)
+
+; --- and so do failed logins at one account, from any IP ---
+(list login-acct-free-fails* login-acct-delay* login-acct-max-delay*)
+; expect: (3 0.5 10)
+(= login-acct-delay* 2)
+(each ip '("10.1.0.1" "10.1.0.2" "10.1.0.3") (%app-note-fail "acct-x" ip))
+; a fourth IP waits for the account (2 s), and the next after it waits
+; for that one too (nobody sleeps here: the waits are only booked)
+(%app-login-wait "acct-x" "10.1.0.4") ; expect: 2000
+(< 3000 (%app-login-wait "acct-x" "10.1.0.5") 4001) ; expect: t
+; past the account's maximum, an attempt fails at once
+(= (%app-acct-next* "acct-x") (+ (msec) 60000))
+(%app-login-wait "acct-x" "10.1.0.6") ; expect: nil
+; another account at the same IPs need not wait
+(%app-login-wait "acct-y" "10.1.0.4") ; expect: 0
+; alice logged in from 10.0.0.4: others failing there do not hold her up,
+; but they do hold up an account that has not logged in from it
+(each u '("p" "q" "r" "s") (%app-note-fail u "10.0.0.4"))
+(%app-login-wait "alice" "10.0.0.4") ; expect: 0
+(> (%app-login-wait "bob" "10.0.0.4") 0) ; expect: t
+(= login-acct-delay* .5)
 
 ; disable-acct: a new random password, and logged out
 (let old (hpasswords* "alice")

@@ -53,6 +53,7 @@ const std::set<std::string> kSkipped = {
     "rmfile",
     "mvfile",           // delete and move files
     "%durable-mvfile",  // moves files
+    "%chmod",           // changes files' modes
     "open-socket",
     "%srv-open",       // listen on ports
     "connect-socket",  // looks up host names and connects

@@ -437,12 +437,20 @@ class NewsPagesTest(webtest.NewsServerTest):
                 self.assertNotIn("<script>alert", body, path)
         self.assert_serving()
 
+    def vote_auth(self, user):
+        """The auth of user's vote links (his session's token)."""
+        for h in self.view(user, "/newest").hrefs():
+            m = re.search(r"^vote\?.*&auth=([^&]+)", h or "")
+            if m:
+                return m.group(1)
+        self.fail("no vote link with an auth for %s" % user)
+
     def test_whence_never_leaves_the_site(self):
         # whence comes from the URL: a vote, a login link or a reply form
         # that sends the browser back must not send it to javascript: or
         # to another site.
         vid = self.items["filler1"]
-        auth = self.cookies["bob"]
+        auth = self.vote_auth("bob")
         for whence in ("javascript:alert(1)", "http://evil.example.org/", "//evil.example.org/",
                        "%0d%0aSet-Cookie:%20x=1"):
             c = self.client("bob")
@@ -468,7 +476,7 @@ class NewsPagesTest(webtest.NewsServerTest):
 
     def test_bad_votes_as_user(self):
         c = self.client("alice")
-        auth = self.cookies["alice"]
+        auth = self.vote_auth("alice")
         for q in ("for=abc&dir=up", "for=99999999&dir=up", "for=%d&dir=sideways" % self.items["rank-old"],
                   "for=%d" % self.items["rank-old"], ""):
             status, body, _ = c.get("/vote?%s&by=alice&auth=%s&whence=news" % (q, auth))

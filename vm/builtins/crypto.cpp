@@ -1,6 +1,8 @@
 // vm/builtins/crypto.cpp — what app.arc's users and srv.arc's ids need from
-// libsodium: Argon2id password hashes (%pw-hash, %pw-verify) and random
-// strings from the kernel's source (rand-string, also Arc 3.1's name).
+// libsodium: Argon2id password hashes (%pw-hash, %pw-verify), a fast
+// digest for secrets that are random already (%digest: session tokens),
+// and random strings from the kernel's source (rand-string, also Arc
+// 3.1's name).
 //
 // An Argon2id hash takes tens of milliseconds and 64 MiB by design, so it
 // never runs on the interpreter's OS thread (docs/ARCHITECTURE.md invariant 7): a job
@@ -175,9 +177,26 @@ Value bi_rand_string(VM&, Value* args, int) {
   return s;
 }
 
+// (%digest s): the BLAKE2b-256 digest of s's UTF-8 bytes, as 64 hex
+// digits. For a secret of 128 random bits or more, which no one can guess
+// whatever the hash's speed, so that checking one costs microseconds (a
+// password needs Argon2id's cost, %pw-hash, since people choose them).
+Value bi_digest(VM&, Value* args, int) {
+  if (!is_string(args[0])) type_error("%digest", "a string", args[0]);
+  std::string text = string_utf8(args[0]);
+  unsigned char out[crypto_generichash_BYTES];
+  crypto_generichash(out, sizeof out, reinterpret_cast<const unsigned char*>(text.data()),
+                     text.size(), nullptr, 0);
+  char hex[2 * sizeof out + 1];
+  sodium_bin2hex(hex, sizeof hex, out, sizeof out);
+  sodium_memzero(text.data(), text.size());
+  return make_string_utf8(std::string_view(hex, 2 * sizeof out));
+}
+
 const BuiltinDef kDefs[] = {
     {"%pw-hash", bi_pw_hash, 1, 1, "the Argon2id hash of a password (libsodium's string form)"},
     {"%pw-verify", bi_pw_verify, 2, 2, "(%pw-verify hash pw): t if pw matches hash"},
+    {"%digest", bi_digest, 1, 1, "the BLAKE2b-256 digest of a string, in hex"},
     {"rand-string", bi_rand_string, 1, 1,
      "n random characters [0-9a-zA-Z] from the kernel's source"},
 };

@@ -80,6 +80,17 @@ Value bi_rmfile(VM&, Value* args, int) {
   return NIL;
 }
 
+// (%chmod path mode): sets path's permission bits (0 to #o7777, given as
+// a number: 384 is 0600); app.arc makes its files of secrets its owner's
+// alone with it.
+Value bi_chmod(VM&, Value* args, int) {
+  std::string path = arg_text("%chmod", args[0]);
+  int64_t mode = arg_index("%chmod", args[1]);
+  if (mode > 07777) type_error("%chmod", "a mode from 0 to 4095", args[1]);
+  if (chmod(path.c_str(), mode_t(mode)) != 0) os_error("%chmod", "cannot change the mode of", path);
+  return NIL;
+}
+
 Value bi_mvfile(VM&, Value* args, int) {
   std::string from = arg_text("mvfile", args[0]);
   std::string to = arg_text("mvfile", args[1]);
@@ -228,6 +239,7 @@ const BuiltinDef kSystemBuiltins[] = {
     {"dir-exists", bi_dir_exists, 1, 1, "path if it names a directory, else nil"},
     {"rmfile", bi_rmfile, 1, 1, "delete a file; returns nil"},
     {"mvfile", bi_mvfile, 2, 2, "rename a file, replacing the target; returns nil"},
+    {"%chmod", bi_chmod, 2, 2, "(%chmod path mode): set a file's permission bits"},
     {"%durable-mvfile", bi_durable_mvfile, 2, 2,
      "fsync a file, rename it over another, fsync the folder"},
     {"system", bi_system, 1, 1, "run a shell command, its output to the current output port"},

@@ -6,8 +6,9 @@
 ; in a fresh directory (arc/ is made there).
 ;
 ; Before "ready to serve port N" it prints, one a line:
-;   cookie USER COOKIE   a login cookie of each user (no password logins:
-;                        Argon2id is slow; test_news logs in once for real)
+;   cookie USER COOKIE   a login cookie (a session's) of each user (no
+;                        password logins: Argon2id is slow; test_news logs
+;                        in once for real)
 ;   item NAME ID         the id of each seeded item the tests use
 ;   password USER PW     the password of the account that logs in for real
 
@@ -55,7 +56,7 @@
 (each u nt-users* (save-prof u))
 
 (each u nt-users*
-  (prn "cookie " u " " (cook-user u)))
+  (prn "cookie " u " " (login-cookie u)))
 (prn "password boss boss-pw-1")
 
 ; --- Items ---------------------------------------------------------------
@@ -148,5 +149,39 @@
             (save-prof u)
             (pr "warped"))
         (pr "bad warp"))))
+
+; The number of closures stored (srv.arc's fns*), then u's own if u is
+; given. Tests only.
+(defop nt-fnids req
+  (pr (len fns*))
+  (awhen (arg req "u")
+    (pr " " (aif (%srv-user-fnids* it) (qlen it) 0))))
+
+; Sets each user's budget of closures. Tests only.
+(defop nt-budget req
+  (let n (saferead (arg req "n"))
+    (if (and (isa n 'int) (> n 0))
+        (do (= fnids-per-user* n) (pr "ok"))
+        (pr "bad budget"))))
+
+; Sets the login limits, by IP and by account alike: free failures, the
+; first delay and the longest (seconds). Tests only.
+(defop nt-login-limits req
+  (with (free (saferead (arg req "free"))
+         delay (saferead (arg req "delay"))
+         most (saferead (arg req "max")))
+    (if (and (isa free 'int) (number delay) (number most))
+        (do (= login-free-fails* free login-acct-free-fails* free
+               login-fail-delay* delay login-acct-delay* delay
+               login-max-delay* most login-acct-max-delay* most)
+            (pr "ok"))
+        (pr "bad limits"))))
+
+; Sets how long a new session lasts, in seconds. Tests only.
+(defop nt-session-life req
+  (let n (saferead (arg req "n"))
+    (if (and (isa n 'int) (> n 0))
+        (do (= session-life* n) (pr "ok"))
+        (pr "bad life"))))
 
 (asv (coerce (car argv) 'int))

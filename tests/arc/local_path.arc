@@ -1,9 +1,6 @@
-; apps/news/pages.arc's checks of what a request brings, without a server.
+; local-path (stdlib/app.arc): a whence a request brings redirects only
+; within the site.
 
-(load "../../apps/news/model.arc")
-(load "../../apps/news/pages.arc")
-
-; --- local-path: a whence redirects only within the site ---
 ; The site's own whences, relative and absolute, pass as they are.
 (map local-path '("news" "item?id=12" "newcomments" "/news" "x?fnid=abc&y=1" "user?id=a%20b"))
 ; expect: ("news" "item?id=12" "newcomments" "/news" "x?fnid=abc&y=1" "user?id=a%20b")
