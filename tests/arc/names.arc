@@ -316,6 +316,11 @@
 (bound 'gc-stats) ; expect: t
 (bound 'type-dispatches) ; expect: t
 (bound 'disasm) ; expect: t
+(bound 'site-stats) ; expect: t
+(bound 'site-stats-reset) ; expect: t
+(bound 'count-sites) ; expect: t
+(bound 'w/profile) ; expect: t
+(bound 'prof) ; expect: t
 (bound 'socket-port) ; expect: t
 (bound 'connect-socket) ; expect: t
 (bound 'http-date) ; expect: t
@@ -331,5 +336,9 @@
 (bound 'srv-grace*) ; expect: t
 (bound 'srv-setuid*) ; expect: t
 (bound 'srv-host*) ; expect: t
+(bound 'ban-time*) ; expect: t
+(bound 'max-conns-per-ip*) ; expect: t
+(bound 'trusted-proxies*) ; expect: t
+(bound 'srv-conns/ip*) ; expect: t
 (bound 'respond-status) ; expect: t
 (bound 'esc-attr) ; expect: t
