@@ -62,11 +62,11 @@
 ; Beyond Arc 3.1, who a client is and how much of the server it may take
 ; (the section "Clients" below). A ban abusive-ip makes lasts ban-time*
 ; seconds (nil: for good, as in Arc 3.1). One client IP may have
-; max-conns-per-ip* connections open at once (nil: any number); past it a
-; new one is answered 503. trusted-proxies* lists the addresses of the
-; reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are
-; believed, as strings ("10.0.0.1" "::1"); arcana's --trusted-proxies
-; sets it.
+; max-conns-per-ip* connections open at once (nil: any number; with
+; --workers, in each worker); past it a new one is answered 503.
+; trusted-proxies* lists the addresses of the reverse proxies whose
+; X-Forwarded-For and X-Forwarded-Proto are believed, as strings
+; ("10.0.0.1" "::1"); arcana's --trusted-proxies sets it.
 (= ban-time* 300 max-conns-per-ip* 100 trusted-proxies* nil)
 
 ; Open connections (in all, and by client IP: srv-conns/ip*), and the

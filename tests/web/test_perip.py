@@ -64,7 +64,7 @@ class PerIpTest(webtest.ServerTest):
         # more connections from the proxy than the cap, each in use
         cs = [self.conn(PROXY) for _ in range(5)]
         for c in cs[:3]:
-            c.send(request_bytes("GET", "/sleep?s=3", [("X-Forwarded-For", "10.0.0.1")]))
+            c.send(request_bytes("GET", "/hold", [("X-Forwarded-For", "10.0.0.1")]))
         self.wait_count("10.0.0.1", "3")
         self.assertEqual(self.count(PROXY), "nil")
         before = len(self.srv.log("err"))
@@ -74,8 +74,9 @@ class PerIpTest(webtest.ServerTest):
         self.srv.wait_log("err", r"^\d+ 10\.0\.0\.1 503 over max-conns-per-ip\* 3$", since=before)
         self.assertEqual(self.get(cs[4], "/hello", [("X-Forwarded-For", "10.0.0.2")]).body,
                          b"hello")
+        self.assertEqual(self.get(self.conn(ADMIN), "/release").body, b"ok")
         for c in cs[:3]:
-            self.assertEqual(c.response().body, b"slept")
+            self.assertEqual(c.response().body, b"released")
         # answered, the proxy's open connections count for no one
         self.wait_count("10.0.0.1", "nil")
         self.assertEqual(self.count("10.0.0.2"), "nil")

@@ -119,12 +119,12 @@ class ThrottleTest(webtest.ServerTest):
 
     def test_ban_expires(self):
         ip = "127.0.0.7"
-        self.configure(30, 1, 2, ban=1)
+        self.configure(30, 2, 2, ban=2)
         c = self.conn(ip)
         self.burst(c, 280)
-        self.assert_429(c)  # banned for 1 s
+        self.assert_429(c)  # banned for 2 s (whole seconds: more than 1)
         self.assert_closed_unanswered(ip)
-        time.sleep(2.1)  # past the ban and req-window* (whole seconds)
+        time.sleep(3.1)  # past the ban, req-window* and dos-window*
         self.burst(self.conn(ip), 1)
         self.assertEqual(self.admin("/ignored?ip=" + ip), "nil")  # the expired ban is gone
 

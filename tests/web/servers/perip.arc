@@ -8,7 +8,10 @@
 (thread (sleep 120) (quit 3))  ; ends itself if its test never kills it
 
 (defop hello req (pr "hello"))
-(defop sleep req (sleep (read (arg req "s"))) (pr "slept"))
+; /hold answers once /release has been asked for
+(= released* nil)
+(defop hold req (until released* (sleep .01)) (pr "released"))
+(defop release req (set released*) (pr "ok"))
 ; the connections counted for an IP, nil for none
 (defop count req (write (srv-conns/ip* (arg req "ip"))))
 
