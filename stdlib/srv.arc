@@ -322,12 +322,13 @@ Connection: close"))
                    (do (= (req-times* ip) (queue)) nil))
               (enq now (req-times* ip))))))
 
-; Bans. The connections of an IP in ignore-ips* are closed unanswered: for
-; good if its value there is t, as Arc 3.1's are and as an operator's
-; (set (ignore-ips* ip)) still makes them; until the time (seconds) it
-; holds if a number, as abusive-ip's are, ban-time* long, so that a
-; client throttled once is served again. An expired ban goes when next
-; looked at.
+; Bans. The connections of an IP in ignore-ips* are closed unanswered as
+; they are accepted (its requests on a connection already open, or through
+; a trusted proxy, are answered 403): for good if its value there is t, as
+; Arc 3.1's are and as an operator's (set (ignore-ips* ip)) still makes
+; them; until the time (seconds) it holds if a number, as abusive-ip's
+; are, ban-time* long, so that a client throttled once is served again.
+; An expired ban goes when next looked at.
 (def %srv-ban (ip)
   (unless (is (ignore-ips* ip) t)
     (= (ignore-ips* ip) (if ban-time* (+ (seconds) ban-time*) t))))

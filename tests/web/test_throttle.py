@@ -6,7 +6,7 @@ seconds, and its connections are closed without an answer, while an
 operator's ban lasts; spurned* counts both; req-limit* nil turns it all
 off; static files and their 304s do not count. Behind a trusted proxy
 (trusted-proxies*) the client is the one X-Forwarded-For names, and is
-throttled, logged and shown to handlers as such; anyone else's
+throttled, banned, logged and shown to handlers as such; anyone else's
 X-Forwarded-For changes nothing. Each test uses a source address of its
 own (127.0.0.N) or forwarded addresses of its own (10.0.N.M).
 Server: servers/throttle.arc.
@@ -206,6 +206,18 @@ class ThrottleTest(webtest.ServerTest):
         # none, or not an address: the proxy
         self.assertEqual(self.whoami(PROXY), PROXY + " http")
         self.assertEqual(self.whoami(PROXY, [("X-Forwarded-For", "unknown")]), PROXY + " http")
+
+    def test_forwarded_ip_banned(self):
+        ip = "10.0.4.1"
+        self.assertEqual(self.admin("/ban?ip=" + ip), "t")
+        c = self.conn(PROXY)
+        c.send(request_bytes("GET", "/whoami", [("X-Forwarded-For", ip)]))
+        r = c.response()
+        self.assertEqual(r.status, 403, r)
+        self.assertTrue(c.closed_by_peer())
+        self.assertEqual(self.admin("/spurned-of?ip=" + ip), "1")
+        # the proxy and its other clients are not banned
+        self.assertEqual(self.whoami(PROXY, [("X-Forwarded-For", "10.0.4.2")]), "10.0.4.2 http")
 
     def test_untrusted_forwarded_for_ignored(self):
         ip = "127.0.0.11"
