@@ -316,11 +316,6 @@
 (bound 'gc-stats) ; expect: t
 (bound 'type-dispatches) ; expect: t
 (bound 'disasm) ; expect: t
-(bound 'site-stats) ; expect: t
-(bound 'site-stats-reset) ; expect: t
-(bound 'count-sites) ; expect: t
-(bound 'w/profile) ; expect: t
-(bound 'prof) ; expect: t
 (bound 'socket-port) ; expect: t
 (bound 'connect-socket) ; expect: t
 (bound 'http-date) ; expect: t
