@@ -18,6 +18,7 @@
 #include "vm/print.h"
 #include "vm/profiler.h"
 #include "vm/server.h"
+#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 
@@ -46,6 +47,8 @@ const char* kUsage =
     "  --workers=N          serve forks N worker processes sharing the port (for\n"
     "                       applications that keep no state in memory between requests)\n"
     "  --host=ADDR          the address serve listens on (default: every interface)\n"
+    "  --trusted-proxies=ADDR,...  the reverse proxies whose X-Forwarded-For and\n"
+    "                       X-Forwarded-Proto serve believes (srv.arc's trusted-proxies*)\n"
     "  --help, --version\n";
 
 struct Args {
@@ -57,7 +60,8 @@ struct Args {
   std::string arc_profile;  // --profile (vm/profiler.h)
   int profile_rate = vm::Profiler::kDefaultRate;
   std::vector<std::string> exprs;
-  std::string host;  // --host: srv.arc's srv-host*
+  std::string host;                  // --host: srv.arc's srv-host*
+  std::vector<std::string> proxies;  // --trusted-proxies: srv.arc's trusted-proxies*
   std::string file;
   std::vector<std::string> argv;
 };
@@ -75,6 +79,27 @@ bool parse_whole(const char* v, long& out) {
   errno = 0;
   out = std::strtol(v, &end, 10);
   return end != v && !*end && errno == 0;
+}
+
+// The addresses of --trusted-proxies (separated by commas; the option may
+// be given again), written as the server writes a peer's so that they
+// compare equal to it.
+bool add_proxies(const std::string& list, std::vector<std::string>& out) {
+  size_t i = 0;
+  do {
+    size_t j = list.find(',', i);
+    if (j == std::string::npos) j = list.size();
+    std::string ip = vm::normal_ip(list.substr(i, j - i));
+    if (ip.empty()) {
+      std::fprintf(stderr,
+                   "arcana: --trusted-proxies needs IP addresses separated by commas, not '%s'\n",
+                   list.c_str());
+      return false;
+    }
+    out.push_back(ip);
+    i = j + 1;
+  } while (i <= list.size());
+  return true;
 }
 
 int parse_args(int argc, char** argv, Args& args) {
@@ -196,6 +221,9 @@ int parse_args(int argc, char** argv, Args& args) {
         return 2;
       }
       args.host = v;
+    } else if (starts(a, "--trusted-proxies=") || !std::strcmp(a, "--trusted-proxies")) {
+      const char* v = a[17] == '=' ? a + 18 : (++i < argc ? argv[i] : "");
+      if (!add_proxies(v, args.proxies)) return 2;
     } else if (!std::strcmp(a, "--")) {
       ++i;
       break;
@@ -227,10 +255,10 @@ int parse_args(int argc, char** argv, Args& args) {
   return -1;
 }
 
-void set_argv(vm::VM& vm, const std::vector<std::string>& argv) {
+vm::Value string_list(const std::vector<std::string>& strings) {
   vm::Value lst = vm::NIL;
-  for (size_t i = argv.size(); i-- > 0;) lst = vm::cons(vm::make_string_utf8(argv[i]), lst);
-  vm.define("argv", lst);
+  for (size_t i = strings.size(); i-- > 0;) lst = vm::cons(vm::make_string_utf8(strings[i]), lst);
+  return lst;
 }
 
 // Ctrl-C in a script or -e interrupts it as at the REPL (repl/repl.cpp):
@@ -267,11 +295,12 @@ int run(Args& args) {
   vm::VM& vm = rt.vm();
   if (args.promote_age) vm.heap().set_promote_age(args.promote_age);  // a no-op without generations
   if (args.stats) vm.count_sites(true);
-  set_argv(vm, args.argv);
+  vm.define("argv", string_list(args.argv));
   // script*: the running script's path as typed, so a script can load the
   // files beside it (apps/news/news.arc does); nil at the REPL and with -e.
   vm.define("script*", args.file.empty() ? vm::NIL : vm::make_string_utf8(args.file));
   if (!args.host.empty()) vm.define("srv-host*", vm::make_string_utf8(args.host));
+  if (!args.proxies.empty()) vm.define("trusted-proxies*", string_list(args.proxies));
   int status = 0;
   try {
     if (!args.arc_profile.empty()) vm.start_profiler(args.profile_rate, args.arc_profile);

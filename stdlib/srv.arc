@@ -19,12 +19,12 @@
 ; Differences a client can see, all for HTTP's sake: an unknown op is a 404
 ; (Arc 3.1 answers 200), static files carry their real content types and
 ; are answered 304 when unchanged, a throttled client gets 429 before the
-; connection closes, a handler that fails gives 500 (its message and
-; backtrace go to the error log, none of it to the client), and one that
-; runs past threadlife* gives 503. serve does not call (setuid 2) (set
-; srv-setuid* to a uid to drop privileges after binding), and the request
-; log names the cookies a request carried but not their values, which are
-; session keys.
+; connection closes (static files do not count, and its ban ends), a
+; handler that fails gives 500 (its message and backtrace go to the error
+; log, none of it to the client), and one that runs past threadlife*
+; gives 503. serve does not call (setuid 2) (set srv-setuid* to a uid to
+; drop privileges after binding), and the request log names the cookies a
+; request carried but not their values, which are session keys.
 
 ; --- Configuration (docs/LANGUAGE.md 6.5) --------------------------------------------
 
@@ -59,8 +59,19 @@
 (= srv-host* nil)
 (= srv-setuid* nil)
 
-; Open connections, and the listening socket of the running server.
-(= srv-conns* 0 currsock* nil)
+; Beyond Arc 3.1, who a client is and how much of the server it may take
+; (the section "Clients" below). A ban abusive-ip makes lasts ban-time*
+; seconds (nil: for good, as in Arc 3.1). One client IP may have
+; max-conns-per-ip* connections open at once (nil: any number; with
+; --workers, in each worker); past it a new one is answered 503.
+; trusted-proxies* lists the addresses of the reverse proxies whose
+; X-Forwarded-For and X-Forwarded-Proto are believed, as strings
+; ("10.0.0.1" "::1"); arcana's --trusted-proxies sets it.
+(= ban-time* 300 max-conns-per-ip* 100 trusted-proxies* nil)
+
+; Open connections (in all, and by client IP: srv-conns/ip*), and the
+; listening socket of the running server.
+(= srv-conns* 0 srv-conns/ip* (table) currsock* nil)
 
 ; The application's shutdown hooks: (on-shutdown f) adds one; a server
 ; stopped by SIGTERM (or SIGINT, when not at the REPL) runs them in order
@@ -107,6 +118,7 @@ Connection: close"))
 ; the same port; the parent supervises them and never returns.
 (def serve ((o port 8080))
   (wipe quitsrv*)
+  (%srv-check-settings)
   (ensure-srvdirs)
   (let s (%srv-open port srv-host*)
     (= currsock* s)
@@ -146,6 +158,7 @@ Connection: close"))
   (let s (open-socket port srv-host*)
     (after (let (i o ip) (socket-accept s)
              (++ srv-conns*)
+             (unless (%srv-trusted ip) (%srv-take-ip ip t))
              (%srv-connection i o ip t t))
            (close s))))
 
@@ -162,24 +175,31 @@ Connection: close"))
 ; Accepts one connection and starts the thread that serves it. Banned IPs
 ; are closed on at once. Past max-conns* new connections wait (in the
 ; kernel's queue) up to conn-wait* seconds for a place; one accepted while
-; the server is still full is refused with 503.
+; the server is still full is refused with 503, and so is one from an IP
+; that has max-conns-per-ip* open already (a trusted proxy's are counted
+; by their requests instead: %srv-take-ip).
 (def handle-request-1 (s)
   (%srv-wait-place)
   (awhen (%srv-accept s)
     (let (i o ip) it
-      (if (ignore-ips* ip)
+      (if (%srv-banned ip)
           (do (++ (spurned* ip 0))
               (force-close i o))
           (>= srv-conns* max-conns*)
-          ; answered by a thread of its own: the answer's lingering close
-          ; would hold up the accept loop
-          (new-thread (fn ()
-                        (errsafe (srvlog 'err ip 503 "over max-conns*" max-conns*))
-                        (%http-error o i 503 "Too many connections")
-                        (close i o)))
+          (%srv-refuse i o ip "over max-conns*" max-conns*)
+          (no (or (%srv-trusted ip) (%srv-take-ip ip)))
+          (%srv-refuse i o ip "over max-conns-per-ip*" max-conns-per-ip*)
           (do (++ srv-conns*)
               (when (> srv-conns* %srv-conns-peak*) (= %srv-conns-peak* srv-conns*))
               (new-thread (fn () (handle-request-thread i o ip))))))))
+
+; A connection refused with 503 as it is accepted, answered by a thread of
+; its own: the answer's lingering close would hold up the accept loop.
+(def %srv-refuse (i o ip why limit)
+  (new-thread (fn ()
+                (errsafe (srvlog 'err ip 503 why limit))
+                (%http-error o i 503 "Too many connections")
+                (close i o))))
 
 ; t when a connection may be taken: there is a free place now, or one
 ; frees within conn-wait* seconds.
@@ -194,28 +214,48 @@ Connection: close"))
 (def handle-request-thread (i o ip)
   (%srv-connection i o ip nil breaksrv*))
 
-; Serves the requests of one connection until it closes: the client's
-; wish, a handler's (closing its output), a bad request, a timeout, or a
-; stopping server. busy is set while a request is being answered, so that
-; a thread broken then (threadlife*) answers 503 as it unwinds.
-(def %srv-connection (i o ip once breaksrv)
-  (with (str (%response-port) busy nil)
+; Serves the requests of one connection from peer until it closes: the
+; client's wish, a handler's (closing its output), a bad request, a
+; timeout, or a stopping server. busy is set while a request is being
+; answered, so that a thread broken then (threadlife*) answers 503 as it
+; unwinds. counted is the IP the connection is counted for in
+; srv-conns/ip*: the peer's from accept to close, or for a trusted
+; proxy's connection the forwarded client's, while its request is served.
+(def %srv-connection (i o peer once breaksrv)
+  (withs (str (%response-port) busy nil proxy (%srv-trusted peer)
+          counted (unless proxy peer))
     (protect
       (fn ()
-        (while (let r (%http-read i ip max-body* max-body-default*)
+        (while (let r (%http-read i peer max-body* max-body-default*)
                  (if (no r)
                       nil
                      (acons r)
-                      (do (%srv-bad-request i o ip (car r) (cdr r)) nil)
-                      (do (set busy)
-                          (do1 (and (%srv-request r i o str ip breaksrv) (no once))
-                               (wipe busy)))))))
+                      (do (%srv-bad-request i o peer (car r) (cdr r)) nil)
+                     (let ip (%srv-client r peer proxy)
+                       (if (%srv-banned ip)
+                            (do (++ (spurned* ip 0))
+                                (%srv-bad-request i o ip 403 "banned")
+                                nil)
+                           (and proxy (no (%srv-take-ip ip)))
+                            (do (%srv-bad-request i o ip 503
+                                                  (string "over max-conns-per-ip* "
+                                                          max-conns-per-ip*))
+                                nil)
+                           (do (when proxy (= counted ip))
+                               (set busy)
+                               (do1 (and (%srv-request r i o str ip breaksrv) (no once))
+                                    (wipe busy)
+                                    (when proxy
+                                      (%srv-drop-ip ip)
+                                      (wipe counted))))))))))
       (fn ()
         (%alarm nil)
         (when busy
-          (errsafe (srvlog 'err ip 503 "request broken: over threadlife*" threadlife*))
+          (errsafe (srvlog 'err (or counted peer) 503 "request broken: over threadlife*"
+                           threadlife*))
           (errsafe (%http-error o i 503 "Request took too long")))
         (-- srv-conns*)
+        (when counted (%srv-drop-ip counted))
         (close i o)))))
 
 (def %srv-bad-request (i o ip status msg)
@@ -223,11 +263,10 @@ Connection: close"))
   (%http-error o i status msg))
 
 ; One request: count it, throttle it, answer it. t if the connection stays
-; open for the next.
+; open for the next. ip is the client's (%srv-client).
 (def %srv-request (req i o str ip breaksrv)
   (++ requests*)
-  (++ (requests/ip* ip 0))
-  (if (abusive-ip ip)
+  (if (%srv-throttled req ip)
       (do (++ (spurned* ip 0))
           (errsafe (srvlog 'err ip 429 "throttled"))
           (%http-error o i 429 "Too many requests")
@@ -256,10 +295,20 @@ Connection: close"))
 
 ; --- Abuse (docs/LANGUAGE.md 6.5, step 3) ----------------------------------------------
 
+; A request counts toward its IP's throttle (requests/ip*, abusive-ip)
+; unless it is for a static file: a page's images and stylesheets, and the
+; 304s that answer a browser revalidating them (the only 304s the server
+; makes), would otherwise throttle a reader for reading. t if the request
+; is to be refused.
+(def %srv-throttled (req ip)
+  (unless (and (no (srvops* req!op)) (static-filetype req!op))
+    (++ (requests/ip* ip 0))
+    (abusive-ip ip)))
+
 ; An IP is only looked at past 250 requests (and not at all while
 ; req-limit* is nil: a benchmark's client makes thousands a second). Its queue keeps the times of
 ; its last req-limit* requests (1 when throttled): the oldest leaving it is
-; dos-window* old or less, the IP is ignored from then on; req-window* old
+; dos-window* old or less, the IP is banned (%srv-ban); req-window* old
 ; or less, this request is abusive.
 (def abusive-ip (ip)
   (and req-limit*
@@ -268,10 +317,104 @@ Connection: close"))
          (do1 (aif (req-times* ip)
                    (and (>= (qlen it) (if (throttle-ips* ip) 1 req-limit*))
                         (let dt (- now (deq it))
-                          (when (< dt dos-window*) (set (ignore-ips* ip)))
+                          (when (< dt dos-window*) (%srv-ban ip))
                           (< dt req-window*)))
                    (do (= (req-times* ip) (queue)) nil))
               (enq now (req-times* ip))))))
+
+; Bans. The connections of an IP in ignore-ips* are closed unanswered as
+; they are accepted (its requests on a connection already open, or through
+; a trusted proxy, are answered 403): for good if its value there is t, as
+; Arc 3.1's are and as an operator's (set (ignore-ips* ip)) still makes
+; them; until the time (seconds) it holds if a number, as abusive-ip's
+; are, ban-time* long, so that a client throttled once is served again.
+; An expired ban goes when next looked at.
+(def %srv-ban (ip)
+  (unless (is (ignore-ips* ip) t)
+    (= (ignore-ips* ip) (if ban-time* (+ (seconds) ban-time*) t))))
+
+(def %srv-banned (ip)
+  (awhen (ignore-ips* ip)
+    (or (no (number it))
+        (< (seconds) it)
+        (wipe (ignore-ips* ip)))))
+
+; --- Clients: trusted proxies, connections per IP ---------------------------
+
+; Behind a reverse proxy every connection comes from the proxy, so the
+; client's address and scheme come from the proxy's X-Forwarded-For and
+; X-Forwarded-Proto; those of anyone else are ignored, since a client can
+; send them too. Each proxy on the way adds the address it heard from at
+; the right of X-Forwarded-For, so the client is the right-most address
+; that is not a trusted proxy's: anything left of it was written by the
+; client. That address (the peer's when there is none, or it is not an
+; address) becomes the request's ip, which the throttle, the bans, the
+; per-IP cap, the logs and the handler see; its scheme ("https" or
+; "http", the nearest proxy's word) is req!scheme. Returns the ip.
+(def %srv-client (req peer proxy)
+  (if proxy
+      (= req!ip (or (%srv-forwarded-ip (rev (%srv-header-list req "x-forwarded-for")))
+                    peer)
+         req!scheme (if (is (downcase (or (last (%srv-header-list req "x-forwarded-proto"))
+                                          ""))
+                            "https")
+                        "https"
+                        "http"))
+      (= req!scheme "http"))
+  req!ip)
+
+; The client of X-Forwarded-For's addresses, right-most first: the first
+; that is not a trusted proxy (the last if all are); nil if that one is not
+; an address.
+(def %srv-forwarded-ip (hops)
+  (when hops
+    (let ip (%ip-address (car hops))
+      (if (and ip (%srv-trusted ip) (cdr hops))
+          (%srv-forwarded-ip (cdr hops))
+          ip))))
+
+(def %srv-trusted (ip) (and trusted-proxies* (mem ip trusted-proxies*)))
+
+; The values of the request's header name (lower case), each split at its
+; commas, in order.
+(def %srv-header-list (req name)
+  (mappend [tokens (cadr _) [in _ #\, #\space #\tab]]
+           (keep [is (car _) name] req!headers)))
+
+; The per-IP cap counts, in srv-conns/ip*, a connection by its peer from
+; accept to close, so one IP's slow connections cannot fill max-conns*.
+; Not a trusted proxy's: it carries many clients' requests, and who they
+; are is known only once a request's header is read. Such a connection
+; counts instead for the client its request was forwarded for, from then
+; until the answer is sent, and for no one while idle between requests;
+; past the cap the request is answered 503 and the connection closed.
+; %srv-take-ip counts a connection for ip and is t, or nil (counting
+; nothing) if ip has max-conns-per-ip* already; force counts it all the
+; same.
+(def %srv-take-ip (ip (o force))
+  (atomic
+    (let n (srv-conns/ip* ip 0)
+      (when (or force (no max-conns-per-ip*) (< n max-conns-per-ip*))
+        (= (srv-conns/ip* ip) (+ n 1))
+        t))))
+
+(def %srv-drop-ip (ip)
+  (atomic
+    (let n (- (srv-conns/ip* ip 0) 1)
+      (= (srv-conns/ip* ip) (if (> n 0) n)))))
+
+; The settings of this section, checked as serve starts; trusted-proxies*'s
+; addresses are written as the server writes a peer's (::FFFF:10.0.0.1 is
+; 10.0.0.1), so that they compare equal.
+(def %srv-check-settings ()
+  (unless (and (alist trusted-proxies*)
+               (all [and (isa _ 'string) (%ip-address _)] trusted-proxies*))
+    (err "trusted-proxies* should be a list of IP addresses (strings), not" trusted-proxies*))
+  (= trusted-proxies* (map %ip-address trusted-proxies*))
+  (unless (or (no max-conns-per-ip*) (and (isa max-conns-per-ip* 'int) (> max-conns-per-ip* 0)))
+    (err "max-conns-per-ip* should be a positive integer or nil, not" max-conns-per-ip*))
+  (unless (or (no ban-time*) (and (number ban-time*) (>= ban-time* 0)))
+    (err "ban-time* should be a number of seconds or nil, not" ban-time*)))
 
 ; --- Requests as Arc 3.1 parses them (6.5, steps 4-9) ----------------------
 ; The server itself parses in C++ (%http-read); these are kept for programs

@@ -56,6 +56,20 @@ ListenSocket* listen_socket(Value v) { return v.as<ListenSocket>(); }
 
 }  // namespace
 
+std::string normal_ip(const std::string& text) {
+  sockaddr_storage a{};
+  if (text.find('\0') != std::string::npos) return "";
+  if (inet_pton(AF_INET, text.c_str(), &reinterpret_cast<sockaddr_in&>(a).sin_addr) == 1) {
+    a.ss_family = AF_INET;
+  } else if (inet_pton(AF_INET6, text.c_str(), &reinterpret_cast<sockaddr_in6&>(a).sin6_addr) ==
+             1) {
+    a.ss_family = AF_INET6;
+  } else {
+    return "";
+  }
+  return address_text(a);
+}
+
 // ---- the descriptor ----
 
 void SocketConn::close_fd() { vm::close_fd(fd); }

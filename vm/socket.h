@@ -133,6 +133,10 @@ int arg_port(const char* fn, Value v);
 void close_listen_socket(Value s);
 // Sets up a connection's two ports for an accepted descriptor.
 Value connection_ports(int fd, const std::string& ip, bool with_ip);
+// text, an IPv4 or IPv6 address, written as the server writes a peer's
+// (the ip of socket-accept): so that addresses given by people or proxies
+// compare equal to it. Empty if text is not an address.
+std::string normal_ip(const std::string& text);
 
 void register_socket_kind(gc::Heap& h);
 void register_socket_builtins(VM& vm);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/web/conns.sh — 10,000 open connections, each served by its own
 # green thread: Arcana's hello server (conns.arc: hello.arc with
-# max-conns* 20000, and idle-timeout* 600 so that a connection waiting
+# max-conns* 20000, no max-conns-per-ip* since they all come from
+# 127.0.0.1, and idle-timeout* 600 so that a connection waiting
 # its turn is not closed by the 5-second idle timeout) on a free
 # 127.0.0.1 port, and one client process (conns.py: non-blocking sockets
 # and selectors, its fd limit raised with setrlimit) that

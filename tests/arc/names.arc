@@ -331,5 +331,9 @@
 (bound 'srv-grace*) ; expect: t
 (bound 'srv-setuid*) ; expect: t
 (bound 'srv-host*) ; expect: t
+(bound 'ban-time*) ; expect: t
+(bound 'max-conns-per-ip*) ; expect: t
+(bound 'trusted-proxies*) ; expect: t
+(bound 'srv-conns/ip*) ; expect: t
 (bound 'respond-status) ; expect: t
 (bound 'esc-attr) ; expect: t

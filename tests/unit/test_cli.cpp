@@ -1,7 +1,8 @@
 // tests/unit/test_cli.cpp — the arcana command line, run as a subprocess:
 // -e, --help and --version, scripts with arguments and a #! line, uncaught
-// errors in scripts, option errors, --stats and --stack-limit. Every run has
-// a timeout; a child that outlives it is killed.
+// errors in scripts, option errors, --trusted-proxies, --stats and
+// --stack-limit. Every run has a timeout; a child that outlives it is
+// killed.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -165,6 +166,21 @@ TEST_CASE("arcana rejects an unknown option", "[cli]") {
   CHECK(r.out.empty());
   CHECK(has(r.err, "unknown option --frobnicate"));
   CHECK(has(r.err, "usage:"));
+}
+
+TEST_CASE("arcana --trusted-proxies sets trusted-proxies*, as the server writes addresses",
+          "[cli]") {
+  Result r = arcana({"--trusted-proxies=127.0.0.1,::FFFF:10.0.0.1", "--trusted-proxies",
+                     "2001:DB8::1", "-e", "trusted-proxies*"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "(\"127.0.0.1\" \"10.0.0.1\" \"2001:db8::1\")\n");
+  for (const char* bad : {"--trusted-proxies=10.0.0.1,proxy.example.com",
+                          "--trusted-proxies=10.0.0.1,", "--trusted-proxies="}) {
+    Result e = arcana({bad, "-e", "1"});
+    CHECK(e.exited_with(2));
+    CHECK(e.out.empty());
+    CHECK(has(e.err, "--trusted-proxies needs IP addresses separated by commas"));
+  }
 }
 
 TEST_CASE("arcana --stats prints the counters at exit", "[cli]") {

@@ -102,12 +102,21 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
   return connection_ports(fd, host, false);
 }
 
+// (%ip-address s): what srv.arc checks X-Forwarded-For's addresses and
+// trusted-proxies* with.
+Value bi_ip_address(VM&, Value* args, int) {
+  std::string ip = normal_ip(arg_text("%ip-address", args[0]));
+  return ip.empty() ? NIL : make_string_utf8(ip);
+}
+
 const BuiltinDef kDefs[] = {
     {"open-socket", bi_open_socket, 1, 2, "(open-socket port (o host)): a listening TCP socket"},
     {"socket-port", bi_socket_port, 1, 1, "the port a listening socket is bound to"},
     {"socket-accept", bi_socket_accept, 1, 1, "wait for a connection: (in out ip)"},
     {"client-ip", bi_client_ip, 1, 1, "the peer's IP address of a socket port"},
     {"connect-socket", bi_connect_socket, 2, 2, "(connect-socket host port): (in out)"},
+    {"%ip-address", bi_ip_address, 1, 1,
+     "(%ip-address s): s as the server writes an IP address, nil if s is none"},
 };
 
 }  // namespace
