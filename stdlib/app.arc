@@ -113,13 +113,16 @@
 
 ; The cookie is for the whole site and not for scripts (HttpOnly), nor
 ; sent with requests other sites start, except plain links (SameSite=Lax).
-; A session's lasts as long as the session.
-(def prcookie (cook)
+; A session's lasts as long as the session. secure: the request came over
+; HTTPS (req!scheme, which a trusted proxy's X-Forwarded-Proto gives), so
+; the browser is to send the cookie back over HTTPS only.
+(def prcookie (cook (o secure))
   (prn "Set-Cookie: user=" cook "; Path=/"
        (if app-sessions*
            (+ "; Max-Age=" session-life*)
            "; expires=Sun, 17-Jan-2038 19:14:07 GMT")
-       "; HttpOnly; SameSite=Lax"))
+       "; HttpOnly; SameSite=Lax"
+       (if secure "; Secure" "")))
 
 ; The cookie a login sets: a new session's, or the user's one cookie of
 ; Arc 3.1, made if he has none.
@@ -535,7 +538,7 @@
 (def login-handler (req switch afterward)
   (logout-req req)
   (aif (good-login (arg req "u") (arg req "p") req!ip)
-       (login it req!ip (login-cookie it) afterward)
+       (login it req!ip (login-cookie it) afterward (is req!scheme "https"))
        (failed-login switch "Bad login." afterward)))
 
 (def create-handler (req switch afterward)
@@ -544,17 +547,18 @@
     (aif (bad-newacct user pw)
          (failed-login switch it afterward)
          (do (create-acct user pw)
-             (login user req!ip (login-cookie user) afterward)))))
+             (login user req!ip (login-cookie user) afterward (is req!scheme "https"))))))
 
-; Prints the cookie among the header lines, then either ends the header
-; and prints the next page, or returns the url to redirect to, or (a
-; string afterward) makes the answer a redirect there.
-(def login (user ip cookie afterward)
+; Prints the cookie among the header lines (Secure if secure, prcookie),
+; then either ends the header and prints the next page, or returns the url
+; to redirect to, or (a string afterward) makes the answer a redirect
+; there.
+(def login (user ip cookie afterward (o secure))
   (= (logins* user) ip)
   (fnid-owner user)
   (when (isa afterward 'string)
     (%app-redirect-start afterward))
-  (prcookie cookie)
+  (prcookie cookie secure)
   (if (acons afterward)
        (let (f url) afterward
          (f user ip)

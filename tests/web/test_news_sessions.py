@@ -50,6 +50,23 @@ class NewsSessionsTest(webtest.NewsServerTest):
         st, body, _ = self.client().get("/item?id=%d" % iid)
         return int(re.search(r"(-?\d+) points?", Page(body).text).group(1))
 
+    def test_cookie_secure_over_https_behind_a_proxy(self):
+        # A login over HTTPS, as a trusted proxy says, sets a Secure cookie;
+        # over HTTP, or where anyone else says HTTPS, it does not.
+        form = urllib.parse.urlencode({"acct": "login", "switch": "both", "whence": "news",
+                                       "u": "boss", "p": self.passwords["boss"]})
+        for src, proto, secure in (("127.0.0.90", "https", True), ("127.0.0.90", "http", False),
+                                   ("127.0.3.9", "https", False)):
+            c = webtest.NewsClient(self.srv, None, src)
+            st, h, _ = c.request("POST", "/login", form,
+                                 {"Content-Type": "application/x-www-form-urlencoded",
+                                  "X-Forwarded-For": "198.51.100.7",
+                                  "X-Forwarded-Proto": proto})
+            cookie = h.get("set-cookie", "")
+            self.assertIn("user=", cookie, (src, proto, st))
+            self.assertIn("HttpOnly", cookie)
+            self.assertEqual("; Secure" in cookie, secure, (src, proto, cookie))
+
     def test_no_session_cookie_in_any_page(self):
         c = self.login("boss", "127.0.3.1")
         secret_parts = [c.cookie] + c.cookie.split(".")

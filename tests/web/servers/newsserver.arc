@@ -14,6 +14,8 @@
 
 (= header-timeout* 5 idle-timeout* 5 threadlife* 30)
 (= req-limit* nil)  ; the tests make hundreds of requests from one address
+; A proxy the tests speak through: its X-Forwarded-Proto gives the scheme.
+(= trusted-proxies* '("127.0.0.90"))
 (thread (sleep 150) (quit 3))  ; ends itself if its test never kills it
 
 (= news-home*
