@@ -1,7 +1,7 @@
 // tests/unit/test_cli.cpp — the arcana command line, run as a subprocess:
 // -e, --help and --version, scripts with arguments and a #! line, uncaught
-// errors in scripts, option errors, --stats and --stack-limit. Every run has
-// a timeout; a child that outlives it is killed.
+// errors in scripts, option errors, --stats, --stack-limit and deeply nested
+// input. Every run has a timeout; a child that outlives it is killed.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -282,6 +282,26 @@ TEST_CASE("the main stack's C++ recursion goes past its provisional mark", "[cli
   Result over = arcana({"-e", deep}, small);
   CHECK(over.exited_with(1));
   CHECK(over.err.rfind("Error: stack overflow: C++ recursion too deep", 0) == 0);
+}
+
+TEST_CASE("300000 nested backquotes in a file give a value or an Arc error and no crash", "[cli]") {
+  // Expanding a template once recursed without a limit in every list of it
+  // (a segfault, status 139). Without an unquote the template is a constant,
+  // however deep; with one at the bottom, code is needed at every level,
+  // which is too deep, and says so.
+  TempDir dir;
+  std::string ticks(300000, '`'), commas(300000, ','), opens(300000, '('), closes(300000, ')');
+  Result constant = arcana({dir.write("constant.arc", ticks + "x\n(disp \"after\")\n")});
+  CHECK(constant.exited_with(0));
+  CHECK(constant.out == "after");
+  Result unquoted = arcana({dir.write("unquoted.arc", ticks + commas + "x\n(disp \"after\")\n")});
+  CHECK(unquoted.exited_with(1));
+  CHECK(unquoted.out.empty());
+  CHECK(unquoted.err.rfind("Error: ", 0) == 0);
+  CHECK(has(unquoted.err, "unquoted.arc:1: form nested too deeply to compile"));
+  Result in_lists = arcana({dir.write("lists.arc", "`" + opens + ",x" + closes + "\n")});
+  CHECK(in_lists.exited_with(1));
+  CHECK(has(in_lists.err, "form nested too deeply to compile"));
 }
 
 TEST_CASE("the examples run", "[cli]") {
