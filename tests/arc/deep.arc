@@ -94,8 +94,8 @@
   (= (h (long-list)) 'found)
   (list (h (long-list)) (h (cdr (long-list))))) ; expect: (found nil)
 ; iso walks the list in Arc, a call or two an element: under --gc-stress,
-; where each call collects, a shorter list (%scale, lib/base.arc).
-(let n (%scale deep-n)
+; where each call collects, a shorter list (as lib_core.arc's).
+(let n (if %stress-mode 2000 deep-n)
   (list (iso (coerce (newstring n #\a) 'cons) (coerce (newstring n #\a) 'cons))
         (iso (coerce (newstring n #\a) 'cons) (coerce (+ (newstring (- n 1) #\a) "b") 'cons))))
 ; expect: (t nil)
