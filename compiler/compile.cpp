@@ -189,7 +189,12 @@ class Builder {
     throw_error(at + msg, {form});
   }
 
+  // This walk, and the others that recurse on a form (occurs,
+  // only_tail_calls, destructure, the emitter's), check the machine stack
+  // at each level: the expander kept the form within its depth limit, but a
+  // thread's or fiber's stack can end sooner, and an Arc error it must be.
   Node* build(Value x, Scope* s, uint32_t line) {
+    VM::current().check_machine_stack();
     switch (TYPE(x)) {
       case Kind::Symbol: return build_ref(x, s, line);
       case Kind::True:  // t may be a parameter name (docs/LANGUAGE.md 1.1)
@@ -444,6 +449,7 @@ class Builder {
   static bool occurs(Value x, Value g) {
     if (x == g) return true;
     if (!is_cons(x) || car(x) == S.quote) return false;
+    VM::current().check_machine_stack();
     for (Value p = x;; p = cdr(p)) {
       if (!is_cons(p)) return p == g;
       if (occurs(car(p), g)) return true;
@@ -460,6 +466,7 @@ class Builder {
   // arguments in tail position (tail: x is in tail position).
   static bool only_tail_calls(Value x, Value g, int nargs, bool tail) {
     if (!is_cons(x)) return x != g;
+    VM::current().check_machine_stack();
     Value head = car(x), args = cdr(x);
     if (head == S.quote) return true;
     if (head == S.if_) {
@@ -667,6 +674,7 @@ class Builder {
   // a non-list atom is an error (%dcar/%dcdr raise it).
   void destructure(Value pattern, Binding* from, Scope* s, Lambda* l, Value form, uint32_t line,
                    std::vector<Value>& seen) {
+    VM::current().check_machine_stack();
     Binding* cur = bind(s, gensym("%rest"));
     cur->internal = true;
     init(cur, local_ref(from, l, line), l, line);
@@ -774,6 +782,7 @@ class Emitter {
   }
 
   void emit_node(Node* n, bool tail) {
+    VM::current().check_machine_stack();
     mark_line(n->line);
     switch (n->kind) {
       case NK::Const: return emit_const(n->value);

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "compiler/reader.h"
@@ -193,14 +195,28 @@ Value macex(VM& vm, Value form) {
 
 namespace {
 
-// True if x holds an unquote or unquote-splicing anywhere.
-bool has_unquote(Value x) {
-  for (; is_cons(x); x = cdr(x)) {
-    Value h = car(x);
-    if (h == S.unquote || h == S.unquote_splicing) return true;
-    if (is_cons(h) && has_unquote(h)) return true;
+enum class Unquotes { None, Some, TooDeep };
+
+// Whether template x holds an unquote or unquote-splicing: one walk, its
+// pending lists on an explicit stack (a template may be nested deeper than
+// the machine stack allows). Expansion goes down a level into each list on
+// the way to an unquote, so an unquote more than room levels down means the
+// depth error: TooDeep says so at once, where otherwise each level on the
+// way down would walk to it again.
+Unquotes find_unquote(Value x, int room) {
+  std::vector<std::pair<Value, int>> lists;  // lists still to walk, and how deep they lie
+  int depth = 0;
+  for (;;) {
+    for (; is_cons(x); x = cdr(x)) {
+      Value h = car(x);
+      if (h == S.unquote || h == S.unquote_splicing)
+        return depth <= room ? Unquotes::Some : Unquotes::TooDeep;
+      if (is_cons(h)) lists.emplace_back(h, depth + 1);
+    }
+    if (lists.empty()) return Unquotes::None;
+    std::tie(x, depth) = lists.back();
+    lists.pop_back();
   }
-  return false;
 }
 
 }  // namespace
@@ -209,21 +225,26 @@ bool has_unquote(Value x) {
 // are the primitives themselves, as constants, so rebinding `cons` or `list`
 // cannot change what a quasiquote means. A template without unquotes is a
 // quoted constant; one without splices or a dotted tail is one %list call.
-Value quasiquote(Value x, int depth) {
-  if (is_cons(x) && !has_unquote(x)) return list({S.quote, x});
+Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
   if (!is_cons(x)) {
     if (TYPE(x) == Kind::Symbol || x.is_nil()) return list({S.quote, x});
     return x;  // self-evaluating
+  }
+  Nest nest(*this, pos);
+  switch (find_unquote(x, kMaxDepth - depth_)) {
+    case Unquotes::None: return list({S.quote, x});
+    case Unquotes::TooDeep: too_deep(pos);
+    case Unquotes::Some: break;
   }
   Value head = car(x);
   if (head == S.unquote && is_cons(cdr(x))) {
     if (depth == 1) return car(cdr(x));
     return list(
-        {internal("%list"), list({S.quote, S.unquote}), quasiquote(car(cdr(x)), depth - 1)});
+        {internal("%list"), list({S.quote, S.unquote}), quasiquote(car(cdr(x)), depth - 1, pos)});
   }
   if (head == S.quasiquote && is_cons(cdr(x)))
-    return list(
-        {internal("%list"), list({S.quote, S.quasiquote}), quasiquote(car(cdr(x)), depth + 1)});
+    return list({internal("%list"), list({S.quote, S.quasiquote}),
+                 quasiquote(car(cdr(x)), depth + 1, pos)});
   // A list: segments to append. Each element is a one-element list, or a
   // spliced expression; a dotted tail (including `(a . ,b)`) ends it.
   std::vector<Value> segs;
@@ -232,9 +253,9 @@ Value quasiquote(Value x, int depth) {
     Value el = car(p);
     if (el == S.unquote && is_cons(cdr(p)) && cdr(cdr(p)).is_nil()) break;  // (a . ,b)
     if (is_cons(el) && car(el) == S.unquote_splicing && depth == 1) segs.push_back(car(cdr(el)));
-    else segs.push_back(list({internal("%list"), quasiquote(el, depth)}));
+    else segs.push_back(list({internal("%list"), quasiquote(el, depth, pos)}));
   }
-  Value tail = p.is_nil() ? NIL : quasiquote(p, depth);
+  Value tail = p.is_nil() ? NIL : quasiquote(p, depth, pos);
   Value r = NIL;
   bool spliced = false;
   for (Value s : segs) spliced |= !(is_cons(s) && car(s) == internal("%list"));
@@ -276,18 +297,18 @@ Value Expander::expand(Value form) {
   }
   if (k == Kind::String && vm_.declarations().atstrings) return atstring(form);
   if (k != Kind::Cons) return form;
-  vm_.check_machine_stack();
-  if (++depth_ > kMaxDepth) {
-    depth_ = 0;
-    throw_error(where(pos_of(form)) + "form nested too deeply to compile");
-  }
-  struct Guard {
-    int& d;
-    ~Guard() {
-      if (d > 0) --d;
-    }
-  } guard{depth_};
+  Nest nest(*this, pos_of(form));
   return expand_list(form, pos_of(form));
+}
+
+Expander::Nest::Nest(Expander& e, uint64_t pos) : depth(e.depth_) {
+  e.vm_.check_machine_stack();
+  if (depth == kMaxDepth) too_deep(pos);
+  ++depth;
+}
+
+void Expander::too_deep(uint64_t pos) {
+  throw_error(where(pos) + "form nested too deeply to compile");
 }
 
 Value Expander::expand_list(Value form, uint64_t pos) {
@@ -306,7 +327,7 @@ Value Expander::expand_list(Value form, uint64_t pos) {
   if (head == S.quasiquote) {
     if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
       bad("quasiquote takes one argument:", pos, form);
-    return expand(with_pos(quasiquote(car(cdr(form)), 1), pos));
+    return expand(with_pos(quasiquote(car(cdr(form)), 1, pos), pos));
   }
   if (head == S.fn) return expand_fn(form, pos);
   if (head == S.assign) return expand_assign(form, pos);
@@ -361,6 +382,7 @@ Value Expander::expand_fn(Value form, uint64_t pos) {
 // are code, and they are expanded.
 Value Expander::expand_params(Value params) {
   if (!is_cons(params)) return params;
+  Nest nest(*this, pos_of(params));
   Rooted<Value> p(vm_.heap(), params);
   RootedVector<Value> items(vm_.heap());
   for (; is_cons(p.get()); p = cdr(p)) {

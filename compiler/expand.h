@@ -25,6 +25,18 @@ class Expander {
   Value expand_assign(Value form, uint64_t pos);
   Value rewrite_operator(Value head, Value args, uint64_t pos, bool& done);
   Value atstring(Value s);
+  Value quasiquote(Value x, int depth, uint64_t pos);
+
+  // One level of nesting in a walk of a form (expansion, quasiquote,
+  // parameter lists), for as long as it lives: the machine stack is checked
+  // and the depth kept within kMaxDepth, so that a form nested too deeply
+  // is an Arc error, not a crash.
+  struct Nest {
+    Nest(Expander& e, uint64_t pos);
+    ~Nest() { --depth; }
+    int& depth;
+  };
+  [[noreturn]] static void too_deep(uint64_t pos);
 
   vm::VM& vm_;
   int depth_ = 0;
@@ -39,8 +51,6 @@ Value macex(vm::VM& vm, Value form);
 bool has_ssyntax(Value sym);
 // One step of ssyntax expansion (docs/LANGUAGE.md 2.10); non-ssyntax values unchanged.
 Value ssexpand(Value sym);
-// Expands a quasiquoted template at the given nesting depth into code.
-Value quasiquote(Value x, int depth);
 
 // A fresh symbol for the compiler's own temporaries.
 Value gensym(const char* prefix);

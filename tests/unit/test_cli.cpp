@@ -1,8 +1,8 @@
 // tests/unit/test_cli.cpp — the arcana command line, run as a subprocess:
 // -e, --help and --version, scripts with arguments and a #! line, uncaught
-// errors in scripts, option errors, --trusted-proxies, --stats and
-// --stack-limit. Every run has a timeout; a child that outlives it is
-// killed.
+// errors in scripts, option errors, --trusted-proxies, --stats,
+// --stack-limit and deeply nested input. Every run has a timeout; a child
+// that outlives it is killed.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -279,25 +279,47 @@ TEST_CASE("deep recursion past --stack-limit is an Arc error", "[cli]") {
 
 TEST_CASE("the main stack's C++ recursion goes past its provisional mark", "[cli]") {
   // VM::VM marks the main thread's stack 1 MiB down without finding its
-  // end; an expansion 3,000 deep needs more (about 3.5 MiB in the release
+  // end; an expansion 4,500 deep needs more (a few MiB in the release
   // build, over ten times that under ASan), and check_machine_stack finds
   // the real end then rather than raising an overflow. The child's stack
   // is set, so that the depth fits whatever the build's frame sizes; on a
   // 3 MiB stack (still big enough for the provisional mark) the same
-  // expansion passes the real end, an Arc error and not a crash.
+  // expansion passes the real end, an Arc error and not a crash. Each
+  // (deepm n) is two levels of expansion, so 4,500 stays within the
+  // expander's own depth limit (compiler/expand.cpp, kMaxDepth).
   std::string deep =
       "(do (mac deepm (n) (if (> n 0) `(list (deepm ,(- n 1))) 1))"
-      " (len (tostring (write (eval '(deepm 3000))))))";
+      " (len (tostring (write (eval '(deepm 4500))))))";
   Options big;
   big.stack = size_t(256) << 20;
   Result r = arcana({"-e", deep}, big);
   CHECK(r.exited_with(0));
-  CHECK(r.out == "6001\n");
+  CHECK(r.out == "9001\n");
   Options small;
   small.stack = size_t(3) << 20;
   Result over = arcana({"-e", deep}, small);
   CHECK(over.exited_with(1));
   CHECK(over.err.rfind("Error: stack overflow: C++ recursion too deep", 0) == 0);
+}
+
+TEST_CASE("300000 nested backquotes in a file give a value or an Arc error and no crash", "[cli]") {
+  // Expanding a template once recursed without a limit in every list of it
+  // (a segfault, status 139). Without an unquote the template is a constant,
+  // however deep; with one at the bottom, code is needed at every level,
+  // which is too deep, and says so.
+  TempDir dir;
+  std::string ticks(300000, '`'), commas(300000, ','), opens(300000, '('), closes(300000, ')');
+  Result constant = arcana({dir.write("constant.arc", ticks + "x\n(disp \"after\")\n")});
+  CHECK(constant.exited_with(0));
+  CHECK(constant.out == "after");
+  Result unquoted = arcana({dir.write("unquoted.arc", ticks + commas + "x\n(disp \"after\")\n")});
+  CHECK(unquoted.exited_with(1));
+  CHECK(unquoted.out.empty());
+  CHECK(unquoted.err.rfind("Error: ", 0) == 0);
+  CHECK(has(unquoted.err, "unquoted.arc:1: form nested too deeply to compile"));
+  Result in_lists = arcana({dir.write("lists.arc", "`" + opens + ",x" + closes + "\n")});
+  CHECK(in_lists.exited_with(1));
+  CHECK(has(in_lists.err, "form nested too deeply to compile"));
 }
 
 TEST_CASE("the examples run", "[cli]") {

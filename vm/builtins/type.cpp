@@ -11,13 +11,14 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/vm.h"
 
 namespace vm {
 
 namespace {
 
 // Nesting of lists inside a list being coerced to a string; past this the
-// structure is taken to be cyclic through its cars.
+// structure is taken to be cyclic through its cars, or too deep to walk.
 constexpr int kMaxCoerceDepth = 10000;
 
 [[noreturn]] void cant_coerce(Value x, Value type) { throw_error("Can't coerce", {x, type}); }
@@ -38,9 +39,13 @@ bool is_real_kind(Kind k) { return k == Kind::Flonum || k == Kind::Ratnum; }
 void append_coerced(std::u32string& out, Value v, int depth);
 
 // The elements of a list, each coerced; the cdr chain is walked in a loop
-// (with a cycle check), only nested lists recurse.
+// (with a cycle check), only nested lists recurse, each a level of depth
+// and a check of the machine stack (a fiber's is small). The error names
+// no irritant: written out, the list would be the whole depth again.
 void append_list(std::u32string& out, Value list, int depth) {
-  if (depth > kMaxCoerceDepth) cant_coerce(list, S.string);
+  if (depth > kMaxCoerceDepth)
+    throw_error("Can't coerce to string: lists nested too deeply (or cyclic through their cars)");
+  VM::current().check_machine_stack();
   Value slow = list;
   uint64_t n = 0;
   for (Value p = list; !p.is_nil(); p = cdr(p)) {
