@@ -45,12 +45,18 @@
 ; (of the connection, for the first request); an open connection between
 ; requests is closed after idle-timeout*; a body that makes no progress
 ; for body-timeout*, or a client that reads none of its response for as
-; long, is dropped. Bytes: a body over the op's limit in max-body* (default
+; long, is dropped. A body must also arrive whole within body-deadline*
+; of the end of its head, and, once body-rate-grace* has passed, at a
+; mean of body-min-rate* bytes a second or more, or it is answered 408 and
+; the connection closed: a byte every few seconds would otherwise hold it
+; for ever (nil turns each off; raise body-deadline* for large uploads).
+; Bytes: a body over the op's limit in max-body* (default
 ; max-body-default*) is answered 413. Connections: past max-conns* open
 ; at once, a new one waits up to conn-wait* seconds for a free place, then
 ; is answered 503. srv-grace* is how long a stopping server (SIGTERM) lets
 ; the requests in flight finish.
 (= header-timeout* 10 idle-timeout* 5 body-timeout* 10)
+(= body-deadline* 120 body-min-rate* 500 body-rate-grace* 10)
 (= max-body* (table) max-body-default* (* 1024 1024))
 (= max-conns* 10000 conn-wait* 1 srv-grace* 10)
 

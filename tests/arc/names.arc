@@ -324,6 +324,9 @@
 (bound 'header-timeout*) ; expect: t
 (bound 'idle-timeout*) ; expect: t
 (bound 'body-timeout*) ; expect: t
+(bound 'body-deadline*) ; expect: t
+(bound 'body-min-rate*) ; expect: t
+(bound 'body-rate-grace*) ; expect: t
 (bound 'max-body*) ; expect: t
 (bound 'max-body-default*) ; expect: t
 (bound 'max-conns*) ; expect: t
