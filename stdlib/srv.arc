@@ -701,30 +701,41 @@ Connection: close"))
 ; connections open have fallen to half their peak, so the memory follows
 ; the load down as well as up. The 16 stacks used last are kept.
 ;
-; And once the server is idle, having answered srv-idle-requests* requests
-; since it last was and then none for srv-idle-after* seconds, it makes a
-; full collection and gives back all it kept for growth: the collector's
-; spare pages, every vacant stack (%trim-memory 0 t). What an idle server
-; holds is then what it needs, whatever the burst before (as a JVM's
-; periodic collection of an idle heap does). A few milliseconds once per
-; pause in the traffic, never while requests keep coming; nil turns it
-; off.
+; And once the server is idle, having done srv-idle-requests* units of
+; work since it last was (a request, or a connection that ended, served
+; or not) and then none for srv-idle-after* seconds (no request, no
+; connection opened or ended), it makes a full collection and gives back
+; all it kept for growth: the collector's spare pages, every vacant stack
+; (%trim-memory 0 t). The collection is what frees a burst's garbage and
+; the C++ side of its ports (their finalizers), which an idle server would
+; otherwise keep, allocating nothing that would start one: connections
+; that all end by timeout leave as much behind as requests do. What an
+; idle server holds is then what it needs, whatever the burst before (as
+; a JVM's periodic collection of an idle heap does). A few milliseconds
+; once per pause in the traffic, never while requests keep coming; nil
+; turns it off.
 (= %srv-conns-peak* 0
    srv-idle-after* .1 srv-idle-requests* 100
-   %srv-idle-mark* 0 %srv-seen-requests* 0 %srv-busy-ms* 0)
+   %srv-idle-mark* 0 %srv-seen-work* 0 %srv-busy-ms* 0
+   %srv-conns-seen* 0 %srv-conns-ended* 0)
 
 (def %srv-memory-follows-load ()
   (when (and (> %srv-conns-peak* 16)
              (<= srv-conns* (/ %srv-conns-peak* 2)))
     (%trim-memory 16)
     (= %srv-conns-peak* srv-conns*))
-  (if (isnt requests* %srv-seen-requests*)
-      (= %srv-seen-requests* requests* %srv-busy-ms* (msec))
-      (when (and srv-idle-after*
-                 (>= (- requests* %srv-idle-mark*) srv-idle-requests*)
-                 (>= (- (msec) %srv-busy-ms*) (* 1000 srv-idle-after*)))
-        (%trim-memory 0 t)
-        (= %srv-idle-mark* requests*))))
+  ; Connections ended since the last look: at least the fall of the count.
+  (when (< srv-conns* %srv-conns-seen*)
+    (++ %srv-conns-ended* (- %srv-conns-seen* srv-conns*)))
+  (let work (+ requests* %srv-conns-ended*)
+    (if (or (isnt work %srv-seen-work*) (isnt srv-conns* %srv-conns-seen*))
+        (= %srv-seen-work* work %srv-busy-ms* (msec))
+        (when (and srv-idle-after*
+                   (>= (- work %srv-idle-mark*) srv-idle-requests*)
+                   (>= (- (msec) %srv-busy-ms*) (* 1000 srv-idle-after*)))
+          (%trim-memory 0 t)
+          (= %srv-idle-mark* work))))
+  (= %srv-conns-seen* srv-conns*))
 
 (def %srv-start-log-flusher ()
   (unless %srv-log-flusher*
