@@ -321,8 +321,8 @@ void RequestParser::fail(int status, std::string message) {
 // it) over max_header is 431, once the request line has ended (until then
 // the URI's length decides). And for what the non-strict parser lets
 // through (400): a CR not followed by LF (RFC 9112 2.2), a request line
-// that is not method SP target SP version (3: two spaces, a space before
-// the version's end), a target with a control, space or non-ASCII byte
+// that is not method SP target SP version (3: a space before the method,
+// two spaces, a space before the version's end), a target with a control, space or non-ASCII byte
 // in it (3.2: a tab or form feed the parser takes). Returns how many bytes
 // come before the one that decides (n if none does, or the head ends
 // first), with the verdict. The parser is given only those, so whatever it
@@ -343,7 +343,13 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
       continue;
     }
     switch (line_) {
-      case Line::Start: line_ = Line::Method; break;
+      case Line::Start:
+        if (c == ' ' || c == '\t') {  // (the parser calls it an unknown method: 501)
+          v = {400, "malformed request line"};
+          return i;
+        }
+        line_ = Line::Method;
+        break;
       case Line::Method:
         if (c == ' ') line_ = Line::Target;
         else if (eol) line_ = Line::Headers;

@@ -713,6 +713,8 @@ TEST_CASE("the request line is method SP target SP version (RFC 9112 3)", "[http
   CHECK(error_of("GET  /news HTTP/1.1\r\nHost: x\r\n\r\n") == 400);
   CHECK(error_of("GET /news  HTTP/1.1\r\nHost: x\r\n\r\n") == 400);
   CHECK(error_of("GET /news HTTP/1.1 \r\nHost: x\r\n\r\n") == 400);
+  CHECK(error_of(" GET /news HTTP/1.1\r\nHost: x\r\n\r\n") == 400);
+  CHECK(error_of("\r\n\tGET /news HTTP/1.1\r\nHost: x\r\n\r\n") == 400);
   for (char c : {'\f', '\t', '\v', '\x01', '\x7f', '\x80', '\xff'}) {
     INFO(int(uint8_t(c)));
     CHECK(error_of(std::string("GET /ne") + c + "ws HTTP/1.1\r\nHost: x\r\n\r\n") == 400);

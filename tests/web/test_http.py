@@ -330,6 +330,7 @@ class HttpTest(webtest.ServerTest):
 
     def test_request_line_spaces_and_controls_400(self):
         self.bad(b"GET  /hello  HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+        self.bad(b" GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", 400)
         self.bad(b"GET /hello  HTTP/1.1\r\nHost: x\r\n\r\n", 400)
         self.bad(b"GET /hel\x0clo HTTP/1.1\r\nHost: x\r\n\r\n", 400)
         self.bad(b"GET /hel\tlo HTTP/1.1\r\nHost: x\r\n\r\n", 400)
