@@ -45,12 +45,18 @@
 ; (of the connection, for the first request); an open connection between
 ; requests is closed after idle-timeout*; a body that makes no progress
 ; for body-timeout*, or a client that reads none of its response for as
-; long, is dropped. Bytes: a body over the op's limit in max-body* (default
+; long, is dropped. A body must also arrive whole within body-deadline*
+; of the end of its head, and, once body-rate-grace* has passed, at a
+; mean of body-min-rate* bytes a second or more, or it is answered 408 and
+; the connection closed: a byte every few seconds would otherwise hold it
+; for ever (nil turns each off; raise body-deadline* for large uploads).
+; Bytes: a body over the op's limit in max-body* (default
 ; max-body-default*) is answered 413. Connections: past max-conns* open
 ; at once, a new one waits up to conn-wait* seconds for a free place, then
 ; is answered 503. srv-grace* is how long a stopping server (SIGTERM) lets
 ; the requests in flight finish.
 (= header-timeout* 10 idle-timeout* 5 body-timeout* 10)
+(= body-deadline* 120 body-min-rate* 500 body-rate-grace* 10)
 (= max-body* (table) max-body-default* (* 1024 1024))
 (= max-conns* 10000 conn-wait* 1 srv-grace* 10)
 
@@ -895,30 +901,41 @@ Connection: close"))
 ; connections open have fallen to half their peak, so the memory follows
 ; the load down as well as up. The 16 stacks used last are kept.
 ;
-; And once the server is idle, having answered srv-idle-requests* requests
-; since it last was and then none for srv-idle-after* seconds, it makes a
-; full collection and gives back all it kept for growth: the collector's
-; spare pages, every vacant stack (%trim-memory 0 t). What an idle server
-; holds is then what it needs, whatever the burst before (as a JVM's
-; periodic collection of an idle heap does). A few milliseconds once per
-; pause in the traffic, never while requests keep coming; nil turns it
-; off.
+; And once the server is idle, having done srv-idle-requests* units of
+; work since it last was (a request, or a connection that ended, served
+; or not) and then none for srv-idle-after* seconds (no request, no
+; connection opened or ended), it makes a full collection and gives back
+; all it kept for growth: the collector's spare pages, every vacant stack
+; (%trim-memory 0 t). The collection is what frees a burst's garbage and
+; the C++ side of its ports (their finalizers), which an idle server would
+; otherwise keep, allocating nothing that would start one: connections
+; that all end by timeout leave as much behind as requests do. What an
+; idle server holds is then what it needs, whatever the burst before (as
+; a JVM's periodic collection of an idle heap does). A few milliseconds
+; once per pause in the traffic, never while requests keep coming; nil
+; turns it off.
 (= %srv-conns-peak* 0
    srv-idle-after* .1 srv-idle-requests* 100
-   %srv-idle-mark* 0 %srv-seen-requests* 0 %srv-busy-ms* 0)
+   %srv-idle-mark* 0 %srv-seen-work* 0 %srv-busy-ms* 0
+   %srv-conns-seen* 0 %srv-conns-ended* 0)
 
 (def %srv-memory-follows-load ()
   (when (and (> %srv-conns-peak* 16)
              (<= srv-conns* (/ %srv-conns-peak* 2)))
     (%trim-memory 16)
     (= %srv-conns-peak* srv-conns*))
-  (if (isnt requests* %srv-seen-requests*)
-      (= %srv-seen-requests* requests* %srv-busy-ms* (msec))
-      (when (and srv-idle-after*
-                 (>= (- requests* %srv-idle-mark*) srv-idle-requests*)
-                 (>= (- (msec) %srv-busy-ms*) (* 1000 srv-idle-after*)))
-        (%trim-memory 0 t)
-        (= %srv-idle-mark* requests*))))
+  ; Connections ended since the last look: at least the fall of the count.
+  (when (< srv-conns* %srv-conns-seen*)
+    (++ %srv-conns-ended* (- %srv-conns-seen* srv-conns*)))
+  (let work (+ requests* %srv-conns-ended*)
+    (if (or (isnt work %srv-seen-work*) (isnt srv-conns* %srv-conns-seen*))
+        (= %srv-seen-work* work %srv-busy-ms* (msec))
+        (when (and srv-idle-after*
+                   (>= (- work %srv-idle-mark*) srv-idle-requests*)
+                   (>= (- (msec) %srv-busy-ms*) (* 1000 srv-idle-after*)))
+          (%trim-memory 0 t)
+          (= %srv-idle-mark* work))))
+  (= %srv-conns-seen* srv-conns*))
 
 (def %srv-start-log-flusher ()
   (unless %srv-log-flusher*

@@ -58,6 +58,66 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// A byte of a Host value: uri-host [":" port] (RFC 9112 3.2, RFC 3986
+// 3.2.2), an IP literal's brackets and a reg-name's escapes included.
+bool host_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::strchr("-._~%!$&'()*+,;=:[]", c) != nullptr;
+}
+
+// Why a request's Host headers are wrong, or null (RFC 9112 3.2): an
+// HTTP/1.1 request has exactly one, an HTTP/1.0 request at most one.
+const char* host_problem(const Request& q) {
+  const std::string* host = nullptr;
+  for (auto& [k, v] : q.headers) {
+    if (k != "host") continue;
+    if (host) return "more than one Host header";
+    host = &v;
+  }
+  if (!host) return q.minor >= 1 ? "no Host header in an HTTP/1.1 request" : nullptr;
+  for (char c : *host)
+    if (c == '\0' || !host_char(c)) return "invalid Host header";
+  return nullptr;
+}
+
+// The status for a request's transfer codings (all its Transfer-Encoding
+// lines, in order), 0 if they are fine, with why. The server decodes
+// chunked only, which must come last and once (RFC 9112 6.3, 7); any
+// other coding is one it does not implement (6.1: 501). An HTTP/1.0
+// request with Transfer-Encoding has faulty framing (6.1).
+int transfer_coding_status(const Request& q, std::string& why) {
+  std::vector<std::string_view> codings;
+  bool present = false;
+  for (auto& [k, v] : q.headers) {
+    if (k != "transfer-encoding") continue;
+    present = true;
+    for (std::string_view c : tokens(v, ",")) {
+      c = trim(c.substr(0, c.find(';')));
+      if (!c.empty()) codings.push_back(c);
+    }
+  }
+  if (!present) return 0;
+  if (q.minor == 0) {
+    why = "Transfer-Encoding in an HTTP/1.0 request";
+    return 400;
+  }
+  if (codings.empty() || !iequals(codings.back(), "chunked")) {
+    why = "chunked is not the last transfer coding";
+    return 400;
+  }
+  for (size_t i = 0; i + 1 < codings.size(); ++i) {
+    if (iequals(codings[i], "chunked")) {
+      why = "chunked applied more than once";
+      return 400;
+    }
+  }
+  if (codings.size() > 1) {
+    why = "transfer coding " + std::string(codings.front());
+    return 501;
+  }
+  return 0;
+}
+
 // The methods the server answers; the other standard ones are 405.
 bool served_method(unsigned m) { return m == HTTP_GET || m == HTTP_HEAD || m == HTTP_POST; }
 bool standard_method(unsigned m) {
@@ -154,6 +214,15 @@ struct RequestParser::Callbacks {
       r.fail(505, "HTTP version " + std::to_string(q.major) + "." + std::to_string(q.minor));
       return -1;
     }
+    if (const char* why = host_problem(q)) {
+      r.fail(400, why);
+      return -1;
+    }
+    std::string why;
+    if (int status = transfer_coding_status(q, why)) {
+      r.fail(status, why);
+      return -1;
+    }
     if (!served_method(p->method)) {
       r.fail(standard_method(p->method) ? 405 : 501, "method " + q.method);
       return -1;
@@ -163,6 +232,7 @@ struct RequestParser::Callbacks {
       return -1;
     }
     r.state_ = State::Body;
+    r.chunked_ = (p->flags & F_CHUNKED) != 0;
     http_parser_pause(p, 1);  // the caller looks at the head before the body
     return 0;
   }
@@ -220,6 +290,10 @@ void RequestParser::next() {
   line_len_ = 0;
   target_len_ = 0;
   line_ = Line::Start;
+  after_cr_ = false;
+  chunk_ = Chunk::HeadEnd;
+  chunked_ = false;
+  chunk_left_ = 0;
   start_.clear();
   field_.clear();
   value_.clear();
@@ -245,39 +319,143 @@ void RequestParser::fail(int status, std::string message) {
 // the limits: a URI over max_uri is 414; the head (the request line and the
 // header lines, not the blank line that ends it, nor blank lines before
 // it) over max_header is 431, once the request line has ended (until then
-// the URI's length decides). Returns how many bytes come before the one
-// that decides (n if none does, or the head ends first), with the status.
-// The parser is given only those, so whatever it finds wrong in them comes
-// first, and the answer never depends on how the bytes were split.
-size_t RequestParser::limit_scan(const char* p, size_t n, int& verdict) {
-  verdict = 0;
+// the URI's length decides). And for what the non-strict parser lets
+// through (400): a CR not followed by LF (RFC 9112 2.2), a request line
+// that is not method SP target SP version (3: a space before the method,
+// two spaces, a space before the version's end), a target with a control, space or non-ASCII byte
+// in it (3.2: a tab or form feed the parser takes). Returns how many bytes
+// come before the one that decides (n if none does, or the head ends
+// first), with the verdict. The parser is given only those, so whatever it
+// finds wrong in them comes first, and the answer never depends on how the
+// bytes were split.
+size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
+  v = {};
   for (size_t i = 0; i < n; ++i) {
     char c = p[i];
+    if (after_cr_ && c != '\n') {
+      v = {400, "CR without LF in the head"};
+      return i;
+    }
+    after_cr_ = c == '\r';
     bool eol = c == '\r' || c == '\n';
     if (line_len_ == 0 && eol) {  // a blank line: before the request, or the head's end
       if (c == '\n' && line_ == Line::Headers) return n;
       continue;
     }
     switch (line_) {
-      case Line::Start: line_ = Line::Method; break;
+      case Line::Start:
+        if (c == ' ' || c == '\t') {  // (the parser calls it an unknown method: 501)
+          v = {400, "malformed request line"};
+          return i;
+        }
+        line_ = Line::Method;
+        break;
       case Line::Method:
         if (c == ' ') line_ = Line::Target;
         else if (eol) line_ = Line::Headers;
         break;
       case Line::Target:
-        if (c == ' ' || eol) {
-          line_ = Line::Headers;
-        } else if (++target_len_ > limits_.max_uri) {
-          verdict = 414;
+        if (c == ' ' && target_len_ == 0) {
+          v = {400, "malformed request line"};
           return i;
         }
+        if (c == ' ' || eol) {
+          line_ = eol ? Line::Headers : Line::Version;
+        } else if (uint8_t(c) <= ' ' || uint8_t(c) >= 0x7f) {
+          v = {400, "invalid byte in the request target"};
+          return i;
+        } else if (++target_len_ > limits_.max_uri) {
+          v = {414, ""};
+          return i;
+        }
+        break;
+      case Line::Version:
+        if (c == ' ') {
+          v = {400, "malformed request line"};
+          return i;
+        }
+        if (eol) line_ = Line::Headers;
         break;
       case Line::Headers: break;
     }
     line_len_ = c == '\n' ? 0 : c == '\r' ? line_len_ : line_len_ + 1;
     if (++head_size_ > limits_.max_header && line_ == Line::Headers) {
-      verdict = 431;
+      v = {431, ""};
       return i;
+    }
+  }
+  return n;
+}
+
+// Looks at the bytes [p, p + n) of a chunked body before the parser does
+// (RFC 9112 7.1), for what the non-strict parser lets through: any two
+// bytes after a chunk's data taken for its CRLF (so "3\r\nabcXX0\r\n\r\n"
+// was the body "abc"), any byte after a chunk size line's CR, a line end
+// or control byte in a chunk extension, a trailer line not ended by CRLF.
+// Returns how many bytes come before the first of these (n if none is, or
+// the body ends first), with the verdict (400), as head_scan does.
+size_t RequestParser::chunk_scan(const char* p, size_t n, Verdict& v) {
+  v = {};
+  auto bad = [&](size_t i, const char* why) {
+    v = {400, why};
+    return i;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    char c = p[i];
+    switch (chunk_) {
+      case Chunk::HeadEnd:  // the head's last LF: the parser stops before it (on_headers_complete)
+        chunk_ = Chunk::Size;
+        if (c == '\n') break;
+        [[fallthrough]];
+      case Chunk::Size:  // the parser refuses what is not hex, ';', ' ' or CR
+        if (int d = hex_digit(c); d >= 0) {
+          chunk_left_ =
+              chunk_left_ > (UINT64_MAX >> 4) ? UINT64_MAX : chunk_left_ * 16 + uint64_t(d);
+        } else {
+          chunk_ = c == '\r' ? Chunk::SizeLF : Chunk::Ext;
+        }
+        break;
+      case Chunk::Ext:
+        if (c == '\r') chunk_ = Chunk::SizeLF;
+        else if ((uint8_t(c) < ' ' && c != '\t') || c == 0x7f)
+          return bad(i, "invalid byte in a chunk extension");
+        break;
+      case Chunk::SizeLF:
+        if (c != '\n') return bad(i, "chunk size line not ended by CRLF");
+        chunk_ = chunk_left_ == 0 ? Chunk::TrailerStart : Chunk::Data;
+        break;
+      case Chunk::Data: {
+        uint64_t k = std::min<uint64_t>(chunk_left_, n - i);
+        chunk_left_ -= k;
+        i += size_t(k) - 1;
+        if (chunk_left_ == 0) chunk_ = Chunk::DataCR;
+        break;
+      }
+      case Chunk::DataCR:
+        if (c != '\r') return bad(i, "chunk data not followed by CRLF");
+        chunk_ = Chunk::DataLF;
+        break;
+      case Chunk::DataLF:
+        if (c != '\n') return bad(i, "chunk data not followed by CRLF");
+        chunk_ = Chunk::Size;
+        break;
+      case Chunk::TrailerStart:
+        if (c == '\n') return bad(i, "trailer not ended by CRLF");
+        chunk_ = c == '\r' ? Chunk::EndLF : Chunk::TrailerLine;
+        break;
+      case Chunk::TrailerLine:
+        if (c == '\n') return bad(i, "trailer line not ended by CRLF");
+        if (c == '\r') chunk_ = Chunk::TrailerLF;
+        break;
+      case Chunk::TrailerLF:
+        if (c != '\n') return bad(i, "trailer line not ended by CRLF");
+        chunk_ = Chunk::TrailerStart;
+        break;
+      case Chunk::EndLF:
+        if (c != '\n') return bad(i, "trailer not ended by CRLF");
+        chunk_ = Chunk::End;
+        return n;  // what follows is the next request's
+      case Chunk::End: return n;
     }
   }
   return n;
@@ -286,7 +464,7 @@ size_t RequestParser::limit_scan(const char* p, size_t n, int& verdict) {
 size_t RequestParser::feed(const char* p, size_t n) {
   if (state_ == State::Done || state_ == State::Error || n == 0) return 0;
   bool head = state_ == State::Idle || state_ == State::Head;
-  int verdict = 0;
+  Verdict verdict;
   if (head) {
     state_ = State::Head;
     // The bytes of a head are bounded even if none decides a limit (blank
@@ -294,13 +472,15 @@ size_t RequestParser::feed(const char* p, size_t n) {
     // them for ever is refused.
     size_t allowance = std::max(limits_.max_header, limits_.max_uri) + 64;
     n = std::min(n, allowance - head_bytes_);
-    n = limit_scan(p, n, verdict);
-    if (n == 0) {  // (zero bytes would tell the parser the input ended)
-      fail_limit(verdict);
-      return 0;
-    }
+    n = head_scan(p, n, verdict);
   } else {
     http_parser_pause(&impl_->p, 0);  // resume after the head
+    if (chunked_) n = chunk_scan(p, n, verdict);
+  }
+  if (n == 0) {  // (zero bytes would tell the parser the input ended)
+    if (!verdict.status) verdict = {400, "request not parseable"};
+    fail_verdict(verdict);
+    return 0;
   }
   if (head && head_bytes_ < kPrefix) start_.append(p, std::min(n, kPrefix - head_bytes_));
   size_t used = http_parser_execute(&impl_->p, &kSettings, p, n);
@@ -314,18 +494,21 @@ size_t RequestParser::feed(const char* p, size_t n) {
     else if (e == HPE_HEADER_OVERFLOW) fail(431, "header block too large");
     else fail(400, http_errno_description(e));
   }
+  if (state_ == State::Body && !head && verdict.status) fail_verdict(verdict);
   if (state_ != State::Head) return used;
-  if (verdict) {
-    fail_limit(verdict);
+  if (verdict.status) {
+    fail_verdict(verdict);
   } else if (head_bytes_ >= std::max(limits_.max_header, limits_.max_uri) + 64) {
     fail(400, "no request line within " + std::to_string(head_bytes_) + " bytes");
   }
   return used;
 }
 
-void RequestParser::fail_limit(int verdict) {
-  if (verdict == 414) fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
-  else fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
+void RequestParser::fail_verdict(const Verdict& v) {
+  if (v.status == 414) fail(414, "request URI over " + std::to_string(limits_.max_uri) + " bytes");
+  else if (v.status == 431)
+    fail(431, "header block over " + std::to_string(limits_.max_header) + " bytes");
+  else fail(v.status, v.why);
 }
 
 bool RequestParser::malformed_known_method() const {

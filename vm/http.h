@@ -8,9 +8,16 @@
 //
 // Requests are parsed by Debian's libhttp-parser (Node.js's parser for a
 // decade), which handles the grammar: the request line, header folding,
-// chunked bodies, conflicting lengths (request smuggling). What this file
-// adds is policy: limits (URI, header block, body), the methods served,
-// and the error status each failure is answered with.
+// chunked bodies, conflicting lengths (request smuggling). Debian builds it
+// non-strict, where it takes any byte after a CR for the LF, any two bytes
+// after a chunk's data for its CRLF, runs of spaces in the request line
+// and a tab or form feed in the target: a proxy in front reading the same
+// bytes strictly would see other requests than the server (smuggling). So
+// this file looks at the bytes before the parser does and refuses those
+// (RFC 9112), and checks what the parser does not: Host (3.2) and the
+// transfer codings (6.1, 6.3). It adds policy too: limits (URI, header
+// block, body), the methods served, and the error status each failure is
+// answered with.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -84,9 +91,15 @@ class RequestParser {
   struct Callbacks;
 
  private:
+  // What a scan of the bytes found wrong, at the byte it returned.
+  struct Verdict {
+    int status = 0;  // 0: nothing
+    const char* why = "";
+  };
   void fail(int status, std::string message);
-  void fail_limit(int verdict);
-  size_t limit_scan(const char* p, size_t n, int& verdict);
+  void fail_verdict(const Verdict& v);
+  size_t head_scan(const char* p, size_t n, Verdict& v);
+  size_t chunk_scan(const char* p, size_t n, Verdict& v);
   bool malformed_known_method() const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -97,10 +110,30 @@ class RequestParser {
   Request req_;
   uint64_t body_limit_ = UINT64_MAX;
   size_t head_bytes_ = 0;  // bytes of this request's head the parser took
-  // limit_scan's place in the head: the line it is in, that line's length
-  // so far, the head's size (without blank lines) and the target's.
-  enum class Line { Start, Method, Target, Headers } line_ = Line::Start;
+  // head_scan's place in the head: the line it is in, that line's length
+  // so far, the head's size (without blank lines) and the target's, and
+  // whether the byte before was a CR.
+  enum class Line { Start, Method, Target, Version, Headers } line_ = Line::Start;
   size_t line_len_ = 0, head_size_ = 0, target_len_ = 0;
+  bool after_cr_ = false;
+  // chunk_scan's place in a chunked body (chunked_), and the bytes of the
+  // chunk's data still to come.
+  enum class Chunk {
+    HeadEnd,
+    Size,
+    Ext,
+    SizeLF,
+    Data,
+    DataCR,
+    DataLF,
+    TrailerStart,
+    TrailerLine,
+    TrailerLF,
+    EndLF,
+    End
+  } chunk_ = Chunk::HeadEnd;
+  bool chunked_ = false;
+  uint64_t chunk_left_ = 0;
   static constexpr size_t kPrefix = 16;
   std::string start_;  // the request's first bytes (to tell 400 from 501)
   // Header assembly: the field or value being received (the parser may

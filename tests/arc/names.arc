@@ -316,6 +316,11 @@
 (bound 'gc-stats) ; expect: t
 (bound 'type-dispatches) ; expect: t
 (bound 'disasm) ; expect: t
+(bound 'site-stats) ; expect: t
+(bound 'site-stats-reset) ; expect: t
+(bound 'count-sites) ; expect: t
+(bound 'w/profile) ; expect: t
+(bound 'profile-top) ; expect: t
 (bound 'socket-port) ; expect: t
 (bound 'connect-socket) ; expect: t
 (bound 'http-date) ; expect: t
@@ -324,6 +329,9 @@
 (bound 'header-timeout*) ; expect: t
 (bound 'idle-timeout*) ; expect: t
 (bound 'body-timeout*) ; expect: t
+(bound 'body-deadline*) ; expect: t
+(bound 'body-min-rate*) ; expect: t
+(bound 'body-rate-grace*) ; expect: t
 (bound 'max-body*) ; expect: t
 (bound 'max-body-default*) ; expect: t
 (bound 'max-conns*) ; expect: t

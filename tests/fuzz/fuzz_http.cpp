@@ -64,8 +64,16 @@ void check_request(vm::http::Request& r, uint64_t body_limit) {
   EXPECT(r.major == 1);
   EXPECT(r.body.size() <= body_limit);
   if (r.content_length > 0) EXPECT(r.body.size() == r.content_length);
-  for (auto& [k, v] : r.headers)
+  size_t hosts = 0;
+  for (auto& [k, v] : r.headers) {
     for (char c : k) EXPECT(!(c >= 'A' && c <= 'Z'));
+    hosts += k == "host";
+  }
+  // RFC 9112 3.2: one Host in HTTP/1.1, at most one in HTTP/1.0.
+  EXPECT(hosts == 1 || (hosts == 0 && r.minor == 0));
+  // The request line was method SP target SP version: no space or control
+  // byte in the target.
+  for (char c : r.target) EXPECT(uint8_t(c) > ' ' && uint8_t(c) < 0x7f);
   // Into Arc. The values need no roots: nothing collects inside the call.
   int status = 0;
   std::string message;

@@ -2,7 +2,8 @@
 keep-alive for 1.1 and 1.0, Connection: close from either side, HEAD,
 url-encoded, chunked and multipart bodies, Expect: 100-continue,
 pipelining; and the answers to bad input (400, 405, 501, 505, 431, 413,
-414), to slow and silent clients (408, closing), idle connections, failing
+414), among them what a proxy in front could read otherwise (request
+smuggling: RFC 9112's strict framing, Host, transfer codings), to slow and silent clients (408, closing), idle connections, failing
 handlers (500) and overlong ones (503), each logged in the error log (in
 one line; a 500's holds the Arc backtrace too, its frames joined by " | "), after which the
 server goes on answering. Server:
@@ -177,7 +178,7 @@ class HttpTest(webtest.ServerTest):
     def test_pipelined_bad_request_after_good_ones(self):
         c = self.conn()
         c.send(request_bytes("GET", "/n?i=1") + request_bytes("GET", "/n?i=2")
-               + b"GET /hello HTTP/1.1 junk\r\n\r\n" + request_bytes("GET", "/n?i=never"))
+               + b"GET /hello HTTP/1.1 junk\r\nHost: x\r\n\r\n" + request_bytes("GET", "/n?i=never"))
         self.assertEqual(c.response().body, b"n=1")
         self.assertEqual(c.response().body, b"n=2")
         r = c.response()
@@ -271,13 +272,13 @@ class HttpTest(webtest.ServerTest):
         self.assertEqual([m.group(2) for m in ERR_LINE.finditer(text)], [str(status)], text)
 
     def test_malformed_request_line(self):
-        r = self.bad(b"GET /hello HTTP/1.1 junk\r\n\r\n", 400)
+        r = self.bad(b"GET /hello HTTP/1.1 junk\r\nHost: x\r\n\r\n", 400)
         self.assertTrue(r.text.startswith("Bad Request"), r.text)
-        self.bad(b"GET /hello HTTP/x.y\r\n\r\n", 400)
+        self.bad(b"GET /hello HTTP/x.y\r\nHost: x\r\n\r\n", 400)
 
     def test_malformed_header(self):
         self.bad(b"GET /hello HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n", 400)
-        self.bad(b"GET /hello HTTP/1.1\r\nX: a\x01b\r\n\r\n", 400)
+        self.bad(b"GET /hello HTTP/1.1\r\nHost: x\r\nX: a\x01b\r\n\r\n", 400)
 
     def test_malformed_chunk(self):
         self.bad(b"POST /args HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n", 400)
@@ -294,9 +295,57 @@ class HttpTest(webtest.ServerTest):
         self.bad(b"POST /args HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n"
                  b"3\r\na=1\r\n0\r\n\r\n", 400)
 
+    # ---- strict framing: what a proxy in front reads otherwise (RFC 9112) ----
+
+    def smuggled(self, data, status):
+        """data ends in a request a lenient server would answer next: the
+        answer is status alone, and the connection closes."""
+        r = self.bad(data + request_bytes("GET", "/n?i=smuggled"), status)
+        self.assertNotIn(b"smuggled", r.body)
+
+    def test_chunk_data_not_followed_by_crlf_400(self):
+        te = [("Transfer-Encoding", "chunked")]
+        self.smuggled(request_bytes("POST", "/args", te) + b"3\r\nabcXX0\r\n\r\n", 400)
+        self.smuggled(request_bytes("POST", "/args", te) + b"3\r\nabc\n0\r\n\r\n", 400)
+        self.smuggled(request_bytes("POST", "/args", te) + b"3\rXabc\r\n0\r\n\r\n", 400)
+
+    def test_host_missing_or_twice_400(self):
+        self.bad(b"GET /hello HTTP/1.1\r\n\r\n", 400)
+        self.bad(b"GET /hello HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400)
+        self.bad(b"GET /hello HTTP/1.1\r\nHost: a b\r\n\r\n", 400)
+        self.bad(b"GET /hello HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", 400)
+        # HTTP/1.0 may leave it out
+        c = self.conn()
+        c.send(b"GET /hello HTTP/1.0\r\n\r\n")
+        self.assertEqual((c.response().status, c.closed_by_peer()), (200, True))
+
+    def test_transfer_coding_not_chunked_501_or_400(self):
+        self.smuggled(request_bytes("POST", "/args", [("Transfer-Encoding", "gzip, chunked")])
+                      + b"3\r\na=1\r\n0\r\n\r\n", 501)
+        self.smuggled(request_bytes("POST", "/args", [("Transfer-Encoding", "chunked, gzip")])
+                      + b"3\r\na=1\r\n0\r\n\r\n", 400)
+        self.smuggled(request_bytes("POST", "/args", [("Transfer-Encoding", "gzip")]) + b"a=1", 400)
+        self.smuggled(b"POST /args HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      b"3\r\na=1\r\n0\r\n\r\n", 400)
+
+    def test_request_line_spaces_and_controls_400(self):
+        self.bad(b"GET  /hello  HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+        self.bad(b" GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+        self.bad(b"GET /hello  HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+        self.bad(b"GET /hel\x0clo HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+        self.bad(b"GET /hel\tlo HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+        self.bad(b"GET /hel\x7flo HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+        self.bad(b"GET /hello HTTP/1.1\rHost: x\r\n\r\n", 400)  # a CR without LF
+
+    def test_length_twice_or_with_chunked_400(self):
+        self.smuggled(b"POST /args HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                      b"Content-Length: 3\r\n\r\na=1", 400)
+        self.smuggled(b"POST /args HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                      b"Transfer-Encoding: chunked\r\n\r\n3\r\na=1\r\n0\r\n\r\n", 400)
+
     def test_bad_escape_and_target(self):
-        self.bad(b"GET /hello?a=%zz HTTP/1.1\r\n\r\n", 400)
-        self.bad(b"GET * HTTP/1.1\r\n\r\n", 400)
+        self.bad(b"GET /hello?a=%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+        self.bad(b"GET * HTTP/1.1\r\nHost: x\r\n\r\n", 400)
 
     def test_put_delete_405(self):
         for m in ("PUT", "DELETE"):
@@ -307,7 +356,7 @@ class HttpTest(webtest.ServerTest):
         self.bad(b"FROB /hello HTTP/1.1\r\nHost: x\r\n\r\n", 501)
 
     def test_http2_request_line_505(self):
-        self.bad(b"GET /hello HTTP/2.0\r\n\r\n", 505)
+        self.bad(b"GET /hello HTTP/2.0\r\nHost: x\r\n\r\n", 505)
 
     def test_header_block_over_8k_431(self):
         self.bad(request_bytes("GET", "/hello", [("X-Pad", "a" * 9000)]), 431)
@@ -348,7 +397,7 @@ class HttpTest(webtest.ServerTest):
         self.bad(request_bytes("POST", "/small", [("Transfer-Encoding", "chunked")]) + chunks, 413)
 
     def test_error_log_file_name(self):
-        self.bad(b"GET /hello HTTP/1.1 junk\r\n\r\n", 400, then_alive=False)
+        self.bad(b"GET /hello HTTP/1.1 junk\r\nHost: x\r\n\r\n", 400, then_alive=False)
         names = os.listdir(self.srv.path("arc", "logs"))
         self.assertIn("err-" + time.strftime("%Y-%m-%d"), names)
 
@@ -424,7 +473,7 @@ class HttpTest(webtest.ServerTest):
     def test_partial_second_request_408(self):
         c = self.conn()
         self.get(c, "/hello")
-        c.send(b"GET /hello HTTP/1.1\r\n")
+        c.send(b"GET /hello HTTP/1.1\r\nHost: x\r\n")
         t0 = time.time()
         r = c.response()
         self.assertEqual(r.status, 408)

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -110,9 +111,17 @@ double global_seconds(const CachedSymbol& name, double dflt) {
   return number_or(global_value(name.get()), dflt);
 }
 
+// A global's value as a limit that nil (or anything not a positive
+// number) turns off: 0 then.
+double global_limit(const CachedSymbol& name) {
+  double v = number_or(global_value(name.get()), 0);
+  return v > 0 ? v : 0;
+}
+
 // The names this file looks up on every request.
 const CachedSymbol kHeaderTimeout("header-timeout*"), kIdleTimeout("idle-timeout*"),
-    kBodyTimeout("body-timeout*");
+    kBodyTimeout("body-timeout*"), kBodyDeadline("body-deadline*"), kBodyMinRate("body-min-rate*"),
+    kBodyRateGrace("body-rate-grace*");
 const CachedSymbol kType("type"), kOp("op"), kArgs("args"), kCooks("cooks"), kIp("ip"),
     kPath("path"), kQuery("query"), kHeaders("headers"), kBody("body"), kFiles("files"),
     kStart("start"), kVersion("version"), kGet("get"), kPost("post");
@@ -235,6 +244,48 @@ Value http::request_to_arc(http::Request& r, const std::string& ip, int64_t star
 
 namespace {
 
+// The clock a request's body is read against (srv.arc's settings): no gap
+// between bytes over body-timeout*, all of it within body-deadline* of its
+// start, and, once body-rate-grace* has passed, a mean of body-min-rate*
+// bytes a second since its start. The gap alone let a byte every few
+// seconds hold a connection for ever. Each moment is a deadline, so the
+// reader waits for the nearest and nothing polls.
+class BodyClock {
+ public:
+  void start() {
+    gap_ = global_seconds(kBodyTimeout, 10);
+    total_ = global_limit(kBodyDeadline);
+    rate_ = global_limit(kBodyMinRate);
+    grace_ = global_limit(kBodyRateGrace);
+    start_ = monotonic_ns();
+    bytes_ = 0;
+    gap_deadline_ = deadline_after(gap_);
+  }
+  void progress(size_t n) {
+    bytes_ += n;
+    gap_deadline_ = deadline_after(gap_);
+  }
+  uint64_t deadline() const { return std::min({gap_deadline_, total_deadline(), rate_deadline()}); }
+  // Why the body is late at now (a deadline has passed), for the 408.
+  const char* why(uint64_t now) const {
+    if (now >= total_deadline()) return "body not complete within body-deadline*";
+    if (now >= rate_deadline()) return "body slower than body-min-rate*";
+    return "body stalled past body-timeout*";
+  }
+
+ private:
+  uint64_t after_start(double secs) const {
+    return start_ + uint64_t(std::min(secs, 1e9) * 1e9);  // (deadline_after's cap)
+  }
+  uint64_t total_deadline() const { return total_ > 0 ? after_start(total_) : UINT64_MAX; }
+  // The moment the mean rate falls below rate_ if no more bytes come.
+  uint64_t rate_deadline() const {
+    return rate_ > 0 ? after_start(std::max(grace_, double(bytes_) / rate_)) : UINT64_MAX;
+  }
+  double gap_ = 10, total_ = 0, rate_ = 0, grace_ = 0;
+  uint64_t start_ = 0, bytes_ = 0, gap_deadline_ = 0;
+};
+
 Value error_pair(int status, const std::string& message) {
   return cons(Value::fixnum(status), str(message));
 }
@@ -259,7 +310,8 @@ uint64_t body_limit(http::Request& r, Value limits, Value dflt) {
 // between requests, idle past idle-timeout*, or the server stopping); or
 // (status . message) for a request that must be answered with an error
 // (bad syntax 400, unsupported method 405/501, URI 414, header block 431,
-// body over its op's limit 413, a timeout 408).
+// body over its op's limit 413, a timeout 408: of the head, or of the body
+// by BodyClock).
 Value bi_http_read(VM&, Value* args, int) {
   SocketInput* in = arg_socket_in("%http-read", args[0]);
   HttpConn& c = http_conn(in);
@@ -268,13 +320,13 @@ Value bi_http_read(VM&, Value* args, int) {
   c.received = false;
   double header_secs = global_seconds(kHeaderTimeout, 10);
   double idle_secs = global_seconds(kIdleTimeout, 5);
-  double body_secs = global_seconds(kBodyTimeout, 10);
   // The first request must come within the header timeout of the
   // connection; later ones within the idle timeout of the last.
   uint64_t idle_deadline = c.requests == 0
                                ? in->conn().created_ns + uint64_t(std::max(header_secs, 0.0) * 1e9)
                                : deadline_after(idle_secs);
-  uint64_t head_deadline = 0, body_deadline = 0;
+  uint64_t head_deadline = 0;
+  BodyClock body;
   int64_t start = 0;
   using State = http::RequestParser::State;
   for (;;) {
@@ -301,12 +353,12 @@ Value bi_http_read(VM&, Value* args, int) {
             (void)!::send(in->conn().fd, kContinue, sizeof kContinue - 1,
                           MSG_NOSIGNAL | MSG_DONTWAIT);
           }
-          body_deadline = deadline_after(body_secs);
+          body.start();
           continue;
         }
       }
       if (used == 0) break;
-      if (p.state() == State::Body) body_deadline = deadline_after(body_secs);  // progress
+      if (p.state() == State::Body) body.progress(used);
     }
     if (p.state() == State::Done) {
       in->drop_empty_buffer();  // 10,000 idle connections hold no buffers
@@ -327,7 +379,10 @@ Value bi_http_read(VM&, Value* args, int) {
     if (idle && server_stopping()) return NIL;
     uint64_t deadline = idle                       ? idle_deadline
                         : p.state() == State::Head ? head_deadline
-                                                   : body_deadline;
+                                                   : body.deadline();
+    // (A body arriving without a pause never waits for its deadline.)
+    if (p.state() == State::Body && monotonic_ns() >= deadline)
+      return error_pair(408, body.why(monotonic_ns()));
     size_t before_fill = in->avail();
     auto filled = in->fill(deadline, idle ? server_stop_fd() : -1);
     // A full buffer the parser took nothing from (it takes every byte until
@@ -346,7 +401,7 @@ Value bi_http_read(VM&, Value* args, int) {
         return error_pair(408, idle ? "no request within header-timeout*"
                                : p.state() == State::Head
                                    ? "header not complete within header-timeout*"
-                                   : "body stalled past body-timeout*");
+                                   : body.why(monotonic_ns()));
       case SocketInput::Fill::Woken:
       case SocketInput::Fill::Reset: return NIL;
     }
