@@ -343,7 +343,9 @@ Value Expander::expand_list(Value form, uint64_t pos) {
     try {
       r = macex1(vm_, f);
     } catch (ArcError& e) {
-      note_use(vm_, e.exc, head, pos);
+      // The macro ran Arc code, which may have collected and moved head
+      // (a symbol may be young): it is read again from the rooted form.
+      note_use(vm_, e.exc, car(f), pos);
       throw;
     }
     return expand(with_pos(r, pos));

@@ -109,3 +109,10 @@ cnt ; expect: 2
 (mac swap-vals (a b)
   (let g (uniq) `(let ,g ,a (assign ,a ,b) (assign ,b ,g))))
 (let p 1 (let q 2 (swap-vals p q) (list p q))) ; expect: (2 1)
+; A macro that allocates enough to collect, then fails: the expander names
+; the macro in the error's backtrace, and its name (a young symbol here)
+; may have moved meanwhile.
+(let name (sym (+ "young-mac-" (rand 1000000)))
+  (eval `(mac ,name () (repeat 20000 (list 1 2 3)) (err "boom")))
+  (on-err details (fn () (eval (list name)))))
+; expect: "boom"
