@@ -242,30 +242,62 @@ void append_integer(std::string& out, Value v, int radix) {
   out.resize(at + std::strlen(&out[at]));
 }
 
-// digits d1 d2 ... with value 0.d1d2... * 10^(exp10), written positionally.
-std::string positional(const std::string& digits, int exp10) {
-  if (exp10 <= 0) return "0." + std::string(size_t(-exp10), '0') + digits;
-  if (size_t(exp10) >= digits.size())
-    return digits + std::string(size_t(exp10) - digits.size(), '0') + ".0";
-  return digits.substr(0, size_t(exp10)) + "." + digits.substr(size_t(exp10));
+// Whether mag is exactly halfway between the decimals digits * 10^-k and
+// (digits + 1) * 10^-k, that is (2 digits + 1) / (2^(k+1) 5^k). Only there can
+// two shortest forms be equally near; to_chars then takes the even last
+// digit, Racket's printer the upper one.
+bool halfway_above(double mag, uint64_t digits, int k) {
+  // With k <= 0 mag would be an odd integer or a half-integer, too far from
+  // both neighbours for them to read back as it.
+  if (k <= 0) return false;
+  uint64_t odd = 2 * digits + 1;
+  for (int i = 0; i < k; ++i) {
+    if (odd % 5 != 0) return false;
+    odd /= 5;
+  }
+  return odd < (uint64_t(1) << 53) && std::ldexp(double(odd), -(k + 1)) == mag;
 }
 
-// Shortest round-trip digits from to_chars; positional for 1e-7 < |d| < 1e21,
-// else scientific in to_chars' own form ("1e+21", "1e-07", "1.5e-08").
-std::string flonum_to_string(double d) {
-  if (std::isnan(d)) return "+nan.0";
-  if (std::isinf(d)) return d > 0 ? "+inf.0" : "-inf.0";
-  if (d == 0) return std::signbit(d) ? "-0.0" : "0.0";
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);
-  double mag = std::fabs(d);
-  if (mag <= 1e-7 || mag >= 1e21) return sci;
-  std::string sign = d < 0 ? "-" : "";
-  size_t start = sign.size(), e = sci.find('e');
-  std::string digits = sci.substr(start, 1);
-  if (e > start + 1) digits += sci.substr(start + 2, e - start - 2);
-  return sign + positional(digits, std::stoi(sci.substr(e + 1)) + 1);
+// A flonum as Racket 8 CS writes it, and so Arc 3.1 (docs/LANGUAGE.md 1.4):
+// the shortest digits that read back (to_chars' shortest form, but for the
+// last digit of a tie), positional while the decimal exponent e of the first
+// digit is in -4..max(13, n+2) for n digits, else d.ddde+N / d.ddde-N
+// ("1e+20", "1.5e-7"). A stack buffer and no allocation: pages print numbers.
+void append_flonum(std::string& out, double d) {
+  if (std::isnan(d) || std::isinf(d)) {
+    out += std::isnan(d) ? "+nan.0" : d > 0 ? "+inf.0" : "-inf.0";
+    return;
+  }
+  char sci[40];  // "-d.dddddddddddddddde-ddd"
+  char* end = std::to_chars(sci, sci + sizeof sci, d, std::chars_format::scientific).ptr;
+  const char* p = sci;
+  if (*p == '-') out += *p++;
+  char digits[20];  // 17 significant digits at most
+  int n = 0;
+  for (; *p != 'e'; ++p)
+    if (*p != '.') digits[n++] = *p;
+  int e = 0;
+  std::from_chars(p + (p[1] == '+' ? 2 : 1), end, e);
+  // Ties need 16 or 17 digits (fewer are too far apart to read back alike).
+  if (n >= 16 && (digits[n - 1] - '0') % 2 == 0) {
+    uint64_t whole = 0;
+    for (int i = 0; i < n; ++i) whole = whole * 10 + uint64_t(digits[i] - '0');
+    if (halfway_above(std::fabs(d), whole, n - 1 - e)) ++digits[n - 1];  // even, so no carry
+  }
+  if (e < -4 || e > std::max(13, n + 2)) {
+    out += digits[0];
+    if (n > 1) out.append(".").append(digits + 1, size_t(n - 1));
+    out += 'e';
+    if (e > 0) out += '+';
+    char exp[8];
+    out.append(exp, std::to_chars(exp, exp + sizeof exp, e).ptr);
+  } else if (e < 0) {
+    out.append("0.").append(size_t(-e - 1), '0').append(digits, size_t(n));
+  } else if (e >= n - 1) {
+    out.append(digits, size_t(n)).append(size_t(e - (n - 1)), '0').append(".0");
+  } else {
+    out.append(digits, size_t(e + 1)).append(".").append(digits + e + 1, size_t(n - e - 1));
+  }
 }
 
 // ---- parsing ----
@@ -702,7 +734,7 @@ void append_number(std::string& out, Value v, int radix) {
       out += '/';
       append_integer(out, rat_den(v), radix);
       return;
-    case kFlo: out += flonum_to_string(flo(v)); return;
+    case kFlo: append_flonum(out, flo(v)); return;
   }
 }
 

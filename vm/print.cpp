@@ -20,7 +20,9 @@
 // at each place, as Racket's write does without print-graph.
 #include "vm/print.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -53,28 +55,86 @@ struct Work {
   const char* text;  // Text
 };
 
-void hex4(std::string& out, const char* prefix, uint32_t c) {
+// \uXXXX below U+10000, else \UXXXXXXXX, as Racket writes what it escapes.
+void hex_escape(std::string& out, const char* prefix, uint32_t c) {
   char buf[16];
-  snprintf(buf, sizeof buf, "%s%04X", prefix, unsigned(c));
+  if (c <= 0xFFFF) snprintf(buf, sizeof buf, "%su%04X", prefix, unsigned(c));
+  else snprintf(buf, sizeof buf, "%sU%08X", prefix, unsigned(c));
   out += buf;
 }
 
-bool is_control(uint32_t c) { return c < 0x20 || (c >= 0x7F && c < 0xA0); }
+struct CodeRange {
+  uint32_t first, last;
+};
+constexpr CodeRange kGraphic[] = {
+#include "vm/unicode_graphic.inc"
+};
+
+// Racket's char-graphic? (Unicode letters, marks, numbers, punctuation and
+// symbols): what its write prints raw. The rest (controls, format
+// characters such as U+00AD and U+FEFF, separators such as U+2028, private
+// use, unassigned) it escapes.
+bool is_graphic(uint32_t c) {
+  if (c < 0x7F) return c > ' ';
+  if (c < 0xA1) return false;  // DEL, the C1 controls, no-break space
+  auto it = std::upper_bound(std::begin(kGraphic), std::end(kGraphic), c,
+                             [](uint32_t x, const CodeRange& r) { return x < r.first; });
+  return it != std::begin(kGraphic) && c <= (it - 1)->last;
+}
+
+// Racket's char-blank?: tab and Unicode's space separators (Zs), printed
+// raw in a string though not graphic.
+bool is_blank(uint32_t c) {
+  return c == ' ' || c == '\t' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+// The joiners and tag characters: not graphic, but Racket prints a string's
+// grapheme clusters whole, and these continue the cluster before them
+// (emoji sequences joined by U+200D, flags spelled in tags).
+bool is_cluster_extender(uint32_t c) {
+  return c == 0x200C || c == 0x200D || (c >= 0xE0020 && c <= 0xE007F);
+}
+
+// The escapes of Racket's write in a string (docs/LANGUAGE.md 1.6), which
+// the reader takes back (2.4).
+const char* string_escape(uint32_t c) {
+  switch (c) {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case 7: return "\\a";
+    case 8: return "\\b";
+    case 9: return "\\t";
+    case 10: return "\\n";
+    case 11: return "\\v";
+    case 12: return "\\f";
+    case 13: return "\\r";
+    case 27: return "\\e";
+    default: return nullptr;
+  }
+}
 
 void write_string_lit(std::string& out, Value s) {
   out += '"';
   uint64_t n = string_len(s);
+  bool in_cluster = false;  // the last character was graphic, or a raw extender after one
   for (uint64_t i = 0; i < n; ++i) {
     uint32_t c = string_ref(s, i);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (is_control(c)) hex4(out, "\\u", c);
-        else utf8_append(out, c);
+    if (c >= ' ' && c < 0x7F && c != '"' && c != '\\') {  // most of what pages write
+      out += char(c);
+      in_cluster = c != ' ';  // a blank, printed raw but begins no cluster
+    } else if (const char* esc = string_escape(c)) {
+      out += esc;
+      in_cluster = false;
+    } else if (is_graphic(c) || (in_cluster && is_cluster_extender(c))) {
+      utf8_append(out, c);
+      in_cluster = true;
+    } else if (is_blank(c)) {
+      utf8_append(out, c);
+      in_cluster = false;
+    } else {
+      hex_escape(out, "\\", c);
+      in_cluster = false;
     }
   }
   out += '"';
@@ -98,8 +158,8 @@ const char* char_name(uint32_t c) {
 void write_char(std::string& out, uint32_t c) {
   out += "#\\";
   if (const char* name = char_name(c)) out += name;
-  else if (is_control(c)) hex4(out, "u", c);
-  else utf8_append(out, c);
+  else if (is_graphic(c)) utf8_append(out, c);
+  else hex_escape(out, "", c);
 }
 
 // Characters that end a token or start another datum (docs/LANGUAGE.md 2.2), plus the

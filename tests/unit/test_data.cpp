@@ -292,6 +292,9 @@ TEST_CASE("printing atoms", "[data][print]") {
   CHECK(write_string(str("a\"b\\c\nd\te\r\x01")) == "\"a\\\"b\\\\c\\nd\\te\\r\\u0001\"");
   CHECK(disp_string(str("a\"b\n")) == "a\"b\n");
   CHECK(write_string(str("héllo 😀")) == "\"héllo 😀\"");
+  // Racket 8's escapes (docs/LANGUAGE.md 1.6): named ones, then \u for what is not graphic.
+  CHECK(write_string(str("\a\b\v\f\x1b\u00AD\u2028\u00A0")) ==
+        "\"\\a\\b\\v\\f\\e\\u00AD\\u2028\u00A0\"");
 }
 
 TEST_CASE("printing characters", "[data][print]") {
@@ -308,6 +311,10 @@ TEST_CASE("printing characters", "[data][print]") {
   CHECK(w(12) == "#\\page");
   CHECK(w(11) == "#\\vtab");
   CHECK(w(1) == "#\\u0001");
+  CHECK(w(7) == "#\\u0007");
+  CHECK(w(0xA0) == "#\\u00A0");
+  CHECK(w(0xAD) == "#\\u00AD");
+  CHECK(w(0x10FFFF) == "#\\U0010FFFF");
   CHECK(w(0x3BB) == "#\\λ");
   CHECK(disp_string(Value::character(0x3BB)) == "λ");
   CHECK(disp_string(Value::character(' ')) == " ");
