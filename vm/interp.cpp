@@ -653,12 +653,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
     op_STOREG : {
-      Value v = sp[-1];
-      if (TYPE(v) == Kind::Closure) {
-        Code* c = code_of(v);
-        if (c->name.is_nil()) set(c, &c->name, K[A]);
-      }
-      set_global(K[A], v);
+      set_global(K[A], sp[-1]);
       DISPATCH();
     }
     op_CLOSURE : {
