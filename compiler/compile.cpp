@@ -237,7 +237,7 @@ class Builder {
     Value head = car(x);
     if (head == S.quote) return constant(car(cdr(x)), line);
     if (head == S.if_) return build_if(cdr(x), s, line);
-    if (head == S.fn) return build_fn(x, s, line, NIL);
+    if (head == S.fn) return build_fn(x, s, line, complex_params(x) ? NIL : fn_name_);
     if (head == S.assign) return build_assign(cdr(x), s, line);
     if (head == intern("%catch")) return build_catch(x, s, line);
     return build_call(x, s, line);
@@ -261,16 +261,11 @@ class Builder {
     for (Value p = args; is_cons(p); p = cdr(cdr(p))) {
       Value target = car(p);
       Value expr = is_cons(cdr(p)) ? car(cdr(p)) : NIL;
-      Node* v =
-          is_fn_form(expr) ? build_fn(expr, s, line_of(expr, line), target) : build(expr, s, line);
-      // (assign name (annotate 'mac (fn ...))), what mac expands to: the
-      // macro's function is named too, so its arity errors and backtrace
-      // lines name the macro.
-      if (Value f = mac_fn(expr, s); f.truthy()) {
-        v = node(NK::Call, line);
-        v->kids = {build(car(expr), s, line), build(car(cdr(expr)), s, line),
-                   build_fn(f, s, line_of(f, line), target)};
-      }
+      // A fn assigned directly is named after its target even with a
+      // complex parameter list, which Arc 3.1 names zz, after a temporary
+      // of its compiler (docs/LANGUAGE.md 1.8).
+      Node* v = build_named(expr, s, line, target);
+      if (is_fn_form(expr)) v->fn->name = target;
       Node* n;
       if (Binding* b = lookup(s, target)) {
         b->assigned = true;
@@ -290,15 +285,28 @@ class Builder {
 
   static bool is_fn_form(Value x) { return is_cons(x) && car(x) == S.fn; }
 
-  // The fn of (annotate 'mac (fn ...)) with the global annotate, else nil.
-  Value mac_fn(Value x, Scope* s) {
-    if (!is_cons(x) || car(x) != intern("annotate") || lookup(s, car(x))) return NIL;
-    Value tag = is_cons(cdr(x)) ? car(cdr(x)) : NIL;
-    Value rest = is_cons(cdr(x)) ? cdr(cdr(x)) : NIL;
-    bool quoted_mac =
-        is_cons(tag) && car(tag) == S.quote && is_cons(cdr(tag)) && car(cdr(tag)) == S.mac;
-    if (!quoted_mac || !is_cons(rest) || !cdr(rest).is_nil() || !is_fn_form(car(rest))) return NIL;
-    return car(rest);
+  // Functions are named as Arc 3.1 names them (docs/LANGUAGE.md 1.8): after
+  // the nearest enclosing binding, wherever the fn sits inside its value,
+  // in a nested fn too. An assign binds its target over its value, a call
+  // of a literal fn each parameter over its argument (ac.scm's ac-dbname!,
+  // ac-set1 and ac-args). build_named builds x under name, or under the
+  // current name when name is not a symbol (a destructuring pattern or an
+  // optional).
+  Node* build_named(Value x, Scope* s, uint32_t line, Value name) {
+    Value outer = fn_name_;
+    if (TYPE(name) == Kind::Symbol) fn_name_ = name;
+    Node* n = build(x, s, line);
+    fn_name_ = outer;
+    return n;
+  }
+
+  // Whether fn form x has optionals or destructuring (a rest parameter is
+  // simple): Arc 3.1 compiles such a fn apart and never names it.
+  static bool complex_params(Value x) {
+    Value p = is_cons(cdr(x)) ? car(cdr(x)) : NIL;
+    for (; is_cons(p); p = cdr(p))
+      if (TYPE(car(p)) != Kind::Symbol && car(p) != T) return true;
+    return false;
   }
 
   // (%catch body handler): body with a handler pushed; an error calls
@@ -342,7 +350,12 @@ class Builder {
       }
     }
     Node* n = node(NK::Call, line);
-    for (Value p = x; is_cons(p); p = cdr(p)) n->kids.push_back(build(car(p), s, line));
+    n->kids.push_back(build(head, s, line));
+    Value names = is_fn_form(head) && is_cons(cdr(head)) ? car(cdr(head)) : NIL;
+    for (Value p = cdr(x); is_cons(p); p = cdr(p)) {
+      n->kids.push_back(build_named(car(p), s, line, is_cons(names) ? car(names) : NIL));
+      if (is_cons(names)) names = cdr(names);
+    }
     return n;
   }
 
@@ -393,13 +406,14 @@ class Builder {
     Value fnform = car(x);
     Node* n = node(NK::Let, line);
     std::vector<Node*> inits;
-    for (Value p = cdr(x); is_cons(p); p = cdr(p)) inits.push_back(build(car(p), s, line));
+    Value names = car(cdr(fnform));
+    for (Value p = cdr(x); is_cons(p); p = cdr(p), names = cdr(names))
+      inits.push_back(build_named(car(p), s, line, car(names)));
     Scope inner{s, s->fn, {}};
     size_t i = 0;
     for (Value p = car(cdr(fnform)); is_cons(p); p = cdr(p), ++i) {
       Node* init = node(NK::InitLocal, line);
       init->b = bind(&inner, car(p));
-      if (inits[i]->kind == NK::Fn && inits[i]->fn->name.is_nil()) inits[i]->fn->name = car(p);
       init->kids.push_back(inits[i]);
       n->kids.push_back(init);
     }
@@ -522,7 +536,10 @@ class Builder {
     for (Value p = car(cdr(fnform)); is_cons(p); p = cdr(p))
       n->loop->params.push_back(bind(&inner, car(p)));
     loops_.push_back(n->loop);
+    Value outer = fn_name_;  // the body is inside (assign g (fn ...))
+    fn_name_ = g;
     n->kids.push_back(build_body(cdr(cdr(fnform)), &inner, line_of(fnform, line)));
+    fn_name_ = outer;
     loops_.pop_back();
     return n;
   }
@@ -720,6 +737,7 @@ class Builder {
   std::deque<LoopInfo> loop_infos_;
   std::vector<LoopInfo*> loops_;  // the loops being built, innermost last
   int inline_atomic_ = 0;         // inside an inline copy of an atomic body (build_atomic)
+  Value fn_name_ = NIL;           // what a fn built here is named (build_named)
 };
 
 // ---- code generation ----

@@ -1,19 +1,55 @@
 // vm/error.cpp — building Arc errors from C++.
 #include "vm/error.h"
 
+#include <cstdint>
+
 #include "vm/object.h"
 #include "vm/print.h"
 #include "vm/string.h"
 
 namespace vm {
 
+namespace {
+
+// An irritant's text is cut to Racket's error-print-width, 256 characters,
+// its last three the "..." that says so, as in Arc 3.1.
+constexpr size_t kIrritantWidth = 256;
+
+void append_irritant(std::string& text, std::string form) {
+  size_t chars = 0, cut = 0;
+  for (size_t i = 0; i < form.size(); ++i) {
+    if ((uint8_t(form[i]) & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte
+    if (chars == kIrritantWidth - 3) cut = i;
+    if (++chars > kIrritantWidth) {
+      form.resize(cut);
+      form += "...";
+      break;
+    }
+  }
+  text += ' ';
+  text += form;
+}
+
+}  // namespace
+
 void throw_error_list(const std::string& msg, Value irritants) {
   std::string text = msg;
-  for (Value p = irritants; is_cons(p); p = cdr(p)) {
-    text += ' ';
-    text += write_string(car(p));
-  }
+  for (Value p = irritants; is_cons(p); p = cdr(p)) append_irritant(text, error_form(car(p)));
   throw ArcError{make_exception(make_string_utf8(text), irritants, NIL)};
+}
+
+void call_error(Value f, const Value* args, int n) {
+  // The arguments are the host's list (Arc 3.1's ar-apply's rest
+  // parameter): no nil terminator, '() when empty.
+  std::string shown = "'(";
+  for (int i = 0; i < n; ++i) shown += (i ? " " : "") + error_form(args[i], false);
+  shown += ')';
+  std::string text = "Function call on inappropriate object";
+  append_irritant(text, error_form(f));
+  append_irritant(text, shown);
+  Value irritants = NIL;
+  for (int i = n; i-- > 0;) irritants = cons(args[i], irritants);
+  throw ArcError{make_exception(make_string_utf8(text), list({f, irritants}), NIL)};
 }
 
 void throw_error(const std::string& msg, std::initializer_list<Value> irritants) {

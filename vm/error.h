@@ -15,11 +15,16 @@ struct ArcError {
   Value exc;  // an Exception object
 };
 
-// Raises an error whose message is msg followed by each irritant in written
-// form, separated by spaces (as Arc's err does).
+// Raises an error whose message is msg followed by each irritant as Arc
+// 3.1's errors show it (vm/print.h, error_form), separated by spaces (as
+// Arc's err does).
 [[noreturn]] void throw_error(const std::string& msg, std::initializer_list<Value> irritants = {});
 // Same, with irritants given as an Arc list.
 [[noreturn]] void throw_error_list(const std::string& msg, Value irritants);
+
+// "Function call on inappropriate object F '(ARGS...)": calling f, which is
+// not a function, with args[0..n) (docs/LANGUAGE.md 3.7).
+[[noreturn]] void call_error(Value f, const Value* args, int n);
 
 // "fn: expected WHAT, got X" — for a builtin's bad argument.
 [[noreturn]] void type_error(const char* fn, const char* expected, Value got);

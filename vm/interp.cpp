@@ -106,7 +106,7 @@ Value call_data(Value f, Kind k, Value* args, int n) {
     if (n < 1 || n > 2) arity_error("table", 1, 2, n);
     return table_get(f, args[0], n == 2 ? args[1] : NIL);
   }
-  if (n < 1) throw_error("Function call on inappropriate object", {f});
+  if (n < 1) call_error(f, args, n);
   Value i = args[0];
   if (TYPE(i) != Kind::Fixnum || i.as_fixnum() < 0)
     throw_error("index must be a non-negative integer:", {i});
@@ -500,7 +500,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       if (k == Kind::Cons || k == Kind::String || k == Kind::Table) {
         r = call_data(f, k, sp - n, n);
       } else {
-        throw_error("Function call on inappropriate object", {f});
+        call_error(f, sp - n, n);
       }
       sp -= n + 1;
       if (entry) return r;  // apply() of data
@@ -653,12 +653,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
     op_STOREG : {
-      Value v = sp[-1];
-      if (TYPE(v) == Kind::Closure) {
-        Code* c = code_of(v);
-        if (c->name.is_nil()) set(c, &c->name, K[A]);
-      }
-      set_global(K[A], v);
+      set_global(K[A], sp[-1]);
       DISPATCH();
     }
     op_CLOSURE : {

@@ -282,21 +282,22 @@ class Printer {
  public:
   Printer(std::string& out, bool write) : out_(out), write_(write) {}
 
-  void run(Value root) {
+  // host_nil: root's lists show their nil terminators (Racket's view).
+  void run(Value root, bool host_nil = false) {
     size_t start = out_.size();
-    walk(root);
+    walk(root, host_nil);
     if (!cycle_) return;
     out_.resize(start);  // a cycle: again, with labels
     work_.clear();
     open_.clear();
     mark_back_edges(root);
     labelled_ = true;
-    walk(root);
+    walk(root, host_nil);
   }
 
  private:
-  void walk(Value root) {
-    push(Step::Print, root, false);
+  void walk(Value root, bool host_nil) {
+    push(Step::Print, root, host_nil);
     while (!work_.empty()) {
       Work w = work_.back();
       work_.pop_back();
@@ -525,6 +526,27 @@ std::string write_string(Value v) {
 std::string disp_string(Value v) {
   std::string out;
   print_value(out, v, false);
+  return out;
+}
+
+std::string error_form(Value v, bool quoted) {
+  Kind k = TYPE(v);
+  std::string out;
+  if (!is_container_kind(k)) {
+    if (quoted && (k == Kind::Symbol || k == Kind::Nil || k == Kind::True)) out += '\'';
+    print_atom(out, v, true);
+    return out;
+  }
+  Printer(out, true).run(v, true);
+  if (!quoted) return out;
+  // The quote goes after a cycle's label: #0='(1 . #0#).
+  size_t at = 0;
+  if (out[0] == '#') {
+    size_t i = 1;
+    while (i < out.size() && out[i] >= '0' && out[i] <= '9') ++i;
+    if (i > 1 && i < out.size() && out[i] == '=') at = i + 1;
+  }
+  out.insert(at, 1, '\'');
   return out;
 }
 

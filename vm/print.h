@@ -17,5 +17,9 @@ void print_value(std::string& out, Value v, bool write);
 void print_value(PortImpl& out, Value v, bool write);
 std::string write_string(Value v);  // written form
 std::string disp_string(Value v);   // displayed form
+// v as Arc 3.1's error messages show it (Racket's print): written, lists
+// with their nil terminators, and quoted (a symbol, nil, t, a list, a table
+// or a tagged object) unless quoted is false: 'a, '(1 "b" . nil), 3.
+std::string error_form(Value v, bool quoted = true);
 
 }  // namespace vm

@@ -9,7 +9,7 @@
 (on-err details (fn () (/ 1.5 0))) ; expect: "/: division by zero"
 (on-err details (fn () (/ 0))) ; expect: "/: division by zero"
 (on-err details (fn () (car 5))) ; expect: "Can't take car of 5"
-(on-err details (fn () (cdr 'x))) ; expect: "Can't take cdr of x"
+(on-err details (fn () (cdr 'x))) ; expect: "Can't take cdr of 'x"
 (on-err details (fn () unbound-arc31-var)) ; expect: "reference to undefined identifier: _unbound-arc31-var"
 (on-err details (fn () (unbound-arc31-fn 1))) ; expect: "reference to undefined identifier: _unbound-arc31-fn"
 

@@ -2,13 +2,13 @@
 ; ccc, eval, load, and recursion depth.
 (load "lib/base.arc")
 
-; --- err: the message is msg then each argument written, space-separated ---
+; --- err: the message is msg then each argument as Arc 3.1 shows it (4.13) ---
 (on-err details (fn () (err "bad" 1))) ; expect: "bad 1"
 (on-err details (fn () (err "bad" 1 "x"))) ; expect: "bad 1 \"x\""
 (on-err details (fn () (err "msg"))) ; expect: "msg"
-(on-err details (fn () (err "m" 'sym '(1 "a") #\c))) ; expect: "m sym (1 \"a\") #\\c"
-(on-err details (fn () (err "x" nil 2.5))) ; expect: "x nil 2.5"
-(on-err details (fn () (err "q" ''a))) ; expect: "q (quote a)"
+(on-err details (fn () (err "m" 'sym '(1 "a") #\c))) ; expect: "m 'sym '(1 \"a\" . nil) #\\c"
+(on-err details (fn () (err "x" nil 2.5))) ; expect: "x 'nil 2.5"
+(on-err details (fn () (err "q" ''a))) ; expect: "q '(quote a . nil)"
 (err "top-level failure" 5) ; error: top-level failure 5
 (err "written" "s" #\a) ; error: written "s" #\a
 

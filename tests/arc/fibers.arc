@@ -119,7 +119,7 @@
                           (yield (resume inner))
                           (resume inner)))))
 (resume nest) ; expect: inner
-(on-err details (fn () (resume nest))) ; expect: "Can't take car of x"
+(on-err details (fn () (resume nest))) ; expect: "Can't take car of 'x"
 ; killing the thread a fiber runs in place in ends the fiber
 (= sleeper (fiber (fn (_) (sleep 30) 'woke)))
 (= th (thread (resume sleeper)))

@@ -19,7 +19,7 @@
 (car '()) ; expect: nil
 (car 5) ; error: Can't take car of 5
 (cdr 5) ; error: Can't take cdr of 5
-(car 'a) ; error: Can't take car of a
+(car 'a) ; error: Can't take car of 'a
 (car "abc") ; error: Can't take car of
 (cdr "abc") ; error: Can't take cdr of
 (car (car '((x) y))) ; expect: x
@@ -113,7 +113,7 @@ sl ; expect: (y nil z)
 ; error messages name the offending value in written form
 (car "abc") ; error: Can't take car of "abc"
 (cdr #\a) ; error: Can't take cdr of #\a
-(on-err details (fn () (car 'x))) ; expect: "Can't take car of x"
+(on-err details (fn () (car 'x))) ; expect: "Can't take car of 'x"
 
 ; + on lists appends into a fresh list (4.3, 7.3 #15)
 (+ '(1 2) '(3) nil) ; expect: (1 2 3)

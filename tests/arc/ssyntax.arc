@@ -157,7 +157,7 @@ pos-num&small-num.v ; expect: t
 xs. ; error: Bad ssyntax
 xs..1 ; error: Bad ssyntax
 (xs.!a) ; error: Bad ssyntax
-(on-err details (fn () (eval 'xs..1))) ; expect: "Bad ssyntax xs..1"
+(on-err details (fn () (eval 'xs..1))) ; expect: "Bad ssyntax 'xs..1"
 ; --- Names past ASCII: the ssyntax characters are found in wide and Latin-1 names ---
 (ssexpand 'αβ:car) ; expect: (compose αβ car)
 (ssexpand 'café.x) ; expect: (café x)

@@ -167,7 +167,7 @@ named-fn ; expect: #<procedure: named-fn>
 (coerce 1.0 'string) ; expect: "1.0"
 (coerce nil 'int) ; error: Can't coerce
 (coerce "a" 'char) ; error: Can't coerce
-(on-err details (fn () (coerce 'a 'int))) ; expect: "Can't coerce a int"
+(on-err details (fn () (coerce 'a 'int))) ; expect: "Can't coerce 'a 'int"
 ((fn () (coerce (annotate 'foo 1) 'int))) ; error: Can't coerce annotated object
 (1 2) ; error: Function call on inappropriate object
 ('a 0) ; error: Function call on inappropriate object

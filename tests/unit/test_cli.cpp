@@ -84,6 +84,18 @@ TEST_CASE("an uncaught error ends a script with a backtrace", "[cli]") {
   CHECK(has(r.err, "oops.arc:3"));
 }
 
+TEST_CASE("the top level prints an error's irritants as Arc 3.1 shows them", "[cli]") {
+  TempDir dir;
+  std::string call = dir.write("call.arc", "(3 4)\n");
+  Result r = arcana({call});
+  CHECK(r.failed_cleanly());
+  CHECK(r.err.rfind("Error: Function call on inappropriate object 3 '(4)\n", 0) == 0);
+  std::string err = dir.write("err.arc", "(err \"msg:\" '(a \"b\") 'c)\n");
+  r = arcana({err});
+  CHECK(r.failed_cleanly());
+  CHECK(r.err.rfind("Error: msg: '(a \"b\" . nil) 'c\n", 0) == 0);
+}
+
 TEST_CASE("a thread writing to a full pipe waits as a thread: the others run", "[cli][threads]") {
   TempDir dir;
   // The writer fills the pipe long before the reader, asleep for a second,

@@ -141,7 +141,7 @@ TEST_CASE("a backtrace leaves out the prelude's internal frames", "[cli][located
   CHECK(r.exited_with(1));
   CHECK(r.err ==
         "Error: Can't take car of 5\n"
-        "  in fn at " +
+        "  in h at " +
             file +
             ":2\n"
             "  in k at " +

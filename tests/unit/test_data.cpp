@@ -392,6 +392,25 @@ TEST_CASE("printing tables and tagged objects", "[data][print]") {
   CHECK(write_string(tagged) == "#0=#(tagged node (#0#))");
 }
 
+TEST_CASE("error_form shows values as Arc 3.1's errors do", "[data][print]") {
+  setup();
+  CHECK(error_form(fix(3)) == "3");
+  CHECK(error_form(str("a\"b")) == "\"a\\\"b\"");
+  CHECK(error_form(Value::character('c')) == "#\\c");
+  CHECK(error_form(sym("a")) == "'a");
+  CHECK(error_form(NIL) == "'nil");
+  CHECK(error_form(T) == "'t");
+  CHECK(error_form(list({sym("a"), list({fix(1)})})) == "'(a (1 . nil) . nil)");
+  CHECK(error_form(cons(fix(1), fix(2))) == "'(1 . 2)");
+  CHECK(error_form(list({sym("a")}), false) == "(a . nil)");
+  CHECK(error_form(make_table()) == "'#hash()");
+  CHECK(error_form(make_tagged(sym("x"), list({fix(1)}))) == "'#(tagged x (1 . nil))");
+  CHECK(error_form(make_test_builtin("car")) == "#<procedure:car>");
+  Value self = list({fix(1)});
+  self.as<Cons>()->cdr = self;
+  CHECK(error_form(self) == "#0='(1 . #0#)");
+}
+
 TEST_CASE("printing procedures, ports, exceptions and internal kinds", "[data][print]") {
   setup();
   CHECK(write_string(make_named_closure(NIL)) == "#<procedure>");
@@ -443,8 +462,9 @@ TEST_CASE("coerce: chars and numbers", "[data][coerce]") {
   CHECK(coerce(make_flonum(3.5), S.int_, MISSING) == fix(4));
   CHECK(coerce(make_flonum(97.2), S.char_, MISSING) == a);
   CHECK(write_string(coerce(make_flonum(2.5), S.string, MISSING)) == "\"2.5\"");
-  CHECK(error_of([] { coerce(fix(1), S.sym, MISSING); }) == "Can't coerce 1 sym");
-  CHECK(error_of([] { coerce(Value::character('a'), S.num, MISSING); }) == "Can't coerce #\\a num");
+  CHECK(error_of([] { coerce(fix(1), S.sym, MISSING); }) == "Can't coerce 1 'sym");
+  CHECK(error_of([] { coerce(Value::character('a'), S.num, MISSING); }) ==
+        "Can't coerce #\\a 'num");
 }
 
 TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
@@ -456,7 +476,7 @@ TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
   CHECK(coerce(str("12"), S.num, MISSING) == fix(12));
   CHECK(coerce(str("ff"), S.int_, fix(16)) == fix(255));
   CHECK(coerce(str("1.5"), S.int_, MISSING) == fix(2));
-  CHECK(error_of([] { coerce(str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" num");
+  CHECK(error_of([] { coerce(str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" 'num");
   Value mixed =
       list({fix(1), str("a"), Value::character('b'), sym("sym"), NIL, list({str("x"), fix(2)})});
   CHECK(disp_string(coerce(mixed, S.string, MISSING)) == "1absymx2");
@@ -470,8 +490,8 @@ TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
   CHECK(error_of([] {
           coerce(make_tagged(sym("x"), fix(1)), S.string, MISSING);
         }).find("Can't coerce annotated object") == 0);
-  CHECK(error_of([] { coerce(sym("a"), S.cons, MISSING); }) == "Can't coerce a cons");
-  CHECK(error_of([] { coerce(NIL, S.cons, MISSING); }) == "Can't coerce nil cons");
+  CHECK(error_of([] { coerce(sym("a"), S.cons, MISSING); }) == "Can't coerce 'a 'cons");
+  CHECK(error_of([] { coerce(NIL, S.cons, MISSING); }) == "Can't coerce 'nil 'cons");
 }
 
 TEST_CASE("coerce_to_string is what + on strings uses", "[data][coerce]") {

@@ -56,7 +56,8 @@ TEST_CASE("allocations are counted by site and kind, with their bytes", "[sites]
   // Strings: one per element, charged to the line where they were made.
   eval(rt, "(site-stats-reset)");
   eval(rt, "(strs 300)");
-  CHECK(eval(rt, "(site-count 'allocations \"fn@sites.arc:6\" 6 'String)") == "300");
+  // The bracket fn is named after the def it is in (docs/LANGUAGE.md 1.8).
+  CHECK(eval(rt, "(site-count 'allocations \"strs\" 6 'String)") == "300");
   CHECK(eval(rt, "(site-count 'allocations \"mk\" 4 'Cons)") == "0");  // reset
   eval(rt, "(count-sites nil)");
 }
@@ -99,11 +100,13 @@ TEST_CASE("collections are charged to the site whose allocation started them", "
   eval(rt, "(churn 200000)");
   eval(rt, "(= minors (- ((gc-stats) 'minor-collections) before))");
   // 200,000 conses of a 64 KiB nursery: many minor collections, each
-  // started by churn's allocation, and none by anything else.
+  // started by churn's allocation but perhaps the last, which the table
+  // gc-stats makes to read the count may start itself, at the top level.
   CHECK(eval(rt, "(> minors 10)") == "t");
   CHECK(eval(rt,
              "(let c (keep [is (_ 'fn) \"churn\"] ((site-stats) 'collections))"
-             "  (list (len c) (is ((car c) 'minor) minors) ((car c) 'line)))") == "(1 t 1)");
+             "  (list (len c) (<= (- minors 1) ((car c) 'minor) minors) ((car c) 'line)))") ==
+        "(1 t 1)");
   // (gc): a major collection, charged to its caller's line.
   eval(rt, "(site-stats-reset)");
   eval(rt, "(collect)");

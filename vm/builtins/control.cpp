@@ -18,7 +18,8 @@
 namespace vm {
 namespace {
 
-// (err msg . args): msg displayed, then each arg written, space-separated.
+// (err msg . args): msg displayed, then each arg as errors show it
+// (vm/error.h), space-separated.
 Value bi_err(VM&, Value* a, int n) {
   Value irritants = NIL;
   for (int i = n; i-- > 1;) irritants = cons(a[i], irritants);
@@ -250,7 +251,7 @@ Value bi_bound(VM&, Value* a, int) {
 }
 
 const BuiltinDef kDefs[] = {
-    {"err", bi_err, 1, -1, "raise an error: msg, then the other args written"},
+    {"err", bi_err, 1, -1, "raise an error: msg, then the other args shown"},
     {"details", bi_details, 1, 1, "the message string of an exception"},
     {"%describe-error", bi_describe_error, 1, 1, "an exception's message and backtrace"},
     {"ccc", bi_ccc, 1, 1, "call f with the current continuation"},

@@ -100,7 +100,7 @@ Value bi_sref(VM&, Value* a, int) {
       set(p.as<Cons>(), &p.as<Cons>()->car, val);
       return val;
     }
-    default: throw_error("Can't set reference", {obj, val, key});
+    default: throw_error("Can't set reference ", {obj, key, val});
   }
 }
 
