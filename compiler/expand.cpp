@@ -277,6 +277,12 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
       merged.push_back(single ? cons(car(s), cdr(s)) : s);
     }
   }
+  // A splice copies its list wherever it is, as Arc 3.1's does: %append
+  // shares its last argument, so a splice that would be last gets a nil
+  // after it.
+  bool last_spliced =
+      !merged.empty() && !(is_cons(merged.back()) && car(merged.back()) == internal("%list"));
+  if (last_spliced && tail.is_nil()) r = cons(NIL, r);
   for (size_t i = merged.size(); i-- > 0;) r = cons(merged[i], r);
   if (!tail.is_nil()) {
     Value t = cons(tail, NIL);

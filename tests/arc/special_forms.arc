@@ -31,6 +31,13 @@
 `,(+ 1 2) ; expect: 3
 (let x 1 `(a ,x ,@(list 2 3) b)) ; expect: (a 1 2 3 b)
 `(1 ,@nil 2) ; expect: (1 2)
+; a splice copies its list, last or not (Arc 3.1's do)
+(let l (list 1 2) (scar (cdr `(0 ,@l)) 'x) l) ; expect: (1 2)
+(let l (list 1 2) (scar `(,@l) 'x) l) ; expect: (1 2)
+(let l (list 1 2) (scar (cdr `(0 ,@l 3)) 'x) l) ; expect: (1 2)
+(let l (list 1 2) (list `(0 ,@l) `(,@l) `(,@l ,@l))) ; expect: ((0 1 2) (1 2) (1 2 1 2))
+; a dotted tail is the list itself, not a splice
+(let l (list 1 2) (scar (cdr `(0 . ,l)) 'x) l) ; expect: (x 2)
 `(,@nil) ; expect: nil
 `(1 ,@nil) ; expect: (1)
 (let xs '(b c) `(a ,@xs)) ; expect: (a b c)
