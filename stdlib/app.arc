@@ -481,11 +481,8 @@
                (login-page 'both nil (or whence hello-page)))
           (%app-same-origin req)
            (%app-login-post req (or whence hello-page))
-           (do (%port-reset (stdout))
-               (prn "HTTP/1.1 403 " (%http-reason 403))
-               (prn "Content-Type: text/html; charset=utf-8")
-               (prn)
-               (pr "Login refused: the form came from another site."))))))
+           (do (%port-reset str)
+               (respond-status str 403 "Login refused: the form came from another site."))))))
 
 ; Whether a request's Origin, if it has one, is this host: a form that
 ; another site makes posts with its own. Checked before logging anyone in,
