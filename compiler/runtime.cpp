@@ -14,6 +14,8 @@
 #include "compiler/compile.h"
 #include "compiler/image.h"
 #include "compiler/reader.h"
+#include "io/io.h"
+#include "measure/measure.h"
 #include "vm/error.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
@@ -41,6 +43,10 @@ extern const std::pair<const char*, const std::string_view*> kLibrary[];
 using namespace vm;
 
 namespace {
+
+// The libraries above the core every program gets (vm/library.h), opened
+// in this order after the core's own builtins and before the compiler's.
+const vm::Library* const kLibraries[] = {&vm::kIoLibrary, &vm::kMeasureLibrary};
 
 // The prelude (first in CMakeLists.txt's ARC_LIBRARY) defines the hooks the
 // interpreter calls (VM::install_hooks) before anything can need them.
@@ -96,6 +102,7 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   vo.fiber_stack_bytes = opts.fiber_stack_bytes;
   vo.workers = opts.workers;
   vm_ = std::make_unique<VM>(vo);
+  for (const vm::Library* lib : kLibraries) vm_->open(*lib);
   register_compiler_builtins(*vm_);
   from_image_ =
       opts.library_image && !opts.record_image && run_image(*vm_, embedded_image(), install_hooks);

@@ -285,7 +285,7 @@ class Heap {
   // Rule 1: never collects. Returns zeroed memory with the header filled in.
   virtual GcHeader* allocate(size_t bytes, uint8_t kind) = 0;
   // While suspended, try_bump fails, so that every allocation takes
-  // allocate(): the VM counts allocations by site (vm/sites.h) on that
+  // allocate(): the VM counts allocations by site (measure/sites.h) on that
   // path alone, leaving the fast one as it is.
   void suspend_bump(bool on) {
     bump_suspended_ = on;

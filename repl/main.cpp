@@ -12,13 +12,14 @@
 
 #include "compiler/runtime.h"
 #include "gc/heap.h"
+#include "io/server.h"
+#include "io/socket.h"
+#include "measure/measure.h"
+#include "measure/profiler.h"
 #include "repl/repl.h"
 #include "vm/error.h"
 #include "vm/port.h"
 #include "vm/print.h"
-#include "vm/profiler.h"
-#include "vm/server.h"
-#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 
@@ -57,7 +58,7 @@ struct Args {
   unsigned promote_age = 0;      // 0: gen's default
   bool stats = false;
   std::string profile;      // --cpu-profile (gperftools)
-  std::string arc_profile;  // --profile (vm/profiler.h)
+  std::string arc_profile;  // --profile (measure/profiler.h)
   int profile_rate = vm::Profiler::kDefaultRate;
   std::vector<std::string> exprs;
   std::string host;                  // --host: srv.arc's srv-host*
@@ -294,7 +295,7 @@ int run(Args& args) {
   compiler::Runtime rt(args.rt);
   vm::VM& vm = rt.vm();
   if (args.promote_age) vm.heap().set_promote_age(args.promote_age);  // a no-op without generations
-  if (args.stats) vm.count_sites(true);
+  if (args.stats) vm::Measure::of(vm).count_sites(true);
   vm.define("argv", string_list(args.argv));
   // script*: the running script's path as typed, so a script can load the
   // files beside it (apps/news/news.arc does); nil at the REPL and with -e.
@@ -303,7 +304,8 @@ int run(Args& args) {
   if (!args.proxies.empty()) vm.define("trusted-proxies*", string_list(args.proxies));
   int status = 0;
   try {
-    if (!args.arc_profile.empty()) vm.start_profiler(args.profile_rate, args.arc_profile);
+    if (!args.arc_profile.empty())
+      vm::Measure::of(vm).start_profiler(args.profile_rate, args.arc_profile);
     if (!args.exprs.empty() || !args.file.empty()) install_script_sigint(vm);
     if (!args.exprs.empty()) {
       for (const std::string& e : args.exprs) {
@@ -330,7 +332,7 @@ int run(Args& args) {
     status = 1;
   }
   flush_ports(vm);
-  if (!vm.finish_profile() && status == 0) status = 1;
+  if (!vm::Measure::of(vm).finish_profile() && status == 0) status = 1;
   if (args.stats) repl::print_stats(rt, stderr);
   return status;
 }

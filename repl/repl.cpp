@@ -28,9 +28,10 @@
 
 #include "compiler/compile.h"
 #include "compiler/reader.h"
+#include "measure/gc_stats.h"
+#include "measure/measure.h"
 #include "vm/code.h"
 #include "vm/error.h"
-#include "vm/gc_stats.h"
 #include "vm/port.h"
 #include "vm/print.h"
 #include "vm/string.h"
@@ -328,9 +329,9 @@ int run_repl(compiler::Runtime& rt) {
   return failed && !tty ? 1 : 0;
 }
 
-// The top sites of each count (vm/sites.h), n of each.
+// The top sites of each count (measure/sites.h), n of each.
 static void print_site_stats(vm::VM& vm, std::FILE* out, size_t n) {
-  const vm::SiteCounters& s = vm.sites();
+  const vm::SiteCounters& s = vm::Measure::of(vm).sites();
   auto where = [&s](uint32_t site) {
     const vm::SiteCounters::Site& w = s.site(site);
     std::string r = w.function;
@@ -380,7 +381,7 @@ void print_stats(compiler::Runtime& rt, std::FILE* out) {
     if (st.allocations_by_kind[k])
       std::fprintf(out, "  %-14s %llu\n", vm::kind_name(vm::Kind(k)),
                    (unsigned long long)st.allocations_by_kind[k]);
-  // The figures of (gc-stats), under the same names (vm/gc_stats.h).
+  // The figures of (gc-stats), under the same names (measure/gc_stats.h).
   auto u = [](uint64_t n) { return (unsigned long long)n; };
   std::fprintf(out, "gc:\n");
   for (const vm::GcFigure& f : figures) {

@@ -948,7 +948,7 @@
 (def ellipsize (str (o limit 80))
   (if (<= (len str) limit) str (+ (cut str 0 limit) "...")))
 
-; rand-string is a builtin (vm/builtins/crypto.cpp): characters drawn from
+; rand-string is a builtin (io/crypto.cpp): characters drawn from
 ; the kernel's random source, as Arc 3.1's read /dev/urandom.
 
 ; --- 5.11 Higher-order helpers ---

@@ -793,7 +793,7 @@
   (let fb (fiber (fn (_) (f yield) nil))
     (fn () (if (fiber-done fb) nil (resume fb)))))
 
-; --- Arcana: the sampling profiler (vm/profiler.h, docs/LANGUAGE.md 8.4) ---
+; --- Arcana: the sampling profiler (measure/profiler.h, docs/LANGUAGE.md 8.4) ---
 
 ; (w/profile file body...): body's value. The profiler samples body as it
 ; runs, and what it took is written to file in pprof's format (go tool

@@ -6,7 +6,7 @@
 ; The API and its behaviour are Arc 3.1's, so its programs run unchanged:
 ; a handler prints its header lines and its page with pr to the standard
 ; output it is given. What is underneath is not: the bytes and the
-; operating system are C++ (vm/socket.cpp, vm/http.cpp). One green thread
+; operating system are C++ (io/socket.cpp, io/http.cpp). One green thread
 ; serves one connection, parked on the scheduler's epoll whenever it waits,
 ; and keeps it open between requests (HTTP/1.1 keep-alive). %http-read
 ; reads and parses a whole request (libhttp-parser) into the request table;

@@ -27,17 +27,16 @@ void define_builtins(VM& vm, const BuiltinDef (&defs)[N]) {
   define_builtins(vm, defs, N);
 }
 
-// The areas; vm.cpp calls each once at start.
+// The core's areas; VM::VM calls each once. The libraries above the core
+// have their own (io/io.h, measure/measure.h).
 void register_list_builtins(VM& vm);
 void register_number_builtins(VM& vm);
 void register_string_builtins(VM& vm);  // chars, strings, symbols
 void register_table_builtins(VM& vm);
 void register_type_builtins(VM& vm);     // type, annotate, rep, coerce
 void register_io_builtins(VM& vm);       // ports, read/write chars and bytes, printing
-void register_system_builtins(VM& vm);   // files, OS, time, rand, quit
+void register_system_builtins(VM& vm);   // quit, memory, clocks
 void register_control_builtins(VM& vm);  // err, on-err, protect, ccc, apply, gc, stats
-void register_http_builtins(VM& vm);     // requests, responses, static files (srv.arc)
-void register_crypto_builtins(VM& vm);   // password hashes, random strings (libsodium)
 
 // Argument checkers: return the unboxed argument or raise
 // "NAME: expected WHAT, got X".

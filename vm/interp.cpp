@@ -32,7 +32,6 @@
 #include "vm/fiber.h"
 #include "vm/fiber_switch.h"
 #include "vm/number.h"
-#include "vm/profiler.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
@@ -163,7 +162,7 @@ struct VM::RunScope {
   // innermost is the running one. Leaving the run (killed, out of memory)
   // ends them.
   int in_place = 0;
-  // Counting sites (vm/sites.h): the site of the builtin that made this
+  // Counting sites (vm/instrument.h): the site of the builtin that made this
   // run, given back when it ends, unless a collection has moved its code;
   // after a top-level run, none (what follows is outside Arc).
   bool site_saved = false;
@@ -172,15 +171,15 @@ struct VM::RunScope {
   uint64_t site_epoch = 0;
   void save_site() {
     site_saved = true;
-    site_code = vm.r_.level == 0 ? nullptr : vm.sites_.code();
-    site_pc = vm.sites_.pc();
+    site_code = vm.r_.level == 0 ? nullptr : vm.instrument_->site_code();
+    site_pc = vm.instrument_->site_pc();
     site_epoch = vm.heap().stats().collections;
   }
   ~RunScope() {
     if (site_saved) {
       if (site_code && vm.heap().stats().collections == site_epoch)
-        vm.sites_.at(site_code, site_pc);
-      else vm.sites_.forget_code();
+        vm.instrument_->enter_site(site_code, site_pc);
+      else vm.instrument_->forget_site();
     }
     for (; in_place > 0; --in_place) fiber_exit(vm, FiberExit::Fail, false);
     while (vm.handlers_.size() > nhandlers) vm.handlers_.pop_back();
@@ -367,7 +366,7 @@ struct VM::RunScope {
 Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   RunScope scope{*this,           r_.base,  r_.builtin_args, r_.builtin_pc, handlers_.size(),
                  cont == nullptr, fslot_arg};
-  if (__builtin_expect(g_profile.sites == &sites_, 0)) scope.save_site();
+  if (__builtin_expect(g_profile.counting != nullptr, 0) && counting()) scope.save_site();
   if (cont) {
     scope.fslot = r_.stack + runs_.back().fslot;
   } else {
@@ -529,13 +528,14 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       r_.builtin_args = sp - n;
       r_.sp = sp;
       // Ticks of the profiler that come during the call are the builtin's
-      // (vm/profiler.h): two loads while it is off.
-      uint64_t ticks = Profiler::ticks();
+      // (Profile::ticks, vm/object.h): two loads while it is off.
+      uint64_t ticks = g_profile.ticks.load(std::memory_order_relaxed);
       Value r = b->fn(*this, sp - n, n);
       // Not b: the builtin may have collected, moving its object (and a
       // full collection may have given the old place back to the system);
       // its slot on the stack is kept up to date (VM::sample_builtin).
-      if (__builtin_expect(Profiler::ticks() != ticks, 0)) sample_builtin(sp - n - 1, r, ticks);
+      if (__builtin_expect(g_profile.ticks.load(std::memory_order_relaxed) != ticks, 0))
+        sample_builtin(sp - n - 1, r, ticks);
       // A builtin that runs Arc code (eval and macex expand macros) passes
       // safe points in a nested run, where the code object may have moved.
       if (code) RELOAD();
@@ -556,7 +556,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 
     count_op:
       counters_.ops[insn & 0xff]++;
-      sites_.at_frame(base, pc);
+      instrument_->at_frame(base, pc);
       JUMP_TO(op_targets_[insn & 0xff]);
 
 #if ARCANA_SWITCH_DISPATCH

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vm/code.h"
+#include "vm/instrument.h"
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
@@ -139,6 +140,10 @@ uint32_t g_next_hash = 0x9e3779b9u;
 }  // namespace
 
 void set_heap(gc::Heap* h) { g_heap = h; }
+
+void count_allocation(Kind k, size_t bytes) {
+  if (g_profile.counting) g_profile.counting->allocation(k, gc::round_object_size(bytes));
+}
 
 const char* kind_name(Kind k) {
   static const char* names[] = {

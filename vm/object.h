@@ -5,7 +5,7 @@
 // to one another (tracing beside each type), registered by register_kinds;
 // the kinds that belong to a module have their struct in its header and
 // their functions in its .cpp (Fiber: vm/fiber.h, Thread: vm/thread.h,
-// Socket: vm/socket.h, Continuation: vm/continuation.h), registered by
+// Socket: io/socket.h, Continuation: vm/continuation.h), registered by
 // that module (Continuation by VM::VM). Adding a kind means adding it to ARC_KINDS below, its
 // struct, and its three functions beside it.
 //
@@ -16,6 +16,7 @@
 #pragma once
 #include <gmp.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -64,19 +65,24 @@ constexpr int kKindCount = int(Kind::Count);
 const char* kind_name(Kind k);
 
 // ---- profile counters (g_profile is defined in vm/object.cpp) ----
-// Process-wide, as TYPE and alloc, which count, have no VM at hand.
-class SiteCounters;  // vm/sites.h
+// Process-wide, as TYPE and alloc, which count, have no VM at hand, and as
+// the profiler's timer signal, which ticks. The measurement library
+// (measure/) reads them and turns them on; the core only counts.
+class Instrument;  // vm/instrument.h
 struct Profile {
   bool count_types = false;  // --stats, (count-sites t) turn this on
   uint64_t type_counts[kKindCount] = {};
-  SiteCounters* sites = nullptr;  // the counting VM's, while it counts
+  Instrument* counting = nullptr;  // the running VM's instrument, while it counts sites
+  // Ticks of the sampling profiler's timer (measure/profiler.h): a builtin
+  // call during which it moved is charged to the builtin.
+  std::atomic<uint64_t> ticks{0};
 };
 extern Profile g_profile;
-// Counting allocations by site (vm/sites.cpp), on allocate()'s path: while
-// the VM counts, the heap's bump is suspended (Heap::suspend_bump), so the
-// inline fast path is as it is without counting. (TYPE's counting stays an
-// increment: a call there costs the interpreter loop registers, 3% more
-// instructions on bench/engine/loop.arc; SiteCounters reads the counts.)
+// Counting allocations by site, on allocate()'s path: while the VM counts,
+// the heap's bump is suspended (Heap::suspend_bump), so the inline fast
+// path is as it is without counting. (TYPE's counting stays an increment:
+// a call there costs the interpreter loop registers; the instrument reads
+// the counts.)
 void count_allocation(Kind k, size_t bytes);
 
 // The one type test. Everything that asks "what is this value" calls it.
@@ -235,7 +241,7 @@ inline T* alloc(Kind k, size_t extra = 0) {
   gc::Heap& h = heap();
   if (GcHeader* o = h.try_bump(sizeof(T) + extra, uint8_t(k))) return reinterpret_cast<T*>(o);
   GcHeader* o = h.allocate(sizeof(T) + extra, uint8_t(k));
-  if (__builtin_expect(g_profile.sites != nullptr, 0)) count_allocation(k, sizeof(T) + extra);
+  if (__builtin_expect(g_profile.counting != nullptr, 0)) count_allocation(k, sizeof(T) + extra);
   return reinterpret_cast<T*>(o);
 }
 

@@ -42,7 +42,7 @@ struct PortImpl {
   virtual void flush() {}
   virtual void close() { closed = true; }
   // force-close: for a socket, drop unsent output and reset the connection
-  // (vm/socket.h); for other ports, the same as close.
+  // (io/socket.h); for other ports, the same as close.
   virtual void abort() { close(); }
   // The file descriptor underneath, or -1 (string ports).
   virtual int fd() const { return -1; }

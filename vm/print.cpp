@@ -21,6 +21,7 @@
 #include "vm/print.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iterator>
 #include <unordered_map>
@@ -30,10 +31,10 @@
 #include "vm/code.h"
 #include "vm/number.h"
 #include "vm/port.h"
-#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
+#include "vm/vm.h"
 
 namespace vm {
 
@@ -239,6 +240,17 @@ bool is_container(Value v) { return is_container_kind(TYPE(v)); }
 // A value that holds no other (all but conses, tables and tagged objects),
 // printed with no printer state: what pr mostly prints, so it costs no
 // work stack and no sets.
+// An object of a kind a library owns (vm/library.h): as the library
+// prints it, or #<type> if the running VM has not opened it.
+void print_library_kind(Value v, std::string& out) {
+  Kind k = Kind(v.header()->kind);
+  if (has_vm())
+    if (auto print = VM::current().kind_ops(k).print) return print(v, out);
+  out += "#<";
+  for (const char* c = kind_name(k); *c; ++c) out += char(std::tolower(*c));
+  out += ">";
+}
+
 void print_atom(std::string& out, Value v, bool write) {
   switch (TYPE(v)) {
     case Kind::Nil: out += "nil"; break;
@@ -264,7 +276,7 @@ void print_atom(std::string& out, Value v, bool write) {
     case Kind::Continuation: out += "#<continuation>"; break;
     case Kind::Fiber: out += "#<fiber>"; break;
     case Kind::Thread: out += "#<thread>"; break;
-    case Kind::Socket: out += "#<socket " + std::to_string(v.as<ListenSocket>()->port) + ">"; break;
+    case Kind::Socket: print_library_kind(v, out); break;
     case Kind::Port: out += port_form(v); break;
     case Kind::Exception:
       out += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";

@@ -96,7 +96,7 @@ enum class IoWait { Ready, Timeout, Woken };
 // meanwhile is raised.
 //   keep: fd (and wake_fd) stay registered with epoll, edge-triggered,
 //   until fd_closing, saving two system calls a wait; only for descriptors
-//   whose every close goes through fd_closing (sockets, vm/socket.cpp).
+//   whose every close goes through fd_closing (sockets, io/socket.cpp).
 IoWait wait_io(VM& vm, int fd, bool write, uint64_t deadline_ns, int wake_fd = -1,
                bool keep = false);
 // The clock wait_io's deadlines are on (CLOCK_MONOTONIC), in nanoseconds.

@@ -13,9 +13,6 @@
 #include "vm/error.h"
 #include "vm/fiber.h"
 #include "vm/port.h"
-#include "vm/profiler.h"
-#include "vm/server.h"
-#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/thread.h"
@@ -82,11 +79,6 @@ VM::VM(const Options& o) : opts_(o) {
   register_fiber_builtins(*this);
   register_thread_kind(*heap_);
   register_thread_builtins(*this);
-  register_socket_kind(*heap_);
-  register_socket_builtins(*this);
-  register_http_builtins(*this);
-  register_server_builtins(*this);
-  register_crypto_builtins(*this);
   for (int i = 0; i < kOpCount; ++i) {
     primitives_[i] = NIL;
     if (const char* g = kOps[i].global) {
@@ -96,6 +88,18 @@ VM::VM(const Options& o) : opts_(o) {
   }
   define("nil", NIL);
   define("t", T);
+}
+
+void VM::open(const Library& lib) {
+  if (has_library(lib.name)) return;
+  lib.open(*this);
+  libraries_.push_back(lib.name);
+}
+
+bool VM::has_library(const char* name) const {
+  for (const char* n : libraries_)
+    if (std::strcmp(n, name) == 0) return true;
+  return false;
 }
 
 void VM::refresh_dispatch() {
@@ -114,8 +118,8 @@ void VM::refresh_dispatch() {
 }
 
 VM::~VM() {
-  if (g_profile.sites == &sites_) {  // counting ends with the VM that counted
-    g_profile.sites = nullptr;
+  if (counting()) {  // counting ends with the VM that counted
+    g_profile.counting = nullptr;
     g_profile.count_types = false;
     heap_->suspend_bump(false);
   }
@@ -334,58 +338,37 @@ Value* VM::tail_call_slots(int nargs) {
   return r_.builtin_args;
 }
 
-void VM::count_sites(bool on) {
+void VM::attach(std::unique_ptr<Instrument> i) {
+  if (counting()) set_counting(false);
+  instrument_ = std::move(i);
+}
+
+void VM::set_counting(bool on) {
+  if (on && !instrument_) throw_error("count-sites: no measurement library is open");
   counters_.count_ops = on;
   g_profile.count_types = on;
-  if (g_profile.sites == &sites_) sites_.forget_code();  // what was counted so far
-  if (on) g_profile.sites = &sites_;
-  else if (g_profile.sites == &sites_) g_profile.sites = nullptr;
+  g_profile.counting = on ? instrument_.get() : nullptr;
   heap_->suspend_bump(on);  // every allocation through allocate(), counted
-  sites_.forget_code();
-  if (on) sites_.snapshot();
   refresh_dispatch();
 }
 
-void VM::collect_garbage() {
-  bool counting = g_profile.sites == &sites_;
-  uint32_t site = counting ? sites_.collection_site() : 0;
-  if (profiler_) Profiler::set_collecting(true);
-  heap_->collect();
-  if (profiler_) Profiler::set_collecting(false);
-  if (counting) sites_.collection(site, true);
+void VM::collect(bool major) {
+  Instrument* in = instrument_.get();
+  uint32_t token = in ? in->collection_begins() : 0;
+  uint64_t majors = heap_->stats().major_collections;
+  if (major) heap_->collect();
+  else heap_->collect_minor();
+  if (in) in->collection_ends(token, major || heap_->stats().major_collections != majors);
 }
 
-void VM::start_profiler(int rate, std::string path) {
-  if (profiler_) throw_error("profile: the profiler is running already");
-  profiler_ = std::make_unique<Profiler>(*this, rate);
-  profile_path_ = std::move(path);
-}
-
-bool VM::finish_profile() {
-  if (!profiler_ || profile_path_.empty()) return true;
-  stop_profiler();
-  try {
-    Profiler::write(*last_profile_, profile_path_);
-    return true;
-  } catch (ArcError& e) {
-    std::string msg = string_utf8(e.exc.as<Exception>()->message) + "\n";
-    std::fwrite(msg.data(), 1, msg.size(), stderr);
-    return false;
-  }
-}
-
-void VM::stop_profiler() {
-  if (!profiler_) return;
-  last_profile_ = profiler_->finish();
-  profiler_.reset();
-}
+void VM::collect_garbage() { collect(true); }
 
 void VM::sample_builtin(const Value* slot, Value r, uint64_t ticks_before) {
   Value b = r == tail_call_marker() ? NIL : *slot;
   // The kind read directly: a TYPE here would count a dispatch the program
   // did not make.
   bool builtin = b.is_ref() && b.header()->kind == uint8_t(Kind::Builtin);
-  if (profiler_) profiler_->sample_builtin(builtin ? b.as<Builtin>() : nullptr, ticks_before);
+  if (instrument_) instrument_->sample_builtin(builtin ? b.as<Builtin>() : nullptr, ticks_before);
 }
 
 Value VM::safe_point_slow(bool at_entry) {
@@ -399,18 +382,10 @@ Value VM::safe_point_slow(bool at_entry) {
     interrupt_ = 0;
     throw ArcError{interrupt_exc_};
   }
-  if (heap_->collection_wanted()) {
-    bool counting = g_profile.sites == &sites_;
-    uint32_t site = counting ? sites_.collection_site() : 0;
-    uint64_t majors = heap_->stats().major_collections;
-    if (profiler_) Profiler::set_collecting(true);
-    heap_->collect_minor();
-    if (profiler_) Profiler::set_collecting(false);
-    if (counting) sites_.collection(site, heap_->stats().major_collections != majors);
-  }
+  if (heap_->collection_wanted()) collect(false);
   if (!oom_reserve_) take_oom_reserve();  // given up by out_of_memory
   // Before the scheduler may switch threads: the samples are this one's.
-  if (profiler_ && profiler_->pending()) profiler_->sample(at_entry);
+  if (instrument_ && instrument_->sample_pending()) instrument_->sample(at_entry);
   if (slice_left < 0)
     scheduler_tick(*this);  // the slice ran out: may switch threads, sets the next slice
   else  // only poked: the slice goes on (an add, keeping any poke since the exchange)

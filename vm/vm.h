@@ -12,8 +12,9 @@
 
 #include "vm/code.h"
 #include "vm/continuation.h"
+#include "vm/instrument.h"
+#include "vm/library.h"
 #include "vm/object.h"
-#include "vm/sites.h"
 #include "vm/stack_pool.h"
 
 namespace vm {
@@ -27,7 +28,7 @@ struct Options {
   size_t fiber_stack_bytes = size_t(128) << 10;     // each thread's, fiber's: --thread-stack
   StackRelease fiber_release = StackRelease::keep;  // --fiber-release
   bool stats = false;                               // --stats
-  int workers = 0;  // --workers: serve forks this many worker processes (vm/server.cpp)
+  int workers = 0;  // --workers: serve forks this many worker processes (io/server.cpp)
 };
 
 // The current ports (VM::in_port and the rest).
@@ -70,10 +71,6 @@ struct FrameRef {
   const Builtin* builtin;
   bool has_caller;
 };
-class Profiler;
-namespace pprof {
-class Profile;
-}
 
 // How a run picks up frames already on the stack (VM::continue_frames):
 // make the pending call of nargs values on top of the stack, or push value
@@ -143,6 +140,13 @@ class VM final : public gc::RootSource {
   VM(const VM&) = delete;
 
   static VM& current();  // the one VM of this process
+
+  // ---- the libraries above the core (vm/library.h) ----
+  // Opens lib: its builtins are defined, its kinds' functions registered.
+  void open(const Library& lib);
+  bool has_library(const char* name) const;
+  void set_kind_ops(Kind k, const KindOps& ops) { kind_ops_[int(k)] = ops; }
+  const KindOps& kind_ops(Kind k) const { return kind_ops_[int(k)]; }
 
   // ---- globals and primitives ----
   void define(const char* name, Value v);
@@ -309,27 +313,19 @@ class VM final : public gc::RootSource {
   // Declarations (declare): read by the compiler and the output builtins.
   Declarations& declarations() { return declarations_; }
 
-  // ---- profiling (--stats) ----
+  // ---- measuring (vm/instrument.h) ----
   // The opcode counts and the switch that turns them on; the interpreter
   // notices a change when a run begins (refresh_dispatch).
   Counters& counters() { return counters_; }
-  // Counting by site (vm/sites.h) with the type dispatches and the opcodes
-  // (--stats, (count-sites t)); takes effect at the next instruction.
-  void count_sites(bool on);
-  SiteCounters& sites() { return sites_; }
-
-  // ---- the sampling profiler (vm/profiler.h) ----
-  // Starts it (an Arc error if it runs); stops it, keeping what it took as
-  // the last profile, which last_profile() gives (null before any). Started
-  // with a path (--profile), what it takes is written there at the end of
-  // the process (finish_profile: the end of main, or quit).
-  void start_profiler(int rate, std::string path = {});
-  void stop_profiler();
-  // Stops a profiler started with a path and writes its file; a failure is
-  // printed to stderr, and the result is false.
-  bool finish_profile();
-  bool profiling() const { return profiler_ != nullptr; }
-  const pprof::Profile* last_profile() const { return last_profile_.get(); }
+  // The instrument the measurement library attaches (null: none), which
+  // the VM owns from then on.
+  void attach(std::unique_ptr<Instrument> i);
+  Instrument* instrument() const { return instrument_.get(); }
+  // Counting by site with the type dispatches and the opcodes (--stats,
+  // (count-sites t)), charged to the attached instrument, on or off; takes
+  // effect at the next instruction.
+  void set_counting(bool on);
+  bool counting() const { return instrument_ && g_profile.counting == instrument_.get(); }
 
   // ---- hooks: functions of the prelude the interpreter calls ----
   // (%run-winds thunks v): runs the cleanups and befores of a transfer of
@@ -363,8 +359,9 @@ class VM final : public gc::RootSource {
   void trace_roots_but_symbols(gc::Visitor& v);
 
   Options opts_;
+  std::vector<const char*> libraries_;  // open()'s, by name
+  KindOps kind_ops_[kHeapKinds] = {};
   Counters counters_;
-  SiteCounters sites_;
   Declarations declarations_;
   Ports ports_;
   // The main VM stack's words above stack_end: headroom for what is pushed
@@ -377,14 +374,14 @@ class VM final : public gc::RootSource {
   }
 
   gc::Heap* heap_;
-  std::unique_ptr<Profiler> profiler_;
+  std::unique_ptr<Instrument> instrument_;
   // A builtin call during which the profiler's timer ticked (vm/interp.cpp).
   // slot: where the builtin was called from, which a collection keeps up
   // to date; r: what it returned (a tail call has put its callee there).
   __attribute__((noinline, cold)) void sample_builtin(const Value* slot, Value r,
                                                       uint64_t ticks_before);
-  std::unique_ptr<pprof::Profile> last_profile_;
-  std::string profile_path_;                           // start_profiler's path
+  // Runs a collection (major: a full one), telling the instrument.
+  void collect(bool major);
   Value run_winds_fn_ = NIL, atomic_locked_fn_ = NIL;  // install_hooks
   static Value hook(Value f, const char* name) {
     if (__builtin_expect(f.is_nil(), 0)) missing_hook(name);

@@ -1,6 +1,6 @@
 // tests/fuzz/fuzz_http.cpp — a libFuzzer target for the HTTP layer
-// (vm/http.h): the request parser driven as the server drives it
-// (vm/builtins/http.cpp's %http-read), each request parsed turned into the
+// (io/http.h): the request parser driven as the server drives it
+// (io/http_builtins.cpp's %http-read), each request parsed turned into the
 // Arc request table, and the input completed as if a handler had written
 // it. Built by `make fuzz` (CMakeLists.txt, ARCANA_FUZZ) with ASan and
 // UBSan; a crash, a sanitizer report or a broken invariant below fails.
@@ -26,7 +26,7 @@
 
 #include "compiler/runtime.h"
 #include "gc/heap.h"
-#include "vm/http.h"
+#include "io/http.h"
 #include "vm/print.h"
 
 namespace {

@@ -1,10 +1,10 @@
-// tests/unit/test_http.cpp — the VM-free HTTP layer of vm/http.h: the
+// tests/unit/test_http.cpp — the VM-free HTTP layer of io/http.h: the
 // request parser and its policy (limits, methods, versions, errors), fed
 // whole, in every split and a byte at a time; Arc 3.1's urldecode,
 // parseargs and parsecookies; request targets; multipart bodies; and the
 // completion of a handler's output into an HTTP/1.1 response head.
 //
-// The expected values come from vm/http.h's comments, Arc 3.1's srv.arc
+// The expected values come from io/http.h's comments, Arc 3.1's srv.arc
 // and RFC 9110/9112, not from running the code.
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "io/http.h"
 #include "support.h"
-#include "vm/http.h"
 #include "vm/print.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
@@ -28,7 +28,7 @@ using State = vm::http::RequestParser::State;
 
 namespace {
 
-// ---- driving the parser as the server does (vm/builtins/http.cpp) ----
+// ---- driving the parser as the server does (io/http_builtins.cpp) ----
 
 // A request in a form Catch can compare and print.
 std::string describe(const Request& r) {

@@ -1,5 +1,5 @@
-// tests/unit/test_profiler.cpp — the sampling profiler (vm/profiler.h) and
-// its pprof files (vm/pprof.h). The files are read back with a decoder of
+// tests/unit/test_profiler.cpp — the sampling profiler (measure/profiler.h) and
+// its pprof files (measure/pprof.h). The files are read back with a decoder of
 // this test's own, written from profile.proto's field numbers, so that the
 // test checks what pprof would read rather than what the writer meant.
 // Profiles of known programs, run by the real binary with --profile: a hot
@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "measure/pprof.h"
 #include "support.h"
-#include "vm/pprof.h"
 
 namespace {
 

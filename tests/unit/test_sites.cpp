@@ -1,4 +1,4 @@
-// tests/unit/test_sites.cpp — the per-site counters (vm/sites.h): type
+// tests/unit/test_sites.cpp — the per-site counters (measure/sites.h): type
 // dispatches, allocations and collections by site, on programs whose counts
 // are known exactly; (site-stats), (site-stats-reset) and (count-sites).
 #include <catch2/catch.hpp>

@@ -1,6 +1,7 @@
 // vm/builtins/io.cpp — the port builtins of docs/LANGUAGE.md 4.8: the current ports,
-// opening files and strings, reading and writing characters and bytes,
-// write/disp, close, flushout and pipe-from.
+// string ports, reading and writing characters and bytes, write/disp,
+// close and flushout. Opening files and pipe-from are the I/O library's
+// (io/os.cpp).
 //
 // call-w/stdout and call-w/stdin are written in Arc (they need dynamic-wind)
 // on top of %set-stdout and %set-stdin here; sread/readline live with the
@@ -16,7 +17,6 @@
 #include "vm/error.h"
 #include "vm/port.h"
 #include "vm/print.h"
-#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/vm.h"
@@ -68,22 +68,7 @@ Value bi_set_stdin(VM& vm, Value* args, int) {
   return old;
 }
 
-// ---- opening ----
-
-Value bi_infile(VM&, Value* args, int) {
-  return make_port(open_input_file(arg_text("infile", args[0])));
-}
-
-// Only the symbol `append` appends; anything else truncates (as Arc 3.1).
-Value bi_outfile(VM&, Value* args, int nargs) {
-  std::string path = arg_text("outfile", args[0]);
-  // The mode is 'append or nothing (nil too): any other is a mistake, not
-  // a silent truncation of the file.
-  bool append = nargs > 1 && args[1].truthy();
-  if (append && (TYPE(args[1]) != Kind::Symbol || symbol_name(args[1]) != "append"))
-    throw_error("outfile: the mode is 'append, got", {args[1]});
-  return make_port(open_output_file(path, append));
-}
+// ---- string ports ----
 
 // (%check-input-open who port): nil, or the error an open input port's
 // reader would raise, named for who (an Arc-defined reader such as
@@ -191,16 +176,19 @@ Value bi_prn(VM& vm, Value* args, int nargs) { return print_all(vm, args, nargs,
 
 // ---- closing and flushing ----
 
-// Closing twice is harmless; closing what is not a port or a listening
-// socket is an error. force-close resets a socket's connection, dropping
-// what it has not sent (PortImpl::abort).
-Value close_ports(const char* fn, Value* args, int nargs, bool force) {
-  for (int i = 0; i < nargs; ++i)
-    if (TYPE(args[i]) != Kind::Port && TYPE(args[i]) != Kind::Socket)
-      type_error(fn, "a port or socket", args[i]);
+// Closing twice is harmless; closing what is neither a port nor an object
+// a library gives a close (a listening socket: vm/library.h, KindOps) is an
+// error. force-close resets a socket's connection, dropping what it has
+// not sent (PortImpl::abort).
+Value close_ports(VM& vm, const char* fn, Value* args, int nargs, bool force) {
   for (int i = 0; i < nargs; ++i) {
-    if (TYPE(args[i]) == Kind::Socket) {
-      close_listen_socket(args[i]);
+    Kind k = TYPE(args[i]);
+    if (k != Kind::Port && (int(k) >= kHeapKinds || !vm.kind_ops(k).close))
+      type_error(fn, "a port or socket", args[i]);
+  }
+  for (int i = 0; i < nargs; ++i) {
+    if (Kind k = TYPE(args[i]); k != Kind::Port) {
+      vm.kind_ops(k).close(args[i], force);
       continue;
     }
     PortImpl* p = port_impl(args[i]);
@@ -209,39 +197,16 @@ Value close_ports(const char* fn, Value* args, int nargs, bool force) {
   return NIL;
 }
 
-Value bi_close(VM&, Value* args, int nargs) { return close_ports("close", args, nargs, false); }
-Value bi_force_close(VM&, Value* args, int nargs) {
-  return close_ports("force-close", args, nargs, true);
+Value bi_close(VM& vm, Value* args, int nargs) {
+  return close_ports(vm, "close", args, nargs, false);
+}
+Value bi_force_close(VM& vm, Value* args, int nargs) {
+  return close_ports(vm, "force-close", args, nargs, true);
 }
 
 Value bi_flushout(VM& vm, Value* args, int nargs) {
   output_arg(vm, "flushout", args, nargs, 0)->flush();
   return T;
-}
-
-// ---- pipe-from ----
-
-// The command's whole output goes to an unlinked temporary file first (as
-// Arc 3.1 does), so the port reads a finished file, never a live process.
-Value bi_pipe_from(VM& vm, Value* args, int) {
-  std::string cmd = arg_text("pipe-from", args[0]);
-  const char* dir = getenv("TMPDIR");
-  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/arcana-pipe-XXXXXX";
-  int fd = mkostemp(path.data(), O_CLOEXEC);
-  if (fd < 0)
-    throw_error(std::string("pipe-from: cannot create a temporary file: ") + strerror(errno));
-  unlink(path.c_str());
-  if (is_output_port(vm.err_port()) && !port_impl(vm.err_port())->closed)
-    port_impl(vm.err_port())->flush();
-  int pid = spawn_shell(cmd, fd);
-  if (pid < 0) {
-    int err = errno;
-    ::close(fd);
-    throw_error(std::string("pipe-from: cannot run the shell: ") + strerror(err), {args[0]});
-  }
-  wait_child(pid);
-  lseek(fd, 0, SEEK_SET);
-  return make_port(make_fd_input(fd, "pipe-from", true));
 }
 
 const BuiltinDef kIoBuiltins[] = {
@@ -250,8 +215,6 @@ const BuiltinDef kIoBuiltins[] = {
     {"stderr", bi_stderr, 0, 0, "the current error port"},
     {"%set-stdout", bi_set_stdout, 1, 1, "make port the current output port; returns the old one"},
     {"%set-stdin", bi_set_stdin, 1, 1, "make port the current input port; returns the old one"},
-    {"infile", bi_infile, 1, 1, "open a file for reading"},
-    {"outfile", bi_outfile, 1, 2, "open a file for writing; mode 'append appends"},
     {"%check-input-open", bi_check_input_open, 2, 2, "an error unless port is an open input"},
     {"instring", bi_instring, 1, 1, "an input port reading the characters of a string"},
     {"outstring", bi_outstring, 0, 1, "an output port accumulating a string"},
@@ -269,7 +232,6 @@ const BuiltinDef kIoBuiltins[] = {
     {"close", bi_close, 0, -1, "close each port; returns nil"},
     {"force-close", bi_force_close, 0, -1, "close each port at once; returns nil"},
     {"flushout", bi_flushout, 0, 1, "flush the current output port; returns t"},
-    {"pipe-from", bi_pipe_from, 1, 1, "an input port on the output of a shell command"},
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// vm/server.h — the process-level side of srv.arc's server: being told to
+// io/server.h — the process-level side of srv.arc's server: being told to
 // stop (SIGTERM, and SIGINT outside the REPL), and the pre-forked workers
 // of arcana --workers N.
 //

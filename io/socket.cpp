@@ -1,6 +1,6 @@
-// vm/socket.cpp — see socket.h: listening sockets, the ports of a
+// io/socket.cpp — see socket.h: listening sockets, the ports of a
 // connection, and the system calls under them.
-#include "vm/socket.h"
+#include "io/socket.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -385,7 +385,11 @@ int arg_port(const char* fn, Value v) {
   return int(p);
 }
 
-void close_listen_socket(Value sv) { close_fd(listen_socket(sv)->fd); }
+void close_listen_socket(Value sv, bool) { close_fd(listen_socket(sv)->fd); }
+
+void print_listen_socket(Value sv, std::string& out) {
+  out += "#<socket " + std::to_string(listen_socket(sv)->port) + ">";
+}
 
 // ---- the kind ----
 

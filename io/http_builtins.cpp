@@ -1,8 +1,8 @@
-// vm/builtins/http.cpp — the builtins srv.arc serves HTTP with: reading a
+// io/http_builtins.cpp — the builtins srv.arc serves HTTP with: reading a
 // request into the request table (%http-read), the response port handlers
 // write into (%response-port), sending what they wrote (%http-send), the
 // server's own error answers (%http-error), and static files with their
-// validators (%http-file). The bytes are parsed by vm/http.cpp.
+// validators (%http-file). The bytes are parsed by io/http.cpp.
 //
 // A connection's parser lives with its input port (SocketInput::ext), so
 // bytes of a pipelined request that arrive with the one before wait there.
@@ -10,8 +10,6 @@
 // than keeping Values in C++ locals: other threads run (and collect)
 // while it waits, and the arguments are on this thread's VM stack, which
 // the collector updates in place.
-#include "vm/http.h"
-
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -26,12 +24,14 @@
 #include <ctime>
 #include <string>
 
+#include "io/http.h"
+#include "io/io.h"
+#include "io/server.h"
+#include "io/socket.h"
 #include "vm/builtins.h"
 #include "vm/error.h"
 #include "vm/number.h"
 #include "vm/port.h"
-#include "vm/server.h"
-#include "vm/socket.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
 #include "vm/table.h"

@@ -1,4 +1,4 @@
-// vm/profiler.h — the Arc-level sampling profiler: --profile=FILE,
+// measure/profiler.h — the Arc-level sampling profiler: --profile=FILE,
 // (w/profile FILE body...) and (prof expr) (docs/LANGUAGE.md 8.4).
 //
 // How a sample is taken. A CPU-time timer of the VM's own OS thread
@@ -40,7 +40,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "vm/pprof.h"
+#include "measure/pprof.h"
+#include "vm/object.h"
 
 namespace vm {
 
@@ -61,12 +62,11 @@ class Profiler {
   Profiler(const Profiler&) = delete;
   Profiler& operator=(const Profiler&) = delete;
 
-  // The ticks the timer has counted; the interpreter compares them around
-  // builtin calls.
-  static uint64_t ticks() { return ticks_.load(std::memory_order_relaxed); }
+  // The timer counts its ticks in the core's Profile::ticks (vm/object.h),
+  // which the interpreter compares around builtin calls.
   // Whether ticks wait to be charged (the safe point's test).
   bool pending() const {
-    return ticks_.load(std::memory_order_relaxed) != charged_ ||
+    return g_profile.ticks.load(std::memory_order_relaxed) != charged_ ||
            gc_ticks_.load(std::memory_order_relaxed) != gc_charged_;
   }
   // Tells the handler a collection runs (its ticks are [gc] ticks).
@@ -119,7 +119,7 @@ class Profiler {
   uint64_t gc_location_ = 0;
 
   // The signal handler's view: process-wide, as a handler has no argument.
-  static std::atomic<uint64_t> ticks_, gc_ticks_;
+  static std::atomic<uint64_t> gc_ticks_;
   static std::atomic<bool> collecting_;
   static std::atomic<VM*> vm_signalled_;
   static void on_signal(int);

@@ -1,5 +1,5 @@
-// vm/sites.cpp — the per-site counters (vm/sites.h).
-#include "vm/sites.h"
+// measure/sites.cpp — the per-site counters (measure/sites.h).
+#include "measure/sites.h"
 
 #include <algorithm>
 
@@ -7,11 +7,6 @@
 #include "vm/string.h"
 
 namespace vm {
-
-void count_allocation(Kind k, size_t bytes) {
-  if (g_profile.sites)
-    g_profile.sites->allocation(k, gc::round_object_size(bytes), heap().collection_wanted());
-}
 
 SiteCounters::SiteCounters() { reset(); }
 

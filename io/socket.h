@@ -1,4 +1,4 @@
-// vm/socket.h — TCP sockets (docs/LANGUAGE.md 4.11): a listening socket is an Arc
+// io/socket.h — TCP sockets (docs/LANGUAGE.md 4.11): a listening socket is an Arc
 // object of its own (type `socket`); a connection is two ports, an input
 // and an output, sharing one descriptor.
 //
@@ -39,7 +39,7 @@ struct SocketConn {
 };
 
 // Something a subsystem keeps with a connection's input port (the HTTP
-// parser state of vm/http.cpp).
+// parser state of io/http.cpp).
 struct PortExtension {
   virtual ~PortExtension() = default;
 };
@@ -55,7 +55,7 @@ class SocketInput final : public PortImpl {
   const std::string& ip() const { return conn_->ip; }
   SocketConn& conn() { return *conn_; }
 
-  // The buffer, for readers that parse it in place (vm/http.cpp).
+  // The buffer, for readers that parse it in place (io/http.cpp).
   const char* data() const { return buf_.get() + pos_; }
   size_t avail() const { return end_ - pos_; }
   void consume(size_t n) { pos_ += n; }
@@ -129,8 +129,11 @@ Value open_listen_socket(int port, const std::string& host, bool reuse_port, boo
 Value accept_connection(Value* slot, int wake_fd);
 // A builtin's TCP port argument, 0 to 65535.
 int arg_port(const char* fn, Value v);
-// Closes a listening socket (close); again is harmless.
-void close_listen_socket(Value s);
+// Closes a listening socket (close and force-close: KindOps::close); again
+// is harmless.
+void close_listen_socket(Value s, bool force);
+// How write and disp show one: #<socket PORT> (KindOps::print).
+void print_listen_socket(Value s, std::string& out);
 // Sets up a connection's two ports for an accepted descriptor.
 Value connection_ports(int fd, const std::string& ip, bool with_ip);
 // text, an IPv4 or IPv6 address, written as the server writes a peer's

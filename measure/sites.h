@@ -1,4 +1,4 @@
-// vm/sites.h — what each site of an Arc program costs: type dispatches by
+// measure/sites.h — what each site of an Arc program costs: type dispatches by
 // site and type, allocations by site and kind with their bytes, and
 // collections by the site whose allocation started them. --stats prints
 // the top sites at exit; (site-stats) gives them to Arc as a table and

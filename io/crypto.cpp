@@ -1,4 +1,4 @@
-// vm/builtins/crypto.cpp — what app.arc's users and srv.arc's ids need from
+// io/crypto.cpp — what app.arc's users and srv.arc's ids need from
 // libsodium: Argon2id password hashes (%pw-hash, %pw-verify), a fast
 // digest for secrets that are random already (%digest: session tokens),
 // and random strings from the kernel's source (rand-string, also Arc
@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 
+#include "io/io.h"
 #include "vm/builtins.h"
 #include "vm/error.h"
 #include "vm/string.h"

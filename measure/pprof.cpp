@@ -1,9 +1,9 @@
-// vm/pprof.cpp — see vm/pprof.h. The field numbers below are those of
+// measure/pprof.cpp — see measure/pprof.h. The field numbers below are those of
 // profile.proto (package perftools.profiles); each message is written as
 // protobuf's wire format: a key (field << 3 | wire type) then a varint
 // (type 0) or a length and bytes (type 2: strings, messages, packed
 // repeated numbers).
-#include "vm/pprof.h"
+#include "measure/pprof.h"
 
 #include <zlib.h>
 

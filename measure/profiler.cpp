@@ -1,5 +1,5 @@
-// vm/profiler.cpp — see vm/profiler.h.
-#include "vm/profiler.h"
+// measure/profiler.cpp — see measure/profiler.h.
+#include "measure/profiler.h"
 
 #include <signal.h>
 #include <sys/syscall.h>
@@ -22,7 +22,6 @@
 
 namespace vm {
 
-std::atomic<uint64_t> Profiler::ticks_{0};
 std::atomic<uint64_t> Profiler::gc_ticks_{0};
 std::atomic<bool> Profiler::collecting_{false};
 std::atomic<VM*> Profiler::vm_signalled_{nullptr};
@@ -49,7 +48,7 @@ void Profiler::on_signal(int) {
   uint64_t n = 1 + uint64_t(more > 0 ? more : 0);
   if (collecting_.load(std::memory_order_relaxed))
     gc_ticks_.fetch_add(n, std::memory_order_relaxed);
-  else ticks_.fetch_add(n, std::memory_order_relaxed);
+  else g_profile.ticks.fetch_add(n, std::memory_order_relaxed);
   vm->poke_safe_point();
 }
 
@@ -65,7 +64,7 @@ Profiler::Profiler(VM& vm, int rate) : vm_(vm), rate_(rate) {
           {"samples", "count"}, {"cpu", "nanoseconds"}, {"alloc_space", "bytes"}},
       pprof::ValueType{"cpu", "nanoseconds"}, period_ns_);
   profile_->set_default_sample_type("cpu");
-  charged_ = ticks_.load();
+  charged_ = g_profile.ticks.load();
   gc_charged_ = gc_ticks_.load();
   last_bytes_ = vm.heap().bytes_allocated_now();
   started_ns_ = now_ns(CLOCK_REALTIME);
@@ -163,7 +162,7 @@ void Profiler::record(int64_t ticks, const std::vector<uint64_t>& extra, bool sk
 }
 
 void Profiler::sample(bool at_entry) {
-  uint64_t t = ticks_.load(std::memory_order_relaxed);
+  uint64_t t = g_profile.ticks.load(std::memory_order_relaxed);
   if (t != charged_) {
     record(int64_t(t - charged_), {}, at_entry);
     charged_ = t;
@@ -177,7 +176,7 @@ void Profiler::sample(bool at_entry) {
 }
 
 void Profiler::sample_builtin(const Builtin* b, uint64_t before) {
-  uint64_t t = ticks_.load(std::memory_order_relaxed);
+  uint64_t t = g_profile.ticks.load(std::memory_order_relaxed);
   // Those that came during the call, but none charged already (by a safe
   // point of Arc code the builtin called).
   uint64_t during = t - std::max(before, charged_);

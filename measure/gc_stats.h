@@ -1,4 +1,4 @@
-// vm/gc_stats.h — the collector's statistics as named figures: the one list
+// measure/gc_stats.h — the collector's statistics as named figures: the one list
 // of their names, read by (gc-stats) (vm/builtins/control.cpp), which makes
 // a table of them, and by `arcana --stats` (repl/repl.cpp), which prints
 // them at exit, so both show the same figures under the same names.

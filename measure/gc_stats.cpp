@@ -1,5 +1,5 @@
-// vm/gc_stats.cpp — the list of the collector's figures (vm/gc_stats.h).
-#include "vm/gc_stats.h"
+// measure/gc_stats.cpp — the list of the collector's figures (measure/gc_stats.h).
+#include "measure/gc_stats.h"
 
 #include <sys/resource.h>
 

@@ -1,5 +1,5 @@
-// vm/http.cpp — see http.h.
-#include "vm/http.h"
+// io/http.cpp — see http.h.
+#include "io/http.h"
 
 #include <http_parser.h>
 

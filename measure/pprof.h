@@ -1,4 +1,4 @@
-// vm/pprof.h — profiles in pprof's format: the profile.proto message
+// measure/pprof.h — profiles in pprof's format: the profile.proto message
 // (github.com/google/pprof, proto/profile.proto), protobuf-encoded by hand
 // and gzipped with zlib, which `go tool pprof` reads.
 //

@@ -1,8 +1,8 @@
-// vm/server.cpp — see server.h: stop signals, the workers of --workers,
+// io/server.cpp — see server.h: stop signals, the workers of --workers,
 // and the server's builtins that are about processes and threads rather
 // than HTTP (%srv-open, %srv-accept, %srv-signals, %srv-stopping,
 // %srv-worker, %alarm).
-#include "vm/server.h"
+#include "io/server.h"
 
 #include <fcntl.h>
 #include <malloc.h>
@@ -24,11 +24,11 @@
 #include <string>
 #include <vector>
 
+#include "io/socket.h"
 #include "vm/builtins.h"
 #include "vm/error.h"
 #include "vm/number.h"
 #include "vm/port.h"
-#include "vm/socket.h"
 #include "vm/symbol.h"
 #include "vm/table.h"
 #include "vm/thread.h"

@@ -1,10 +1,10 @@
-// vm/http.h — HTTP/1.1 for the web library: the request parser, the parsing
+// io/http.h — HTTP/1.1 for the web library: the request parser, the parsing
 // of what a request carries (query and form arguments, multipart bodies,
 // cookies), and the completion of a handler's response.
 //
 // Everything here works on bytes and knows nothing of the VM, so the fuzz
 // target (tests/fuzz/fuzz_http.cpp) drives it directly; the builtins that
-// read requests into Arc and send responses are in vm/builtins/http.cpp.
+// read requests into Arc and send responses are in io/http_builtins.cpp.
 //
 // Requests are parsed by Debian's libhttp-parser (Node.js's parser for a
 // decade), which handles the grammar: the request line, header folding,
@@ -214,7 +214,7 @@ std::string simple_response(int status, std::string_view body, bool keep_alive,
 // type, op, path, query, headers, body, files, start, version), made from
 // a parsed request. On what cannot be parsed (a bad escape, a malformed
 // multipart body): nil, with status (400) and message set. Defined in
-// vm/builtins/http.cpp: it allocates, so it needs a heap and a VM; it
+// io/http_builtins.cpp: it allocates, so it needs a heap and a VM; it
 // collects nothing.
 Value request_to_arc(Request& r, const std::string& ip, int64_t start_ms, int& status,
                      std::string& message);

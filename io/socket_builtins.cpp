@@ -1,9 +1,7 @@
-// vm/builtins/socket.cpp — the networking builtins of docs/LANGUAGE.md 4.11:
+// io/socket_builtins.cpp — the networking builtins of docs/LANGUAGE.md 4.11:
 // open-socket, socket-accept, client-ip; and beyond Arc 3.1, socket-port
 // (the port a socket listens on, for port 0) and connect-socket (a client
 // connection, for clients and tests). w/socket is in lib.arc.
-#include "vm/socket.h"
-
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -13,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/socket.h"
 #include "vm/builtins.h"
 #include "vm/error.h"
 #include "vm/string.h"
