@@ -363,9 +363,10 @@ struct VM::RunScope {
     DISPATCH();                               \
   } while (0)
 
-Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
-  RunScope scope{*this,           r_.base,  r_.builtin_args, r_.builtin_pc, handlers_.size(),
-                 cont == nullptr, fslot_arg};
+// Enters a run: its record (unless it continues frames of the run that
+// has one), the site it gives back when counting, and where the loop
+// starts: the first call, or the frames a continuing run picks up.
+Next VM::begin_run(RunScope& scope, int nargs, const RunContinue* cont) {
   if (__builtin_expect(g_profile.counting != nullptr, 0) && counting()) scope.save_site();
   if (cont) {
     scope.fslot = r_.stack + runs_.back().fslot;
@@ -380,6 +381,57 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
                               winds_, offset(scope.base), scope.bpc, offset(scope.bargs)});
     r_.top_level_run = false;
   }
+  if (!cont) {
+    r_.sp = scope.fslot + 1 + nargs;
+    return Next{Next::Enter, nargs};
+  }
+  if (cont->call)  // pick up the frames where r_ says (a fiber moving stacks)
+    return Next{Next::Call, cont->nargs, cont->tail};
+  *r_.sp++ = cont->value;
+  return Next{cont->tail ? Next::Return : Next::Dispatch};
+}
+
+// Calls builtin b on the n arguments at args. Ticks of the profiler that
+// come during the call are the builtin's (Profile::ticks, vm/object.h):
+// two loads while it is off.
+inline Value VM::call_builtin(Builtin* b, Value* args, int n) {
+  uint64_t ticks = g_profile.ticks.load(std::memory_order_relaxed);
+  Value r = b->fn(*this, args, n);
+  // Not b: the builtin may have collected, moving its object (and a full
+  // collection may have given the old place back to the system); its slot
+  // on the stack, below its arguments, is kept up to date.
+  if (__builtin_expect(g_profile.ticks.load(std::memory_order_relaxed) != ticks, 0))
+    sample_builtin(args - 1, r, ticks);
+  return r;
+}
+
+// An error raised in the run at base, pc: the registers go to r_ for its
+// backtrace, and it goes to a handler of this run or out of it (unwind).
+Next VM::unwind_run(Value exc, RunScope& scope, Value* base, uint32_t pc) {
+  r_.base = base;
+  r_.builtin_pc = pc;
+  return unwind(exc, scope.fslot, scope.base, scope.in_place);
+}
+
+void VM::count_instruction(Insn insn, const Value* base, const Insn* pc) {
+  counters_.ops[insn & 0xff]++;
+  instrument_->at_frame(base, pc);
+}
+
+// The first run's labels: each opcode's handler and each primitive's
+// general case (VM::refresh_dispatch makes the tables from them).
+void VM::install_labels(const DispatchTarget* labels, const DispatchTarget* general,
+                        DispatchTarget count_label) {
+  for (int i = 0; i < kOpCount; ++i) op_labels_[i] = labels[i], op_general_labels_[i] = general[i];
+  count_label_ = count_label;
+  refresh_dispatch();
+}
+
+Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
+  RunScope scope{*this,           r_.base,  r_.builtin_args, r_.builtin_pc, handlers_.size(),
+                 cont == nullptr, fslot_arg};
+  // Where to go when the loop (re)starts; then after every transfer of control.
+  Next next = begin_run(scope, nargs, cont);
 
   VM_REGISTER Value* base VM_REG("r12") = nullptr;
   VM_REGISTER Value* sp VM_REG("rbx") = nullptr;
@@ -394,25 +446,12 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   // C++ or re-raising its value (vm/continuation.h).
   int64_t entry_rpc = kReturnToCpp;
   bool entry = false;
-  // Where to go when the loop (re)starts: the first call, or the frames a
-  // continuing run picks up, then after every transfer of control.
-  Next next;
-  if (!cont) {
-    r_.sp = scope.fslot + 1 + nargs;
-    next = Next{Next::Enter, nargs};
-  } else if (cont->call) {  // pick up the frames where r_ says (a fiber moving stacks)
-    next = Next{Next::Call, cont->nargs, cont->tail};
-  } else {
-    *r_.sp++ = cont->value;
-    next = Next{cont->tail ? Next::Return : Next::Dispatch};
-  }
-
 #if ARCANA_SWITCH_DISPATCH
   DispatchTarget switch_target = 0;  // JUMP_TO's
 #endif
   // The opcodes' labels for VM::refresh_dispatch: each opcode's handler,
   // and for the primitive fast paths (PRIM) the general case alone.
-  if (!op_labels_[0]) {
+  if (__builtin_expect(!op_labels_[0], 0)) {
     static const DispatchTarget labels[] = {
 #define OP(name, fmt, effect, extra, doc) LABEL(op_##name),
 #define PRIM(name, effect, extra, form, base, global, arity, doc) LABEL(op_##name),
@@ -427,12 +466,10 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef PRIM
 #undef OP
     };
-    for (int i = 0; i < kOpCount; ++i)
-      op_labels_[i] = labels[i], op_general_labels_[i] = general[i];
-    count_label_ = LABEL(count_op);
+    install_labels(labels, general, LABEL(count_op));
+  } else if (dispatch_counting_ != counters_.count_ops) {
     refresh_dispatch();
   }
-  if (dispatch_counting_ != counters_.count_ops) refresh_dispatch();
 
   for (;;) {
     try {
@@ -527,15 +564,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       SAVE();
       r_.builtin_args = sp - n;
       r_.sp = sp;
-      // Ticks of the profiler that come during the call are the builtin's
-      // (Profile::ticks, vm/object.h): two loads while it is off.
-      uint64_t ticks = g_profile.ticks.load(std::memory_order_relaxed);
-      Value r = b->fn(*this, sp - n, n);
-      // Not b: the builtin may have collected, moving its object (and a
-      // full collection may have given the old place back to the system);
-      // its slot on the stack is kept up to date (VM::sample_builtin).
-      if (__builtin_expect(g_profile.ticks.load(std::memory_order_relaxed) != ticks, 0))
-        sample_builtin(sp - n - 1, r, ticks);
+      Value r = call_builtin(b, sp - n, n);
       // A builtin that runs Arc code (eval and macex expand macros) passes
       // safe points in a nested run, where the code object may have moved.
       if (code) RELOAD();
@@ -554,9 +583,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
 
-    count_op:
-      counters_.ops[insn & 0xff]++;
-      instrument_->at_frame(base, pc);
+    count_op:  // --stats, (count-sites t): every instruction counted, then run
+      count_instruction(insn, base, pc);
       JUMP_TO(op_targets_[insn & 0xff]);
 
 #if ARCANA_SWITCH_DISPATCH
@@ -938,143 +966,13 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_CAPTURES_general:
       PRIM_SLOW(CAPTURES, 0);
 
-// The local forms: push the local named by the next word, then run as the
-// opcode (which reads its own extra word, if any, after it). Their general
-// cases are the opcode's: refresh_dispatch sends a local form there when
-// it sends its opcode. (CARL, CDRL and the immediate ones, the commonest,
-// have fast paths of their own, with LIST_PART and IMMEDIATE_OP.)
-#define LOCAL_FORM(name, op)               \
-  op_##name : PUSH(base[*pc++]);           \
-  goto op_##op;                            \
-  op_##name##_general : PUSH(base[*pc++]); \
-  goto op_##op##_general;
-      LOCAL_FORM(NOL, NO)
-      LOCAL_FORM(ISL, IS)
-      LOCAL_FORM(ADDL, ADD)
-      LOCAL_FORM(SUBL, SUB)
-      LOCAL_FORM(LTL, LT)
-      LOCAL_FORM(GTL, GT)
-      LOCAL_FORM(CONSL, CONS)
-#undef LOCAL_FORM
-
-// The fused heads (vm/opcodes.def, FUSED): the whole sequence on fixnums,
-// else the head alone, the sequence's own instructions following.
-// A box updated from its own value: LOADB b; OP y; STOREB b; (POP). y is
-// the local or the immediate in the op's extra word; the fast path steps
-// past the op's two words and STOREB, and past a POP after them (else it
-// leaves the value, as STOREB would).
-#define BOX_UPDATE(name, operand, arith)                                \
-  op_##name : {                                                         \
-    Box* b = base[A].as<Box>();                                         \
-    Value x = b->v, y = (operand), v;                                   \
-    if ((int(x.is_fixnum()) & int(y.is_fixnum())) && arith(x, y, &v)) { \
-      set_immediate(&b->v, v); /* a fixnum over a fixnum */             \
-      pc += 3;                                                          \
-      if ((*pc & 0xff) == uint8_t(Op::POP)) ++pc;                       \
-      else PUSH(v);                                                     \
-      DISPATCH();                                                       \
-    }                                                                   \
-    PUSH(x);                                                            \
-    DISPATCH();                                                         \
-  }                                                                     \
-  op_##name##_general : goto op_LOADB;
-      BOX_UPDATE(LOADB_ADDL, base[pc[1]], fixnum_add)
-      BOX_UPDATE(LOADB_SUBL, base[pc[1]], fixnum_sub)
-      BOX_UPDATE(LOADB_ADDI, Value::fixnum(int32_t(pc[1])), fixnum_add)
-      BOX_UPDATE(LOADB_SUBI, Value::fixnum(int32_t(pc[1])), fixnum_sub)
-#undef BOX_UPDATE
-// A shared-on-capture local updated from itself: LOADX x; OP y; STOREX x
-// or POPX x. The fast path needs a fixnum in the slot, which a box is not:
-// once a capture boxed x, the head runs alone (LOADX) and the rest follow.
-#define SHARED_UPDATE(name, operand, arith)                             \
-  op_##name : {                                                         \
-    Value x = base[A], y = (operand), v;                                \
-    if ((int(x.is_fixnum()) & int(y.is_fixnum())) && arith(x, y, &v)) { \
-      base[A] = v;                                                      \
-      pc += 3;                                                          \
-      if ((pc[-1] & 0xff) == uint8_t(Op::STOREX)) PUSH(v);              \
-      DISPATCH();                                                       \
-    }                                                                   \
-    goto op_LOADX;                                                      \
-  }                                                                     \
-  op_##name##_general : goto op_LOADX;
-      SHARED_UPDATE(LOADX_ADDL, base[pc[1]], fixnum_add)
-      SHARED_UPDATE(LOADX_SUBL, base[pc[1]], fixnum_sub)
-      SHARED_UPDATE(LOADX_ADDI, Value::fixnum(int32_t(pc[1])), fixnum_add)
-      SHARED_UPDATE(LOADX_SUBI, Value::fixnum(int32_t(pc[1])), fixnum_sub)
-#undef SHARED_UPDATE
-// A local from a local and an immediate: ADDIL x k; POPL d (d may be x).
-#define LOCAL_UPDATE(name, head, arith)                                 \
-  op_##name : {                                                         \
-    Value x = base[pc[0]], r;                                           \
-    if (x.is_fixnum() && arith(x, Value::fixnum(int32_t(pc[1])), &r)) { \
-      base[insn_a(pc[2])] = r;                                          \
-      pc += 3;                                                          \
-      DISPATCH();                                                       \
-    }                                                                   \
-    goto op_##head;                                                     \
-  }                                                                     \
-  op_##name##_general : goto op_##head##_general;
-      LOCAL_UPDATE(ADDIL_POPL, ADDIL, fixnum_add)
-      LOCAL_UPDATE(SUBIL_POPL, SUBIL, fixnum_sub)
-#undef LOCAL_UPDATE
-      // (if a ...) on a local: LOADL a; JUMPF, the JUMPF taken here. It stands
-      // for no primitive, so its general case is never dispatched to.
     // (atomic-invoke (fn () body)) with the body inline after it (vm/opcodes.def).
     op_ATOMIC:
       TEST_RESULT(!other_threads(*this));
     op_ATOMIC_general:
       TEST_RESULT(false);
-    op_LOADL_JUMPF:
-    op_LOADL_JUMPF_general:
-      insn = *pc++;  // the JUMPF
-      if (base[insn_a(pc[-2])].is_nil()) JUMP_TAKEN();
-      DISPATCH();
-// A counting loop's bottom: ADDIL x k; POPL x; LOADL x; TESTL m; JUMPF (or
-// JUMPT) back (compiler/compile.cpp puts the test there): the step, the test and
-// the jump in one dispatch.
-#define LOOP_STEP(name, head, arith, cmp)                                          \
-  op_##name : {                                                                    \
-    Value x = base[pc[0]], m = base[pc[5]], r;                                     \
-    if ((int(x.is_fixnum()) & int(m.is_fixnum())) &&                               \
-        arith(x, Value::fixnum(int32_t(pc[1])), &r)) {                             \
-      base[pc[0]] = r;                                                             \
-      bool c_ = int64_t(r.word()) cmp int64_t(m.word()); /* tagging keeps order */ \
-      pc += 7;                                                                     \
-      insn = pc[-1]; /* JUMPF, or JUMPT */                                         \
-      if (c_ != ((insn & 0xff) == uint8_t(Op::JUMPF))) JUMP_TAKEN();               \
-      DISPATCH();                                                                  \
-    }                                                                              \
-    goto op_##head;                                                                \
-  }                                                                                \
-  op_##name##_general : goto op_##head##_general;
-      LOOP_STEP(ADDIL_GTL, ADDIL, fixnum_add, >)
-      LOOP_STEP(ADDIL_LTL, ADDIL, fixnum_add, <)
-      LOOP_STEP(SUBIL_GTL, SUBIL, fixnum_sub, >)
-      LOOP_STEP(SUBIL_LTL, SUBIL, fixnum_sub, <)
-#undef LOOP_STEP
-// A test of two locals: LOADL a; TESTL b, the test's result as TEST_RESULT
-// gives it (a JUMPF after it taken at once: a loop's test at its bottom is
-// one dispatch). fast: when the words alone decide.
-#define LOCAL_TEST(name, fast, cond)    \
-  op_##name : {                         \
-    Value x = base[A], y = base[pc[1]]; \
-    if (fast) {                         \
-      pc += 2;                          \
-      TEST_RESULT(cond);                \
-    }                                   \
-    PUSH(x);                            \
-    DISPATCH();                         \
-  }                                     \
-  op_##name##_general : PUSH(base[A]);  \
-  DISPATCH();
-      // (2a+1 < 2b+1 iff a < b: the tagged words compare as the numbers)
-      LOCAL_TEST(LOADL_LTL, int(x.is_fixnum()) & int(y.is_fixnum()),
-                 int64_t(x.word()) < int64_t(y.word()))
-      LOCAL_TEST(LOADL_GTL, int(x.is_fixnum()) & int(y.is_fixnum()),
-                 int64_t(x.word()) > int64_t(y.word()))
-      LOCAL_TEST(LOADL_ISL, WORDS_DECIDE_IS(x, y), x == y)
-#undef LOCAL_TEST
+
+#include "vm/interp_fused.inc"
 
     op_CATCH:
       handlers_.push_back(Handler{size_t(base - r_.stack), size_t(sp - r_.stack),
@@ -1086,9 +984,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     } catch (ArcError& e) {
       // Where this error goes: a handler of this run, or out of it
       // (VM::unwind). The registers go to r_ for its backtrace.
-      r_.base = base;
-      r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;
-      next = unwind(e.exc, scope.fslot, scope.base, scope.in_place);
+      next = unwind_run(e.exc, scope, base, code ? uint32_t(pc - code_insns(code)) : 0);
       if (next.kind == Next::Rethrow) throw;
     } catch (std::bad_alloc&) {
       // Running out of memory is an Arc error like the others
@@ -1097,10 +993,10 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       // catches it. A failed allocation leaves the heap as it was (an
       // allocation never collects); a collection that itself runs out of
       // memory (gen's mark stack over a huge live list) is not recovered.
-      r_.base = base;
+      r_.base = base;  // out_of_memory's backtrace
       r_.builtin_pc = code ? uint32_t(pc - code_insns(code)) : 0;
       Value exc = out_of_memory();
-      next = unwind(exc, scope.fslot, scope.base, scope.in_place);
+      next = unwind_run(exc, scope, base, r_.builtin_pc);
       if (next.kind == Next::Rethrow) throw ArcError{exc};
     }
   }

@@ -354,6 +354,14 @@ class VM final : public gc::RootSource {
   // ends (vm/interp.cpp).
   struct RunScope;
   Value run(Value* fslot, int nargs, const RunContinue* cont = nullptr);
+  // The parts of a run outside its dispatch loop (vm/interp.cpp).
+  Next begin_run(RunScope& scope, int nargs, const RunContinue* cont);
+  inline Value call_builtin(Builtin* b, Value* args, int n);
+  Next unwind_run(Value exc, RunScope& scope, Value* base, uint32_t pc);
+  void install_labels(const DispatchTarget* labels, const DispatchTarget* general,
+                      DispatchTarget count_label);
+  __attribute__((noinline, cold)) void count_instruction(Insn insn, const Value* base,
+                                                         const Insn* pc);
   [[noreturn]] void stack_overflow();
   // Every root but the symbol table (trace_roots, trace_young_roots).
   void trace_roots_but_symbols(gc::Visitor& v);
