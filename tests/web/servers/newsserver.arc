@@ -1,8 +1,8 @@
 ; The server of tests/web/test_news*.py: the news site of apps/news (its
-; model.arc, pages.arc and admin.arc, loaded from this file's folder as
-; ../../../apps/news/), with a data directory made here of known users,
-; stories and comments whose times and scores are set so that the front
-; page's order is known. Run as: arcana --host=127.0.0.1 newsserver.arc 0
+; store.arc, model.arc, pages.arc and admin.arc, loaded from this file's
+; folder as ../../../apps/news/), with a data directory made here of
+; known users, stories and comments whose times and scores are set so
+; that the front page's order is known. Run as: arcana --host=127.0.0.1 newsserver.arc 0
 ; in a fresh directory (arc/ is made there).
 ;
 ; Before "ready to serve port N" it prints, one a line:
@@ -20,7 +20,7 @@
 
 (= news-home*
    (+ (cut script* 0 (+ 1 (last (positions #\/ script*)))) "../../../apps/news/"))
-(each f '("model.arc" "pages.arc" "admin.arc")
+(each f '("store.arc" "model.arc" "pages.arc" "admin.arc")
   (load (+ news-home* f)))
 (= staticdir* (+ news-home* "static/"))
 
@@ -28,8 +28,7 @@
 ; changed, logged in or not.
 (= caching* 0)
 
-(news-paths "arc/")
-(map ensure-dir (list arcdir* logdir* newsdir* storydir* profdir* votedir*))
+(store-open "arc/")
 (news-load)
 
 ; --- Users ---------------------------------------------------------------
@@ -38,7 +37,7 @@
 
 (= nt-users* '("boss" "alice" "bob" "carol" "dave"))
 
-(w/outfile o adminfile* (disp "boss" o))
+(store-add-admin "boss")
 (create-acct "boss" "boss-pw-1")
 ; One Argon2id hash for all (each takes a quarter of a second).
 (let h (hpasswords* "boss")
