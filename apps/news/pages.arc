@@ -347,9 +347,10 @@ function vote(node) {
          (logout-fnids* user) id))
     (+ rfnurl* "?fnid=" id "&whence=" (url-enc (or whence "news")))))
 
-; The login page (app.arc's login op), then back to whence.
+; The login page (app.arc's login op) with its create-account form, as
+; Arc 3.1's news top bar shows it, then back to whence.
 (def login-url (whence)
-  (+ "login?whence=" (url-enc (local-path whence))))
+  (+ "login?switch=both&whence=" (url-enc (local-path whence))))
 
 ; For admins, under each long page: the items in memory, the memory used
 ; and the time the page took.
