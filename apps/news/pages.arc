@@ -390,19 +390,26 @@ function vote(node) {
 
 ; (listpage user t1 items label title (o url label) (o number t) (o start
 ; 0)): a long page of perpage* of items from start, with a More link to
-; url (the list's own op) from the next.
+; url (the list's own op) for the next page.
 (def listpage (user t1 items label title (o url label) (o number t) (o start 0))
   (hook 'listpage user)
   (longpage user t1 nil label title url
     (display-items user items label title url start (+ start perpage*)
                    number)))
 
-; The start argument of a list page: its first item's index, 0 if absent
-; or not a whole number within maxend*.
-(def list-start (s)
-  (or (and (isa s 'string) (< 0 (len s) 6) (all digit s)
-           (let n (int s) (and (<= n maxend*) n)))
-      0))
+; The page a list's p argument asks for: a whole number from 1 to the
+; last page that maxend* items make, per a page; 1 for anything else (p
+; absent, not a number, 0, past the last). A link typed wrong shows a
+; page, never an error.
+(def list-pageno (p (o per perpage*))
+  (let n (and (isa p 'string) (< 0 (len p) 7) (all digit p) (int p))
+    (if (and n (<= 1 n (trunc (/ (+ maxend* per -1) per))))
+        n
+        1)))
+
+; The index of the first item of page p (the argument as given).
+(def list-start (p (o per perpage*))
+  (* per (- (list-pageno p per) 1)))
 
 ; (display-items user items label title whence (o start 0) (o end
 ; perpage*) (o number)): items start to end (numbered from start+1 if
@@ -423,11 +430,14 @@ function vote(node) {
               (tag (td class "title")
                 (morelink whence end))))))))
 
-; (morelink whence start): a More link to the list's page whence from
-; start on. Arc 3.1's was a closure for each view of a list page, which
-; anyone could pile up (srv.arc's fnids); this one is the list's own op.
-(def morelink (whence start)
-  (tag (a href (+ whence (if (posmatch "?" whence) "&" "?") "start=" start)
+; (morelink whence start (o per perpage*)): a More link to the page of
+; the list whence that starts at item start, as HN's: news?p=2. Arc
+; 3.1's was a closure for each view of a list page, which anyone could
+; pile up (srv.arc's fnids); this one is the list's own op, a URL that
+; stays the same.
+(def morelink (whence start (o per perpage*))
+  (tag (a href (+ whence (if (posmatch "?" whence) "&" "?")
+                  "p=" (+ 1 (trunc (/ start per))))
           rel "nofollow")
     (pr "More")))
 
@@ -1490,9 +1500,9 @@ function vote(node) {
 
 ; --- A user's lists ---------------------------------------------------------------
 
-(newsop submitted (id start)
+(newsop submitted (id p)
   (if (and id (goodname id) (profile id))
-      (submitted-page user id (list-start start))
+      (submitted-page user id (list-start p))
       (news-notfound user "No such user.")))
 
 (def submitted-page (user subject (o start 0))
@@ -1504,9 +1514,9 @@ function vote(node) {
             t start))
 
 ; Stories the user voted for: for the user and admins only.
-(newsop saved (id start)
+(newsop saved (id p)
   (if (and id (goodname id) (profile id))
-      (savedpage user id (list-start start))
+      (savedpage user id (list-start p))
       (news-notfound user "No such user.")))
 
 (def savedpage (user subject (o start 0))
@@ -1516,9 +1526,9 @@ function vote(node) {
                 "saved" "Saved Links" (saved-url subject) t start)
       (msgpage user "Can't display that.")))
 
-(newsop threads (id start)
+(newsop threads (id p)
   (if (and id (goodname id) (profile id))
-      (threads-page user id (list-start start))
+      (threads-page user id (list-start p threads-perpage*))
       (news-notfound user "No such user.")))
 
 ; A user's comments, each with the replies under it; comments that answer
@@ -1545,52 +1555,52 @@ function vote(node) {
           (row (tab (tr (td (hspace 0))
                         (td (hspace votewid*))
                         (tag (td class "title")
-                          (morelink whence end))))))))))
+                          (morelink whence end threads-perpage*))))))))))
 
 ; --- The site's lists -------------------------------------------------------------
 
-(newsop news (start) (newspage user (list-start start)))
+(newsop news (p) (newspage user (list-start p)))
 
-(newsop || (start) (newspage user (list-start start)))
+(newsop || (p) (newspage user (list-start p)))
 
 (newscache newspage (user start) 90
   (listpage user (msec) (topstories user maxend*) nil nil "news" t start))
 
-(newsop newest (start) (newestpage user (list-start start)))
+(newsop newest (p) (newestpage user (list-start p)))
 
 (newscache newestpage (user start) 40
   (listpage user (msec) (newstories user maxend*) "new" "New Links" "newest"
             t start))
 
-(newsop best (start) (bestpage user (list-start start)))
+(newsop best (p) (bestpage user (list-start p)))
 
 (newscache bestpage (user start) 1000
   (listpage user (msec) (beststories user maxend*) "best" "Top Links" "best"
             t start))
 
-(newsop bestcomments (start) (bestcpage user (list-start start)))
+(newsop bestcomments (p) (bestcpage user (list-start p)))
 
 (newscache bestcpage (user start) 1000
   (listpage user (msec) (bestcomments user maxend*)
             "best comments" "Best Comments" "bestcomments" nil start))
 
-(newsop active (start) (active-page user (list-start start)))
+(newsop active (p) (active-page user (list-start p)))
 
 (newscache active-page (user start) 30
   (listpage user (msec) (actives user) "active" "Active Threads" "active"
             t start))
 
-(newsop newcomments (start) (newcomments-page user (list-start start)))
+(newsop newcomments (p) (newcomments-page user (list-start p)))
 
 (newscache newcomments-page (user start) 60
   (listpage user (msec) (visible user (firstn maxend* comments*))
             "comments" "New Comments" "newcomments" nil start))
 
-(newsop noobstories (start)
-  (noobspage user stories* "noobstories" (list-start start)))
+(newsop noobstories (p)
+  (noobspage user stories* "noobstories" (list-start p)))
 
-(newsop noobcomments (start)
-  (noobspage user comments* "noobcomments" (list-start start)))
+(newsop noobcomments (p)
+  (noobspage user comments* "noobcomments" (list-start p)))
 
 (def noobspage (user source url start)
   (listpage user (msec) (noobs user maxend* source) "noobs" "New Accounts"

@@ -32,12 +32,12 @@ class NewsGuardTest(webtest.NewsServerTest):
         i = self.items
         return [
             ("GET", "/login", None), ("GET", "/login?whence=newest", None),
-            ("GET", "/news", None), ("GET", "/", None), ("GET", "/news?start=30", None),
-            ("GET", "/newest", None), ("GET", "/newest?start=30", None),
+            ("GET", "/news", None), ("GET", "/", None), ("GET", "/news?p=2", None),
+            ("GET", "/newest", None), ("GET", "/newest?p=2", None),
             ("GET", "/best", None), ("GET", "/active", None), ("GET", "/newcomments", None),
             ("GET", "/bestcomments", None), ("GET", "/noobstories", None),
             ("GET", "/noobcomments", None), ("GET", "/submitted?id=bob", None),
-            ("GET", "/submitted?id=bob&start=30", None), ("GET", "/threads?id=bob", None),
+            ("GET", "/submitted?id=bob&p=2", None), ("GET", "/threads?id=bob", None),
             ("GET", "/saved?id=bob", None), ("GET", "/user?id=alice", None),
             ("GET", "/item?id=%d" % i["talk"], None),
             ("GET", "/item?id=%d" % i["evil-poll"], None),
