@@ -50,7 +50,8 @@
    textgray      (gray 130)
    noob-color*   (color 60 150 60)
    pagefns*      nil
-   toplabels*    '(nil "welcome" "new" "threads" "comments" "leaders" "*")
+   toplabels*    '(nil "welcome" "new" "threads" "past" "comments" "ask" "show"
+                   "leaders" "*")
    welcome-url*  "welcome"
    newsop-names* nil)
 
@@ -134,6 +135,12 @@
    comment-wait*      10
    noob-story-limit*  2)
 
+; Ask and Show stories: those whose titles begin with these words (case
+; aside), listed on the ask and show pages. A site that names them its own
+; way sets these.
+(= ask-prefix*  "Ask HN:"
+   show-prefix* "Show HN:")
+
 (= multi-tld-countries* '("uk" "jp" "au" "in" "ph" "tr" "za" "my" "nz" "br"
                           "mx" "th" "sg" "id" "pk" "eg" "il" "at" "pl" "kr"
                           "cn" "ar" "hk" "tw" "ua" "ve" "co" "ke" "ng" "vn")
@@ -190,7 +197,9 @@
   minaway    180
   topcolor   nil
   keys       nil
-  delay      0)
+  delay      0
+  favorites  nil      ; item ids the user keeps, newest first (public)
+  hidden     nil)     ; story ids left out of his list pages, newest first
 
 (deftem item
   id         nil
@@ -1170,10 +1179,134 @@
                (sort > (trues (fn ((id v)) (and (is (v 3) 'up) id))
                               (tablist (or (votes subject) (table))))))))
 
+; Stories whose titles begin with prefix (ask-prefix*, show-prefix*), case
+; aside, as user may see them, best first by the front page's rank.
+(def prefixed-stories (user prefix (o n maxend*))
+  (let pre (downcase prefix)
+    (map cadr
+         (firstn n (sort (compare > car)
+                         (map [list (frontpage-rank _) _]
+                              (keep [and (cansee user _) (title-begins _ pre)]
+                                    stories*)))))))
+
+(def title-begins (s pre)
+  (let title s!title
+    (and (isa title 'string)
+         (>= (len title) (len pre))
+         (is (downcase (cut title 0 (len pre))) pre))))
+
+; The site a story's url is from (sitename), kept for each url: the from
+; page asks it of every story.
+(= story-sites* (table))
+
+(def story-site (s)
+  (let url s!url
+    (when (isa url 'string)
+      (let e (story-sites* url)
+        (if e
+            (car e)
+            (car (= (story-sites* url) (list (errsafe (sitename url))))))))))
+
+; The stories from site (as story-site names it), newest first.
+(def site-stories (user site (o n maxend*))
+  (retrieve n [and (cansee user _) (is (story-site _) site)] stories*))
+
+; The stories submitted in the day (UTC) that starts at second t0, best
+; first by score: what the front page of that day would have shown.
+(def day-stories (user t0 (o n maxend*))
+  (let t1 (+ t0 86400)
+    (firstn n (sort (compare > realscore)
+                    (keep [and (<= t0 (or _!time 0)) (< (or _!time 0) t1)
+                               (cansee user _)]
+                          stories*)))))
+
+; The second at which the day (UTC) named by s, "YYYY-MM-DD", begins; nil
+; when s names no day (a month 13, a February 30th ...).
+(def day-start (s)
+  (when (and (isa s 'string) (is (len s) 10)
+             (is (s 4) #\-) (is (s 7) #\-)
+             (all digit (+ (cut s 0 4) (cut s 5 7) (cut s 8 10))))
+    (withs (y  (int (cut s 0 4))
+            m  (int (cut s 5 7))
+            d  (int (cut s 8 10))
+            t0 (* 86400 (days-from-civil y m d)))
+      (and (<= 1 m 12) (<= 1 d 31) (>= y 1970)
+           (iso (date t0) (list y m d))
+           t0))))
+
+; Days from 1970-01-01 to the date y-m-d of the proleptic Gregorian
+; calendar (Howard Hinnant's days_from_civil): years counted from March,
+; so that February's length falls at the end of each.
+(def days-from-civil (y m d)
+  (withs (y   (if (<= m 2) (- y 1) y)
+          era (trunc (/ y 400))
+          yoe (- y (* era 400))
+          doy (+ (trunc (/ (+ (* 153 (+ m (if (> m 2) -3 9))) 2) 5)) (- d 1))
+          doe (+ (* 365 yoe) (trunc (/ yoe 4)) (- (trunc (/ yoe 100))) doy))
+    (+ (* era 146097) doe -719468)))
+
 (def leading-users ()
   (sort (compare > [ufield _ 'karma])
         (users [and (> (or (ufield _ 'karma) 0) leader-threshold*)
                     (no (admin _))])))
+
+; --- Favorites and hidden stories ----------------------------------------------
+
+; A user's favorites (items he keeps, shown to anyone on his favorites
+; page) and his hidden stories (left out of the list pages he sees) are
+; lists of item ids in his profile, newest first, saved with it through
+; the store. Stories and polls only: comment bodies are kept as HTML for
+; all their viewers (pages.arc), where a link of the viewer's own cannot
+; go.
+
+(def canfavorite (user i) (and user (metastory i) (cansee user i)))
+
+(def canhide (user i) (and user (metastory i) (cansee user i)))
+
+(def favorited (user i) (and user i (mem i!id (ufield user 'favorites)) t))
+
+(def hidden-by (user i) (and user i (mem i!id (ufield user 'hidden)) t))
+
+; (favorite-item user i (o yes t)), (hide-item user i (o yes t)): i put
+; in (yes) or taken out of the user's favorites, his hidden stories; the
+; profile saved. t if the item is now there.
+(def favorite-item (user i (o yes t))
+  (when (canfavorite user i) (set-id-in user 'favorites i!id yes)))
+
+(def hide-item (user i (o yes t))
+  (when (canhide user i) (set-id-in user 'hidden i!id yes)))
+
+(def set-id-in (user field id yes)
+  (store-update (profile-record user)
+    (fn (p)
+      (= (p field) (if yes
+                       (cons id (rem id (p field)))
+                       (rem id (p field))))
+      (and (mem id (p field)) t))))
+
+; The items of subject's favorites user may see, newest favorite first.
+(def favorites (user subject)
+  (keep [cansee user _] (trues item (ufield subject 'favorites))))
+
+(def hidden-stories (user)
+  (keep [cansee user _] (trues item (ufield user 'hidden))))
+
+; items without the stories user has hidden. The ids are made a table
+; once for each list of them (a hide or un-hide makes a new list).
+(= hidden-sets* (table))
+
+(def unhidden (user items)
+  (let ids (and user (ufield user 'hidden))
+    (if (no ids)
+        items
+        (let h (let e (hidden-sets* user)
+                 (if (and e (is (car e) ids))
+                     (cdr e)
+                     (let h (table)
+                       (each id ids (= (h id) t))
+                       (= (hidden-sets* user) (cons ids h))
+                       h)))
+          (rem [h _!id] items)))))
 
 ; --- Ages as text ------------------------------------------------------------
 

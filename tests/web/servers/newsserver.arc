@@ -135,6 +135,34 @@
   (nt-name "evil-poll" p)
   (on o (map item p!parts) (nt-name (+ "evil-opt" index) o)))
 
+; For test_news_hn.py: stories of another site (two hosts, one site),
+; Ask and Show stories and one that has the words only inside its title,
+; a story to hide and one to favorite, and two stories of a day three
+; days back (UTC), the later of them with the higher score.
+(nt-story "other1" "alice" "http://www.othersite.org/first" "Other site first story"
+          nil "10.0.7.1" 5)
+(nt-story "other2" "alice" "http://blog.othersite.org/second" "Other site second story"
+          nil "10.0.7.2" 6)
+(nt-story "ask" "alice" nil "Ask HN: How do you test a VM?" "The seeded question."
+          "10.0.7.3" 7)
+(nt-story "ask-lower" "alice" nil "ask hn: the prefix in lower case" "Another question."
+          "10.0.7.4" 7)
+(nt-story "not-ask" "alice" "http://notask.example.net/" "Not Ask HN: only inside"
+          nil "10.0.7.5" 7)
+(nt-story "show" "alice" "http://show.example.net/vm" "Show HN: A seeded bytecode VM"
+          nil "10.0.7.6" 8)
+(nt-story "hide" "alice" "http://hide.example.net/" "Hide target story" nil "10.0.7.7" 1)
+(nt-story "fave" "alice" "http://fave.example.net/" "Favorite target story"
+          nil "10.0.7.8" 1)
+(let t0 (- (seconds) (mod (seconds) 86400) (* 3 86400))
+  (prn "day past " (datestring t0))
+  (each (name title hour score) '(("day-low" "Past day lower story" 1 2)
+                                  ("day-high" "Past day higher story" 2 5))
+    (let s (nt-story name "alice" (+ "http://past.example.net/" name) title nil
+                     "10.0.8.1" 0 score)
+      (= s!time (+ t0 (* hour 3600)))
+      (save-item s))))
+
 (gen-topstories)
 (save-topstories)
 (flushout)
