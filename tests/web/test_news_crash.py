@@ -427,10 +427,10 @@ class NewsServer:
         self.lock = threading.Lock()
         self.killed = threading.Event()  # set just before a SIGKILL
 
-    def start(self, timeout=30, wrap=(), script=None, demo=False):
+    def start(self, timeout=30, wrap=(), script=None, demo=False, extra=()):
         """Starts apps/news/news.arc, or script (a file of servers/, given
-        the news folder as its first argument) with news.arc's options;
-        with demo, an empty data directory is seeded."""
+        the news folder as its first argument) with news.arc's options
+        and extra; with demo, an empty data directory is seeded."""
         self.starts += 1
         self.killed.clear()
         self.out_path = os.path.join(self.work, "server-%d.out" % self.starts)
@@ -438,6 +438,7 @@ class NewsServer:
         opts = ["--port", "0", "--host", "127.0.0.1", "--data", self.data]
         if not demo:
             opts.append("--no-demo")
+        opts += list(extra)
         if script:
             cmd = [webtest.ARCANA, "--host=127.0.0.1", os.path.join(webtest.SERVERS, script),
                    os.path.dirname(NEWS) + "/"] + opts
