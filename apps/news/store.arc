@@ -28,6 +28,12 @@
 ;   (store-update record f)   a read-modify-write of one record
 ;   (store-item-version id)   how many times item id has been saved
 ;   (store-batch f)           f's many writes made durable at its end
+;   (store-site-settings)     the operator's settings file, DIR/site
+;   (store-save-control h), (store-control), (store-remove-control)
+;                             the running server's address and key
+;   (store-snapshot)          a consistent copy, made under the lock
+;   (store-copy-dir src dest), (store-remove-dir d), (store-restore src)
+;                             copies out; a backup made the data again
 ; The disk tables and vars (store-vars*) are saved with todisk
 ; (stdlib/lib.arc), through the saver store-open registers for each;
 ; (store-reset-vars) empties them.
