@@ -97,7 +97,10 @@ class BackupTest(unittest.TestCase):
         for t in threads:
             t.start()
         try:
-            time.sleep(1.0)
+            # some load first: 20 stories (however slow the machine)
+            deadline = time.time() + 30
+            while len(acked) < 20 and not errors and time.time() < deadline:
+                time.sleep(0.05)
             began = time.time()
             dest = os.path.join(self.work, "backup-1")
             st, out, err = self.command("--backup", dest)
