@@ -87,6 +87,7 @@ struct HttpConn final : PortExtension {
   bool received = false;  // some byte of the current request came
   // Of the request being answered:
   bool http10 = false, head = false, keep_alive = false;
+  int status = 0;  // of the last response sent, for the request log
 };
 
 HttpConn& http_conn(SocketInput* in) {
@@ -416,6 +417,7 @@ Value bi_http_send(VM&, Value* args, int) {
   ResponsePort* r = response_port("%http-send", args[1]);
   HttpConn& c = http_conn(arg_socket_in("%http-send", args[2]));
   if (r->aborted) {  // force-close: no response at all
+    c.status = 0;
     r->reset();
     out->abort();
     return NIL;
@@ -428,6 +430,7 @@ Value bi_http_send(VM&, Value* args, int) {
   r->reset();
   std::string head;
   http::ResponseInfo info = http::complete_response(written, c.http10, keep, head);
+  c.status = info.status;
   const char* pieces[2] = {head.data(), written.data() + info.body_offset};
   size_t sizes[2] = {head.size(), c.head ? 0 : info.body_size};
   auto sent = out->send(pieces, sizes, 2, deadline_after(global_seconds(kBodyTimeout, 10)));
@@ -602,6 +605,12 @@ Value bi_port_reset(VM&, Value* args, int) {
   return NIL;
 }
 
+// (%http-status in): the status of the response %http-send last sent on
+// the connection (0 before the first), which the request log records.
+Value bi_http_status(VM&, Value* args, int) {
+  return Value::fixnum(http_conn(arg_socket_in("%http-status", args[0])).status);
+}
+
 Value bi_http_reason(VM&, Value* args, int) {
   return str(http::reason(int(arg_fixnum("%http-reason", args[0]))));
 }
@@ -615,6 +624,7 @@ Value bi_http_date(VM&, Value* args, int nargs) {
 const BuiltinDef kDefs[] = {
     {"%http-read", bi_http_read, 4, 4, "(%http-read in ip limits dflt): the next request"},
     {"%http-send", bi_http_send, 3, 3, "(%http-send out str in): send a handler's response"},
+    {"%http-status", bi_http_status, 1, 1, "(%http-status in): the last response's status"},
     {"%http-error", bi_http_error, 4, 4, "(%http-error out in status msg): answer an error"},
     {"%http-file", bi_http_file, 6, 6,
      "(%http-file str req dir name header max-age): a static file"},

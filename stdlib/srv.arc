@@ -286,7 +286,8 @@ Connection: close"))
                     (fn () (respond str req!op req!args req!cooks ip req))))
         (%alarm nil)
         (do1 (%http-send o str i)
-             (log-request req!type req!op req!args req!cooks ip req!start t1)
+             (log-request req!type req!op req!args req!cooks ip req!start t1
+                          (%http-status i))
              (harvest-fnids)))))
 
 ; A handler's error: the client gets a plain 500 (whatever the handler had
@@ -611,12 +612,15 @@ Connection: close"))
                       allocations (/ s!allocations n 1.0) bytes (/ s!bytes n 1.0)
                       gc-ms (/ s!gc-ms n))))))))
 
-; One line in the srv log per request: times to parse and to respond (***
-; past a second), the method, the op, its first argument (unless a fnid),
-; and the names of its cookies.
-(def log-request (type op args cooks ip t0 t1)
+; One line in the srv log per request: the status sent (0: none, the
+; connection was reset), times to parse and to respond (*** past a
+; second), the method, the op, its first argument (unless a fnid), and the
+; names of its cookies. A program calling it as Arc 3.1 did, without a
+; status, logs 200.
+(def log-request (type op args cooks ip t0 t1 (o status 200))
   (with (parsetime (- t1 t0) respondtime (- (msec) t1))
     (%srvlog-later 'srv ip
+            status
             parsetime
             respondtime
             (if (> (+ parsetime respondtime) 1000) "***" "")

@@ -1,7 +1,9 @@
 ; apps/news/news.arc — the news forum of docs/LANGUAGE.md 6.9, the program a user runs:
 ;
-;   build/arcana apps/news/news.arc [--port N] [--host ADDR] [--data DIR]
+;   build/arcana apps/news/news.arc [--port N] [--host ADDR] [--data DIR] ...
 ;
+; (--help lists every option; README.md, "Running a site", says how to
+; run it as a service.)
 ; It loads the site (store.arc, model.arc, pages.arc, admin.arc, then
 ; demo.arc, all beside this file), points the store at DIR (the equivalent of Arc
 ; 3.1's arc/ folder: DIR/news/story/ID, DIR/hpw, DIR/admins ...), seeds
@@ -33,7 +35,7 @@
 (unless (and (bound 'news-home*) news-home*)
   (= news-home* (or (news-this-script) "apps/news/")))
 
-(each f '("store.arc" "model.arc" "pages.arc" "admin.arc" "demo.arc")
+(each f '("store.arc" "model.arc" "pages.arc" "admin.arc" "demo.arc" "operate.arc")
   (load (+ news-home* f)))
 
 (= staticdir* (+ news-home* "static/"))
@@ -60,13 +62,24 @@
 
 ; Prints the site's address once serve is listening: only then is the
 ; port known (port 0 asks the kernel for a free one).
+; With no admin yet, it says how to make one. It also writes the control
+; file (operate.arc), which needs the port.
 (def news-announce ()
   (thread
     (until currsock* (sleep .01))
     ; with arcana --workers each worker has a socket: none of them speaks
     (unless (%srv-worker)
-      (prn "Serving the news site on " (news-base-url (socket-port currsock*)))
+      (let port (socket-port currsock*)
+        (when news-control* (news-write-control port))
+        (unless admins*
+          (prn "No admin yet: stop the site and run it once with --admin NAME "
+               "(README.md, \"Running a site\")."))
+        (prn "Serving the news site on " (news-base-url port)))
       (flushout))))
+
+; Whether the server writes the control file (news-main sets it: a
+; program that loads this file and calls nsv has none).
+(= news-control* nil)
 
 (def news-base-url (port)
   (let h (or srv-host* "0.0.0.0")
@@ -80,9 +93,28 @@
   --data DIR    the data directory, Arc 3.1's arc/ folder (default arc/):
                 DIR/news/story/ID, DIR/news/profile/USER, DIR/hpw, DIR/admins
   --no-demo     do not seed demo data into an empty data directory
+The site's identity (each also a key of the settings file DIR/site, a
+table as ((name \"My News\") (url \"https://news.example.org/\")); the
+options win):
+  --name TEXT        the site's name (default Arcana News)
+  --description TEXT the RSS feed's description
+  --url URL          where the site is, for RSS links (http://news.example.com/)
+  --parent-url URL   where the logo links to (http://www.example.com)
+  --color HEX        the top bar's colour, six hex digits (ff6600)
+  --logo URL         the logo image (arc.png, in static/)
+  --favicon URL      the favicon (default: static/favicon.ico)
+Commands that run and exit instead of serving:
+  --admin NAME         make NAME an admin, and its account with a password
+                       printed once if it has none (with the site stopped)
+  --new-password NAME  a new password for NAME, printed once (site stopped)
+  --backup DEST        ask the running server for a consistent copy of its
+                       data, written to the new folder DEST
+  --restore SRC        make the data directory the backup SRC, keeping what
+                       it held in DIR/replaced-DATE/ (with the site stopped)
   --help        print this and exit
 An empty data directory is given demo users, stories and comments, and an
-admin account whose password is printed once.")
+admin account whose password is printed once (--new-password admin gives
+another).")
 
 (def news-usage-error (msg)
   (w/stdout (stderr)
@@ -102,7 +134,8 @@ admin account whose password is printed once.")
 ; "--opt=value" both work.
 (def news-parse-args (args)
   ; arcana's own --host (before the script's name) sets srv-host* first
-  (let o (obj port 8080 host (or srv-host* "127.0.0.1") data "arc/" demo t)
+  (let o (obj port 8080 host (or srv-host* "127.0.0.1") data "arc/" demo t
+              site (table) command nil)
     (while args
       (with (a (pop args) val nil)
         (awhen (and (begins a "--") (pos #\= a))
@@ -125,17 +158,62 @@ admin account whose password is printed once.")
                                         (news-usage-error "--data wants a directory")
                                         d)))
             "--no-demo" (wipe o!demo)
-                        (news-usage-error (+ "unknown option " a))))))
+                        (let name (cut a 2)
+                          (if (and (begins a "--") (mem name (site-setting-names)))
+                               (= (o!site (sym name)) (value))
+                              (mem name '("admin" "new-password" "backup" "restore"))
+                               (do (when o!command
+                                     (news-usage-error "give one of --admin, --new-password, --backup, --restore"))
+                                   (= o!command (list (sym name) (value))))
+                              (news-usage-error (+ "unknown option " a))))))))
     (unless (endmatch "/" o!data) (zap [+ _ "/"] o!data))
     o))
+
+; The settings file, then the options over it; a bad one stops the start.
+(def news-configure (o)
+  (on-err (fn (e) (news-usage-error (details e)))
+          (fn ()
+            (awhen (store-site-settings) (site-configure it))
+            (site-configure o!site))))
 
 (def news-main (args)
   (let o (news-parse-args args)
     (store-open o!data)
     (= srv-host* o!host
        news-seed* o!demo)
-    (on-shutdown (fn () (prn "news site stopped") (flushout)))
-    (nsv o!port)))
+    (news-configure o)
+    (if o!command
+        (news-command o)
+        (do (site-describe)
+            (= news-control* t)
+            (on-shutdown (fn () (prn "news site stopped") (flushout)))
+            (nsv o!port)))))
+
+; --admin, --new-password, --backup, --restore: done, then exit (status 1
+; and the reason on stderr if it failed).
+(def news-command (o)
+  (let (cmd arg) o!command
+    (on-err (fn (e)
+              (w/stdout (stderr) (prn "news.arc: " (details e)))
+              (quit 1))
+            (fn ()
+              (when (in cmd 'admin 'new-password)
+                (unless (goodname arg 2 15)
+                  (err (+ "a user name is 2 to 15 letters, digits, - or _, not "
+                          (tostring (write arg)))))
+                (when (news-server-running)
+                  (err (+ "a news server runs on " (store-dir) ": stop it first"))))
+              (let login (+ (if (is site-url* "http://news.example.com/")
+                                (news-base-url o!port)
+                                site-url*)
+                            "login")
+                (case cmd
+                  admin        (do (news-load) (news-make-admin arg login))
+                  new-password (news-new-password arg login)
+                  backup       (news-backup arg)
+                  restore      (news-restore arg)))))
+    (flushout)
+    (quit 0)))
 
 ; Only when arcana was asked to run this very file.
 (when (news-this-script)

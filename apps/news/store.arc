@@ -28,6 +28,12 @@
 ;   (store-update record f)   a read-modify-write of one record
 ;   (store-item-version id)   how many times item id has been saved
 ;   (store-batch f)           f's many writes made durable at its end
+;   (store-site-settings)     the operator's settings file, DIR/site
+;   (store-save-control h), (store-control), (store-remove-control)
+;                             the running server's address and key
+;   (store-snapshot)          a consistent copy, made under the lock
+;   (store-copy-dir src dest), (store-remove-dir d), (store-restore src)
+;                             copies out; a backup made the data again
 ; The disk tables and vars (store-vars*) are saved with todisk
 ; (stdlib/lib.arc), through the saver store-open registers for each;
 ; (store-reset-vars) empties them.
@@ -313,3 +319,129 @@
     (after (f)
            (= durable-writes* durable)
            (system "sync"))))
+
+; --- The site's settings, the control file, backups ------------------------
+
+; The operator's settings file, DIR/site: one table, as save-table writes
+; it, of the site's name, url, parent-url, color, logo and favicon (what
+; operate.arc's site-settings* names); nil when there is none. One that
+; cannot be read is an error: a site should not start under the example
+; names because of a typo.
+(def store-site-settings ()
+  (let f (+ arcdir* "site")
+    (when (file-exists f)
+      (let h (errsafe (load-table f))
+        (if (isa h 'table)
+            h
+            (err (+ "cannot read " f ": it should hold one table, as "
+                    "((name \"My News\") (url \"https://news.example.org/\"))")))))))
+
+; The control file, DIR/control: where the running server listens and
+; the key that lets the operator's commands ask it for a backup (a table:
+; host port key). Readable by its owner only (app.arc's %app-save), so
+; that whoever can read the data may ask, and no one else. Written at the
+; start, removed at a clean stop; one a killed server left names an
+; address nothing answers at.
+(def store-save-control (h) (%app-save h (+ arcdir* "control")))
+
+(def store-control ()
+  (let f (+ arcdir* "control")
+    (and (file-exists f) (errsafe (load-table f)))))
+
+(def store-remove-control ()
+  (atomic (errsafe (rmfile (+ arcdir* "control")))))
+
+; A backup holds every entry of the data directory but the logs (appended
+; to in place, and not the site's data), the backups themselves, what a
+; restore moved aside, the control file and a FILE.tmp a crash left.
+(def %store-data-entries (d)
+  (rem [or (in _ "logs" "backups" "control") (endmatch ".tmp" _) (begins _ "replaced-")]
+       (or (errsafe (dir d)) nil)))
+
+; (store-snapshot): a consistent copy of the data, made by the running
+; server: the folder DIR/backups/NAME/ holding, as hard links, every file
+; as last written, taken under the lock that every write of the site
+; holds (atomic), so that no change is half in it. Hard links are enough
+; because no file of the data is ever changed in place: each write makes
+; FILE.tmp and renames it over FILE, which leaves the snapshot's link on
+; the old contents. So the snapshot is made in a moment and takes no room
+; until the files change; store-copy-dir then copies it out without the
+; lock. Gives the folder's path.
+(def store-snapshot ()
+  (atomic
+    (withs (root  (+ arcdir* "backups/")
+            name  (%store-new-name root)
+            tmp   (+ root name ".tmp"))
+      (ensure-dir tmp)
+      (each e (%store-data-entries arcdir*)
+        (%store-sh "cp -al " (%store-q (+ arcdir* e)) " " (%store-q (+ tmp "/"))))
+      (mvfile tmp (+ root name))
+      (store-snapshot-dir name))))
+
+; A name for a backup: the date and time, and a number if taken.
+(def %store-new-name (root)
+  (withs (stamp (%store-sh "date -u +%Y%m%d-%H%M%S")
+          base  (+ "backup-" (trim stamp))
+          name  base
+          n     1)
+    (while (or (dir-exists (+ root name)) (dir-exists (+ root name ".tmp")))
+      (= name (+ base "-" (++ n))))
+    name))
+
+; Copies folder src to dest, which must not exist yet, and syncs it.
+(def store-copy-dir (src dest)
+  (when (or (dir-exists dest) (file-exists dest))
+    (err (+ dest " exists already; give a new folder")))
+  (%store-sh "cp -a " (%store-q (%store-rtrim-slash src)) " " (%store-q (%store-rtrim-slash dest))
+             " && sync"))
+
+; The data directory, for messages; and a snapshot's folder by its name.
+(def store-dir () arcdir*)
+
+(def store-snapshot-dir (name) (+ arcdir* "backups/" name "/"))
+
+(def store-remove-dir (d)
+  (%store-sh "rm -rf " (%store-q (%store-rtrim-slash d))))
+
+(def store-dir-exists (d) (dir-exists d))
+
+; Whether folder d looks like a data directory or a backup of one: it has
+; news/ or an hpw file.
+(def store-looks-like-data (d)
+  (let d (+ (%store-rtrim-slash d) "/")
+    (or (dir-exists (+ d "news")) (file-exists (+ d "hpw")))))
+
+; (store-restore src): the data directory becomes the backup src (a folder
+; store-copy-dir made); what it held is moved, not deleted, into
+; DIR/replaced-NAME/. Only while no server runs on it (operate.arc checks).
+; Gives that folder's path.
+(def store-restore (src)
+  (let src (%store-rtrim-slash src)
+    (unless (store-looks-like-data src)
+      (err (+ src " is not a backup of the news site's data (no news/ in it)")))
+    (ensure-dir arcdir*)
+    (withs (name  (%store-new-name arcdir*)
+            aside (+ arcdir* "replaced-" (cut name 7) "/"))
+      (ensure-dir aside)
+      (each e (%store-data-entries arcdir*)
+        (mvfile (+ arcdir* e) (+ aside e)))
+      (%store-sh "cp -a " (%store-q (+ src "/.")) " " (%store-q arcdir*) " && sync")
+      aside)))
+
+(def %store-rtrim-slash (s)
+  (if (and (> (len s) 1) (endmatch "/" s)) (%store-rtrim-slash (cut s 0 -1)) s))
+
+; Runs a shell command made of args; gives its output, or raises an
+; error with it if the command failed.
+(def %store-sh args
+  (withs (cmd (apply string args)
+          out (tostring (system (+ "{ " cmd " ; } 2>&1; echo \"store-status $?\"")))
+          ls  (lines (trim out 'end))
+          said (apply string (intersperse "\n" (cut ls 0 (- (len ls) 1)))))
+    (if (is (last ls) "store-status 0")
+        said
+        (err (+ "failed: " cmd ": " said)))))
+
+; A shell word holding s as it is.
+(def %store-q (s)
+  (+ "'" (multisubst '(("'" "'\\''")) s) "'"))

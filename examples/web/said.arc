@@ -17,4 +17,8 @@
     (input "foo")
     (submit)))
 
+; Only this machine can connect (127.0.0.1), as with the news site,
+; unless arcana's --host says otherwise (--host=0.0.0.0: every interface).
+(unless srv-host* (= srv-host* "127.0.0.1"))
+
 (serve (int (or (car argv) "8080")))

@@ -427,10 +427,11 @@ class NewsServer:
         self.lock = threading.Lock()
         self.killed = threading.Event()  # set just before a SIGKILL
 
-    def start(self, timeout=30, wrap=(), script=None, demo=False):
+    def start(self, timeout=30, wrap=(), script=None, demo=False, extra=(), arcana_opts=()):
         """Starts apps/news/news.arc, or script (a file of servers/, given
-        the news folder as its first argument) with news.arc's options;
-        with demo, an empty data directory is seeded."""
+        the news folder as its first argument) with news.arc's options
+        and extra, arcana's own arcana_opts before them; with demo, an
+        empty data directory is seeded."""
         self.starts += 1
         self.killed.clear()
         self.out_path = os.path.join(self.work, "server-%d.out" % self.starts)
@@ -438,11 +439,12 @@ class NewsServer:
         opts = ["--port", "0", "--host", "127.0.0.1", "--data", self.data]
         if not demo:
             opts.append("--no-demo")
+        opts += list(extra)
         if script:
             cmd = [webtest.ARCANA, "--host=127.0.0.1", os.path.join(webtest.SERVERS, script),
                    os.path.dirname(NEWS) + "/"] + opts
         else:
-            cmd = [webtest.ARCANA, NEWS] + opts
+            cmd = [webtest.ARCANA] + list(arcana_opts) + [NEWS] + opts
         cmd = list(wrap) + cmd
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(cmd, cwd=self.work, stdin=subprocess.DEVNULL,

@@ -302,8 +302,8 @@ class SrvTest(webtest.ServerTest):
         self.get("/hello?name=zed&other=1", {"Cookie": "user=secretvalue; lang=en"})
         text = self.srv.wait_log("srv", r"hello \(name zed\)", since=before)
         line = re.search(r"^.*hello \(name zed\).*$", text, re.M).group(0)
-        # seconds ip parse-ms respond-ms [***] type op first-arg cookie-names
-        self.assertRegex(line, r"^\d{9,} 127\.0\.0\.1 \d+ \d+ +get hello \(name zed\) \(user lang\)$")
+        # seconds ip status parse-ms respond-ms [***] type op first-arg cookie-names
+        self.assertRegex(line, r"^\d{9,} 127\.0\.0\.1 200 \d+ \d+ +get hello \(name zed\) \(user lang\)$")
         self.assertNotIn("secretvalue", self.srv.log("srv"))
         now = int(time.time())
         self.assertLessEqual(abs(int(line.split()[0]) - now), 5)
@@ -317,16 +317,29 @@ class SrvTest(webtest.ServerTest):
         before = len(self.srv.log("srv"))
         self.post("/x", [("fnid", fnid), ("foo", "bar")])
         text = self.srv.wait_log("srv", r" post x ", since=before)
-        self.assertRegex(text, r"(?m)^\d+ 127\.0\.0\.1 \d+ \d+ +post x +nil$")
+        self.assertRegex(text, r"(?m)^\d+ 127\.0\.0\.1 200 \d+ \d+ +post x +nil$")
         self.assertNotIn(fnid, self.srv.log("srv"))
 
     def test_request_log_marks_slow_requests(self):
         before = len(self.srv.log("srv"))
         self.assertEqual(self.get("/slow")[2], "slow")
         text = self.srv.wait_log("srv", r" slow ", since=before)
-        self.assertRegex(text, r"(?m)^\d+ 127\.0\.0\.1 \d+ (\d+) \*\*\* get slow nil nil$")
-        ms = int(re.search(r"^\d+ 127\.0\.0\.1 \d+ (\d+) ", text, re.M).group(1))
+        self.assertRegex(text, r"(?m)^\d+ 127\.0\.0\.1 200 \d+ (\d+) \*\*\* get slow nil nil$")
+        ms = int(re.search(r"^\d+ 127\.0\.0\.1 200 \d+ (\d+) ", text, re.M).group(1))
         self.assertGreaterEqual(ms, 1000)
+
+    def test_request_log_status(self):
+        # each line names the status sent, so that a 404 (or a 500) can be found
+        before = len(self.srv.log("srv"))
+        self.assertEqual(self.get("/no-such-op?q=lost")[0], 404)
+        self.assertEqual(self.get("/go?to=x")[0], 302)
+        self.assertEqual(self.get("/boom?k=b")[0], 500)
+        self.assertEqual(self.get("/hello?name=st")[0], 200)
+        text = self.srv.wait_log("srv", r"\(name st\)", since=before)
+        self.assertRegex(text, r"(?m)^\d+ 127\.0\.0\.1 404 \d+ \d+ +get no-such-op \(q lost\) nil$")
+        self.assertRegex(text, r"(?m)^\d+ 127\.0\.0\.1 302 \d+ \d+ +get go \(to x\) nil$")
+        self.assertRegex(text, r"(?m)^\d+ 127\.0\.0\.1 500 \d+ \d+ +get boom \(k b\) nil$")
+        self.assertRegex(text, r"(?m)^\d+ 127\.0\.0\.1 200 \d+ \d+ +get hello \(name st\) nil$")
 
     def test_every_request_logged(self):
         before = len(self.srv.log("srv"))

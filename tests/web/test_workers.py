@@ -92,7 +92,7 @@ class WorkersTest(webtest.ServerTest):
             text = self.srv.log("srv")[before:]
         # one whole line each, none lost or overwritten by the other process
         for i in range(40):
-            self.assertEqual(len(re.findall(r"(?m)^\d+ 127\.0\.0\.1 \d+ \d+ +get w \(i %d\) nil$" % i, text)), 1,
+            self.assertEqual(len(re.findall(r"(?m)^\d+ 127\.0\.0\.1 200 \d+ \d+ +get w \(i %d\) nil$" % i, text)), 1,
                              "request %d in\n%s" % (i, text))
 
     def test_killed_worker_restarted(self):

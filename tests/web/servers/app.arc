@@ -33,6 +33,9 @@
 
 (defop slow req (sleep 1.2) (pr "slow"))
 
+; A handler's error: answered 500.
+(defop boom req (err "boom for the log"))
+
 ; --- closures ---
 
 ; The Arc tutorial's page: a form whose answer comes back through a link.
