@@ -237,11 +237,15 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
     case Unquotes::Some: break;
   }
   Value head = car(x);
-  if (head == S.unquote && is_cons(cdr(x))) {
-    if (depth == 1) return car(cdr(x));
-    return list(
-        {internal("%list"), list({S.quote, S.unquote}), quasiquote(car(cdr(x)), depth - 1, pos)});
-  }
+  if (head == S.unquote && is_cons(cdr(x)) && depth == 1) return car(cdr(x));
+  // Inside a nested quasiquote, unquote and unquote-splicing alike go out a
+  // level, and their arguments are a list at that level, as Racket's
+  // quasiquote (Arc 3.1's) reads them: with x (1 2), `(a `(b ,@,x)) gives
+  // (a (quasiquote (b (unquote-splicing (1 2))))) and `(a `(b ,,@x)) gives
+  // (a (quasiquote (b (unquote 1 2)))).
+  if ((head == S.unquote || head == S.unquote_splicing) && is_cons(cdr(x)) && depth > 1)
+    return list({internal("%append"), list({S.quote, list({head})}),
+                 quasiquote(cdr(x), depth - 1, pos)});
   if (head == S.quasiquote && is_cons(cdr(x)))
     return list({internal("%list"), list({S.quote, S.quasiquote}),
                  quasiquote(car(cdr(x)), depth + 1, pos)});

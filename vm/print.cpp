@@ -197,7 +197,9 @@ bool needs_bars(std::string_view name) {
   return parse_number(name).has_value();
 }
 
-// |a b|; a bar inside the name closes the bars, is escaped, and reopens.
+// |a b|, as Racket writes it (Arc 3.1's write); a name with a bar in it is
+// written instead with a backslash before each character the reader would
+// take specially, a\|b\ c, as Racket writes it too.
 // The name's UTF-8 goes into out first, where it is looked at; only a name
 // that needs the bars is copied out and written again with them.
 void write_symbol(std::string& out, Value sym) {
@@ -206,12 +208,18 @@ void write_symbol(std::string& out, Value sym) {
   if (!needs_bars(std::string_view(out).substr(start))) return;
   std::string name = out.substr(start);
   out.resize(start);
-  out += '|';
-  for (char c : name) {
-    if (c == '|') out += "|\\||";
-    else out += c;
+  if (name.find('|') == std::string::npos) {
+    out += '|';
+    out += name;
+    out += '|';
+    return;
   }
-  out += '|';
+  // A bar in it, the name is no number; a # first is escaped too.
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (is_delimiter(c) || (i == 0 && c == '#')) out += '\\';
+    out += c;
+  }
 }
 
 std::string procedure_form(Value closure) {
@@ -497,13 +505,16 @@ void Printer::print_table(Value v) {
   }
 }
 
-void Printer::print_tagged(Value v, bool host_nil) {
+// #(tagged TAG REP). A tagged object is a Racket vector in Arc 3.1, which
+// Arc's printing does not look into, so lists inside show their nil
+// terminators, as inside tables: #(tagged foo (1 . nil)).
+void Printer::print_tagged(Value v, bool) {
   if (!enter(v)) return;
   out_ += "#(tagged ";
   text(")");
-  push(Step::Print, v.as<Tagged>()->rep, host_nil);
+  push(Step::Print, v.as<Tagged>()->rep, true);
   text(" ");
-  push(Step::Print, v.as<Tagged>()->tag, host_nil);
+  push(Step::Print, v.as<Tagged>()->tag, true);
 }
 
 }  // namespace

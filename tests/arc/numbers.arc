@@ -36,6 +36,13 @@
 (- 0.0) ; expect: -0.0
 (/ 1.0 0.0) ; expect: +inf.0
 (/ -1.0 0.0) ; expect: -inf.0
+; a NaN is unordered: neither < nor > holds, so max and best keep the
+; first, and <= and >= (no > and no <) hold, as in Arc 3.1
+(list (> +nan.0 1) (< +nan.0 1) (> 1 +nan.0) (< 1 +nan.0) (> +nan.0 +nan.0) (> +nan.0 (expt 2 80)) (> 1/2 +nan.0)) ; expect: (nil nil nil nil nil nil nil)
+(list (<= 1 +nan.0) (>= 1 +nan.0)) ; expect: (t t)
+(list (max 1 +nan.0) (max 1 +nan.0 2) (min 1 +nan.0) (best > (list 1 +nan.0))) ; expect: (1 2 1 1)
+((fn (x) (> x 1)) +nan.0) ; expect: nil
+(> 3 2 +nan.0) ; expect: nil
 
 ; fixnum overflow to bignum and back
 (+ 4611686018427387903 1) ; expect: 4611686018427387904

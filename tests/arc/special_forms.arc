@@ -52,6 +52,16 @@
 `(a `(b ,(c ,(+ 1 2)))) ; expect: (a (quasiquote (b (unquote (c 3)))))
 `(a `(b ,(c d))) ; expect: (a (quasiquote (b (unquote (c d)))))
 (let x 'y `(a `(b ,,x))) ; expect: (a (quasiquote (b (unquote y))))
+; unquote-splicing inside a nested quasiquote goes out a level too, as
+; Racket's quasiquote (Arc 3.1's) takes it: macro-defining macros use ,@,x
+(let x '(1 2) `(a `(b ,@,x))) ; expect: (a (quasiquote (b (unquote-splicing (1 2)))))
+(let x '(1 2) `(a `(b ,,@x))) ; expect: (a (quasiquote (b (unquote 1 2))))
+(let x '(p q) `(a `(b ,,x ,@,x))) ; expect: (a (quasiquote (b (unquote (p q)) (unquote-splicing (p q)))))
+(let x 'y `(a `(b ,@(c ,x)))) ; expect: (a (quasiquote (b (unquote-splicing (c y)))))
+(let x 'y `(a `(b `(c ,@,,x)))) ; expect: (a (quasiquote (b (quasiquote (c (unquote-splicing (unquote y)))))))
+(do (mac defconst-list (name vals) `(mac ,name () `(list ,@',vals))) 1) ; expect: 1
+(do (defconst-list three (1 2 3)) 1) ; expect: 1
+(three) ; expect: (1 2 3)
 ; splicing copies: the spliced list is not modified
 (let xs (list 1 2) (let ys `(,@xs 3) (list xs ys))) ; expect: ((1 2) (1 2 3))
 ; a quasiquote with an unquote builds fresh structure each time

@@ -68,5 +68,5 @@
 (h '(1 2)) ; expect: "string"
 s ; expect: "λλλ"
 (clo) ; expect: (captured 1.5 1/3)
-tagged-obj ; expect: #(tagged box ("in" #\c))
+tagged-obj ; expect: #(tagged box ("in" #\c . nil))
 ((fn () (build 5000 nil) (gc) (sum-list nums 0))) ; expect: 2001000

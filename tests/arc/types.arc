@@ -34,7 +34,7 @@
 (type (type 1)) ; expect: sym
 
 ; annotate and rep (1.9)
-(annotate 'point '(1 2)) ; expect: #(tagged point (1 2))
+(annotate 'point '(1 2)) ; expect: #(tagged point (1 2 . nil))
 (rep (annotate 'point '(1 2))) ; expect: (1 2)
 (rep 5) ; expect: 5
 (rep '(a b)) ; expect: (a b)
@@ -109,6 +109,10 @@ named-fn ; expect: #<procedure: named-fn>
 (coerce 2.5 'string) ; expect: "2.5"
 (coerce 1/2 'string) ; expect: "1/2"
 (coerce 1/2 'string 2) ; expect: "1/10"
+; a float has digits in base 10 only, as in Arc 3.1 (Racket's number->string)
+(coerce 2.5 'string 2) ; error: coerce: a float can only be written in base 10
+(coerce 2.0 'string 16) ; error: coerce: a float can only be written in base 10
+(coerce 2.5 'string 10) ; expect: "2.5"
 
 ; string -> sym, cons, num, int
 (coerce "abc" 'sym) ; expect: abc
@@ -154,6 +158,9 @@ named-fn ; expect: #<procedure: named-fn>
 (coerce (annotate 'foo 1) 'int) ; error: Can't coerce annotated object
 (coerce (annotate 'foo "s") 'string) ; error: Can't coerce annotated object
 (coerce (annotate 'foo 1) 'foo) ; error: Can't coerce annotated object
+; Arc 3.1's message names no object
+(on-err details (fn () (coerce (annotate 'foo 1) 'int))) ; expect: "Can't coerce annotated object"
+(on-err details (fn () (coerce (list 1 (annotate 'foo 1)) 'string))) ; expect: "Can't coerce annotated object"
 
 ; the unknown-type quirk: other source types come back unchanged (7.4 #24)
 (type (coerce (table) 'cons)) ; expect: table

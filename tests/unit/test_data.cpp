@@ -383,13 +383,13 @@ TEST_CASE("printing tables and tagged objects", "[data][print]") {
   std::string two = write_string(t);
   CHECK((two == "#hash((a . (1 2 . nil)) (b . \"x\"))" ||
          two == "#hash((b . \"x\") (a . (1 2 . nil)))"));
-  CHECK(write_string(make_tagged(sym("point"), list({fix(1), fix(2)}))) == "#(tagged point (1 2))");
+  CHECK(write_string(make_tagged(sym("point"), list({fix(1), fix(2)}))) == "#(tagged point (1 2 . nil))");
   Value self = make_table();
   table_put(self, fix(1), self);
   CHECK(write_string(self) == "#0=#hash((1 . #0#))");
   Value tagged = make_tagged(sym("node"), NIL);
   tagged.as<Tagged>()->rep = list({tagged});
-  CHECK(write_string(tagged) == "#0=#(tagged node (#0#))");
+  CHECK(write_string(tagged) == "#0=#(tagged node (#0# . nil))");
 }
 
 TEST_CASE("error_form shows values as Arc 3.1's errors do", "[data][print]") {

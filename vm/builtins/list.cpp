@@ -1,7 +1,10 @@
 // vm/builtins/list.cpp — pairs, lists, equality and ordering (docs/LANGUAGE.md 4.1, 4.2).
+#include <cmath>
+
 #include "vm/builtins.h"
 #include "vm/compare.h"
 #include "vm/error.h"
+#include "vm/number.h"
 #include "vm/string.h"
 #include "vm/table.h"
 #include "vm/vm.h"
@@ -55,9 +58,12 @@ Value bi_lt(VM&, Value* a, int n) {
   return T;
 }
 
+// A NaN is unordered: compare_values calls it greater, which suits only <.
+bool is_nan(Value v) { return TYPE(v) == Kind::Flonum && std::isnan(number_to_double(v)); }
+
 Value bi_gt(VM&, Value* a, int n) {
   for (int i = 0; i + 1 < n; ++i)
-    if (!(compare_values(">", a[i], a[i + 1]) > 0)) return NIL;
+    if (!(compare_values(">", a[i], a[i + 1]) > 0) || is_nan(a[i]) || is_nan(a[i + 1])) return NIL;
   return T;
 }
 
