@@ -1018,13 +1018,13 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       LOCAL_UPDATE(ADDIL_POPL, ADDIL, fixnum_add)
       LOCAL_UPDATE(SUBIL_POPL, SUBIL, fixnum_sub)
 #undef LOCAL_UPDATE
-      // (if a ...) on a local: LOADL a; JUMPF, the JUMPF taken here. It stands
-      // for no primitive, so its general case is never dispatched to.
     // (atomic-invoke (fn () body)) with the body inline after it (vm/opcodes.def).
     op_ATOMIC:
       TEST_RESULT(!other_threads(*this));
     op_ATOMIC_general:
       TEST_RESULT(false);
+    // (if a ...) on a local: LOADL a; JUMPF, the JUMPF taken here. It stands
+    // for no primitive, so its general case is never dispatched to.
     op_LOADL_JUMPF:
     op_LOADL_JUMPF_general:
       insn = *pc++;  // the JUMPF
