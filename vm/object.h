@@ -75,8 +75,9 @@ extern Profile g_profile;
 // Counting allocations by site (vm/sites.cpp), on allocate()'s path: while
 // the VM counts, the heap's bump is suspended (Heap::suspend_bump), so the
 // inline fast path is as it is without counting. (TYPE's counting stays an
-// increment: a call there costs the interpreter loop registers, 3% more
-// instructions on bench/engine/loop.arc; SiteCounters reads the counts.)
+// increment: a call there costs the interpreter loop registers, and so
+// instructions in every loop, bench/engine/loop.arc's too; SiteCounters
+// reads the counts.)
 void count_allocation(Kind k, size_t bytes);
 
 // The one type test. Everything that asks "what is this value" calls it.
