@@ -132,7 +132,7 @@ class Builder {
 
  private:
   // The tree lives in deques, which keep each element in place as they grow
-  // and allocate in blocks (an allocation for each node was 8% of startup).
+  // and allocate in blocks (an allocation for each node showed in startup).
   template <class T>
   T* make() {
     if constexpr (std::is_same_v<T, Node>) return &nodes_.emplace_back();

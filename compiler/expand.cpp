@@ -244,8 +244,8 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
   // (a (quasiquote (b (unquote-splicing (1 2))))) and `(a `(b ,,@x)) gives
   // (a (quasiquote (b (unquote 1 2)))).
   if ((head == S.unquote || head == S.unquote_splicing) && is_cons(cdr(x)) && depth > 1)
-    return list({internal("%append"), list({S.quote, list({head})}),
-                 quasiquote(cdr(x), depth - 1, pos)});
+    return list(
+        {internal("%append"), list({S.quote, list({head})}), quasiquote(cdr(x), depth - 1, pos)});
   if (head == S.quasiquote && is_cons(cdr(x)))
     return list({internal("%list"), list({S.quote, S.quasiquote}),
                  quasiquote(car(cdr(x)), depth + 1, pos)});

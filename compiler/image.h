@@ -76,7 +76,7 @@ struct ImageHeader {
 // binary's own (embedded_image), whose checksum is not computed: its bytes
 // are the binary's read-only data, made by the build that made the code
 // (the sources' hash and the size are still checked), and the checksum was
-// 0.53M of a start's 8.3M instructions. The reader checks every bound
+// a noticeable share of a start's instructions. The reader checks every bound
 // whatever the checksum said.
 bool image_valid(std::string_view image, ImageHeader* header = nullptr, bool own = false);
 

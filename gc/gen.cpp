@@ -40,8 +40,8 @@
 // objects (RootSource::trace_young_roots): the VM's symbol table gives only
 // its symbols interned since, or still young at, the last minor collection,
 // not its thousands of old ones (visiting those was nearly all of an empty
-// minor collection: its median pause, 7.8 us with them, is 0.7 us). A copy goes to the other
-// survivor space (the to-space) with its age plus one, or to the old generation once that age
+// minor collection's pause). A copy goes to the other survivor space (the
+// to-space) with its age plus one, or to the old generation once that age
 // reaches promote_age_ (or when the to-space is full: an early promotion).
 // The copies wait on a stack to be traced, so a structure's copies end up
 // near each other, in the order the major collection's marker (also a
@@ -140,14 +140,14 @@ using namespace gen;
 constexpr size_t kDefaultNursery = size_t(1) << 20;
 constexpr unsigned kDefaultPromoteAge = 2;
 constexpr size_t kZeroBlock = size_t(16) << 10;
-// The old generation's footprint before the first major collection. A
-// program that builds 20-odd MiB and keeps it (bench/engine's words.arc: a
-// text's 300,000 tokens) paid a major collection at 16 MiB that found it
-// all alive, 10% of its run; at 32 MiB it pays none.
+// The old generation's footprint before the first major collection: high
+// enough that a program which builds its data and keeps it (bench/engine's
+// words.arc, a text's tokens) is not paying for a major collection that
+// finds it all alive, as it did at half this.
 constexpr uint64_t kMinMajorTrigger = uint64_t(32) << 20;
-// Measured on bench/gc's binary_trees: at 2, 32 major collections and a
-// peak RSS of 66 MiB; at 2.25, 27 and 66 MiB; at 2.5, 22 and 80 MiB
-// (libgc's: 69 MiB).
+// The heap's growth after a major collection: fewer collections than at 2
+// for the same peak on bench/gc's binary_trees, where 2.5 raised the peak
+// (the figures: docs/ARCHITECTURE.md, "Measurements behind the code").
 constexpr double kGrowth = 2.25;
 constexpr uint64_t kStressMajorEvery = 32;
 // A major collection compacts the old generation when the last sweep found
@@ -777,7 +777,7 @@ class GenHeap final : public Heap {
   // found last is tried first: the objects a minor collection promotes in
   // place come in runs from one chunk, and eden may hold many chunks (a
   // builtin allocates past the nursery without a safe point: %rev-onto of
-  // a million conses fills 24), so a scan per object cost 5% of
+  // a million conses fills dozens), so a scan per object showed in
   // bench/engine/closures.arc's instructions. active_ does not change
   // while a collection runs, and the cache is checked, never trusted.
   Chunk* eden_chunk(Word w) {

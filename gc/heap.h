@@ -60,8 +60,6 @@ static_assert(sizeof(GcHeader) == 8);
 inline GcHeader* header_of(Word w) { return reinterpret_cast<GcHeader*>(w); }
 inline Word word_of(const GcHeader* h) { return reinterpret_cast<Word>(h); }
 
-// Visits every reference slot of an object or root set. A moving collector
-// may rewrite *slot.
 // The mark phase's explicit stack (Heap::mark_from_roots). A push never
 // throws: when the stack cannot grow (the C++ heap is out of memory in a
 // collection that runs because memory is short, or the limit a test sets),
@@ -108,6 +106,8 @@ class MarkStack {
   bool overflowed_ = false;
 };
 
+// Visits every reference slot of an object or root set. A moving collector
+// may rewrite *slot.
 class Visitor {
  public:
   virtual ~Visitor() = default;

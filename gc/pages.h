@@ -51,9 +51,9 @@ constexpr uint8_t kFreeKind = 0xff;                 // the kind of a free cell
 // with munmap. Every collector's spaces (eden chunks, survivor spaces, pages)
 // are cut from 2 MiB regions, aligned to 2 MiB, that the kernel is asked to
 // back with transparent huge pages (madvise MADV_HUGEPAGE): the first touch
-// of a region maps all of it at once. On the machines this is measured on a
-// 4 KiB page costs 7-15 us to fault in or populate, so a 1 MiB eden's 256
-// pages were 1.7 ms of a 7 ms start, and a 2 MiB huge page is 0.15-0.3 ms.
+// of a region maps all of it at once. Faulting in a 1 MiB eden's 256 small
+// pages one by one was a large part of a start, and one huge page costs a
+// fraction of that.
 // Where the kernel gives no huge page the region is ordinary memory. The
 // price is resident memory: a region's untouched rest counts once any of it
 // is touched. Thread-safe (vcgc's collector maps pages too). Throws

@@ -54,7 +54,7 @@
 // (A fiber referred to only from its own stack still dies: its snapshot is
 // visited only if something else marks it. Taking every live fiber's state
 // as a root, as boehm must, would keep such a fiber forever.) The cost is in
-// the pause: about 0.1 us per live fiber (10 ms with 100,000 suspended). A
+// the pause, which grows with the number of live fibers. A
 // fiber could be snapshotted lazily, just before its first switch in the
 // epoch, but only with a hook the VM calls before a switch changes its
 // state (Heap::remember comes after).

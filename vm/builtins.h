@@ -27,16 +27,21 @@ void define_builtins(VM& vm, const BuiltinDef (&defs)[N]) {
   define_builtins(vm, defs, N);
 }
 
-// The core's areas; VM::VM calls each once. The libraries above the core
-// have their own (io/io.h, measure/measure.h).
+// The core's areas; VM::VM calls each once. The fiber and thread builtins
+// are declared in their modules' headers (vm/fiber.h, vm/thread.h); the
+// libraries above the core have their own (io/io.h, measure/measure.h).
+// Some of Arc 3.1's primitives are Arc here, over the builtins below
+// (stdlib/prelude.arc: `protect`, `on-err`, `dynamic-wind`,
+// `call-w/stdout`). tests/tools/check_names.py checks that each builtin
+// named beside an area is registered there.
 void register_list_builtins(VM& vm);
-void register_number_builtins(VM& vm);
-void register_string_builtins(VM& vm);  // chars, strings, symbols
+void register_number_builtins(VM& vm);  // arithmetic, trigonometry, rand
+void register_string_builtins(VM& vm);  // characters, strings, symbols
 void register_table_builtins(VM& vm);
 void register_type_builtins(VM& vm);     // type, annotate, rep, coerce
 void register_io_builtins(VM& vm);       // ports, read/write chars and bytes, printing
 void register_system_builtins(VM& vm);   // quit, memory, clocks
-void register_control_builtins(VM& vm);  // err, on-err, protect, ccc, apply, gc, stats
+void register_control_builtins(VM& vm);  // err, ccc, apply, dynamic-wind's steps, gc
 
 // Argument checkers: return the unboxed argument or raise
 // "NAME: expected WHAT, got X".

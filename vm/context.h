@@ -7,9 +7,8 @@
 //           architecture Boost supports; the fallback.
 //   swap64  hand-written for x86-64 (context.cpp): the same register swap
 //           without saving and loading MXCSR and the x87 control word.
-//           ldmxcsr is what a switch mostly costs: measured 2.9 ns against
-//           fcontext's 8.3 ns per switch (bench/fiber, AMD EPYC), and the
-//           rest is identical. The price: a fiber that changes the FP
+//           ldmxcsr is most of what an fcontext switch costs (bench/fiber),
+//           and the rest is identical. The price: a fiber that changes the FP
 //           rounding or exception mode leaks it to the next one. Arc has no
 //           way to change either, and the VM must not.
 // make_context and switch_context use swap64 on x86-64, fcontext elsewhere

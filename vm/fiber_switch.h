@@ -2,10 +2,10 @@
 // VM::fiber_return), for vm/interp.cpp alone.
 //
 // They are defined here, inline, rather than in vm/fiber.cpp because a
-// resume/yield round trip of a fiber running in place is a few hundred
-// instructions, and a call out of the loop for each switch (its prologue,
-// the registers the loop spills around it, the Next it returns through
-// memory) cost 11% of bench/fiber's arc_switch. Inlined, each return's Next
+// resume/yield round trip of a fiber running in place is short, and a call
+// out of the loop for each switch (its prologue, the registers the loop
+// spills around it, the Next it returns through memory) was a measurable
+// share of it (bench/fiber's arc_switch). Inlined, each return's Next
 // is a constant the loop's `transfer` switch folds away. The work that is
 // not on that path (entering, leaving, moving a fiber onto its own machine
 // stack) stays in vm/fiber.cpp behind fiber_enter, fiber_exit and

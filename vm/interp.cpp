@@ -42,8 +42,8 @@
 // loading and storing them around every instruction (its register
 // allocator gives up on a function this size). Naming callee-saved machine
 // registers for the three hottest registers keeps them there, as OCaml's
-// bytecode interpreter does: 14% fewer instructions for an empty loop
-// iteration, 5% for a call (cachegrind). Elsewhere they are plain locals.
+// bytecode interpreter does, which saves instructions on every loop
+// iteration and every call (cachegrind). Elsewhere they are plain locals.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #pragma GCC diagnostic ignored "-Wregister"
 #define VM_REGISTER register
@@ -284,9 +284,8 @@ struct VM::RunScope {
 // holds something else, the dispatch table sends its opcode straight to
 // the general case (VM::refresh_dispatch), so the inline case needs no
 // guard on the global. It tests tags directly rather than through TYPE():
-// going through TYPE() here costs about 13% on fib (measured, user CPU of
-// (fib 32), 5 runs each: 0.15 s vs 0.17 s), and a fast path is not a
-// dispatch: --stats counts its executions per opcode.
+// going through TYPE() here makes fib measurably slower, and a fast path
+// is not a dispatch: --stats counts its executions per opcode.
 #define PRIM_SLOW(op, nargs)                                                   \
   do {                                                                         \
     Value g = K[A].as<Symbol>()->value;                                        \
@@ -742,7 +741,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       // the frame size stay; only the arguments move down.
       if (sp[-n - 1] == base[-1] && n == code->exact_nargs) {
         // Short: no memmove call; the common counts unrolled (the loop
-        // was a tenth of the instructions of map and keep's loops).
+        // was a noticeable share of the instructions of map and keep's loops).
         Value* from = sp - n;
         switch (n) {
           case 3: base[2] = from[2]; [[fallthrough]];

@@ -56,10 +56,13 @@ size_t blob_size(const GcHeader* h) {
   return sizeof(Blob) + reinterpret_cast<const Blob*>(h)->size;
 }
 // A String with room for its characters inline (kStringRoom) is that much
-// longer, whether or not they are still there.
+// longer, whether or not they are still there. vcgc calls this on its own
+// thread while the mutator may change the string's other flags, so the
+// flags are loaded atomically (vm/string.cpp, store_flags).
 size_t string_size(const GcHeader* h) {
   auto* s = reinterpret_cast<const String*>(h);
-  return sizeof(String) + ((h->flags & kStringRoom) ? s->len : 0);
+  uint16_t flags = __atomic_load_n(&h->flags, __ATOMIC_RELAXED);
+  return sizeof(String) + ((flags & kStringRoom) ? s->len : 0);
 }
 void string_trace(GcHeader* h, Visitor& v) { visit(v, reinterpret_cast<String*>(h)->buf); }
 size_t vector_size(const GcHeader* h) {

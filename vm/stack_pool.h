@@ -30,8 +30,8 @@
 // Under madvise and munmap the `warm_slots` most recently released slots
 // are spared: a slot is advised, or counts towards its allocation's
 // unmapping, only when it falls out of that window ("cools"). A madvise
-// over a slot costs ~1.7 us (it walks the slot's page tables), an unmap
-// and the next map ~12 us, against ~15 ns for the rest of a fiber's start;
+// over a slot walks the slot's page tables, and an unmap and the next map
+// cost more again, each far more than the rest of a fiber's start;
 // and a program that makes fibers one after another reuses the warm ones.
 //
 // Why no guard page per slot: a guard page is an mprotect, which splits the

@@ -19,6 +19,11 @@
 // as a key. Once set, the shared flag stays on a string that still shares
 // (no count is kept of the others), so it may copy once more than it
 // needed to, never less.
+//
+// Flags change on a string that others may already see, while vcgc's
+// collector thread sizes it (string_size, vm/object.cpp, reads
+// kStringRoom, which never changes once allocated): such a change is an
+// atomic store (store_flags), so that the two do not race.
 #include "vm/string.h"
 
 #include <cstring>
@@ -30,6 +35,9 @@ namespace {
 constexpr uint32_t kReplacement = 0xFFFD;
 
 String* str(Value s) { return s.as<String>(); }
+void store_flags(String* s, uint16_t flags) {
+  __atomic_store_n(&s->h.flags, flags, __ATOMIC_RELAXED);
+}
 bool is_wide(const String* s) { return s->h.flags & kStringWide; }
 uint8_t* narrow_chars(const String* s) {
   if (s->h.flags & kStringInline) return const_cast<uint8_t*>(s->room);
@@ -66,7 +74,7 @@ void widen(String* s) {
   const uint8_t* in = narrow_chars(s);
   for (uint64_t i = 0; i < s->len; ++i) out[i] = in[i];
   set(s, &s->buf, buf);
-  s->h.flags = uint16_t((s->h.flags | kStringWide) & ~(kStringShared | kStringInline));
+  store_flags(s, uint16_t((s->h.flags | kStringWide) & ~(kStringShared | kStringInline)));
 }
 
 bool is_cont(uint8_t b) { return (b & 0xC0) == 0x80; }
@@ -188,7 +196,7 @@ void unshare(String* s) {
   Value buf = make_blob(from->size);
   if (from->size) memcpy(buf.as<Blob>()->data, from->data, from->size);
   set(s, &s->buf, buf);
-  s->h.flags &= uint16_t(~kStringShared);
+  store_flags(s, uint16_t(s->h.flags & ~kStringShared));
 }
 
 }  // namespace
@@ -279,7 +287,7 @@ Value string_copy(Value s) {
   if (str(s)->h.flags & kStringInline) return string_slice(s, 0, string_len(s));
   String* r = alloc<String>(Kind::String);  // allocation never collects: s stays put
   String* p = str(s);
-  p->h.flags |= kStringShared;
+  store_flags(p, uint16_t(p->h.flags | kStringShared));
   r->len = p->len;
   r->buf = NIL;
   r->h.flags = p->h.flags;

@@ -483,8 +483,8 @@ void Scheduler::poll_ready(const timespec* timeout) {
 // succession (a server under load: the next request is tens of
 // microseconds away), the wait first looks without sleeping for up to
 // kSpinNs: falling asleep and being woken costs a context switch and an
-// interrupt each way, a third of a small request's time on a virtual
-// machine (keep-alive hello: +25% requests/s). An idle process, or one
+// interrupt each way, a large share of a small request's time on a
+// virtual machine. An idle process, or one
 // whose events come further apart, never spins more than once.
 void Scheduler::wait_for_events() {
   uint64_t now = now_ns();

@@ -49,7 +49,7 @@ VM::VM(const Options& o) : opts_(o) {
   r_.sp = r_.stack;
   // The main program's machine stack: deep C++ recursion stops 256 KiB
   // short of its end. Finding the end (pthread_getattr_np reads and parses
-  // /proc/self/maps for the main thread) was 1.5% of an empty program's
+  // /proc/self/maps for the main thread) showed in an empty program's
   // start, so a thread whose stack is known to be big starts with a mark
   // 1 MiB below here, and check_machine_stack finds the real one the first
   // time the stack goes deeper.
@@ -168,7 +168,7 @@ void trace_exec(ExecState& s, gc::Visitor& v) {
 namespace {
 // Word by word: the interpreter has just stored some of these registers
 // one word at a time (SAVE), and the wide loads a vectorised swap makes of
-// them would stall on store forwarding (measured: a third of a fiber switch).
+// them would stall on store forwarding, which a fiber switch measurably pays.
 // GCC's attribute; clang (the fuzz build) has none such and does not need it.
 #if defined(__clang__)
 #define ARCANA_NO_SLP_VECTORIZE

@@ -256,7 +256,7 @@
 ; --- varline: values shown, escaped (mdtext is markdown's HTML) ---
 (tostring (varline 'string 'x "<b>hi</b>")) ; expect: "&#60;b&#62;hi&#60;/b&#62;"
 ; a string field holding the application's own links prints them, as Arc
-; 3.1 does (news.arc's "reset password" and "saved" fields)...
+; 3.1 does (the reset-password and saved links of Arc 3.1's news.arc)...
 (tostring (varline 'string 'password (tostring (underlink "reset password" "resetpw"))))
 ; expect: "<a href=\"resetpw\"><u>reset password</u></a>"
 (tostring (varline 'string 'saved (tostring (underlink 3 "saved?id=bob&x=1"))))

@@ -54,6 +54,8 @@ EXCEPTIONS = {
     "t.arc": "the file name tests/unit/test_reader.cpp gives the texts it reads",
     # Not a file: the name of the CTest test this script is.
     "docs/paths": "the CTest test that runs this script",
+    "docs/names": "the CTest test that runs tests/tools/check_names.py",
+    "docs/names-selftest": "the CTest test that runs tests/tools/test_check_names.py",
 }
 
 # Words that stand for any name in a path: tests/web/test_NAME.py,

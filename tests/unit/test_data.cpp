@@ -383,7 +383,8 @@ TEST_CASE("printing tables and tagged objects", "[data][print]") {
   std::string two = write_string(t);
   CHECK((two == "#hash((a . (1 2 . nil)) (b . \"x\"))" ||
          two == "#hash((b . \"x\") (a . (1 2 . nil)))"));
-  CHECK(write_string(make_tagged(sym("point"), list({fix(1), fix(2)}))) == "#(tagged point (1 2 . nil))");
+  CHECK(write_string(make_tagged(sym("point"), list({fix(1), fix(2)}))) ==
+        "#(tagged point (1 2 . nil))");
   Value self = make_table();
   table_put(self, fix(1), self);
   CHECK(write_string(self) == "#0=#hash((1 . #0#))");

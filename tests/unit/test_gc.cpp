@@ -669,8 +669,8 @@ TEST_CASE("gen: release_spare_memory packs the old generation and gives back its
   CHECK(f.old.free_partial_bytes >= 80000 * sizeof(Pair));
   CHECK(f.compactions == 0);
   uint64_t majors = h->stats().major_collections;
-  // An idle server's call (srv.arc, %trim-memory): one more collection,
-  // compacting, then no pooled page kept.
+  // What srv.arc's idle server calls (the builtin %trim-memory, io/server.cpp):
+  // one more collection, compacting, then no pooled page kept.
   h->release_spare_memory();
   REQUIRE(gc::gen_figures(*h, f));
   CHECK(h->stats().major_collections == majors + 1);

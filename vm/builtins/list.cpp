@@ -70,8 +70,8 @@ Value bi_gt(VM&, Value* a, int n) {
 Value bi_no(VM&, Value* a, int) { return boolean(a[0].is_nil()); }
 
 // A builtin, not arc.arc's Arc definition: every list loop (each, on, map)
-// tests it per element. Measured, each over 3M elements: 195 ms with acons
-// written in Arc, 103 ms with this builtin and its compiler fast path.
+// tests it per element, and written in Arc it was a large part of such a
+// loop's time, which this builtin and its compiler fast path save.
 Value bi_acons(VM&, Value* a, int) { return boolean(TYPE(a[0]) == Kind::Cons); }
 
 // (%rev-onto xs acc): xs's elements reversed, in front of acc; the last
