@@ -36,7 +36,7 @@ class Expander {
     ~Nest() { --depth; }
     int& depth;
   };
-  [[noreturn]] static void too_deep(uint64_t pos);
+  [[noreturn]] static void too_deep(vm::VM& vm, uint64_t pos);
 
   vm::VM& vm_;
   int depth_ = 0;

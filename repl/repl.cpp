@@ -253,7 +253,7 @@ bool eval_and_print(compiler::Runtime& rt, const std::string& text, uint32_t fir
   g_evaluating = 1;
   // A Ctrl-C typed after Enter, before the evaluation began, interrupts it.
   if (drain_sigpipe()) vm.request_interrupt();
-  compiler::Reader reader(text, "repl", first_line);
+  compiler::Reader reader(vm, text, "repl", first_line);
   vm::Value form;
   bool ok = true;
   try {
@@ -263,7 +263,7 @@ bool eval_and_print(compiler::Runtime& rt, const std::string& text, uint32_t fir
       vm.define("that", v);
       vm.define("thatexpr", f);
       vm::PortImpl* out = vm::port_impl(vm.out_port());
-      out->write_str(vm::write_string(v) + "\n");
+      out->write_str(vm::write_string(vm, v) + "\n");
       out->flush();
     }
   } catch (vm::ArcError& e) {

@@ -90,7 +90,7 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
   vm::VM& vm = rt.vm();
   gc::RootedVector<vm::Value> forms(vm.heap());
   std::vector<int> ends;
-  compiler::Reader reader(text, path);
+  compiler::Reader reader(vm, text, path);
   try {
     vm::Value form;
     while (reader.read(form)) {
@@ -115,7 +115,7 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
     std::string value, error;
     bool raised = false;
     try {
-      value = vm::write_string(compiler::eval_toplevel(vm, forms.items[i], path));
+      value = vm::write_string(vm, compiler::eval_toplevel(vm, forms.items[i], path));
     } catch (vm::ArcError& e) {
       raised = true;
       error = vm::exception_message(e.exc);

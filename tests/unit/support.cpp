@@ -21,7 +21,7 @@ compiler::Runtime& runtime() {
 }
 
 std::string eval(const std::string& src) {
-  return vm::write_string(runtime().eval_string(src, "test"));
+  return vm::write_string(vm, runtime().eval_string(src, "test"));
 }
 
 std::string error_of(const std::string& src) {

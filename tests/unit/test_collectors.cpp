@@ -17,7 +17,7 @@ TEST_CASE("Arc code survives moves under nested runs (macro expansion in eval)",
     compiler::Runtime rt(opts);
     // The macro allocates enough to fill the nursery while the caller's
     // code object is still young.
-    std::string r = vm::write_string(
+    std::string r = vm::write_string(vm, 
         rt.eval_string("(assign mk (fn (n acc) (if (is n 0) acc (mk (- n 1) (cons n acc)))))"
                        "(mac churn () (mk 20000 nil) 1)"
                        "(list (eval '(churn)) (+ 1 2) (macex '(churn)) 'after)"));
@@ -42,7 +42,7 @@ TEST_CASE("Arc programs survive gen under stress", "[gc][stress]") {
   opts.gc = "gen";
   compiler::Runtime rt(opts);
   rt.vm().heap().set_stress(true);
-  std::string r = vm::write_string(rt.eval_string(
+  std::string r = vm::write_string(vm, rt.eval_string(
       std::string(kStressDefs) + "(list (walk (build 2000 nil) 0) (tb (list 250)))"));
   rt.vm().heap().set_stress(false);
   CHECK(r == "(" + std::to_string(kStressWalk) + " 250)");
@@ -54,7 +54,7 @@ TEST_CASE("Arc programs survive vcgc under stress, fibers included", "[gc][stres
   opts.gc = "vcgc";
   compiler::Runtime rt(opts);
   rt.vm().heap().set_stress(true);
-  std::string r = vm::write_string(rt.eval_string(
+  std::string r = vm::write_string(vm, rt.eval_string(
       std::string(kStressDefs) +
       "(assign gen (fn (n) (fiber (fn (x) ((afn (i) (yield (list i)) (self (+ i 1))) 0)))))"
       "(assign take (fn (f n acc) (if (is n 0) acc (take f (- n 1) (+ acc (car (resume f)))))))"
@@ -91,7 +91,7 @@ TEST_CASE("Symbols interned at run time survive minor collections", "[gc]") {
   opts.nursery_bytes = 64 << 10;
   compiler::Runtime rt(opts);
   const char* found = "(count (fn (p) (is (sym (string \"ysym\" (car p))) (cadr p))) syms)";
-  std::string r = vm::write_string(rt.eval_string(
+  std::string r = vm::write_string(vm, rt.eval_string(
       "(assign mk (fn (n acc) (if (is n 0) acc (mk (- n 1) (cons n acc)))))"
       "(assign syms nil)"
       "(for i 1 300 (push (list i (sym (string \"ysym\" i))) syms) (mk 300 nil))"
@@ -105,7 +105,7 @@ TEST_CASE("Symbols interned at run time survive minor collections", "[gc]") {
   CHECK(rt.vm().heap().stats().minor_collections > 20);
   CHECK(rt.vm().heap().verify().empty());
   rt.vm().heap().collect();
-  CHECK(vm::write_string(rt.eval_string(found)) == "300");
+  CHECK(vm::write_string(vm, rt.eval_string(found)) == "300");
   CHECK(rt.vm().heap().verify().empty());
 }
 
@@ -123,7 +123,7 @@ TEST_CASE("A full mark stack loses nothing: the marker rescans", "[gc]") {
       opts.nursery_bytes = 64 << 10;
       compiler::Runtime rt(opts);
       REQUIRE(rt.vm().heap().set_mark_stack_limit(limit));
-      std::string r = vm::write_string(rt.eval_string(
+      std::string r = vm::write_string(vm, rt.eval_string(
           "(assign xs (n-of 600 (list 1 \"a\")))"
           "(assign tb (table))"
           "(for i 1 400 (= (tb i) (list i (+ \"v\" i))))"

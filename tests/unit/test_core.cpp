@@ -27,18 +27,14 @@ namespace {
 
 // One heap and one VM for the binary, as a Runtime has.
 VM& core() {
-  static std::unique_ptr<gc::Heap> heap = [] {
-    std::unique_ptr<gc::Heap> h(gc::make_heap("gen"));
-    set_heap(h.get());
-    return h;
-  }();
-  static VM vm;
+  static std::unique_ptr<gc::Heap> heap(gc::make_heap("gen"));
+  static VM vm(*heap);
   return vm;
 }
 
 Value call(const char* fn, std::initializer_list<Value> args) {
   VM& vm = core();
-  return vm.apply(global_value(intern(fn)), args);
+  return vm.apply(global_value(intern(vm, fn)), args);
 }
 
 std::string arc_error(const char* fn, std::initializer_list<Value> args) {
@@ -57,13 +53,13 @@ TEST_CASE("the core's builtins run without the compiler or any library", "[core]
   CHECK(call("+", {Value::fixnum(2), Value::fixnum(40)}) == Value::fixnum(42));
   // Past a fixnum: GMP, which the core links.
   Value big = call("*", {Value::fixnum(int64_t(1) << 40), Value::fixnum(int64_t(1) << 40)});
-  CHECK(write_string(big) == "1208925819614629174706176");
+  CHECK(write_string(vm, big) == "1208925819614629174706176");
   Value l = call("cons", {Value::fixnum(1), call("cons", {Value::fixnum(2), NIL})});
-  CHECK(write_string(l) == "(1 2)");
-  Value t = make_table();
-  table_put(t, intern("a"), make_string_utf8("x\"y"));
-  CHECK(write_string(table_get(t, intern("a"))) == "\"x\\\"y\"");
-  CHECK(write_string(call("type", {t})) == "table");
+  CHECK(write_string(vm, l) == "(1 2)");
+  Value t = make_table(vm);
+  table_put(vm, t, intern(vm, "a"), make_string_utf8(vm, "x\"y"));
+  CHECK(write_string(vm, table_get(t, intern(vm, "a"))) == "\"x\\\"y\"");
+  CHECK(write_string(vm, call("type", {t})) == "table");
   CHECK(arc_error("car", {Value::fixnum(1)}).find("car") != std::string::npos);
 }
 
@@ -71,7 +67,7 @@ TEST_CASE("the core defines none of the libraries' builtins", "[core]") {
   core();
   for (const char* name : {"infile", "open-socket", "%http-read", "rand-string", "gc-stats",
                            "site-stats", "%profile-start", "system"})
-    CHECK(global_value(intern(name)) == UNBOUND);
+    CHECK(global_value(intern(vm, name)) == UNBOUND);
   CHECK(core().instrument() == nullptr);
   CHECK(arc_error("%set-stdout", {Value::fixnum(1)}).find("%set-stdout") != std::string::npos);
 }

@@ -1229,7 +1229,7 @@ struct ArcRequest {
   vm::Value t = vm::NIL;
   int status = 0;
   std::string message;
-  std::string get(const char* key) { return vm::write_string(vm::table_get(t, vm::intern(key))); }
+  std::string get(const char* key) { return vm::write_string(vm::table_get(t, vm::intern(vm, key))); }
 };
 
 ArcRequest to_arc(const std::string& raw) {

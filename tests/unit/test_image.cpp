@@ -34,14 +34,14 @@ std::string describe(Value v) {
   if (k == Kind::Table) {  // its entries, sorted: the order is the keys' hashes'
     std::vector<std::string> entries;
     table_each(v, [&](Value key, Value val) {
-      entries.push_back(write_string(key) + " " + describe(val));
+      entries.push_back(write_string(vm, key) + " " + describe(val));
     });
     std::sort(entries.begin(), entries.end());
     std::string s = "table";
     for (const std::string& e : entries) s += "\n  " + e;
     return s;
   }
-  return std::string(kind_name(k)) + " " + write_string(v);
+  return std::string(kind_name(k)) + " " + write_string(vm, v);
 }
 
 // Every global of a fresh runtime's library, by name.
@@ -80,10 +80,10 @@ TEST_CASE("a start from the image runs the library's code", "[image]") {
   REQUIRE(rt.library_from_image());
   // Macros, their gensyms, string constants (fresh at each evaluation),
   // quoted lists and a library error's file and line all came through.
-  CHECK(write_string(rt.eval_string("(let xs nil (each x '(1 2 3) (push x xs)) xs)")) == "(3 2 1)");
-  CHECK(write_string(rt.eval_string("(tostring (prn \"a\" #\\b 1.5 (expt 2 70)))")) ==
+  CHECK(write_string(vm, rt.eval_string("(let xs nil (each x '(1 2 3) (push x xs)) xs)")) == "(3 2 1)");
+  CHECK(write_string(vm, rt.eval_string("(tostring (prn \"a\" #\\b 1.5 (expt 2 70)))")) ==
         "\"ab1.51180591620717411303424\\n\"");
-  CHECK(write_string(rt.eval_string("(is (w/uniq g g) (w/uniq g g))")) == "nil");
+  CHECK(write_string(vm, rt.eval_string("(is (w/uniq g g) (w/uniq g g))")) == "nil");
   std::string where;
   try {
     rt.eval_string("(trim 'x)");
@@ -122,7 +122,7 @@ TEST_CASE("an image that does not match its binary is refused", "[image]") {
   other[8] ^= 1;  // the sources' hash: made from other sources
   CHECK_FALSE(compiler::image_valid(other));
   compiler::Runtime rt;  // an image refused runs nothing
-  CHECK_FALSE(compiler::run_image(rt.vm(), bad, [](VM&) { FAIL("ran a damaged image"); }));
+  CHECK_FALSE(compiler::run_image(rt.vm(), bad, [](VM& vm) { FAIL("ran a damaged image"); }));
 }
 
 TEST_CASE("the image holds what a form's code holds", "[image]") {
@@ -135,18 +135,18 @@ TEST_CASE("the image holds what a form's code holds", "[image]") {
   Value form = rt.eval_string(std::string("'") + src);
   Value fn = compiler::compile_toplevel(rt.vm(), form, "image-test.arc", 1);
   compiler::ImageWriter w;
-  w.add_form(fn.as<Closure>()->code, "image-test.arc:1");
+  w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1");
   std::string image = w.finish(0);
   // Its own hash matches (the writer's), so the reader accepts it.
   REQUIRE(compiler::image_valid(image));
   rt.vm().apply(fn, nullptr, 0);
-  std::string before = compiler::disassemble(global_value(intern("image-test")));
+  std::string before = compiler::disassemble(global_value(intern(vm, "image-test")));
   rt.eval_string("(= image-test nil)");
-  REQUIRE(compiler::run_image(rt.vm(), image, [](VM&) {}));
-  CHECK(compiler::disassemble(global_value(intern("image-test"))) == before);
-  CHECK(write_string(rt.eval_string("(firstn 7 (image-test 1))")) ==
+  REQUIRE(compiler::run_image(rt.vm(), image, [](VM& vm) {}));
+  CHECK(compiler::disassemble(global_value(intern(vm, "image-test"))) == before);
+  CHECK(write_string(vm, rt.eval_string("(firstn 7 (image-test 1))")) ==
         "(a \"s\u00e9\u4e2d\" #\\x 2.5 717897987691852588770249 1/3 (1 (2 . 3) \"q\"))");
-  CHECK(write_string(rt.eval_string("((last (image-test 1)) 2)")) == "3");
+  CHECK(write_string(vm, rt.eval_string("((last (image-test 1)) 2)")) == "3");
 }
 
 TEST_CASE("a name the image names again is interned again after an unintern", "[image]") {
@@ -161,13 +161,13 @@ TEST_CASE("a name the image names again is interned again after an unintern", "[
   for (const char* f : forms) {
     Value form = rt.eval_string(std::string("'") + f);
     Value fn = compiler::compile_toplevel(rt.vm(), form, "image-test.arc", line++);
-    w.add_form(fn.as<Closure>()->code, "image-test.arc");
+    w.add_form(vm, fn.as<Closure>()->code, "image-test.arc");
   }
   std::string image = w.finish(0);
-  REQUIRE(compiler::run_image(rt.vm(), image, [](VM&) {}));
-  Value a = global_value(intern("image-a")), b = global_value(intern("image-b"));
+  REQUIRE(compiler::run_image(rt.vm(), image, [](VM& vm) {}));
+  Value a = global_value(intern(vm, "image-a")), b = global_value(intern(vm, "image-b"));
   CHECK(a != b);  // a was uninterned; b is the name interned anew
-  CHECK(b == intern("image-sym-x"));
+  CHECK(b == intern(vm, "image-sym-x"));
   CHECK(symbol_name(b) == "image-sym-x");
   CHECK(symbol_name(a) == "image-sym-x");
 }

@@ -120,7 +120,7 @@ TEST_CASE(
            (name.size() >= 10 && name.find('-') != std::string::npos)));
   }
   // Arc 3.1's own are macros here too, and locals do not shadow them.
-  CHECK(is_macro(global_value(intern("def"))));
-  CHECK(is_macro(global_value(intern("w/infile"))));
-  CHECK(write_string(rt.eval_string("(let prof (obj a 1) (prof 'a))")) == "1");
+  CHECK(is_macro(global_value(intern(vm, "def"))));
+  CHECK(is_macro(global_value(intern(vm, "w/infile"))));
+  CHECK(write_string(vm, rt.eval_string("(let prof (obj a 1) (prof 'a))")) == "1");
 }
