@@ -470,15 +470,18 @@
 
 ; The login op shows the login page, and its forms post back to it, so
 ; that a page anyone may load stores no closure (a client loading it in a
-; loop would otherwise expire everyone's links, srv.arc's fnids). A form
-; sends acct (login or create), the page's switch, and whence, the local
-; path to go to afterwards; without whence, hello-page follows.
+; loop would otherwise expire everyone's links, srv.arc's fnids). As in
+; Arc 3.1 it shows the login form alone; beyond Arc 3.1, a switch argument
+; (login, register or both) asks for the others, as an application's
+; "login" link does where visitors may sign up. A form sends acct (login
+; or create), the page's switch, and whence, the local path to go to
+; afterwards; without whence, hello-page follows.
 (defop-raw login (str req)
   (w/stdout str
     (let whence (aand (arg req "whence") (local-path it nil))
       (if (no (and (is req!type 'post) (arg req "acct")))
            (do (prn)
-               (login-page 'both nil (or whence hello-page)))
+               (login-page (%app-switch req) nil (or whence hello-page)))
           (%app-same-origin req)
            (%app-login-post req (or whence hello-page))
            (do (%port-reset str)
@@ -494,9 +497,13 @@
               (in origin (+ "http://" it) (+ "https://" it))))))
 
 (def %app-login-post (req afterward)
-  (let switch (case (arg req "switch") "login" 'login "register" 'register 'both)
-    ((if (is (arg req "acct") "create") create-handler login-handler)
-     req switch afterward)))
+  ((if (is (arg req "acct") "create") create-handler login-handler)
+   req (%app-switch req) afterward))
+
+; A login page's switch, from the request's switch argument: login unless
+; it names another.
+(def %app-switch (req)
+  (case (arg req "switch") "register" 'register "both" 'both 'login))
 
 ; (login-page switch (o msg) (o afterward hello-page)): switch is login,
 ; register or both. afterward is a function of the user and the IP that
@@ -775,9 +782,16 @@
       (case c #\< (pr "&#60;") #\> (pr "&#62;") (writec c)))))
 
 ; (varline typ id val (o liveurls)): a field's value, shown. mdtext is
-; HTML that md-from-form made safe and is printed as it is; every other
-; value is escaped. A time or date shows as english-time or english-date
-; does (Arc 3.1 showed the raw number or list).
+; HTML that md-from-form made safe and is printed as it is. A string
+; field may hold HTML the application made (Arc 3.1's news.arc shows its
+; "reset password" and "saved" links as read-only string fields), which
+; Arc 3.1 printed as it is: so is it here when its only markup is links
+; and underlining (%app-link-markup). Text a user typed reaches a string
+; field through readvar, which strips its tags, but not by every path (a
+; poll option's title is typed elsewhere), and Arc 3.1 printed such text
+; raw too: here it is escaped, as every other text type's value is
+; (docs/LANGUAGE.md 6.4). A time or date shows as english-time or
+; english-date does (Arc 3.1 showed the raw number or list).
 (def varline (typ id val (o liveurls))
   (if (in typ 'users 'syms 'toks 'bigtoks)
        (on x val (if (> index 0) (pr " ")) (%app-pr-esc x))
@@ -793,6 +807,8 @@
            (%app-pr-esc (or val "")))
       (in typ 'mdtext 'mdtext2)
        (pr (or val ""))
+      (and (is typ 'string) (%app-link-markup val))
+       (pr val)
       (text-type typ)
        (%app-pr-esc (or val ""))
       (and (is typ 'time) val)
@@ -800,6 +816,44 @@
       (and (is typ 'date) (valid-date val))
        (pr (english-date val))
        (%app-pr-esc val)))
+
+; Whether s is a string with markup in it, and that markup only what an
+; application's links are made of: <a href=...> to a page of this site or
+; an http(s) URL, <u>, and their ends, with no other attribute and no
+; stray < or >. Anything else (a script, a handler, a javascript: link,
+; a tag a user could have typed to style a page) is not.
+(def %app-link-markup (s)
+  (and (isa s 'string)
+       (posmatch "<" s)
+       (catch
+         (let i 0
+           (while (< i (len s))
+             (case (s i)
+               #\< (let j (pos #\> s i)
+                     (unless (and j (%app-link-tag (cut s (+ i 1) j))) (throw nil))
+                     (= i (+ j 1)))
+               #\> (throw nil)
+                   (++ i))))
+         t)))
+
+(def %app-link-tag (text)
+  (let parts (tokens text)
+    (case (car parts)
+      "u"  (no (cdr parts))
+      "/u" (no (cdr parts))
+      "/a" (no (cdr parts))
+      "a"  (and (single (cdr parts))
+                (%app-link-href (cadr parts))))))
+
+(def %app-link-href (attr)
+  (and (begins attr "href=")
+       (let v (cut attr 5)
+         (when (and (> (len v) 1) (is (v 0) #\") (is (v (- (len v) 1)) #\"))
+           (= v (cut v 1 -1)))
+         (and (no (find [in _ #\" #\' #\< #\>] v))
+              (or (local-path v nil)
+                  (and (or (begins v "http://") (begins v "https://"))
+                       (valid-url v)))))))
 
 ; (vars-form user fields f done (o button "update") (o lasts)): a form of
 ; fields (type name value view? modify? [question]). When user submits it,

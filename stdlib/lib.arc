@@ -489,12 +489,18 @@
 
 (def writefile (val path)
   (unless (isa path 'string) (err "writefile: expected a path string, got" path))
+  (%writefile-with path (fn (o) (write val o)))
+  val)
+
+; writefile's write of whatever (f port) prints, for a file of several
+; values (the news site's admins file: one name after another).
+(def %writefile-with (path f)
+  (unless (isa path 'string) (err "%writefile-with: expected a path string, got" path))
   (with (tmp (+ path ".tmp") done nil)
-    (after (do (w/outfile o tmp (write val o))
+    (after (do (w/outfile o tmp (f o))
                (if durable-writes* (%durable-mvfile tmp path) (mvfile tmp path))
                (set done))
-           (unless done (errsafe (rmfile tmp)))))
-  val)
+           (unless done (errsafe (rmfile tmp))))))
 
 ; --- 5.14 Tables ------------------------------------------------------------
 

@@ -5,8 +5,8 @@
 ; stories, a poll and comment threads (create-story, create-poll,
 ; create-comment), votes (vote-for), then the items' times moved back into
 ; the past (save-item) and the front page ranked again (gen-topstories).
-; Nothing here writes a data file itself, except the admins file, which
-; app.arc only reads.
+; Nothing here writes a file itself: the model saves, and the admins file,
+; which app.arc only reads, is written by the store (store-add-admin).
 ;
 ; Accounts: 15 users and an admin. Every password is rand-string's. The
 ; admin's is printed once, with its name; the users' are never shown (no
@@ -14,11 +14,10 @@
 ; Argon2id: 20 random characters need no slow hash, and 15 interactive
 ; hashes would take 4 seconds. The admin's uses the normal cost.
 ;
-; The model saves every change durably (writefile: two fsyncs), and the
-; seed makes about 3,200 writes: 4.5 seconds here. Nothing else runs while
-; it is made, and a seed cut short by a crash is no use either way, so the
-; seed renames without the fsyncs and makes it all durable at the end with
-; one sync (demo-fast-writes): about half a second in all.
+; The store makes every write durable before it returns (two fsyncs),
+; and the seed makes thousands of writes. Nothing else runs while it is
+; made, and a seed cut short by a crash is no use either way, so the seed
+; runs in store-batch, which makes it all durable at its end at once.
 ;
 ; The "random" choices come from a fixed-seed generator, so every seeded
 ; site is the same one (only the times move with the clock).
@@ -303,12 +302,13 @@
                  (save-prof u))))
            (= pwhash-cost* old))))
 
-; The admin: the first name in adminfile* if there is one, else "admin".
-; Its account is made (and its password printed) only if it has none.
+; The admin: the first name of the admins file (app.arc's admins*) if
+; there is one, else "admin", added to it. Its account is made (and its
+; password printed) only if it has none.
 (def demo-admin ()
   (let u (or (car admins*) "admin")
     (unless admins*
-      (writefile (sym u) adminfile*)
+      (store-add-admin u)
       (push u admins*))
     (unless (user-exists u)
       (let pw (rand-string 16)
@@ -316,19 +316,10 @@
         (prn "admin account: " u " password: " pw " — shown once")))
     (ensure-news-user u)))
 
-; Runs f with writefile's renames atomic but not each synced
-; (durable-writes*, stdlib/lib.arc), then syncs everything once (see the top).
-(def demo-fast-writes (f)
-  (let durable durable-writes*
-    (= durable-writes* nil)
-    (after (f)
-           (= durable-writes* durable)
-           (system "sync"))))
-
 (def news-demo ()
   (let t0 (msec)
     (let plan (demo-plan (seconds))
-      (demo-fast-writes
+      (store-batch
         (fn ()
           (demo-admin)
           (demo-accounts)

@@ -1,19 +1,19 @@
 ; apps/news/model.arc — the news forum's data and its rules (docs/LANGUAGE.md 6.9),
-; with no HTML: the configuration, the profile and item templates, where
-; and how everything is stored, loading and the caches, ranking, who may
-; see, vote on, edit or delete what, voting, making stories, comments and
-; polls, the checks of what users submit, bans and kills, flags, the
-; noprocrast feature, the list sources and the tree of an item's replies.
-; pages.arc shows all this and admin.arc drives its moderation side.
+; with no HTML: the configuration, the profile and item templates, the
+; data in memory and its loading, ranking, who may see, vote on, edit or
+; delete what, voting, making stories, comments and polls, the checks of
+; what users submit, bans and kills, flags, the noprocrast feature, the
+; list sources and the tree of an item's replies. pages.arc shows all this
+; and admin.arc drives its moderation side.
 ;
-; Storage. Every item, profile and vote table is one file holding one
-; s-expression, the tablist of its table, as Arc 3.1 writes them, so data
-; moves between the two. Every save goes through save-table/writefile
-; (stdlib/lib.arc: FILE.tmp, fsync, rename, fsync of the folder) inside
-; the request that made the change, so an answered request is on disk. A
-; change that saves several files and fails part way (a full disk) is
-; undone in memory and on disk (news-change, "Changes that fail"), so that
-; a request answered 500 shows and keeps nothing.
+; Storage is store.arc's, loaded first: the model reads and writes its
+; records (items, profiles, votes) and the rest through the store's
+; functions and never touches a file. Every change is saved inside the
+; request that made it, so an answered request is on disk. A change that
+; saves several records runs in store-change, and one that changes one
+; record in store-update, so that a change that fails part way (a full
+; disk) is undone in memory and on disk, and a request answered 500 shows
+; and keeps nothing.
 ;
 ; Concurrency. Requests run in green threads. A read-modify-write of
 ; shared data (a table or a list, and the file it is saved in) runs inside
@@ -50,7 +50,8 @@
    textgray      (gray 130)
    noob-color*   (color 60 150 60)
    pagefns*      nil
-   toplabels*    '(nil "welcome" "new" "threads" "comments" "leaders" "*")
+   toplabels*    '(nil "welcome" "new" "threads" "past" "comments" "ask" "show"
+                   "leaders" "*")
    welcome-url*  "welcome"
    newsop-names* nil)
 
@@ -134,6 +135,12 @@
    comment-wait*      10
    noob-story-limit*  2)
 
+; Ask and Show stories: those whose titles begin with these words (case
+; aside), listed on the ask and show pages. A site that names them its own
+; way sets these.
+(= ask-prefix*  "Ask HN:"
+   show-prefix* "Show HN:")
+
 (= multi-tld-countries* '("uk" "jp" "au" "in" "ph" "tr" "za" "my" "nz" "br"
                           "mx" "th" "sg" "id" "pk" "eg" "il" "at" "pl" "kr"
                           "cn" "ar" "hk" "tw" "ua" "ve" "co" "ke" "ng" "vn")
@@ -190,7 +197,9 @@
   minaway    180
   topcolor   nil
   keys       nil
-  delay      0)
+  delay      0
+  favorites  nil      ; item ids the user keeps, newest first (public)
+  hidden     nil)     ; story ids left out of his list pages, newest first
 
 (deftem item
   id         nil
@@ -214,130 +223,58 @@
 
 ; --- The in-memory state -------------------------------------------------------
 
-; The disk tables and disk vars of 6.9: (variable kind file-name), loaded
-; from newsdir* by news-disk-load, saved with todisk.
-(= news-diskvars* '((lightweights*  table "lightweights")
-                    (big-spamsites* table "big-spamsites")
-                    (banned-ips*    table "banned-ips")
-                    (banned-sites*  table "banned-sites")
-                    (scrubrules*    var   "scrubrules")
-                    (comment-kill*  var   "comment-kill")
-                    (comment-ignore* var  "comment-ignore")
-                    (ignore-log*    var   "ignore-log")))
+; The disk tables and vars of 6.9 (lightweights*, banned-ips* ... ignore-log*)
+; are the store's store-vars*: read by store-open and store-load-all,
+; saved with todisk.
 
 ; Empties every table and list of the model (tests start a fresh data
-; directory in the same process with this and news-paths).
+; directory in the same process with this and store-open).
 (def news-reset ()
   (atomic
     (= items*  (table) profs* (table) votes* (table) url->story* (table)
        stories* nil comments* nil ranked-stories* nil
        maxid* 0 kill-log* nil recent-votes* nil
        baditemreqs* (table) users-loaded* nil)
-    (each (var kind file) news-diskvars*
-      (assign-global var (if (is kind 'table) (table) nil)))
+    (store-reset-vars)
     t))
 
-; Sets a global by name (news-diskvars* holds names).
-(def assign-global (var val)
-  (eval `(assign ,var ',val)))
-
-; --- Paths ---------------------------------------------------------------------
-
-; (news-paths dir): dir (ending in "/") becomes Arc 3.1's arc/ folder: the
-; accounts' files of app.arc, the logs, and news/ with story/, profile/,
-; vote/ and the disk tables. The disk tables are (re)read from it.
-(def news-paths ((o dir "arc/"))
-  (let dir (if (endmatch "/" dir) dir (+ dir "/"))
-    (= arcdir*    dir
-       logdir*    (+ dir "logs/")
-       hpwfile*   (+ dir "hpw")
-       oidfile*   (+ dir "openids")
-       adminfile* (+ dir "admins")
-       cookfile*  (+ dir "cooks")
-       sessfile*  (+ dir "sessions")
-       newsdir*   (+ dir "news/")
-       storydir*  (+ dir "news/story/")
-       profdir*   (+ dir "news/profile/")
-       votedir*   (+ dir "news/vote/")
-       topfile*   (+ dir "news/topstories"))
-    (news-disk-load)
-    dir))
-
-; Reads each disk table and var from newsdir* (its default if the file is
-; missing or unreadable) and registers its saver, as disktable and
-; diskvar do (they act only once per variable, and news-paths may move
-; the data).
-(def news-disk-load ()
-  (each (var kind name) news-diskvars*
-    (withs (file  (+ newsdir* name)
-            istable (is kind 'table))
-      (= (savers* var)
-         (if istable
-             (fn (v) (atomic (ensure-dir newsdir*) (save-table v file)))
-             (fn (v) (atomic (ensure-dir newsdir*) (writefile v file)))))
-      (assign-global var
-                     (or (and (file-exists file)
-                              (errsafe (if istable
-                                           (let h (load-table file)
-                                             (and (isa h 'table) h))
-                                           (readfile1 file))))
-                         (if istable (table) nil))))))
-
-(def news-dirs ()
-  (list arcdir* logdir* newsdir* storydir* profdir* votedir*))
-
 (news-reset)
-(news-paths "arc/")
+(store-open "arc/")
 
 ; --- Logging -------------------------------------------------------------------
 
-; A line in logdir*/news-DATE. A log that cannot be written (no folder
-; yet) does not fail the request that logs.
-(def newslog args
-  (on-err (fn (e)
-            (errsafe (do (ensure-dir logdir*) (apply srvlog 'news args))))
-          (fn () (apply srvlog 'news args))))
+; A line in logdir*/news-DATE. srvlog (srv.arc) never fails what logs: a
+; log it cannot write is reported on stderr.
+(def newslog args (apply srvlog 'news args))
 
 ; --- Users ---------------------------------------------------------------------
 
-; A username is safe as a file name only if goodname says so.
-(def user-file-ok (u) (and (isa u 'string) (goodname u 1 64)))
-
-(def load-user (u)
-  (when (user-file-ok u)
-    (atomic
-      (= (votes* u) (or (errsafe (load-table (+ votedir* u))) (table))
-         (profs* u) (temload 'profile (+ profdir* u))))
-    u))
-
+; Every stored profile (and its votes when first asked for).
 (def load-users ()
-  (each u (errsafe (dir profdir*))
-    (when (and (user-file-ok u) (no (profs* u)))
-      (errsafe (load-user u)))))
+  (each u (store-user-names)
+    (unless (profs* u) (profile u))))
 
-; (profile u): u's profile, read from its file the first time; nil when u
+; (profile u): u's profile, read from the store the first time; nil when u
 ; has none.
 (def profile (u)
   (or (profs* u)
-      (and (user-file-ok u)
-           (file-exists (+ profdir* u))
+      (and (store-user-ok u)
            (atomic
              (or (profs* u)
-                 (awhen (errsafe (temload 'profile (+ profdir* u)))
+                 (awhen (store-load-profile u)
                    (= (profs* u) it)))))))
 
 ; (votes u): u's table item id -> vote, read the first time; an empty one
-; for a user with a profile and no vote file yet.
+; for a user with a profile and no votes stored yet.
 (def votes (u)
   (or (votes* u)
       (and (profile u)
            (atomic
              (or (votes* u)
-                 (= (votes* u)
-                    (or (errsafe (load-table (+ votedir* u))) (table))))))))
+                 (= (votes* u) (or (store-load-votes u) (table))))))))
 
 (def init-user (u)
-  (unless (user-file-ok u) (err "init-user: bad user name" u))
+  (unless (store-user-ok u) (err "init-user: bad user name" u))
   (atomic
     (= (votes* u) (table)
        (profs* u) (inst 'profile 'id u))
@@ -350,15 +287,9 @@
 (def ensure-news-user (u)
   (if (profile u) u (init-user u)))
 
-(def save-votes (u)
-  (atomic
-    (ensure-dir votedir*)
-    (save-table (votes* u) (+ votedir* u))))
+(def save-votes (u) (store-save-votes u (votes* u)))
 
-(def save-prof (u)
-  (atomic
-    (ensure-dir profdir*)
-    (save-table (profs* u) (+ profdir* u))))
+(def save-prof (u) (store-save-profile u (profs* u)))
 
 (mac uvar (u k) `((profile ,u) ',k))
 
@@ -429,50 +360,39 @@
              (if (test u) u (self (- n 1))))))
        100))))
 
-; --- Items: storage and loading --------------------------------------------------
-
-(def item-file (id) (+ storydir* id))
+; --- Items: loading and saving ---------------------------------------------------
 
 ; An id that names an item: a positive integer up to maxid*.
 (def ok-id (id)
   (and (isa id 'int) (<= 1 id maxid*) id))
 
+; (load-item id): item id read from the store into items* (its url
+; registered), or nil if none is stored.
 (def load-item (id)
-  (let i (temload 'item (item-file id))
+  (whenlet i (store-load-item id)
     (atomic
       (= (items* id) i)
       (awhen (and (astory i) (live i) (nonblank i!url))
         (register-url i it)))
     i))
 
-; (item id): the item, read from its file the first time; nil if there is
-; none (or id is not an item id).
+; (item id): the item, read from the store the first time; nil if there
+; is none (or id is not an item id).
 (def item (id)
   (or (items* id)
       (and (isa id 'int)
            (> id 0)
-           (file-exists (item-file id))
-           (atomic (or (items* id) (errsafe (load-item id)))))))
+           (atomic (or (items* id) (load-item id))))))
 
-; id -> how many times the item has been saved since the start. What the
-; pages keep made from an item (pages.arc's shared rows) holds while its
-; number has not moved: every change to an item is saved, since it must
-; be durable, so every change moves it. Never reset (news-reset leaves
-; it), so that an id used again after a reset cannot meet an old number.
-(= item-versions* (table))
+; The pages keep what they made from an item (pages.arc's shared rows)
+; while this number, moved by every save (store-item-version), is the same.
+(def item-version (i) (store-item-version i!id))
 
-(def item-version (i) (item-versions* i!id 0))
+(def save-item (i) (store-save-item i))
 
-(def save-item (i)
-  (atomic
-    (ensure-dir storydir*)
-    (save-table i (item-file i!id))
-    (++ (item-versions* i!id 0))))
-
-; The next free id: maxid* goes up until no file has that number.
+; The next free id, which maxid* then names.
 (def new-item-id ()
-  (atomic
-    (evtil (++ maxid*) [no (file-exists (item-file _))])))
+  (atomic (= maxid* (store-next-id maxid*))))
 
 ; (safe-item s): the item a string of digits names, else nil.
 (def safe-item (s)
@@ -483,34 +403,22 @@
 
 (def arg->item (req key) (safe-item (arg req key)))
 
-; Deletes the .tmp files a crash left in dir (writefile's temporaries).
-(def clean-tmp-files (d)
-  (each f (or (errsafe (dir d)) nil)
-    (when (endmatch ".tmp" f)
-      (errsafe (rmfile (+ d f))))))
-
-; The item ids of the story folder, newest first.
-(def item-ids-on-disk ()
-  (sort > (trues [and (<= 1 (len _) 15) (all digit _) (int _)]
-                 (or (errsafe (dir storydir*)) nil))))
-
-; Reads the newest initload* items and fills items*, stories* (stories and
-; polls), comments*, url->story* and maxid*, then the front page.
-(def load-items ()
-  (each d (list storydir* profdir* votedir*) (clean-tmp-files d))
-  (let ids (item-ids-on-disk)
-    (atomic
-      (= maxid* (or (car ids) 0))
-      (with (ss nil cs nil)
-        (each id (rev (firstn initload* ids))
-          (awhen (errsafe (load-item id))
-            (case it!type
-              story   (push it ss)
-              poll    (push it ss)
-              comment (push it cs))))
-        (= stories* ss comments* cs)))
-    (ensure-topstories)
-    (len ids)))
+; Of ids, the items stored (newest first), reads the newest initload* and
+; fills items*, stories* (stories and polls), comments*, url->story* and
+; maxid*, then the front page.
+(def load-items (ids)
+  (atomic
+    (= maxid* (or (car ids) 0))
+    (with (ss nil cs nil)
+      (each id (rev (firstn initload* ids))
+        (awhen (load-item id)
+          (case it!type
+            story   (push it ss)
+            poll    (push it ss)
+            comment (push it cs))))
+      (= stories* ss comments* cs)))
+  (ensure-topstories)
+  (len ids))
 
 (mac each-loaded-item (var . body)
   (w/uniq g
@@ -635,19 +543,17 @@
 (def gen-topstories ()
   (= ranked-stories* (rank-stories 180 1000 frontpage-rank)))
 
-; The front page's file only spares a start the ranking (ensure-topstories
-; ranks anew without it), so a write of it that fails is logged and fails
+; The saved front page only spares a start the ranking (ensure-topstories
+; ranks anew without it), so a save of it that fails is logged and fails
 ; nothing else.
 (def save-topstories ()
   (on-err (fn (e) (errsafe (srvlog 'err "news: front page not saved:" (details e))))
           (fn ()
-            (atomic
-              (ensure-dir newsdir*)
-              (writefile (map [_ 'id] (firstn 180 ranked-stories*)) topfile*)))))
+            (store-save-topstories (map [_ 'id] (firstn 180 ranked-stories*))))))
 
-; The front page from its file, or ranked anew.
+; The front page as saved, or ranked anew.
 (def ensure-topstories ()
-  (let ids (and (file-exists topfile*) (errsafe (readfile1 topfile*)))
+  (let ids (store-topstories)
     (if (and ids (alist ids))
         (= ranked-stories* (trues [and (isa _ 'int) (metastory (item _)) (item _)]
                                   ids))
@@ -845,10 +751,10 @@
   (when (and user (news-type i) (in dir 'up 'down) (profile user)
              (no (and (is dir 'down) (bad-downvote user i))))
     (let changed nil
-      (news-change (join (list (item-record i))
-                         (and (isnt i!by user) (profile i!by)
-                              (list (list (profile i!by) (fn () (save-prof i!by)))))
-                         (user-records user i))
+      (store-change (join (list (item-record i))
+                          (and (isnt i!by user) (profile i!by)
+                               (list (profile-record i!by)))
+                          (user-records user i))
         (fn ()
       (atomic
         (unless (or ((votes user) i!id)
@@ -995,9 +901,7 @@
 
 (def ignore (user subject cause)
   (when (profile subject)
-    (atomic
-      (set (ignored subject))
-      (save-prof subject))
+    (store-update (profile-record subject) [set _!ignore])
     (log-ignore user subject cause)))
 
 (def set-ip-ban (user ip yesno (o info))
@@ -1024,8 +928,7 @@
     (atomic
       (log-kill i how)
       (wipe (comment-cache* i!id))
-      (set i!dead)
-      (save-item i))))
+      (store-update (item-record i) [set _!dead]))))
 
 ; New stories from a banned site or IP are born dead; a site banned with
 ; ignore also ignores its submitter.
@@ -1082,13 +985,13 @@
 (def flag-item (user i)
   (when (canflag user i)
     (let killed nil
-      (atomic
-        (togglemem user i!flags)
-        (when (and (>= (len i!flags) flag-kill-threshold*)
-                   (no (mem 'nokill i!keys)))
-          (kill i 'flagged)
-          (= killed t))
-        (save-item i))
+      (store-update (item-record i)
+        (fn (i)
+          (togglemem user i!flags)
+          (when (and (>= (len i!flags) flag-kill-threshold*)
+                     (no (mem 'nokill i!keys)))
+            (kill i 'flagged)
+            (= killed t))))
       (when (and killed (metastory i)) (adjust-rank i))
       (and (mem user i!flags) t))))
 
@@ -1096,69 +999,30 @@
 (def delete-item (user i)
   (when (candelete user i)
     (atomic
-      (set i!deleted)
       (wipe (comment-cache* i!id))
-      (save-item i))
+      (store-update (item-record i) [set _!deleted]))
     (when (metastory i) (adjust-rank i))
     t))
 
-; --- Changes that fail ---------------------------------------------------------
+; --- Records: what store-change and store-update save --------------------------
 
-; (news-change records f (o undo)): runs f, which changes the tables of
-; records and saves them, all under the one lock (so that no other
-; request sees the change before it holds, nor changes those tables
-; meanwhile); records is a list of (table save (o keys)), save
-; the thunk that writes the table to its file, keys (when given) the only
-; keys f may change (a user's votes: one item's). If f fails (a save on a full
-; disk, say), each table gets its contents back as they were, undo (if
-; given) takes back what f made beyond them (a new item), and each table
-; is written again as it was; the error goes on, so the request is
-; answered 500 with nothing of it shown or kept, and a retry makes no
-; duplicate. A table that cannot be written back either is left to the
-; unsaved job (news-save-unsaved), which writes it once it can, so that a
-; restart does not find half of the change. Changes nest: an inner one
-; that fails is undone, then the outer.
-(= news-unsaved* nil)
+; (item-record i), (profile-record u), (votes-record u (o ids)): records as
+; the store takes them (kind key table (o keys)); a votes record with ids
+; may change only those items' votes.
+(def item-record (i) (list 'item i!id i))
 
-(def news-change (records f (o undo))
-  (atomic
-    (with (before (map (fn ((r save ks))
-                         (list r save ks (if ks (map [list _ (r _)] ks) (tablist r))))
-                       (keep car records))
-           done   nil)
-      (after (do1 (f) (set done))
-             (unless done
-               (each (r save ks old) before
-                 (each k (or ks (keys r)) (wipe (r k)))
-                 (each (k v) old (= (r k) v)))
-               (when undo (errsafe (undo)))
-               (each (r save) before
-                 (news-write-back r save)))))))
+(def profile-record (u) (list 'profile u (profile u)))
 
-; Writes table r back with save; if that fails too, the unsaved job will.
-(def news-write-back (r save)
-  (on-err (fn (e)
-            (atomic
-              (unless (find [is (car _) r] news-unsaved*)
-                (push (list r save) news-unsaved*)))
-            (errsafe (srvlog 'err "news: not saved, will retry:" (details e))))
-          save))
+(def votes-record (u (o ids)) (list 'votes u (votes u) ids))
 
-; The unsaved job: writes each table news-change could not write back.
-(def news-save-unsaved ()
-  (each (r save) (atomic (do1 news-unsaved* (wipe news-unsaved*)))
-    (news-write-back r save)))
-
-; The tables a change by user u touches: the profile and the votes.
+; The records a change by user u touches: the profile and the votes (of
+; item i alone, when given).
 (def user-records (u (o i))
   (when (profile u)
-    (list (list (profile u) (fn () (save-prof u)))
-          (list (votes u) (fn () (save-votes u)) (and i (list i!id))))))
+    (list (profile-record u) (votes-record u (and i (list i!id))))))
 
-(def item-record (i) (list i (fn () (save-item i))))
-
-; Takes a new item i out of memory and off the disk (news-change's undo
-; of a creation): the item file, items*, the lists, its url.
+; Takes a new item i out of memory and out of the store (store-change's
+; undo of a creation): items*, the lists, its url, its record.
 (def unmake-item (i)
   (atomic
     (wipe (items* i!id))
@@ -1167,7 +1031,7 @@
     (zap [rem i _] ranked-stories*)
     (when (and i!url (is (url->story* (canonical-url i!url)) i!id))
       (wipe (url->story* (canonical-url i!url))))
-    (errsafe (rmfile (item-file i!id)))))
+    (errsafe (store-remove-item i!id))))
 
 ; --- Creating items ----------------------------------------------------------------
 
@@ -1201,7 +1065,7 @@
   (newslog ip user 'create url (list title))
   (ensure-news-user user)
   (let s nil
-    (news-change (user-records user)
+    (store-change (user-records user)
       (fn ()
         (= s (new-item 'story user ip 'url (nonblank url) 'title title 'text text))
         (unless (blank url) (register-url s url))
@@ -1219,7 +1083,7 @@
   (newslog ip user 'comment parent!id)
   (ensure-news-user user)
   (let c nil
-    (news-change (cons (item-record parent) (user-records user))
+    (store-change (cons (item-record parent) (user-records user))
       (fn ()
         (= c (new-item 'comment user ip 'text text 'parent parent!id))
         (push c!id parent!kids)
@@ -1236,9 +1100,7 @@
 (def create-pollopt (p url title text user ip)
   (let o (new-item 'pollopt user ip 'url (nonblank url) 'title title
                    'text text 'parent p!id)
-    (atomic
-      (= p!parts (join p!parts (list o!id)))
-      (save-item p))
+    (store-update (item-record p) [= _!parts (join _!parts (list o!id))])
     o))
 
 ; (create-poll title text opts user ip): opts are the choices' words.
@@ -1246,7 +1108,7 @@
   (newslog ip user 'create-poll title)
   (ensure-news-user user)
   (with (p nil made nil)
-    (news-change (user-records user)
+    (store-change (user-records user)
       (fn ()
         (= p (new-item 'poll user ip 'title title 'text text))
         (push p made)
@@ -1268,19 +1130,16 @@
       (let now (seconds)
         (unless (uvar user firstview) (reset-procrast user))
         (or (when (< (/ (- now (uvar user firstview)) 60) (uvar user maxvisit))
-              (= (uvar user lastview) now)
-              (save-prof user)
+              (store-update (profile-record user) [= _!lastview now])
               t)
             (when (> (/ (- now (or (uvar user lastview) 0)) 60) (uvar user minaway))
               (reset-procrast user)
               t)))))
 
 (def reset-procrast (user)
-  (atomic
-    (let now (seconds)
-      (= (uvar user firstview) now
-         (uvar user lastview) now))
-    (save-prof user)))
+  (let now (seconds)
+    (store-update (profile-record user)
+                  [= _!firstview now _!lastview now])))
 
 ; --- List sources ----------------------------------------------------------------
 
@@ -1320,10 +1179,134 @@
                (sort > (trues (fn ((id v)) (and (is (v 3) 'up) id))
                               (tablist (or (votes subject) (table))))))))
 
+; Stories whose titles begin with prefix (ask-prefix*, show-prefix*), case
+; aside, as user may see them, best first by the front page's rank.
+(def prefixed-stories (user prefix (o n maxend*))
+  (let pre (downcase prefix)
+    (map cadr
+         (firstn n (sort (compare > car)
+                         (map [list (frontpage-rank _) _]
+                              (keep [and (cansee user _) (title-begins _ pre)]
+                                    stories*)))))))
+
+(def title-begins (s pre)
+  (let title s!title
+    (and (isa title 'string)
+         (>= (len title) (len pre))
+         (is (downcase (cut title 0 (len pre))) pre))))
+
+; The site a story's url is from (sitename), kept for each url: the from
+; page asks it of every story.
+(= story-sites* (table))
+
+(def story-site (s)
+  (let url s!url
+    (when (isa url 'string)
+      (let e (story-sites* url)
+        (if e
+            (car e)
+            (car (= (story-sites* url) (list (errsafe (sitename url))))))))))
+
+; The stories from site (as story-site names it), newest first.
+(def site-stories (user site (o n maxend*))
+  (retrieve n [and (cansee user _) (is (story-site _) site)] stories*))
+
+; The stories submitted in the day (UTC) that starts at second t0, best
+; first by score: what the front page of that day would have shown.
+(def day-stories (user t0 (o n maxend*))
+  (let t1 (+ t0 86400)
+    (firstn n (sort (compare > realscore)
+                    (keep [and (<= t0 (or _!time 0)) (< (or _!time 0) t1)
+                               (cansee user _)]
+                          stories*)))))
+
+; The second at which the day (UTC) named by s, "YYYY-MM-DD", begins; nil
+; when s names no day (a month 13, a February 30th ...).
+(def day-start (s)
+  (when (and (isa s 'string) (is (len s) 10)
+             (is (s 4) #\-) (is (s 7) #\-)
+             (all digit (+ (cut s 0 4) (cut s 5 7) (cut s 8 10))))
+    (withs (y  (int (cut s 0 4))
+            m  (int (cut s 5 7))
+            d  (int (cut s 8 10))
+            t0 (* 86400 (days-from-civil y m d)))
+      (and (<= 1 m 12) (<= 1 d 31) (>= y 1970)
+           (iso (date t0) (list y m d))
+           t0))))
+
+; Days from 1970-01-01 to the date y-m-d of the proleptic Gregorian
+; calendar (Howard Hinnant's days_from_civil): years counted from March,
+; so that February's length falls at the end of each.
+(def days-from-civil (y m d)
+  (withs (y   (if (<= m 2) (- y 1) y)
+          era (trunc (/ y 400))
+          yoe (- y (* era 400))
+          doy (+ (trunc (/ (+ (* 153 (+ m (if (> m 2) -3 9))) 2) 5)) (- d 1))
+          doe (+ (* 365 yoe) (trunc (/ yoe 4)) (- (trunc (/ yoe 100))) doy))
+    (+ (* era 146097) doe -719468)))
+
 (def leading-users ()
   (sort (compare > [ufield _ 'karma])
         (users [and (> (or (ufield _ 'karma) 0) leader-threshold*)
                     (no (admin _))])))
+
+; --- Favorites and hidden stories ----------------------------------------------
+
+; A user's favorites (items he keeps, shown to anyone on his favorites
+; page) and his hidden stories (left out of the list pages he sees) are
+; lists of item ids in his profile, newest first, saved with it through
+; the store. Stories and polls only: comment bodies are kept as HTML for
+; all their viewers (pages.arc), where a link of the viewer's own cannot
+; go.
+
+(def canfavorite (user i) (and user (metastory i) (cansee user i)))
+
+(def canhide (user i) (and user (metastory i) (cansee user i)))
+
+(def favorited (user i) (and user i (mem i!id (ufield user 'favorites)) t))
+
+(def hidden-by (user i) (and user i (mem i!id (ufield user 'hidden)) t))
+
+; (favorite-item user i (o yes t)), (hide-item user i (o yes t)): i put
+; in (yes) or taken out of the user's favorites, his hidden stories; the
+; profile saved. t if the item is now there.
+(def favorite-item (user i (o yes t))
+  (when (canfavorite user i) (set-id-in user 'favorites i!id yes)))
+
+(def hide-item (user i (o yes t))
+  (when (canhide user i) (set-id-in user 'hidden i!id yes)))
+
+(def set-id-in (user field id yes)
+  (store-update (profile-record user)
+    (fn (p)
+      (= (p field) (if yes
+                       (cons id (rem id (p field)))
+                       (rem id (p field))))
+      (and (mem id (p field)) t))))
+
+; The items of subject's favorites user may see, newest favorite first.
+(def favorites (user subject)
+  (keep [cansee user _] (trues item (ufield subject 'favorites))))
+
+(def hidden-stories (user)
+  (keep [cansee user _] (trues item (ufield user 'hidden))))
+
+; items without the stories user has hidden. The ids are made a table
+; once for each list of them (a hide or un-hide makes a new list).
+(= hidden-sets* (table))
+
+(def unhidden (user items)
+  (let ids (and user (ufield user 'hidden))
+    (if (no ids)
+        items
+        (let h (let e (hidden-sets* user)
+                 (if (and e (is (car e) ids))
+                     (cdr e)
+                     (let h (table)
+                       (each id ids (= (h id) t))
+                       (= (hidden-sets* user) (cons ids h))
+                       h)))
+          (rem [h _!id] items)))))
 
 ; --- Ages as text ------------------------------------------------------------
 
@@ -1350,9 +1333,7 @@
              (rand-user [and (len> (ufield _ 'submitted) update-avg-threshold*)
                              (no (admin _))]))
     (when (profile u)
-      (atomic
-        (= (uvar u avg) (comment-score u))
-        (save-prof u)))))
+      (store-update (profile-record u) [= _!avg (comment-score u)]))))
 
 ; --- Starting --------------------------------------------------------------------
 
@@ -1366,13 +1347,11 @@
 
 (def news-start-jobs ()
   (news-job 'rerank 30 rerank-random)
-  (news-job 'unsaved 10 news-save-unsaved)
+  (news-job 'unsaved 10 store-save-unsaved)
   (news-job 'update-avg 45 (fn () (unless (empty profs*) (update-avg)))))
 
-; Makes the data folders and loads everything of the data directory.
+; Loads everything of the data directory (store-load-all readies it).
 (def news-load ()
-  (map ensure-dir (news-dirs))
-  (news-disk-load)
-  (load-items)
+  (load-items (store-load-all))
   (when initload-users* (load-users))
   t)

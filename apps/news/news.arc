@@ -2,8 +2,8 @@
 ;
 ;   build/arcana apps/news/news.arc [--port N] [--host ADDR] [--data DIR]
 ;
-; It loads the site (model.arc, pages.arc, admin.arc, then demo.arc, all
-; beside this file), points the data paths at DIR (the equivalent of Arc
+; It loads the site (store.arc, model.arc, pages.arc, admin.arc, then
+; demo.arc, all beside this file), points the store at DIR (the equivalent of Arc
 ; 3.1's arc/ folder: DIR/news/story/ID, DIR/hpw, DIR/admins ...), seeds
 ; demo data into an empty DIR, and serves until Ctrl-C or SIGTERM (srv.arc
 ; lets the requests in flight finish, then exits 0). Loaded from another
@@ -24,6 +24,8 @@
            (cut s 0 (+ it 1))
            ""))))
 
+; The folder, if model.arc is there (a file of the site's code, not of
+; its data: not the store's business).
 (def news-this-script ()
   (let d (news-script-dir)
     (and d (file-exists (+ d "model.arc")) d)))
@@ -31,7 +33,7 @@
 (unless (and (bound 'news-home*) news-home*)
   (= news-home* (or (news-this-script) "apps/news/")))
 
-(each f '("model.arc" "pages.arc" "admin.arc" "demo.arc")
+(each f '("store.arc" "model.arc" "pages.arc" "admin.arc" "demo.arc")
   (load (+ news-home* f)))
 
 (= staticdir* (+ news-home* "static/"))
@@ -43,16 +45,13 @@
 ; is called from a program that leaves this nil).
 (= news-seed* nil)
 
-(def news-no-items ()
-  (or (no (dir-exists storydir*))
-      (no (some [no (endmatch ".tmp" _)] (dir storydir*)))))
-
 ; Arc 3.1's nsv: the directories and the data (news-load makes the one
 ; and reads the other), the background jobs, then asv (which loads the
-; accounts and serves).
+; accounts and serves). The data directory has no items when news-load
+; found none (maxid* 0).
 (def nsv ((o port 8080))
   (news-load)
-  (when (and news-seed* (news-no-items))
+  (when (and news-seed* (is maxid* 0))
     (load-userinfo)
     (news-demo))
   (news-start-jobs)
@@ -132,7 +131,7 @@ admin account whose password is printed once.")
 
 (def news-main (args)
   (let o (news-parse-args args)
-    (news-paths o!data)
+    (store-open o!data)
     (= srv-host* o!host
        news-seed* o!demo)
     (on-shutdown (fn () (prn "news site stopped") (flushout)))

@@ -295,8 +295,9 @@ function vote(node) {
   (each f pagefns* (f user))
   (spacerow 10))
 
-; The links of the top bar; the one of the page shown (label) is selected,
-; and a label that is none of them is shown after them.
+; The links of the top bar, HN's (new, threads, past, comments, ask,
+; show, submit) and Arc 3.1's leaders; the one of the page shown (label)
+; is selected, and a label that is none of them is shown after them.
 (def toprow (user label)
   (when (noob user)
     (toplink "welcome" welcome-url* label)
@@ -306,7 +307,13 @@ function vote(node) {
     (pr bar*)
     (toplink "threads" (threads-url user) label))
   (pr bar*)
+  (toplink "past" "past" label)
+  (pr bar*)
   (toplink "comments" "newcomments" label)
+  (pr bar*)
+  (toplink "ask" "ask" label)
+  (pr bar*)
+  (toplink "show" "show" label)
   (pr bar*)
   (toplink "leaders" "leaders" label)
   (hook 'toprow user label)
@@ -347,9 +354,10 @@ function vote(node) {
          (logout-fnids* user) id))
     (+ rfnurl* "?fnid=" id "&whence=" (url-enc (or whence "news")))))
 
-; The login page (app.arc's login op), then back to whence.
+; The login page (app.arc's login op) with its create-account form, as
+; Arc 3.1's news top bar shows it, then back to whence.
 (def login-url (whence)
-  (+ "login?whence=" (url-enc (local-path whence))))
+  (+ "login?switch=both&whence=" (url-enc (local-path whence))))
 
 ; For admins, under each long page: the items in memory, the memory used
 ; and the time the page took.
@@ -389,20 +397,29 @@ function vote(node) {
 (def item-url (id) (+ "item?id=" id))
 
 ; (listpage user t1 items label title (o url label) (o number t) (o start
-; 0)): a long page of perpage* of items from start, with a More link to
-; url (the list's own op) from the next.
-(def listpage (user t1 items label title (o url label) (o number t) (o start 0))
+; 0) (o showhidden)): a long page of perpage* of items from start, with a
+; More link to url (the list's own op) for the next page. The stories
+; user has hidden are left out, but where showhidden (his hidden page).
+(def listpage (user t1 items label title (o url label) (o number t) (o start 0)
+               (o showhidden))
   (hook 'listpage user)
   (longpage user t1 nil label title url
-    (display-items user items label title url start (+ start perpage*)
-                   number)))
+    (display-items user (if showhidden items (unhidden user items))
+                   label title url start (+ start perpage*) number)))
 
-; The start argument of a list page: its first item's index, 0 if absent
-; or not a whole number within maxend*.
-(def list-start (s)
-  (or (and (isa s 'string) (< 0 (len s) 6) (all digit s)
-           (let n (int s) (and (<= n maxend*) n)))
-      0))
+; The page a list's p argument asks for: a whole number from 1 to the
+; last page that maxend* items make, per a page; 1 for anything else (p
+; absent, not a number, 0, past the last). A link typed wrong shows a
+; page, never an error.
+(def list-pageno (p (o per perpage*))
+  (let n (and (isa p 'string) (< 0 (len p) 7) (all digit p) (int p))
+    (if (and n (<= 1 n (trunc (/ (+ maxend* per -1) per))))
+        n
+        1)))
+
+; The index of the first item of page p (the argument as given).
+(def list-start (p (o per perpage*))
+  (* per (- (list-pageno p per) 1)))
 
 ; (display-items user items label title whence (o start 0) (o end
 ; perpage*) (o number)): items start to end (numbered from start+1 if
@@ -423,11 +440,14 @@ function vote(node) {
               (tag (td class "title")
                 (morelink whence end))))))))
 
-; (morelink whence start): a More link to the list's page whence from
-; start on. Arc 3.1's was a closure for each view of a list page, which
-; anyone could pile up (srv.arc's fnids); this one is the list's own op.
-(def morelink (whence start)
-  (tag (a href (+ whence (if (posmatch "?" whence) "&" "?") "start=" start)
+; (morelink whence start (o per perpage*)): a More link to the page of
+; the list whence that starts at item start, as HN's: news?p=2. Arc
+; 3.1's was a closure for each view of a list page, which anyone could
+; pile up (srv.arc's fnids); this one is the list's own op, a URL that
+; stays the same.
+(def morelink (whence start (o per perpage*))
+  (tag (a href (+ whence (if (posmatch "?" whence) "&" "?")
+                  "p=" (+ 1 (trunc (/ start per))))
           rel "nofollow")
     (pr "More")))
 
@@ -464,6 +484,8 @@ function vote(node) {
             (hook 'itemline s user)
             (if sr (pr sr!line) (itemline s user))
             (when (in s!type 'story 'poll)
+              (hidelink s user whence)
+              (unless n (favlink s user whence))
               (if sr (shared-commentlink sr s user) (commentlink s user)))
             (when mine (editlink s user))
             (when (and mine (apoll s)) (addoptlink s user))
@@ -545,14 +567,15 @@ function vote(node) {
             (pdflink url)
             (awhen (url-site url)
               (spanclass comhead
-                (pr " (" it ") "))))
+                (pr " (<a href=\"" (url-from url) "\">" it "</a>) "))))
         (pr (pseudo-text s)))))
 
 ; What a page needs of a url, worked out once per url (a front page
 ; shows the same thirty at every view; sitename alone costs more than the
-; rest of a title line): (href site pdf), href the url escaped for an
-; attribute if it may be a link at all (http or https, valid-url), site
-; its sitename escaped, pdf whether it names a pdf. nil for other urls.
+; rest of a title line): (href site pdf from), href the url escaped for
+; an attribute if it may be a link at all (http or https, valid-url),
+; site its sitename escaped, pdf whether it names a pdf, from the link
+; to the site's page (from?site=), encoded. nil for other urls.
 (= url-info* (table))
 
 (def url-info (url)
@@ -560,9 +583,11 @@ function vote(node) {
        (or (url-info* url)
            (= (url-info* url)
               (if (and (nonblank url) (valid-url url))
-                  (list (esc-attr url)
-                        (aand (errsafe (sitename url)) (eschtml it))
-                        (endmatch ".pdf" (downcase url)))
+                  (let site (errsafe (sitename url))
+                    (list (esc-attr url)
+                          (and site (eschtml site))
+                          (endmatch ".pdf" (downcase url))
+                          (and site (from-url site))))
                   (list nil))))
        (url-info* url)))
 
@@ -571,6 +596,12 @@ function vote(node) {
   (and (car (url-info url)) url))
 
 (def url-site (url) (cadr (url-info url)))
+
+(def url-from (url) (cadr (cddr (url-info url))))
+
+; The page of the stories from site; the name percent-encoded (url-enc
+; leaves nothing an attribute needs escaped).
+(def from-url (site) (+ "from?site=" (url-enc site)))
 
 ; The title, a link to the url (rel=nofollow below follow-threshold*), or
 ; to the item itself when it has no url to link to.
@@ -839,6 +870,73 @@ function vote(node) {
             (pr " / ")
             (link "no" whence))
         (pr "Can't make that vote."))
+    (br2)))
+
+; --- Favorites and hiding ---------------------------------------------------
+;
+; A story's "hide" link (on lists and its page) and "favorite" link (on its
+; page) are GET links to the hide and fave ops, made as the vote links
+; are: they carry the user and his session's token (vote-auth), so that
+; one made for someone else, or forged by another site, changes nothing
+; but asks first; a visitor's leads to the login page. Their un- forms
+; (un=t) take the story out again.
+
+(def hidelink (s user whence)
+  (when (or (no user) (canhide user s))
+    (pr bar*)
+    (toggle-link "hide" s user whence (hidden-by user s))))
+
+(def favlink (s user whence)
+  (when (or (no user) (canfavorite user s))
+    (pr bar*)
+    (toggle-link "fave" s user whence (favorited user s))))
+
+(def toggle-link (op s user whence un)
+  (tag (a href (toggle-url op s user whence un))
+    (pr (toggle-verb op un))))
+
+(def toggle-url (op s user whence un)
+  (+ op "?id=" s!id (if un "&un=t" "") (vote-auth user)
+     "&whence=" (url-enc (local-path (or whence "news")))))
+
+(def toggle-verb (op un)
+  (+ (if un "un-" "") (if (is op "fave") "favorite" "hide")))
+
+(newsop fave (id un by auth whence)
+  (toggle-op user (safe-item id) "fave" (is un "t") by auth whence
+             canfavorite favorite-item))
+
+(newsop hide (id un by auth whence)
+  (toggle-op user (safe-item id) "hide" (is un "t") by auth whence
+             canhide hide-item))
+
+; What the fave and hide ops answer, as the vote op does: a refusal or a
+; login page printed here (no closure: anyone may follow these links in a
+; loop), a confirmation asked when the auth is not the user's, else the
+; change made (f, if can allows it) and a redirect back to whence.
+(def toggle-op (user i op un by auth whence can f)
+  (let back (local-path whence)
+    (if (no (and i (metastory i) (cansee user i)))
+         (news-notfound user "No such item.")
+        (no user)
+         (login-page 'both (+ "You have to be logged in to "
+                              (toggle-verb op un) " a story.")
+                     (toggle-url op i nil back un))
+        (no (user-auth user by auth))
+         (toggle-confirm-page user i op un back)
+        (can user i)
+         (do (f user i (no un))
+             (redirect-to back))
+         (msgpage user "Can't do that."))))
+
+(def toggle-confirm-page (user i op un whence)
+  (minipage (toggle-verb op un)
+    (pr (upcase (cut (toggle-verb op un) 0 1)) (cut (toggle-verb op un) 1) " ")
+    (pr-esc i!title)
+    (pr "? ")
+    (link "yes" (toggle-url op i user whence un))
+    (pr " / ")
+    (link "no" whence)
     (br2)))
 
 ; --- Item links: edit, flag, kill, blast, delete -------------------------------
@@ -1413,6 +1511,12 @@ function vote(node) {
       (when (some [astory (item _)] (uvar subject submitted))
         (underlink "submissions" (submitted-url subject))
         (sp))
+      (when (uvar subject favorites)
+        (underlink "favorites" (favorites-url subject))
+        (sp))
+      (when (is user subject)
+        (underlink "hidden" "hidden")
+        (sp))
       (when (some [acomment (item _)] (uvar subject submitted))
         (underlink "comments" (threads-url subject)))
       (when (admin user)
@@ -1490,9 +1594,9 @@ function vote(node) {
 
 ; --- A user's lists ---------------------------------------------------------------
 
-(newsop submitted (id start)
+(newsop submitted (id p)
   (if (and id (goodname id) (profile id))
-      (submitted-page user id (list-start start))
+      (submitted-page user id (list-start p))
       (news-notfound user "No such user.")))
 
 (def submitted-page (user subject (o start 0))
@@ -1504,9 +1608,9 @@ function vote(node) {
             t start))
 
 ; Stories the user voted for: for the user and admins only.
-(newsop saved (id start)
+(newsop saved (id p)
   (if (and id (goodname id) (profile id))
-      (savedpage user id (list-start start))
+      (savedpage user id (list-start p))
       (news-notfound user "No such user.")))
 
 (def savedpage (user subject (o start 0))
@@ -1516,9 +1620,9 @@ function vote(node) {
                 "saved" "Saved Links" (saved-url subject) t start)
       (msgpage user "Can't display that.")))
 
-(newsop threads (id start)
+(newsop threads (id p)
   (if (and id (goodname id) (profile id))
-      (threads-page user id (list-start start))
+      (threads-page user id (list-start p threads-perpage*))
       (news-notfound user "No such user.")))
 
 ; A user's comments, each with the replies under it; comments that answer
@@ -1545,56 +1649,123 @@ function vote(node) {
           (row (tab (tr (td (hspace 0))
                         (td (hspace votewid*))
                         (tag (td class "title")
-                          (morelink whence end))))))))))
+                          (morelink whence end threads-perpage*))))))))))
 
 ; --- The site's lists -------------------------------------------------------------
 
-(newsop news (start) (newspage user (list-start start)))
+(newsop news (p) (newspage user (list-start p)))
 
-(newsop || (start) (newspage user (list-start start)))
+(newsop || (p) (newspage user (list-start p)))
 
 (newscache newspage (user start) 90
   (listpage user (msec) (topstories user maxend*) nil nil "news" t start))
 
-(newsop newest (start) (newestpage user (list-start start)))
+(newsop newest (p) (newestpage user (list-start p)))
 
 (newscache newestpage (user start) 40
   (listpage user (msec) (newstories user maxend*) "new" "New Links" "newest"
             t start))
 
-(newsop best (start) (bestpage user (list-start start)))
+(newsop best (p) (bestpage user (list-start p)))
 
 (newscache bestpage (user start) 1000
   (listpage user (msec) (beststories user maxend*) "best" "Top Links" "best"
             t start))
 
-(newsop bestcomments (start) (bestcpage user (list-start start)))
+(newsop bestcomments (p) (bestcpage user (list-start p)))
 
 (newscache bestcpage (user start) 1000
   (listpage user (msec) (bestcomments user maxend*)
             "best comments" "Best Comments" "bestcomments" nil start))
 
-(newsop active (start) (active-page user (list-start start)))
+(newsop active (p) (active-page user (list-start p)))
 
 (newscache active-page (user start) 30
   (listpage user (msec) (actives user) "active" "Active Threads" "active"
             t start))
 
-(newsop newcomments (start) (newcomments-page user (list-start start)))
+(newsop newcomments (p) (newcomments-page user (list-start p)))
 
 (newscache newcomments-page (user start) 60
   (listpage user (msec) (visible user (firstn maxend* comments*))
             "comments" "New Comments" "newcomments" nil start))
 
-(newsop noobstories (start)
-  (noobspage user stories* "noobstories" (list-start start)))
+(newsop noobstories (p)
+  (noobspage user stories* "noobstories" (list-start p)))
 
-(newsop noobcomments (start)
-  (noobspage user comments* "noobcomments" (list-start start)))
+(newsop noobcomments (p)
+  (noobspage user comments* "noobcomments" (list-start p)))
 
 (def noobspage (user source url start)
   (listpage user (msec) (noobs user maxend* source) "noobs" "New Accounts"
             url t start))
+
+; Ask and Show: the stories whose titles begin with ask-prefix* and
+; show-prefix* (model.arc), ranked as the front page is.
+(newsop ask (p) (askpage user (list-start p)))
+
+(newscache askpage (user start) 90
+  (listpage user (msec) (prefixed-stories user ask-prefix*) "ask" "Ask"
+            "ask" t start))
+
+(newsop show (p) (showpage user (list-start p)))
+
+(newscache showpage (user start) 90
+  (listpage user (msec) (prefixed-stories user show-prefix*) "show" "Show"
+            "show" t start))
+
+; The stories from a site, newest first: where the "(site)" beside a
+; title links. Any site name is a page (an empty one for a site with no
+; stories); none at all is not.
+(newsop from (site p)
+  (let site (and site (downcase (trim site)))
+    (if (and site (< 0 (len site) 256))
+        (listpage user (msec) (site-stories user site) site site
+                  (from-url site) t (list-start p))
+        (news-notfound user "No such site."))))
+
+; The front page of a day (UTC), HN's past: the stories submitted that
+; day, best first by score, with links to the day before and after
+; (none past today). A string that names no day is a 404 that says so.
+(newsop front (day p)
+  (aif (day-start day)
+       (frontpage-of user it (list-start p))
+       (news-notfound user "No such day: give it as YYYY-MM-DD.")))
+
+; Yesterday's front page.
+(newsopr past ()
+  (+ "front?day=" (datestring (- (seconds) 86400))))
+
+(def frontpage-of (user t0 start)
+  (withs (day   (datestring t0)
+          here  (+ "front?day=" day)
+          title (+ "Front page of " day))
+    (longpage user (msec) nil "past" title here
+      (tab (tr (td)
+               (tag (td class "title")
+                 (link "previous day" (+ "front?day=" (datestring (- t0 86400))))
+                 (when (< (+ t0 86400) (seconds))
+                   (pr bar*)
+                   (link "next day" (+ "front?day=" (datestring (+ t0 86400))))))))
+      (spacerow 10)
+      (display-items user (unhidden user (day-stories user t0)) "past" title
+                     here start (+ start perpage*) t))))
+
+; A user's favorites, public as on HN, newest favorite first.
+(newsop favorites (id p)
+  (if (and id (goodname id) (profile id))
+      (listpage user (msec) (favorites user id) "favorites"
+                (+ id "'s favorites") (favorites-url id) t (list-start p))
+      (news-notfound user "No such user.")))
+
+(def favorites-url (subject) (+ "favorites?id=" subject))
+
+; The stories the user has hidden, each with its un-hide link.
+(newsop hidden (p)
+  (if user
+      (listpage user (msec) (hidden-stories user) "hidden" "Hidden"
+                "hidden" t (list-start p) t)
+      (login-page 'both "Please log in to see your hidden stories." "hidden")))
 
 (newsop lists ()
   (longpage user (msec) nil "lists" "Lists" "lists"

@@ -81,8 +81,7 @@
 (def bench-ip (u) (+ "10.1." (+ 1 (or (pos u bench-users*) 99)) ".9"))
 
 (def bench-main ()
-  (news-paths bench-dir*)
-  (map ensure-dir (news-dirs))
+  (store-open bench-dir*)
   (news-load)
   (load-userinfo)
   (let old (and (bound 'pwhash-cost*) pwhash-cost*)

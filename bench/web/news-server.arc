@@ -60,5 +60,5 @@
          s!allocations " " s!bytes " " s!gc-ms))
   (= opstats* (table)))
 
-(news-paths (cadr argv))
+(store-open (cadr argv))
 (nsv (int (argv 2)))

@@ -255,6 +255,28 @@
 
 ; --- varline: values shown, escaped (mdtext is markdown's HTML) ---
 (tostring (varline 'string 'x "<b>hi</b>")) ; expect: "&#60;b&#62;hi&#60;/b&#62;"
+; a string field holding the application's own links prints them, as Arc
+; 3.1 does (news.arc's "reset password" and "saved" fields)...
+(tostring (varline 'string 'password (tostring (underlink "reset password" "resetpw"))))
+; expect: "<a href=\"resetpw\"><u>reset password</u></a>"
+(tostring (varline 'string 'saved (tostring (underlink 3 "saved?id=bob&x=1"))))
+; expect: "<a href=\"saved?id=bob&x=1\"><u>3</u></a>"
+(tostring (varline 'string 'x "<u>a</u> and <a href=\"http://example.com/\">b</a>"))
+; expect: "<u>a</u> and <a href=\"http://example.com/\">b</a>"
+; ...and escapes any other markup, and every other text type's
+(tostring (varline 'string 'x "<script>alert(1)</script>"))
+; expect: "&#60;script&#62;alert(1)&#60;/script&#62;"
+(tostring (varline 'string 'x "<a href=\"javascript:alert(1)\">x</a>"))
+; expect: "&#60;a href=&#34;javascript:alert(1)&#34;&#62;x&#60;/a&#62;"
+(tostring (varline 'string 'x "<a href=\"//evil.example\">x</a>"))
+; expect: "&#60;a href=&#34;//evil.example&#34;&#62;x&#60;/a&#62;"
+(tostring (varline 'string 'x "<a href=\"x\" onclick=\"alert(1)\">x</a>"))
+; expect: "&#60;a href=&#34;x&#34; onclick=&#34;alert(1)&#34;&#62;x&#60;/a&#62;"
+(tostring (varline 'string 'x "<u>a</u> > b")) ; expect: "&#60;u&#62;a&#60;/u&#62; &#62; b"
+(tostring (varline 'string 'x "<u>a")) ; expect: "<u>a"
+(tostring (varline 'string 'x "a <u")) ; expect: "a &#60;u"
+(tostring (varline 'string1 'title (tostring (underlink "x" "y"))))
+; expect: "&#60;a href=&#34;y&#34;&#62;&#60;u&#62;x&#60;/u&#62;&#60;/a&#62;"
 (tostring (varline 'string 'x nil)) ; expect: ""
 (tostring (varline 'toks 'x '("a<" "b"))) ; expect: "a&#60; b"
 (tostring (varline 'lines 'x '("a" "b"))) ; expect: "a\nb\n"

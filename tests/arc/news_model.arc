@@ -4,11 +4,12 @@
 ; admin is named in admins* directly. Times are set on the items
 ; themselves, so ages are known.
 
+(load "../../apps/news/store.arc")
 (load "../../apps/news/model.arc")
 
 (= nmt* (string "/tmp/arcana-news-model-test-" (seconds) "-" (rand 1000000000) "/"))
 (news-reset)
-(news-paths nmt*)
+(store-open nmt*)
 ; every path is under nmt*: what follows it
 (map [if (begins _ nmt*) (cut _ (len nmt*))] (list storydir* profdir* votedir* hpwfile* logdir*))
 ; expect: ("news/story/" "news/profile/" "news/vote/" "hpw" "logs/")
@@ -74,7 +75,7 @@
 (no (no (file-exists (+ storydir* "99.tmp")))) ; expect: t
 (news-reset)
 (list (len stories*) (items* 1) (profs* "alice")) ; expect: (0 nil nil)
-(news-paths nmt*)
+(store-open nmt*)
 (news-load) ; expect: t
 (file-exists (+ storydir* "99.tmp")) ; expect: nil
 maxid* ; expect: 6
@@ -334,31 +335,7 @@ cF!dead ; expect: t
   (list (> v 0) (- (item-version s1) v) (item-version (obj id 999999))))
 ; expect: (t 2 0)
 
-; --- Changes that fail: undone in memory, written back, retried ---
-; A change that fails gives its tables back as they were (keys: only
-; those), takes back what it made (undo), and the error goes on.
-(with (h (obj a 1) k (obj a 1 b 2) undone nil)
-  (list (on-err details
-                (fn () (news-change (list (list h (fn () nil)) (list k (fn () nil) '(a)))
-                         (fn () (= h!a 2 h!c 3 k!a 5 k!b 6) (err "disk full"))
-                         (fn () (set undone)))))
-        (tablist h) (sort < (vals k)) undone))
-; expect: ("disk full" ((a 1)) (1 6) t)
-; One that holds keeps what it did, and gives f's value.
-(let h (obj a 1)
-  (list (news-change (list (list h (fn () nil))) (fn () (= h!a 2) 'done)) h!a))
-; expect: (done 2)
-; A table that cannot be written back waits for the unsaved job.
-(with (full t writes 0 h (table))
-  (= news-unsaved* nil)
-  (let save (fn () (when full (err "disk full")) (++ writes))
-    (errsafe (news-change (list (list h save)) (fn () (err "disk full"))))
-    (news-save-unsaved)
-    (let waiting (len news-unsaved*)
-      (wipe full)
-      (news-save-unsaved)
-      (list waiting writes (len news-unsaved*)))))
-; expect: (1 1 0)
+; --- Changes that fail (store-change and store-update: tests/arc/news_store.arc) ---
 ; A vote whose save fails leaves the score, the votes and the karma as
 ; they were, in memory and on disk.
 (let s (create-story "http://failing.example.com/" "Failing vote" nil "alice" "7.7.7.7")
@@ -369,6 +346,16 @@ cF!dead ; expect: t
       (list e (is s!score score) ((votes "hal") s!id) (is (karma "alice") karma)
             (is ((load-item s!id) 'score) score)))))
 ; expect: ("disk full" t nil t t)
+; A kill whose save fails (store-update) leaves the item alive, in memory
+; and on disk.
+(let s (create-story "http://failing.example.com/k" "Failing kill" nil "alice" "7.7.7.7")
+  (let saved store-save-item
+    (= store-save-item (fn (i) (err "disk full")))
+    (let e (on-err details (fn () (kill s 'test)))
+      (= store-save-item saved)
+      (store-save-unsaved)
+      (list e s!dead (alref (readfile1 (+ storydir* s!id)) 'dead) store-unsaved*))))
+; expect: ("disk full" nil nil nil)
 
 (system (string "rm -rf " nmt*))
 (dir-exists nmt*) ; expect: nil

@@ -436,6 +436,74 @@ async function run() {
       check(b > a, `the reply starts at x=${b}, the comment it answers at x=${a}: not indented deeper`);
     });
 
+    // Paging: the More link of a list is a page number (?p=N), the same
+    // URL for everyone, and the next page has the next 30 (the demo's
+    // 150 comments make pages enough; a list of comments has no numbers).
+    await step('paging', async () => {
+      const commentIds = async () => (await link('link').evaluateAll(
+        (as) => as.map((a) => a.getAttribute('href')))).filter((h) => /^item\?id=\d+$/.test(h));
+      await goto(`${base}/newcomments`);
+      const first = await commentIds();
+      check(first.length === 30, `page 1 of the comments shows ${first.length}, not 30`);
+      const more = link('More');
+      check(await more.count() === 1, 'the demo\'s comments have no "More" link');
+      const href = await more.getAttribute('href');
+      check(href === 'newcomments?p=2', `the More link goes to "${href}", not newcomments?p=2`);
+      await clickAndLoad(more);
+      check(/\/newcomments\?p=2$/.test(page.url()), `More led to ${page.url()}`);
+      const second = await commentIds();
+      check(second.length === 30, `page 2 of the comments shows ${second.length}, not 30`);
+      check(!second.some((h) => first.includes(h)), 'page 2 of the comments repeats page 1\'s');
+      check(await link('More').getAttribute('href') === 'newcomments?p=3', 'page 2\'s More link is not newcomments?p=3');
+    });
+
+    // The site beside a title links to that site's stories.
+    await step('from-site', async () => {
+      await goto(`${base}/newest`);
+      const row = page.locator('tr', { has: page.locator(`a[href="${story.url}"]`) }).last();
+      const site = row.locator('a[href^="from?site="]');
+      check(await site.count() === 1, 'the story\'s line has no (site) link to from?site=');
+      check((await site.innerText()) === 'example.com', `the site link says "${await site.innerText()}"`);
+      await clickAndLoad(site);
+      check(/\/from\?site=example\.com$/.test(page.url()), `the site link led to ${page.url()}`);
+      check(await page.locator(`a[href="${story.url}"]`).count() === 1, 'the site\'s page does not list the story');
+      const others = await page.locator('a[href^="from?site="]').allInnerTexts();
+      check(others.length >= 1 && others.every((x) => x === 'example.com'),
+            `the site's page lists stories of other sites: ${others.join(', ')}`);
+    });
+
+    // A favorite: the story's page has a "favorite" link; the story then
+    // is on the user's favorites page, and "un-favorite" takes it off.
+    await step('favorite', async () => {
+      await goto(`${base}/item?id=${storyId}`);
+      await clickAndLoad(link('favorite'));
+      check(new RegExp(`item\\?id=${storyId}$`).test(page.url()), `after "favorite" the browser is at ${page.url()}`);
+      check(await link('un-favorite').count() === 1, 'after "favorite" the story has no "un-favorite" link');
+      await goto(`${base}/favorites?id=${alice.user}`);
+      check(await page.locator(`a[href="${story.url}"]`).count() === 1, `${alice.user}'s favorites page does not list the story`);
+      await goto(`${base}/item?id=${storyId}`);
+      await clickAndLoad(link('un-favorite'));
+      await goto(`${base}/favorites?id=${alice.user}`);
+      check(await page.locator(`a[href="${story.url}"]`).count() === 0, 'the story is still a favorite after "un-favorite"');
+    });
+
+    // Hiding: "hide" on a list takes the story off the lists this user
+    // sees; the hidden page has it, with "un-hide" to bring it back.
+    await step('hide', async () => {
+      await goto(`${base}/newest`);
+      const row = page.locator('tr', { has: page.locator(`#score_${storyId}`) }).last();
+      const hide = link('hide', row);
+      check(await hide.count() === 1, 'the story\'s line on /newest has no "hide" link');
+      await clickAndLoad(hide);
+      check(/\/newest$/.test(page.url()), `after "hide" the browser is at ${page.url()}, not /newest`);
+      check(await page.locator(`a[href="${story.url}"]`).count() === 0, '/newest still lists the hidden story');
+      await goto(`${base}/hidden`);
+      check(await page.locator(`a[href="${story.url}"]`).count() === 1, '/hidden does not list the hidden story');
+      await clickAndLoad(link('un-hide'));
+      await goto(`${base}/newest`);
+      check(await page.locator(`a[href="${story.url}"]`).count() === 1, 'after "un-hide" /newest does not list the story');
+    });
+
     await step('logout', logout);
 
     // The second person, from another address.

@@ -425,7 +425,10 @@ class NewsPagesTest(webtest.NewsServerTest):
            "/vote", "/vote?for=abc&dir=up", "/vote?for=99999999&dir=up&by=x&auth=y",
            "/vote?for=1&dir=sideways", "/edit?id=abc", "/edit", "/reply?id=abc",
            "/reply", "/submitlink", "/x?fnid=bogus", "/x", "/r?fnid=bogus",
-           "/news?x=%FF%FE", "/newest?n=abc")
+           "/news?x=%FF%FE", "/newest?n=abc", "/news?p=abc", "/news?p=-3", "/newest?p=99999",
+           "/ask?p=x", "/show?p=0", "/from", "/from?site=%FF", "/front?day=2026-02-30",
+           "/front?day=%00", "/favorites?id=nobody", "/fave?id=abc", "/hide?id=-1",
+           "/fave?id=99999999&by=x&auth=y", "/hide?id=1&un=t&by=x&auth=y")
 
     def test_bad_input_never_500(self):
         for u in ROLES:

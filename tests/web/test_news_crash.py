@@ -427,14 +427,17 @@ class NewsServer:
         self.lock = threading.Lock()
         self.killed = threading.Event()  # set just before a SIGKILL
 
-    def start(self, timeout=30, wrap=(), script=None):
+    def start(self, timeout=30, wrap=(), script=None, demo=False):
         """Starts apps/news/news.arc, or script (a file of servers/, given
-        the news folder as its first argument) with news.arc's options."""
+        the news folder as its first argument) with news.arc's options;
+        with demo, an empty data directory is seeded."""
         self.starts += 1
         self.killed.clear()
         self.out_path = os.path.join(self.work, "server-%d.out" % self.starts)
         self.err_path = os.path.join(self.work, "server-%d.err" % self.starts)
-        opts = ["--port", "0", "--host", "127.0.0.1", "--data", self.data, "--no-demo"]
+        opts = ["--port", "0", "--host", "127.0.0.1", "--data", self.data]
+        if not demo:
+            opts.append("--no-demo")
         if script:
             cmd = [webtest.ARCANA, "--host=127.0.0.1", os.path.join(webtest.SERVERS, script),
                    os.path.dirname(NEWS) + "/"] + opts

@@ -28,17 +28,26 @@ class NewsGuardTest(webtest.NewsServerTest):
         """Every page a visitor can load that used to store a closure (the
         login page, its link and its failures, More, a visitor's edit page,
         the vote and comment refusals, the login pages of ops that need
-        one), and the other pages a visitor sees."""
+        one), and the other pages a visitor sees, HN's (ask, show, past,
+        front, from, favorites, hidden, and the fave and hide links) among
+        them."""
         i = self.items
         return [
             ("GET", "/login", None), ("GET", "/login?whence=newest", None),
-            ("GET", "/news", None), ("GET", "/", None), ("GET", "/news?start=30", None),
-            ("GET", "/newest", None), ("GET", "/newest?start=30", None),
+            ("GET", "/news", None), ("GET", "/", None), ("GET", "/news?p=2", None),
+            ("GET", "/newest", None), ("GET", "/newest?p=2", None),
             ("GET", "/best", None), ("GET", "/active", None), ("GET", "/newcomments", None),
             ("GET", "/bestcomments", None), ("GET", "/noobstories", None),
             ("GET", "/noobcomments", None), ("GET", "/submitted?id=bob", None),
-            ("GET", "/submitted?id=bob&start=30", None), ("GET", "/threads?id=bob", None),
+            ("GET", "/submitted?id=bob&p=2", None), ("GET", "/threads?id=bob", None),
             ("GET", "/saved?id=bob", None), ("GET", "/user?id=alice", None),
+            ("GET", "/ask", None), ("GET", "/show", None), ("GET", "/past", None),
+            ("GET", "/front?day=2024-02-29", None), ("GET", "/front?day=bad", None),
+            ("GET", "/from?site=example.com", None), ("GET", "/from?site=", None),
+            ("GET", "/favorites?id=alice", None), ("GET", "/hidden", None),
+            ("GET", "/fave?id=%d&whence=news" % i["talk"], None),
+            ("GET", "/hide?id=%d&whence=news" % i["talk"], None),
+            ("GET", "/hide?id=%d&un=t&by=bob&auth=x" % i["talk"], None),
             ("GET", "/item?id=%d" % i["talk"], None),
             ("GET", "/item?id=%d" % i["evil-poll"], None),
             ("GET", "/edit?id=%d" % i["talk"], None),

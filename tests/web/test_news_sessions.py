@@ -156,6 +156,32 @@ class NewsSessionsTest(webtest.NewsServerTest):
             "Origin": "http://127.0.0.1:%d" % self.srv.port})
         self.assertIn("set-cookie", h, data[:300])
 
+    def test_login_page_forms(self):
+        # Arc 3.1's /login shows the login form alone; the news site's
+        # "login" link asks for the create-account form too (switch=both)
+        c = webtest.NewsClient(self.srv, None, "127.0.3.9")
+
+        def buttons(path):
+            st, body, _ = c.get(path)
+            self.assertEqual(st, 200, body[:300])
+            return sorted(v for f in Page(body).forms for _, v in f.submits)
+
+        self.assertEqual(buttons("/login"), ["login"])
+        self.assertEqual(buttons("/login?whence=newest"), ["login"])
+        self.assertEqual(buttons("/login?switch=register"), ["create account"])
+        self.assertEqual(buttons("/login?switch=both"), ["create account", "login"])
+        st, body, _ = c.get("/news")
+        href = Page(body).link("login")
+        self.assertIsNotNone(href, body[:500])
+        self.assertEqual(buttons(abs_path(href)), ["create account", "login"])
+        # an account made from it has a news profile: its pages answer
+        st, body, path = c.post("/login", {"acct": "create", "switch": "both", "whence": "news",
+                                           "u": "form_user", "p": "form-pw-1"})
+        self.assertIsNotNone(c.cookie, body[:500])
+        for page in ("/news", "/user?id=form_user", "/threads?id=form_user", "/submit"):
+            st, body, _ = c.get(page)
+            self.assertEqual(st, 200, "%s: %s" % (page, body[:300]))
+
     def test_secret_files_are_the_owners_only(self):
         # a login writes the sessions file; an account made writes hpw; a
         # log out everywhere writes cooks

@@ -1,8 +1,8 @@
 ; The server of tests/web/test_news*.py: the news site of apps/news (its
-; model.arc, pages.arc and admin.arc, loaded from this file's folder as
-; ../../../apps/news/), with a data directory made here of known users,
-; stories and comments whose times and scores are set so that the front
-; page's order is known. Run as: arcana --host=127.0.0.1 newsserver.arc 0
+; store.arc, model.arc, pages.arc and admin.arc, loaded from this file's
+; folder as ../../../apps/news/), with a data directory made here of
+; known users, stories and comments whose times and scores are set so
+; that the front page's order is known. Run as: arcana --host=127.0.0.1 newsserver.arc 0
 ; in a fresh directory (arc/ is made there).
 ;
 ; Before "ready to serve port N" it prints, one a line:
@@ -20,7 +20,7 @@
 
 (= news-home*
    (+ (cut script* 0 (+ 1 (last (positions #\/ script*)))) "../../../apps/news/"))
-(each f '("model.arc" "pages.arc" "admin.arc")
+(each f '("store.arc" "model.arc" "pages.arc" "admin.arc")
   (load (+ news-home* f)))
 (= staticdir* (+ news-home* "static/"))
 
@@ -28,8 +28,7 @@
 ; changed, logged in or not.
 (= caching* 0)
 
-(news-paths "arc/")
-(map ensure-dir (list arcdir* logdir* newsdir* storydir* profdir* votedir*))
+(store-open "arc/")
 (news-load)
 
 ; --- Users ---------------------------------------------------------------
@@ -38,7 +37,7 @@
 
 (= nt-users* '("boss" "alice" "bob" "carol" "dave"))
 
-(w/outfile o adminfile* (disp "boss" o))
+(store-add-admin "boss")
 (create-acct "boss" "boss-pw-1")
 ; One Argon2id hash for all (each takes a quarter of a second).
 (let h (hpasswords* "boss")
@@ -135,6 +134,34 @@
                     "alice" "10.0.6.4")
   (nt-name "evil-poll" p)
   (on o (map item p!parts) (nt-name (+ "evil-opt" index) o)))
+
+; For test_news_hn.py: stories of another site (two hosts, one site),
+; Ask and Show stories and one that has the words only inside its title,
+; a story to hide and one to favorite, and two stories of a day three
+; days back (UTC), the later of them with the higher score.
+(nt-story "other1" "alice" "http://www.othersite.org/first" "Other site first story"
+          nil "10.0.7.1" 5)
+(nt-story "other2" "alice" "http://blog.othersite.org/second" "Other site second story"
+          nil "10.0.7.2" 6)
+(nt-story "ask" "alice" nil "Ask HN: How do you test a VM?" "The seeded question."
+          "10.0.7.3" 7)
+(nt-story "ask-lower" "alice" nil "ask hn: the prefix in lower case" "Another question."
+          "10.0.7.4" 7)
+(nt-story "not-ask" "alice" "http://notask.example.net/" "Not Ask HN: only inside"
+          nil "10.0.7.5" 7)
+(nt-story "show" "alice" "http://show.example.net/vm" "Show HN: A seeded bytecode VM"
+          nil "10.0.7.6" 8)
+(nt-story "hide" "alice" "http://hide.example.net/" "Hide target story" nil "10.0.7.7" 1)
+(nt-story "fave" "alice" "http://fave.example.net/" "Favorite target story"
+          nil "10.0.7.8" 1)
+(let t0 (- (seconds) (mod (seconds) 86400) (* 3 86400))
+  (prn "day past " (datestring t0))
+  (each (name title hour score) '(("day-low" "Past day lower story" 1 2)
+                                  ("day-high" "Past day higher story" 2 5))
+    (let s (nt-story name "alice" (+ "http://past.example.net/" name) title nil
+                     "10.0.8.1" 0 score)
+      (= s!time (+ t0 (* hour 3600)))
+      (save-item s))))
 
 (gen-topstories)
 (save-topstories)
