@@ -42,7 +42,7 @@ Value bi_eval(VM& vm, Value* a, int) {
 
 Value bi_macex(VM& vm, Value* a, int) { return macex(vm, a[0]); }
 Value bi_macex1(VM& vm, Value* a, int) { return macex1(vm, a[0]); }
-Value bi_ssexpand(VM&, Value* a, int) { return ssexpand(a[0]); }
+Value bi_ssexpand(VM& vm, Value* a, int) { return ssexpand(vm, a[0]); }
 Value bi_ssyntax(VM&, Value* a, int) { return boolean(has_ssyntax(a[0])); }
 
 // (sread port eof): one form from port, or eof at end of input.
@@ -95,7 +95,9 @@ Value bi_declare(VM& vm, Value* a, int) {
   return a[1];
 }
 
-Value bi_strcopy(VM& vm, Value* a, int) { return string_copy(vm, arg_string(vm, "%strcopy", a[0])); }
+Value bi_strcopy(VM& vm, Value* a, int) {
+  return string_copy(vm, arg_string(vm, "%strcopy", a[0]));
+}
 
 Value bi_list(VM& vm, Value* a, int n) {
   Value r = NIL;
@@ -155,7 +157,8 @@ const BuiltinDef kDefs[] = {
 void register_compiler_builtins(VM& vm) {
   define_builtins(vm, kDefs);
   // Macro expansion runs Arc code in a nested run (VM::apply).
-  for (const char* name : {"eval", "macex", "macex1"}) set_builtin_op(vm, name, BuiltinOp::Reenters);
+  for (const char* name : {"eval", "macex", "macex1"})
+    set_builtin_op(vm, name, BuiltinOp::Reenters);
   Value plus = vm.primitive(Op::ADD);
   vm.define("%concat", make_builtin(vm, "%concat", plus.as<Builtin>()->fn, 0, -1));
 }

@@ -584,7 +584,7 @@ class Builder {
 
   Binding* bind_param(Scope* s, Value name) {
     if (!name.is_nil()) return bind(s, name);
-    Binding* b = bind(s, gensym("%nil"));
+    Binding* b = bind(s, gensym(vm_, "%nil"));
     b->internal = true;
     return b;
   }
@@ -621,7 +621,7 @@ class Builder {
         l->lenient = true;
         if (l->nopt) l->nopt++;
         else l->nreq++;
-        Binding* b = bind(s, gensym("%arg"));
+        Binding* b = bind(s, gensym(vm_, "%arg"));
         b->internal = true;
         l->params.push_back(b);
         pend.push_back({b, el});
@@ -692,7 +692,7 @@ class Builder {
   void destructure(Value pattern, Binding* from, Scope* s, Lambda* l, Value form, uint32_t line,
                    std::vector<Value>& seen) {
     VM::current().check_machine_stack();
-    Binding* cur = bind(s, gensym("%rest"));
+    Binding* cur = bind(s, gensym(vm_, "%rest"));
     cur->internal = true;
     init(cur, local_ref(from, l, line), l, line);
     Value p = pattern;
@@ -708,7 +708,7 @@ class Builder {
                      build(d, s, line)};
         init(bind_param(s, var), iff, l, line);  // a nil's default still runs
       } else if (is_cons(el)) {
-        Binding* sub = bind(s, gensym("%arg"));
+        Binding* sub = bind(s, gensym(vm_, "%arg"));
         sub->internal = true;
         init(sub, call_internal("%dcar", local_ref(cur, l, line), line), l, line);
         destructure(el, sub, s, l, form, line, seen);
@@ -764,7 +764,8 @@ class Emitter {
 
  private:
   void emit(Op op, uint32_t a = 0) {
-    if (a > uint32_t(kMaxOperand)) throw_error(vm_, "compiler: operand too large (function too big)");
+    if (a > uint32_t(kMaxOperand))
+      throw_error(vm_, "compiler: operand too large (function too big)");
     insns_.push_back(encode(op, a));
     depth_ += kOps[int(op)].effect;
     max_depth_ = std::max(max_depth_, depth_);

@@ -239,12 +239,12 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
   Value head = car(x);
   if (head == S.unquote && is_cons(cdr(x))) {
     if (depth == 1) return car(cdr(x));
-    return list(vm_, 
-        {internal(vm, "%list"), list(vm_, {S.quote, S.unquote}), quasiquote(car(cdr(x)), depth - 1, pos)});
+    return list(vm_, {internal(vm_, "%list"), list(vm_, {S.quote, S.unquote}),
+                      quasiquote(car(cdr(x)), depth - 1, pos)});
   }
   if (head == S.quasiquote && is_cons(cdr(x)))
-    return list(vm_, {internal(vm, "%list"), list(vm_, {S.quote, S.quasiquote}),
-                 quasiquote(car(cdr(x)), depth + 1, pos)});
+    return list(vm_, {internal(vm_, "%list"), list(vm_, {S.quote, S.quasiquote}),
+                      quasiquote(car(cdr(x)), depth + 1, pos)});
   // A list: segments to append. Each element is a one-element list, or a
   // spliced expression; a dotted tail (including `(a . ,b)`) ends it.
   std::vector<Value> segs;
@@ -253,22 +253,22 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
     Value el = car(p);
     if (el == S.unquote && is_cons(cdr(p)) && cdr(cdr(p)).is_nil()) break;  // (a . ,b)
     if (is_cons(el) && car(el) == S.unquote_splicing && depth == 1) segs.push_back(car(cdr(el)));
-    else segs.push_back(list(vm_, {internal(vm, "%list"), quasiquote(el, depth, pos)}));
+    else segs.push_back(list(vm_, {internal(vm_, "%list"), quasiquote(el, depth, pos)}));
   }
   Value tail = p.is_nil() ? NIL : quasiquote(p, depth, pos);
   Value r = NIL;
   bool spliced = false;
-  for (Value s : segs) spliced |= !(is_cons(s) && car(s) == internal(vm, "%list"));
+  for (Value s : segs) spliced |= !(is_cons(s) && car(s) == internal(vm_, "%list"));
   if (!spliced && tail.is_nil()) {
     for (size_t i = segs.size(); i-- > 0;) r = cons(vm_, car(cdr(segs[i])), r);
-    return cons(vm_, internal(vm, "%list"), r);
+    return cons(vm_, internal(vm_, "%list"), r);
   }
   // Adjacent one-element segments merge: (%list a) (%list b) => (%list a b).
   std::vector<Value> merged;
   for (Value s : segs) {
-    bool single = is_cons(s) && car(s) == internal(vm, "%list");
+    bool single = is_cons(s) && car(s) == internal(vm_, "%list");
     if (single && !merged.empty() && is_cons(merged.back()) &&
-        car(merged.back()) == internal(vm, "%list")) {
+        car(merged.back()) == internal(vm_, "%list")) {
       Value m = merged.back();
       Value q = m;
       while (!cdr(q).is_nil()) q = cdr(q);
@@ -281,7 +281,7 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
   // shares its last argument, so a splice that would be last gets a nil
   // after it.
   bool last_spliced =
-      !merged.empty() && !(is_cons(merged.back()) && car(merged.back()) == internal(vm, "%list"));
+      !merged.empty() && !(is_cons(merged.back()) && car(merged.back()) == internal(vm_, "%list"));
   if (last_spliced && tail.is_nil()) r = cons(vm_, NIL, r);
   for (size_t i = merged.size(); i-- > 0;) r = cons(vm_, merged[i], r);
   if (!tail.is_nil()) {
@@ -292,14 +292,14 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
     set(vm_, q.as<Cons>(), &q.as<Cons>()->cdr, t);
   }
   if (r.is_nil()) return NIL;
-  return cons(vm_, internal(vm, "%append"), r);
+  return cons(vm_, internal(vm_, "%append"), r);
 }
 
 Value Expander::expand(Value form) {
   Kind k = TYPE(form);
   if (k == Kind::Symbol) {
     if (!has_ssyntax(form)) return form;
-    return expand(ssexpand(vm, form));
+    return expand(ssexpand(vm_, form));
   }
   if (k == Kind::String && vm_.declarations().atstrings) return atstring(form);
   if (k != Kind::Cons) return form;
@@ -320,20 +320,20 @@ void Expander::too_deep(VM& vm, uint64_t pos) {
 Value Expander::expand_list(Value form, uint64_t pos) {
   Rooted<Value> f(vm_.heap(), form);
   Value head = car(form);
-  if (!is_proper(form)) bad(vm, "improper form:", pos, form);
+  if (!is_proper(form)) bad(vm_, "improper form:", pos, form);
   if (has_ssyntax(head)) {
-    Value h = ssexpand(vm, head);
-    return expand(with_pos(vm, cons(vm_, h, cdr(f)), pos));
+    Value h = ssexpand(vm_, head);
+    return expand(with_pos(vm_, cons(vm_, h, cdr(f)), pos));
   }
   if (head == S.quote) {
     if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
-      bad(vm, "quote takes one argument:", pos, form);
+      bad(vm_, "quote takes one argument:", pos, form);
     return form;
   }
   if (head == S.quasiquote) {
     if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
-      bad(vm, "quasiquote takes one argument:", pos, form);
-    return expand(with_pos(vm, quasiquote(car(cdr(form)), 1, pos), pos));
+      bad(vm_, "quasiquote takes one argument:", pos, form);
+    return expand(with_pos(vm_, quasiquote(car(cdr(form)), 1, pos), pos));
   }
   if (head == S.fn) return expand_fn(form, pos);
   if (head == S.assign) return expand_assign(form, pos);
@@ -341,7 +341,7 @@ Value Expander::expand_list(Value form, uint64_t pos) {
   if (is_cons(head)) {
     bool done = false;
     Value r = rewrite_operator(head, cdr(form), pos, done);
-    if (done) return expand(with_pos(vm, r, pos));
+    if (done) return expand(with_pos(vm_, r, pos));
   }
   Value m = macro_of(head);
   if (m.truthy()) {
@@ -354,7 +354,7 @@ Value Expander::expand_list(Value form, uint64_t pos) {
       note_use(vm_, e.exc, car(f), pos);
       throw;
     }
-    return expand(with_pos(vm, r, pos));
+    return expand(with_pos(vm_, r, pos));
   }
   return expand_elements(form, pos, false);
 }
@@ -375,7 +375,7 @@ Value Expander::expand_elements(Value forms, uint64_t pos, bool keep_head) {
 }
 
 Value Expander::expand_fn(Value form, uint64_t pos) {
-  if (!is_cons(cdr(form))) bad(vm, "fn needs a parameter list:", pos, form);
+  if (!is_cons(cdr(form))) bad(vm_, "fn needs a parameter list:", pos, form);
   Rooted<Value> f(vm_.heap(), form);
   Rooted<Value> params(vm_.heap(), expand_params(car(cdr(form))));
   RootedVector<Value> body(vm_.heap());
@@ -419,10 +419,11 @@ Value Expander::expand_assign(Value form, uint64_t pos) {
     Value target = car(p);
     if (is_cons(target) && macro_of(car(target)).truthy()) target = macex(vm_, target);
     if (TYPE(target) != Kind::Symbol && !target.is_nil() && target != T)
-      bad(vm, "assign: the target must be a symbol, got", pos, target);
+      bad(vm_, "assign: the target must be a symbol, got", pos, target);
     if (target.is_nil()) throw_error(vm_, where(pos) + "Can't rebind nil");
     if (target == T) throw_error(vm_, where(pos) + "Can't rebind t");
-    if (has_ssyntax(target)) bad(vm, "assign: the target must be a plain symbol, got", pos, target);
+    if (has_ssyntax(target))
+      bad(vm_, "assign: the target must be a plain symbol, got", pos, target);
     items.items.push_back(target);
     if (!is_cons(cdr(p))) {
       items.items.push_back(NIL);
@@ -457,7 +458,7 @@ Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
     done = true;
     std::vector<Value> temps, argv;
     for (Value p = args; is_cons(p); p = cdr(p)) {
-      temps.push_back(gensym(vm, "%andf"));
+      temps.push_back(gensym(vm_, "%andf"));
       argv.push_back(car(p));
     }
     Value tl = NIL;
@@ -498,7 +499,7 @@ Value Expander::atstring(Value s) {
     std::u32string rest32 = text.substr(i + 1);
     std::string rest;
     for (char32_t c : rest32) utf8_append(rest, c);
-    Reader r(vm, rest, "string");
+    Reader r(vm_, rest, "string");
     Value form;
     if (!r.read(form)) {  // nothing after the @: it stays, as text
       lit += text[i++];
@@ -531,7 +532,7 @@ Value Expander::atstring(Value s) {
   r = cons(vm_, make_string(vm_, 0), r);  // a string first: + concatenates
   // The forms are expanded, the literal parts not again: their @@ were
   // already made @ (Arc 3.1 would re-read them, docs/LANGUAGE.md 3.11).
-  return cons(vm_, internal(vm, "%concat"), r);
+  return cons(vm_, internal(vm_, "%concat"), r);
 }
 
 }  // namespace compiler

@@ -12,6 +12,7 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/vm.h"
 
 namespace compiler {
 
@@ -551,8 +552,9 @@ Value FormBuilder::close(int32_t c, uint32_t line, uint32_t col) {
 
 // docs/LANGUAGE.md 2.9: [ ... ] is (fn (_) (...)).
 Value FormBuilder::bracket_fn(Value body, uint64_t pos) {
-  Value params = vm::src_cons(vm::S.underscore, NIL, pos);
-  return vm::src_cons(vm::S.fn, vm::src_cons(vm_, params, vm::src_cons(vm_, body, NIL, pos), pos), pos);
+  Value params = vm::src_cons(vm_, vm::S.underscore, NIL, pos);
+  return vm::src_cons(vm_, vm::S.fn,
+                      vm::src_cons(vm_, params, vm::src_cons(vm_, body, NIL, pos), pos), pos);
 }
 
 // End of input with frames open: the innermost one names the problem.
@@ -601,12 +603,12 @@ bool reads_whole(Reader& reader) {
 
 }  // namespace
 
-bool form_complete(VM& vm, const std::string& text) {
+bool form_complete(vm::VM& vm, const std::string& text) {
   Reader reader(vm, text, "<input>");
   return reads_whole(reader) || !reader.error_at_eof();
 }
 
-bool ends_inside_text(VM& vm, const std::string& text) {
+bool ends_inside_text(vm::VM& vm, const std::string& text) {
   Reader reader(vm, text, "<input>");
   return !reads_whole(reader) && reader.error_inside_text();
 }

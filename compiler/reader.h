@@ -19,7 +19,8 @@
 
 namespace vm {
 struct PortImpl;
-}
+class VM;
+}  // namespace vm
 
 namespace compiler {
 
@@ -92,9 +93,9 @@ vm::Value read_all(vm::VM& vm, const std::string& text, const std::string& file)
 // (complete forms, or only whitespace and comments). Text with an error other
 // than running out of input (say an unbalanced ')') counts as complete, so
 // the REPL reads it and reports the error.
-bool form_complete(VM& vm, const std::string& text);
+bool form_complete(vm::VM& vm, const std::string& text);
 // For the REPL's completion: true when text ends inside a string, a |symbol|
 // or a #| comment, where a name is not being typed.
-bool ends_inside_text(VM& vm, const std::string& text);
+bool ends_inside_text(vm::VM& vm, const std::string& text);
 
 }  // namespace compiler

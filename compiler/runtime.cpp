@@ -51,7 +51,8 @@ const vm::Library* const kLibraries[] = {&vm::kIoLibrary, &vm::kMeasureLibrary};
 // The prelude (first in CMakeLists.txt's ARC_LIBRARY) defines the hooks the
 // interpreter calls (VM::install_hooks) before anything can need them.
 void install_hooks(VM& vm) {
-  vm.install_hooks(global_value(intern(vm, "%run-winds")), global_value(intern(vm, "%atomic-locked")));
+  vm.install_hooks(global_value(intern(vm, "%run-winds")),
+                   global_value(intern(vm, "%atomic-locked")));
 }
 
 }  // namespace

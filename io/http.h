@@ -29,6 +29,10 @@
 
 #include "vm/value.h"
 
+namespace vm {
+class VM;
+}
+
 namespace vm::http {
 
 struct Limits {

@@ -146,7 +146,8 @@ Value byte_string(VM& vm, std::string_view s) {
 
 Value pairs_list(VM& vm, const http::Pairs& ps, Value tail) {
   Value out = tail;
-  for (size_t i = ps.size(); i-- > 0;) out = cons(vm, list(vm, {str(vm, ps[i].first), str(vm, ps[i].second)}), out);
+  for (size_t i = ps.size(); i-- > 0;)
+    out = cons(vm, list(vm, {str(vm, ps[i].first), str(vm, ps[i].second)}), out);
   return out;
 }
 
@@ -156,8 +157,8 @@ Value pairs_list(VM& vm, const http::Pairs& ps, Value tail) {
 // (get, head, post), op, path, query, headers (an alist of lower-cased
 // names), body (unless it was a form), files ((name filename type data)),
 // start (msec when its first byte came), version.
-Value http::request_to_arc(VM& vm, http::Request& r, const std::string& ip, int64_t start, int& status,
-                           std::string& message) {
+Value http::request_to_arc(VM& vm, http::Request& r, const std::string& ip, int64_t start,
+                           int& status, std::string& message) {
   struct {
     int& status;
     std::string& message;
@@ -204,7 +205,9 @@ Value http::request_to_arc(VM& vm, http::Request& r, const std::string& ip, int6
     http::Part& p = parts[i];
     Value data = p.is_file ? byte_string(vm, p.data) : str(vm, p.data);
     if (p.is_file)
-      files = cons(vm, list(vm, {str(vm, p.name), str(vm, p.filename), str(vm, p.content_type), data}), files);
+      files =
+          cons(vm, list(vm, {str(vm, p.name), str(vm, p.filename), str(vm, p.content_type), data}),
+               files);
     args = cons(vm, list(vm, {str(vm, p.name), data}), args);
   }
   args = pairs_list(vm, body_args, args);
@@ -238,7 +241,8 @@ Value http::request_to_arc(VM& vm, http::Request& r, const std::string& ip, int6
   if (!r.body.empty() && !form_body) table_put(vm, t, kBody.get(vm), str(vm, r.body));
   table_put(vm, t, kFiles.get(vm), files);
   table_put(vm, t, kStart.get(vm), make_integer(vm, start));
-  table_put(vm, t, kVersion.get(vm), str(vm, std::to_string(r.major) + "." + std::to_string(r.minor)));
+  table_put(vm, t, kVersion.get(vm),
+            str(vm, std::to_string(r.major) + "." + std::to_string(r.minor)));
   return t;
 }
 
@@ -252,7 +256,7 @@ namespace {
 // reader waits for the nearest and nothing polls.
 class BodyClock {
  public:
-  void start() {
+  void start(VM& vm) {
     gap_ = global_seconds(vm, kBodyTimeout, 10);
     total_ = global_limit(vm, kBodyDeadline);
     rate_ = global_limit(vm, kBodyMinRate);
@@ -353,7 +357,7 @@ Value bi_http_read(VM& vm, Value* args, int) {
             (void)!::send(in->conn().fd, kContinue, sizeof kContinue - 1,
                           MSG_NOSIGNAL | MSG_DONTWAIT);
           }
-          body.start();
+          body.start(vm);
           continue;
         }
       }
@@ -369,7 +373,7 @@ Value bi_http_read(VM& vm, Value* args, int) {
       c.keep_alive = r.keep_alive && !r.upgrade;
       int status;
       std::string message;
-      Value req = http::request_to_arc(r, in->ip(), start, status, message);
+      Value req = http::request_to_arc(vm, r, in->ip(), start, status, message);
       if (status) return error_pair(vm, status, message);
       return req;
     }
@@ -398,10 +402,10 @@ Value bi_http_read(VM& vm, Value* args, int) {
                           "connection closed mid-request");
       case SocketInput::Fill::Timeout:
         if (idle && c.requests > 0) return NIL;  // an idle keep-alive connection
-        return error_pair(vm, 408, idle ? "no request within header-timeout*"
-                               : p.state() == State::Head
-                                   ? "header not complete within header-timeout*"
-                                   : body.why(monotonic_ns()));
+        return error_pair(vm, 408,
+                          idle                       ? "no request within header-timeout*"
+                          : p.state() == State::Head ? "header not complete within header-timeout*"
+                                                     : body.why(monotonic_ns()));
       case SocketInput::Fill::Woken:
       case SocketInput::Fill::Reset: return NIL;
     }

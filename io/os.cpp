@@ -106,7 +106,8 @@ Value bi_chmod(VM& vm, Value* args, int) {
   std::string path = arg_text(vm, "%chmod", args[0]);
   int64_t mode = arg_index(vm, "%chmod", args[1]);
   if (mode > 07777) type_error(vm, "%chmod", "a mode from 0 to 4095", args[1]);
-  if (chmod(path.c_str(), mode_t(mode)) != 0) os_error(vm, "%chmod", "cannot change the mode of", path);
+  if (chmod(path.c_str(), mode_t(mode)) != 0)
+    os_error(vm, "%chmod", "cannot change the mode of", path);
   return NIL;
 }
 
@@ -143,7 +144,11 @@ Value bi_durable_mvfile(VM& vm, Value* args, int) {
   sync_path(vm, fn, from, false);
   if (rename(from.c_str(), to.c_str()) != 0) os_error(vm, fn, "cannot rename", from + " to " + to);
   size_t slash = to.rfind('/');
-  sync_path(vm, fn, slash == std::string::npos ? "." : slash == 0 ? "/" : to.substr(0, slash), true);
+  sync_path(vm, fn,
+            slash == std::string::npos ? "."
+            : slash == 0               ? "/"
+                                       : to.substr(0, slash),
+            true);
   return NIL;
 }
 

@@ -206,7 +206,7 @@ Value bi_srv_open(VM& vm, Value* args, int) {
   if (n <= 0 || g_worker >= 0) return open_listen_socket(vm, port, host, false, true);
   if (!vm.heap().fork_safe())
     throw_error(vm, std::string("--workers needs a collector without a thread of its own (not ") +
-                vm.heap().name() + ")");
+                        vm.heap().name() + ")");
   // The reservation: bound, never listening, so no connection waits on it.
   Value reserve = open_listen_socket(vm, port, host, true, false);
   ListenSocket* rs = reserve.as<ListenSocket>();

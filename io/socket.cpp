@@ -301,7 +301,8 @@ SocketOutput* socket_output(Value v) {
 
 // ---- listening and accepting ----
 
-Value open_listen_socket(VM& vm, int port, const std::string& host, bool reuse_port, bool do_listen) {
+Value open_listen_socket(VM& vm, int port, const std::string& host, bool reuse_port,
+                         bool do_listen) {
   if (port < 0 || port > 65535) throw_error(vm, "open-socket: no such port", {Value::fixnum(port)});
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;

@@ -95,7 +95,8 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
   }
   freeaddrinfo(res);
   if (fd < 0)
-    throw_error(vm, "connect-socket: cannot connect to " + host + ":" + service + ": " + strerror(err));
+    throw_error(vm,
+                "connect-socket: cannot connect to " + host + ":" + service + ": " + strerror(err));
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   return connection_ports(vm, fd, host, false);

@@ -25,7 +25,7 @@ Measure::~Measure() = default;
 
 Measure& Measure::of(VM& vm) {
   auto* m = dynamic_cast<Measure*>(vm.instrument());
-  if (!m) throw_error(vm_, "the measurement library is not open");
+  if (!m) throw_error(vm, "the measurement library is not open");
   return *m;
 }
 
@@ -76,7 +76,7 @@ bool Measure::finish_profile() {
   if (!profiler_ || profile_path_.empty()) return true;
   stop_profiler();
   try {
-    Profiler::write(*last_profile_, profile_path_);
+    Profiler::write(vm_, *last_profile_, profile_path_);
     return true;
   } catch (ArcError& e) {
     std::string msg = string_utf8(e.exc.as<Exception>()->message) + "\n";
@@ -133,11 +133,12 @@ Value bi_site_stats(VM& vm, Value* a, int n) {
     SiteCounters::Site where = s.site(site);  // a copy: allocating may add sites
     Value e = make_table(vm);
     table_put(vm, e, intern(vm, "fn"), make_string_utf8(vm, where.function));
-    table_put(vm, e, intern(vm, "file"), where.file.empty() ? NIL : make_string_utf8(vm, where.file));
+    table_put(vm, e, intern(vm, "file"),
+              where.file.empty() ? NIL : make_string_utf8(vm, where.file));
     table_put(vm, e, intern(vm, "line"), make_integer(vm, where.line));
     return e;
   };
-  auto count = [](uint64_t c) { return make_integer(vm, int64_t(c)); };
+  auto count = [&vm](uint64_t c) { return make_integer(vm, int64_t(c)); };
   // Built back to front (cons), so that the list is most first.
   auto d = s.top_dispatches();
   auto al = s.top_allocations();
@@ -212,7 +213,7 @@ const pprof::Profile& last_profile(VM& vm, const char* fn) {
 
 Value bi_profile_write(VM& vm, Value* a, int) {
   std::string path = arg_text(vm, "%profile-write", a[0]);
-  Profiler::write(last_profile(vm, "%profile-write"), path);
+  Profiler::write(vm, last_profile(vm, "%profile-write"), path);
   return a[0];
 }
 

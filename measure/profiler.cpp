@@ -186,14 +186,14 @@ void Profiler::sample_builtin(const Builtin* b, uint64_t before) {
   charged_ = t;  // any from before the call: too few to matter, here too
 }
 
-void Profiler::write(const pprof::Profile& p, const std::string& path) {
+void Profiler::write(VM& vm, const pprof::Profile& p, const std::string& path) {
   std::string data = pprof::gzip(p.encode());
   FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw_error(vm_, "profile: cannot write " + path + ": " + strerror(errno));
+  if (!f) throw_error(vm, "profile: cannot write " + path + ": " + strerror(errno));
   size_t n = std::fwrite(data.data(), 1, data.size(), f);
   int err = n == data.size() ? 0 : errno;
   if (std::fclose(f) != 0 && !err) err = errno;
-  if (err) throw_error(vm_, "profile: cannot write " + path + ": " + strerror(err));
+  if (err) throw_error(vm, "profile: cannot write " + path + ": " + strerror(err));
 }
 
 std::string Profiler::top(const pprof::Profile& p, size_t n) {

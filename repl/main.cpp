@@ -256,9 +256,10 @@ int parse_args(int argc, char** argv, Args& args) {
   return -1;
 }
 
-vm::Value string_list(VM& vm, const std::vector<std::string>& strings) {
+vm::Value string_list(vm::VM& vm, const std::vector<std::string>& strings) {
   vm::Value lst = vm::NIL;
-  for (size_t i = strings.size(); i-- > 0;) lst = vm::cons(vm::make_string_utf8(vm, strings[i]), lst);
+  for (size_t i = strings.size(); i-- > 0;)
+    lst = vm::cons(vm, vm::make_string_utf8(vm, strings[i]), lst);
   return lst;
 }
 

@@ -113,7 +113,7 @@ char** completion(const char* text, int start, int) {
   rl_attempted_completion_over = 1;
   std::string before = g_pending ? *g_pending : std::string();
   before.append(rl_line_buffer, size_t(start));
-  if (compiler::ends_inside_text(before)) return nullptr;
+  if (compiler::ends_inside_text(*g_vm, before)) return nullptr;
   return rl_completion_matches(text, complete_global);
 }
 
@@ -242,7 +242,7 @@ bool read_input(std::string& text, bool tty) {
     if (got == Got::kEof) return !text.empty();
     text += line;
     text += '\n';
-    if (compiler::form_complete(text)) return true;
+    if (compiler::form_complete(*g_vm, text)) return true;
   }
 }
 

@@ -48,8 +48,10 @@ constexpr uint16_t kExceptionEscape = 1;  // Exception header flag
 }  // namespace
 
 Value VM::escape_exception(Value k, Value v) {
-  Value e = make_exception(*this, 
-      make_string_utf8(*this, "a continuation escaped out of a fiber, but what it leads back to is gone"),
+  Value e = make_exception(
+      *this,
+      make_string_utf8(*this,
+                       "a continuation escaped out of a fiber, but what it leads back to is gone"),
       list(*this, {k, v}), NIL);
   e.as<Exception>()->h.flags |= kExceptionEscape;
   return e;
@@ -255,9 +257,9 @@ Next VM::invoke_continuation(Value f, int n, Value* fslot) {
   const RunRecord& run = runs_.back();
   if (kc->level != r_.level || kc->run_base != run.fslot ||
       (kc->run_id != 0 && kc->run_id != run.id))
-    throw_error(*this, 
-        "continuation invoked across a C++ frame (a continuation barrier: it was captured "
-        "inside a call from C++, such as a macro expansion or a builtin's callback)");
+    throw_error(*this,
+                "continuation invoked across a C++ frame (a continuation barrier: it was captured "
+                "inside a call from C++, such as a macro expansion or a builtin's callback)");
   Value thunks = wind_thunks(*this, winds_, kc->winds);
   // Another thread's or fiber's continuation may be deeper than this
   // stack (a fiber's is small): too deep is a stack overflow, before
@@ -282,7 +284,8 @@ Next VM::invoke_continuation(Value f, int n, Value* fslot) {
 Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
   Exception* ex = exc.as<Exception>();
   bool escape = is_escape(exc);
-  if (ex->backtrace.is_nil() && !is_break(exc) && !escape) set(*this, ex, &ex->backtrace, backtrace());
+  if (ex->backtrace.is_nil() && !is_break(exc) && !escape)
+    set(*this, ex, &ex->backtrace, backtrace());
   bool catchable = !is_break(exc) && !escape;
   // An escape arrives in the execution its continuation was captured in:
   // there the continuation is invoked.

@@ -6,6 +6,7 @@
 #include "vm/object.h"
 #include "vm/print.h"
 #include "vm/string.h"
+#include "vm/vm.h"
 
 namespace vm {
 
@@ -67,7 +68,7 @@ void arity_error(VM& vm, const std::string& fn, int min, int max, int got) {
   else want = std::to_string(min) + " to " + std::to_string(max);
   bool one = want == "1" || want == "at least 1";
   throw_error(vm, fn + ": expects " + want + " argument" + (one ? "" : "s") + ", got " +
-              std::to_string(got));
+                      std::to_string(got));
 }
 
 std::string exception_message(Value exc) { return string_utf8(exc.as<Exception>()->message); }

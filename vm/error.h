@@ -20,7 +20,8 @@ struct ArcError {
 // Raises an error whose message is msg followed by each irritant as Arc
 // 3.1's errors show it (vm/print.h, error_form), separated by spaces (as
 // Arc's err does).
-[[noreturn]] void throw_error(VM& vm, const std::string& msg, std::initializer_list<Value> irritants = {});
+[[noreturn]] void throw_error(VM& vm, const std::string& msg,
+                              std::initializer_list<Value> irritants = {});
 // Same, with irritants given as an Arc list.
 [[noreturn]] void throw_error_list(VM& vm, const std::string& msg, Value irritants);
 

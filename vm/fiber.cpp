@@ -305,7 +305,8 @@ Value bi_yield(VM& vm, Value* a, int n) {
   if (vm.current_fiber().is_nil()) throw_error(vm, "yield: not inside a fiber");
   FiberImpl* f = impl_of(vm.current_fiber());
   if (f->in_place)  // a builtin not marked BuiltinOp::Reenters ran Arc code
-    throw_error(vm, "yield: cannot suspend the fiber across a C++ frame (a builtin running Arc code)");
+    throw_error(vm,
+                "yield: cannot suspend the fiber across a C++ frame (a builtin running Arc code)");
   f->value = n ? a[0] : NIL;
   Transfer t = switch_context(f->resumer, reinterpret_cast<void*>(kYield));
   f->resumer = t.from;

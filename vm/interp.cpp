@@ -253,7 +253,7 @@ struct VM::RunScope {
   do {                                                                                        \
     *sp++ = (v);                                                                              \
     if (code && (sp > base + code->frame_words || sp <= base + code->nlocals + kFrameHeader)) \
-      stack_accounting_failure(*this, code, base, sp);                                             \
+      stack_accounting_failure(*this, code, base, sp);                                        \
   } while (0)
 #else
 #define PUSH(v) (*sp++ = (v))
@@ -287,28 +287,28 @@ struct VM::RunScope {
 // going through TYPE() here costs about 13% on fib (measured, user CPU of
 // (fib 32), 5 runs each: 0.15 s vs 0.17 s), and a fast path is not a
 // dispatch: --stats counts its executions per opcode.
-#define PRIM_SLOW(op, nargs)                                                   \
-  do {                                                                         \
-    Value g = K[A].as<Symbol>()->value;                                        \
-    Value prim = primitives_[int(Op::op)];                                     \
-    if (g == prim) {                                                           \
-      SAVE();                                                                  \
-      r_.builtin_args = sp - nargs;                                            \
-      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs);              \
-      sp -= nargs;                                                             \
-      PUSH(r);                                                                 \
-      DISPATCH();                                                              \
-    }                                                                          \
-    if (g == UNBOUND) {                                                        \
-      SAVE();                                                                  \
+#define PRIM_SLOW(op, nargs)                                                          \
+  do {                                                                                \
+    Value g = K[A].as<Symbol>()->value;                                               \
+    Value prim = primitives_[int(Op::op)];                                            \
+    if (g == prim) {                                                                  \
+      SAVE();                                                                         \
+      r_.builtin_args = sp - nargs;                                                   \
+      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs);                     \
+      sp -= nargs;                                                                    \
+      PUSH(r);                                                                        \
+      DISPATCH();                                                                     \
+    }                                                                                 \
+    if (g == UNBOUND) {                                                               \
+      SAVE();                                                                         \
       throw_error(*this, "reference to undefined identifier: _" + symbol_name(K[A])); \
-    }                                                                          \
-    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value));           \
-    sp[-nargs] = g;                                                            \
-    ++sp;                                                                      \
-    n = nargs;                                                                 \
-    tail = false;                                                              \
-    goto call;                                                                 \
+    }                                                                                 \
+    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value));                  \
+    sp[-nargs] = g;                                                                   \
+    ++sp;                                                                             \
+    n = nargs;                                                                        \
+    tail = false;                                                                     \
+    goto call;                                                                        \
   } while (0)
 // One branch for both tests: & of the two as ints (as bools, clang warns).
 #define BOTH_FIXNUMS() (int(sp[-1].is_fixnum()) & int(sp[-2].is_fixnum()))

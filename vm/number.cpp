@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "vm/error.h"
+#include "vm/vm.h"
 
 namespace vm {
 namespace {
@@ -345,12 +346,14 @@ void set_digits(mpz_ptr z, std::string_view digits, int radix) {
 
 Value finish_exact(VM& vm, mpq_ptr q, bool negative, Exactness ex) {
   if (negative) mpq_neg(q, q);
-  if (ex == Exactness::Inexact) return make_flonum(vm, ratio_to_double(mpq_numref(q), mpq_denref(q)));
+  if (ex == Exactness::Inexact)
+    return make_flonum(vm, ratio_to_double(mpq_numref(q), mpq_denref(q)));
   return rational_from(vm, q);
 }
 
 // Unsigned "n" or "n/d" in the radix.
-std::optional<Value> parse_ratio(VM& vm, std::string_view s, bool negative, int radix, Exactness ex) {
+std::optional<Value> parse_ratio(VM& vm, std::string_view s, bool negative, int radix,
+                                 Exactness ex) {
   size_t slash = s.find('/');
   std::string_view num = s.substr(0, slash);
   if (!all_digits(num, radix)) return std::nullopt;
@@ -428,7 +431,8 @@ std::optional<Value> parse_decimal(VM& vm, std::string_view s, bool negative, Ex
 // whose digits are in the radix too and whose base is the radix, so in radix
 // 2 "101e100" is 5 * 2^4 = 80.0. `e` marks an exponent only where it is not
 // a digit (radix below 15). Inexact unless #e, like a decimal.
-std::optional<Value> parse_radix_real(VM& vm, std::string_view s, bool negative, int radix, Exactness ex) {
+std::optional<Value> parse_radix_real(VM& vm, std::string_view s, bool negative, int radix,
+                                      Exactness ex) {
   size_t e = radix < 15 ? s.find_first_of("eE") : std::string_view::npos;
   std::string_view mant = s.substr(0, e);
   size_t dot = mant.find('.');

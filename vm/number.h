@@ -14,13 +14,15 @@
 
 namespace vm {
 
-Value make_integer(VM& vm, int64_t n);            // fixnum or bignum
-Value make_integer(VM& vm, const mpz_t z);        // normalised
-void integer_to_mpz(Value v, mpz_t out);  // v a fixnum or bignum; out initialised by caller
-Value make_rational(VM& vm, const mpq_t q);       // normalised (may give an integer)
-double number_to_double(VM& vm, Value v);         // any real number
+Value make_integer(VM& vm, int64_t n);       // fixnum or bignum
+Value make_integer(VM& vm, const mpz_t z);   // normalised
+void integer_to_mpz(Value v, mpz_t out);     // v a fixnum or bignum; out initialised by caller
+Value make_rational(VM& vm, const mpq_t q);  // normalised (may give an integer)
+double number_to_double(VM& vm, Value v);    // any real number
 // v as a double if it is a number, else dflt (a setting read from a global).
-inline double number_or(VM& vm, Value v, double dflt) { return is_number(v) ? number_to_double(vm, v) : dflt; }
+inline double number_or(VM& vm, Value v, double dflt) {
+  return is_number(v) ? number_to_double(vm, v) : dflt;
+}
 
 Value num_add(VM& vm, Value a, Value b);
 Value num_sub(VM& vm, Value a, Value b);
@@ -30,13 +32,14 @@ Value num_neg(VM& vm, Value a);
 Value num_mod(VM& vm, Value a, Value b);  // integers (integral floats too); sign of b
 Value num_expt(VM& vm, Value a, Value b);
 Value num_sqrt(VM& vm, Value a);
-Value num_trunc(VM& vm, Value a);           // exact integer toward zero
-Value num_round_even(VM& vm, Value a);      // exact integer, ties to even (coerce to int)
-int num_compare(VM& vm, Value a, Value b);  // <0,0,>0; errors on non-reals; NaN compares unordered as >
-bool num_lt(VM& vm, Value a, Value b);      // false if either is NaN
-bool num_eqv(Value a, Value b);     // `is` on numbers: same value and exactness
-uint64_t num_hash(Value a);         // consistent with num_eqv
-uint64_t fixnum_hash(Value a);      // num_hash of a known fixnum
+Value num_trunc(VM& vm, Value a);       // exact integer toward zero
+Value num_round_even(VM& vm, Value a);  // exact integer, ties to even (coerce to int)
+int num_compare(VM& vm, Value a,
+                Value b);               // <0,0,>0; errors on non-reals; NaN compares unordered as >
+bool num_lt(VM& vm, Value a, Value b);  // false if either is NaN
+bool num_eqv(Value a, Value b);         // `is` on numbers: same value and exactness
+uint64_t num_hash(Value a);             // consistent with num_eqv
+uint64_t fixnum_hash(Value a);          // num_hash of a known fixnum
 
 // The text of a number as Arc prints it (radix 2..36 for exact numbers).
 std::string number_to_string(VM& vm, Value v, int radix = 10);

@@ -10,6 +10,7 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/vm.h"
 
 namespace vm {
 

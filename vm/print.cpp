@@ -214,13 +214,13 @@ void write_symbol(VM& vm, std::string& out, Value sym) {
   out += '|';
 }
 
-std::string procedure_form(VM& vm, Value closure) {
+std::string procedure_form(Value closure) {
   Value name = code_of(closure)->name;
   if (!is_symbol(name) || name.is_nil()) return "#<procedure>";
   return "#<procedure: " + symbol_name(name) + ">";
 }
 
-std::string port_form(VM& vm, Value p) {
+std::string port_form(Value p) {
   PortImpl* impl = port_impl(p);
   if (!impl) return "#<port:closed>";
   return std::string(impl->is_input ? "#<input-port:" : "#<output-port:") + impl->name + ">";
@@ -241,11 +241,10 @@ bool is_container(Value v) { return is_container_kind(TYPE(v)); }
 // printed with no printer state: what pr mostly prints, so it costs no
 // work stack and no sets.
 // An object of a kind a library owns (vm/library.h): as the library
-// prints it, or #<type> if the running VM has not opened it.
+// prints it, or #<type> if vm has not opened it.
 void print_library_kind(VM& vm, Value v, std::string& out) {
   Kind k = Kind(v.header()->kind);
-  if (has_vm())
-    if (auto print = VM::current().kind_ops(k).print) return print(v, out);
+  if (auto print = vm.kind_ops(k).print) return print(v, out);
   out += "#<";
   for (const char* c = kind_name(k); *c; ++c) out += char(std::tolower(*c));
   out += ">";
@@ -271,13 +270,13 @@ void print_atom(VM& vm, std::string& out, Value v, bool write) {
       if (write) write_symbol(vm, out, v);
       else string_append_utf8(out, v.as<Symbol>()->name);
       break;
-    case Kind::Closure: out += procedure_form(vm, v); break;
+    case Kind::Closure: out += procedure_form(v); break;
     case Kind::Builtin: out += "#<procedure:" + symbol_name(v.as<Builtin>()->name) + ">"; break;
     case Kind::Continuation: out += "#<continuation>"; break;
     case Kind::Fiber: out += "#<fiber>"; break;
     case Kind::Thread: out += "#<thread>"; break;
     case Kind::Socket: print_library_kind(vm, v, out); break;
-    case Kind::Port: out += port_form(vm, v); break;
+    case Kind::Port: out += port_form(v); break;
     case Kind::Exception:
       out += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";
       break;

@@ -23,6 +23,8 @@
 
 #include <cstring>
 
+#include "vm/vm.h"
+
 namespace vm {
 
 namespace {
@@ -287,7 +289,9 @@ Value string_copy(VM& vm, Value s) {
   return Value::ref(r);
 }
 
-Value make_string_in_blob(VM& vm, uint64_t len, bool wide) { return alloc_string(vm, len, wide, false); }
+Value make_string_in_blob(VM& vm, uint64_t len, bool wide) {
+  return alloc_string(vm, len, wide, false);
+}
 
 namespace {
 // s's characters [start, end) in a fresh string, inline if it may be.

@@ -13,7 +13,7 @@ Value make_string_utf8(VM& vm, std::string_view utf8);
 Value make_string_u32(VM& vm, std::u32string_view chars);
 
 inline uint64_t string_len(Value s) { return s.as<String>()->len; }
-uint32_t string_ref(Value s, uint64_t i);          // i < len, unchecked
+uint32_t string_ref(Value s, uint64_t i);                  // i < len, unchecked
 void string_set(VM& vm, Value s, uint64_t i, uint32_t c);  // widens the buffer if needed
 std::string string_utf8(Value s);
 // Appends s's characters to out in UTF-8, in place: a narrow string's

@@ -16,6 +16,7 @@
 
 #include "vm/number.h"
 #include "vm/string.h"
+#include "vm/vm.h"
 
 namespace vm {
 

@@ -621,7 +621,8 @@ void Scheduler::finish(ThreadImpl* t) {
     } else if (timers.empty() && alarms.empty() && fd_waiters == 0) {
       // Everyone left waits for the lock, which t's end handed on, or is
       // stuck; the main thread hears of it.
-      post(main, make_exception(vm, make_string_utf8(vm, "deadlock: every thread is waiting"), NIL, NIL));
+      post(main,
+           make_exception(vm, make_string_utf8(vm, "deadlock: every thread is waiting"), NIL, NIL));
       continue;
     } else {
       wait_for_events();
@@ -703,9 +704,10 @@ Value bi_current_thread(VM& vm, Value*, int) { return sched(vm).current->self; }
 // count-sites). Only differences of two readings mean anything.
 Value bi_meter(VM& vm, Value*, int) {
   WorkMeter m = thread_meter(vm);
-  return cons(vm, g_profile.count_types ? make_integer(vm, int64_t(m.dispatches)) : NIL,
-              cons(vm, make_integer(vm, int64_t(m.objects)),
-                   cons(vm, make_integer(vm, int64_t(m.bytes)), cons(vm, make_flonum(vm, m.gc_ms), NIL))));
+  return cons(
+      vm, g_profile.count_types ? make_integer(vm, int64_t(m.dispatches)) : NIL,
+      cons(vm, make_integer(vm, int64_t(m.objects)),
+           cons(vm, make_integer(vm, int64_t(m.bytes)), cons(vm, make_flonum(vm, m.gc_ms), NIL))));
 }
 
 Value bi_dead(VM& vm, Value* a, int) {

@@ -241,9 +241,9 @@ void VM::check_machine_stack() {
     provisional_low_water_ = 0;
     if (machine_sp() >= r_.low_water) return;
   }
-  throw_error(*this, 
-      "stack overflow: C++ recursion too deep for this machine stack (nested macro "
-      "expansions or evaluations, or a form nested too deeply)");
+  throw_error(*this,
+              "stack overflow: C++ recursion too deep for this machine stack (nested macro "
+              "expansions or evaluations, or a form nested too deeply)");
 }
 
 void VM::trace_roots(gc::Visitor& v) {
@@ -317,9 +317,11 @@ void set_builtin_op(VM& vm, const char* name, BuiltinOp op) {
 void VM::stack_overflow() {
   if (r_.stack != main_stack_)
     throw_error(*this, "stack overflow: recursion deeper than a thread's or fiber's VM stack (" +
-                std::to_string(opts_.fiber_stack_bytes >> 10) + " KiB; see --thread-stack)");
+                           std::to_string(opts_.fiber_stack_bytes >> 10) +
+                           " KiB; see --thread-stack)");
   throw_error(*this, "stack overflow: recursion deeper than the VM stack limit (" +
-              std::to_string(opts_.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");
+                         std::to_string(opts_.stack_limit_bytes >> 20) +
+                         " MiB; see --stack-limit)");
 }
 
 Value VM::apply(Value f, const Value* args, int nargs) {

@@ -187,7 +187,9 @@ class VM final : public gc::RootSource {
   // (before . after) pairs, innermost first; protect and after push one
   // around their body (vm/continuation.h says how transfers run them).
   Value winds() const { return winds_; }
-  void push_wind(Value before, Value after) { winds_ = cons(*this, cons(*this, before, after), winds_); }
+  void push_wind(Value before, Value after) {
+    winds_ = cons(*this, cons(*this, before, after), winds_);
+  }
   void pop_wind() {
     if (is_cons(winds_)) winds_ = cdr(winds_);
   }

@@ -109,7 +109,7 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
     else owned[size_t(owner)].push_back(x);
   }
   for (size_t i = 0; i < forms.items.size(); ++i) {
-    gc::Rooted<vm::Value> out_port(vm.heap(), vm::make_port(vm::make_output_string()));
+    gc::Rooted<vm::Value> out_port(vm.heap(), vm::make_port(vm, vm::make_output_string()));
     gc::Rooted<vm::Value> saved(vm.heap(), vm.out_port());
     vm.set_out_port(out_port);
     std::string value, error;

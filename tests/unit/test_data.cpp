@@ -20,12 +20,12 @@ using namespace vm;
 
 namespace {
 
-// The test binary's one runtime (tests/unit/support.h).
-void setup() { support::runtime(); }
+// The VM of the test binary's one runtime (tests/unit/support.h).
+VM& setup() { return support::runtime().vm(); }
 
-Value str(const char* s) { return make_string_utf8(vm, s); }
+Value str(const char* s) { return make_string_utf8(setup(), s); }
 Value fix(int64_t n) { return Value::fixnum(n); }
-Value sym(const char* s) { return intern(vm, s); }
+Value sym(const char* s) { return intern(setup(), s); }
 
 // The message of the Arc error f raises ("" if none).
 template <class F>
@@ -34,12 +34,14 @@ std::string error_of(F f) {
 }
 
 Value make_named_closure(Value name) {
+  VM& vm = setup();
   Code* c = alloc<Code>(vm, Kind::Code);
   c->name = name;
   return make_closure(vm, Value::ref(c), 0);
 }
 
 Value make_test_builtin(const char* name) {
+  VM& vm = setup();
   Builtin* b = alloc<Builtin>(vm, Kind::Builtin);
   b->name = intern(vm, name);
   return Value::ref(b);
@@ -48,7 +50,7 @@ Value make_test_builtin(const char* name) {
 }  // namespace
 
 TEST_CASE("intern returns one symbol per name; nil and t are immediates", "[data][symbol]") {
-  setup();
+  VM& vm = setup();
   Value a = sym("foo");
   CHECK(a == sym("foo"));
   CHECK(a != sym("bar"));
@@ -89,7 +91,7 @@ TEST_CASE("utf8_decode replaces invalid bytes and stops at the end", "[data][str
 }
 
 TEST_CASE("make_string_utf8 is narrow up to U+00FF and wide past it", "[data][string]") {
-  setup();
+  VM& vm = setup();
   auto wide = [](Value v) { return bool(v.header()->flags & kStringWide); };
   // All ASCII, longer than a word (the prefix is scanned eight bytes at a
   // time), and a text whose first byte past ASCII is at each offset 0-16.
@@ -128,7 +130,7 @@ TEST_CASE("make_string_utf8 is narrow up to U+00FF and wide past it", "[data][st
 }
 
 TEST_CASE("string_append_utf8 appends both widths in place", "[data][string]") {
-  setup();
+  VM& vm = setup();
   std::string out = "head:";
   string_append_utf8(out, str("plain "));
   string_append_utf8(out, str("é€ÿ 😀"));  // € makes this one wide
@@ -146,7 +148,7 @@ TEST_CASE("string_append_utf8 appends both widths in place", "[data][string]") {
 }
 
 TEST_CASE("string_set widens a narrow string", "[data][string]") {
-  setup();
+  VM& vm = setup();
   Value s = make_string(vm, 3, 'a');
   CHECK_FALSE(s.header()->flags & kStringWide);
   string_set(vm, s, 1, 0xE9);  // still fits a byte
@@ -165,9 +167,9 @@ TEST_CASE("string_set widens a narrow string", "[data][string]") {
 // them itself; widening moves them to a Blob and keeps the room as the
 // object's size; a longer string's copy shares its Blob until written.
 TEST_CASE("short strings hold their characters; long ones share a Blob", "[data][string]") {
-  setup();
+  VM& vm = setup();
   auto flags = [](Value v) { return v.header()->flags; };
-  auto bytes = [](Value v) { return vm::heap().kind_info(v.header()->kind).size(v.header()); };
+  auto bytes = [&vm](Value v) { return vm.heap().kind_info(v.header()->kind).size(v.header()); };
   Value s = str("abc");
   CHECK(flags(s) & kStringInline);
   CHECK(bytes(s) == sizeof(String) + 3);
@@ -201,7 +203,7 @@ TEST_CASE("short strings hold their characters; long ones share a Blob", "[data]
   CHECK_FALSE(flags(lit) & kStringInline);
   CHECK(string_utf8(lit) == "lit");
   CHECK(flags(string_copy(vm, lit)) & kStringShared);
-  CHECK(vm::heap().verify().empty());
+  CHECK(vm.heap().verify().empty());
 }
 
 TEST_CASE("string_compare orders by code point", "[data][string]") {
@@ -213,7 +215,7 @@ TEST_CASE("string_compare orders by code point", "[data][string]") {
 }
 
 TEST_CASE("tables: put, get, delete, grow; string keys by content", "[data][table]") {
-  setup();
+  VM& vm = setup();
   Value t = make_table(vm);
   table_put(vm, t, str("k"), fix(1));
   CHECK(table_get(t, str("k")) == fix(1));
@@ -234,7 +236,7 @@ TEST_CASE("tables: put, get, delete, grow; string keys by content", "[data][tabl
 }
 
 TEST_CASE("tables: list keys, 1 vs 1.0, symbols and identity keys", "[data][table]") {
-  setup();
+  VM& vm = setup();
   Value t = make_table(vm);
   table_put(vm, t, list(vm, {fix(1), str("a"), list(vm, {fix(2)})}), sym("x"));
   CHECK(table_get(t, list(vm, {fix(1), str("a"), list(vm, {fix(2)})})) == sym("x"));
@@ -253,7 +255,7 @@ TEST_CASE("tables: list keys, 1 vs 1.0, symbols and identity keys", "[data][tabl
 }
 
 TEST_CASE("arc_equal on a long list does not overflow the stack", "[data][table]") {
-  setup();
+  VM& vm = setup();
   Value a = NIL, b = NIL;
   for (int i = 0; i < 1000000; ++i) {
     a = cons(vm, fix(i), a);
@@ -271,7 +273,7 @@ TEST_CASE("arc_equal on a long list does not overflow the stack", "[data][table]
 }
 
 TEST_CASE("arc_is: strings by content, conses by identity, numbers by exactness", "[data][is]") {
-  setup();
+  VM& vm = setup();
   CHECK(arc_is(str("ab"), str("ab")));
   CHECK_FALSE(arc_is(str("ab"), str("abc")));
   CHECK_FALSE(arc_is(list(vm, {fix(1)}), list(vm, {fix(1)})));
@@ -283,7 +285,7 @@ TEST_CASE("arc_is: strings by content, conses by identity, numbers by exactness"
 }
 
 TEST_CASE("printing atoms", "[data][print]") {
-  setup();
+  VM& vm = setup();
   CHECK(write_string(vm, NIL) == "nil");
   CHECK(write_string(vm, T) == "t");
   CHECK(write_string(vm, fix(-42)) == "-42");
@@ -298,8 +300,8 @@ TEST_CASE("printing atoms", "[data][print]") {
 }
 
 TEST_CASE("printing characters", "[data][print]") {
-  setup();
-  auto w = [](uint32_t c) { return write_string(vm, Value::character(c)); };
+  VM& vm = setup();
+  auto w = [&vm](uint32_t c) { return write_string(vm, Value::character(c)); };
   CHECK(w('a') == "#\\a");
   CHECK(w(' ') == "#\\space");
   CHECK(w('\n') == "#\\newline");
@@ -321,7 +323,7 @@ TEST_CASE("printing characters", "[data][print]") {
 }
 
 TEST_CASE("printing symbols that need bars", "[data][print]") {
-  setup();
+  VM& vm = setup();
   CHECK(write_string(vm, sym("a b")) == "|a b|");
   CHECK(disp_string(vm, sym("a b")) == "a b");
   CHECK(write_string(vm, sym("")) == "||");
@@ -333,7 +335,7 @@ TEST_CASE("printing symbols that need bars", "[data][print]") {
 }
 
 TEST_CASE("printing lists", "[data][print]") {
-  setup();
+  VM& vm = setup();
   CHECK(write_string(vm, list(vm, {fix(1), fix(2), fix(3)})) == "(1 2 3)");
   CHECK(write_string(vm, cons(vm, fix(1), fix(2))) == "(1 . 2)");
   CHECK(write_string(vm, cons(vm, fix(1), cons(vm, fix(2), fix(3)))) == "(1 2 . 3)");
@@ -345,7 +347,7 @@ TEST_CASE("printing lists", "[data][print]") {
 }
 
 TEST_CASE("printing long, deep and cyclic lists never crashes", "[data][print]") {
-  setup();
+  VM& vm = setup();
   Value l = NIL;
   for (int i = 0; i < 200000; ++i) l = cons(vm, fix(1), l);
   CHECK(write_string(vm, l).size() == 400001);
@@ -372,7 +374,7 @@ TEST_CASE("printing long, deep and cyclic lists never crashes", "[data][print]")
 }
 
 TEST_CASE("printing tables and tagged objects", "[data][print]") {
-  setup();
+  VM& vm = setup();
   Value t = make_table(vm);
   table_put(vm, t, sym("a"), fix(1));
   CHECK(write_string(vm, t) == "#hash((a . 1))");
@@ -383,7 +385,8 @@ TEST_CASE("printing tables and tagged objects", "[data][print]") {
   std::string two = write_string(vm, t);
   CHECK((two == "#hash((a . (1 2 . nil)) (b . \"x\"))" ||
          two == "#hash((b . \"x\") (a . (1 2 . nil)))"));
-  CHECK(write_string(vm, make_tagged(vm, sym("point"), list(vm, {fix(1), fix(2)}))) == "#(tagged point (1 2))");
+  CHECK(write_string(vm, make_tagged(vm, sym("point"), list(vm, {fix(1), fix(2)}))) ==
+        "#(tagged point (1 2))");
   Value self = make_table(vm);
   table_put(vm, self, fix(1), self);
   CHECK(write_string(vm, self) == "#0=#hash((1 . #0#))");
@@ -393,7 +396,7 @@ TEST_CASE("printing tables and tagged objects", "[data][print]") {
 }
 
 TEST_CASE("error_form shows values as Arc 3.1's errors do", "[data][print]") {
-  setup();
+  VM& vm = setup();
   CHECK(error_form(vm, fix(3)) == "3");
   CHECK(error_form(vm, str("a\"b")) == "\"a\\\"b\"");
   CHECK(error_form(vm, Value::character('c')) == "#\\c");
@@ -412,7 +415,7 @@ TEST_CASE("error_form shows values as Arc 3.1's errors do", "[data][print]") {
 }
 
 TEST_CASE("printing procedures, ports, exceptions and internal kinds", "[data][print]") {
-  setup();
+  VM& vm = setup();
   CHECK(write_string(vm, make_named_closure(NIL)) == "#<procedure>");
   CHECK(write_string(vm, make_named_closure(sym("foo"))) == "#<procedure: foo>");
   CHECK(write_string(vm, make_test_builtin("car")) == "#<procedure:car>");
@@ -432,7 +435,7 @@ TEST_CASE("printing procedures, ports, exceptions and internal kinds", "[data][p
 }
 
 TEST_CASE("type names every Arc type", "[data][type]") {
-  setup();
+  VM& vm = setup();
   CHECK(arc_type(vm, NIL) == S.sym);
   CHECK(arc_type(vm, T) == S.sym);
   CHECK(arc_type(vm, sym("a")) == S.sym);
@@ -445,11 +448,12 @@ TEST_CASE("type names every Arc type", "[data][type]") {
   CHECK(arc_type(vm, make_named_closure(NIL)) == S.fn_type);
   CHECK(arc_type(vm, make_tagged(vm, S.mac, NIL)) == S.mac);
   CHECK(arc_type(vm, make_exception(vm, str("x"), NIL, NIL)) == S.exception);
-  CHECK(error_of([] { arc_type(vm, make_box(vm, NIL)); }).find("unknown type") != std::string::npos);
+  CHECK(error_of([&vm] { arc_type(vm, make_box(vm, NIL)); }).find("unknown type") !=
+        std::string::npos);
 }
 
 TEST_CASE("coerce: chars and numbers", "[data][coerce]") {
-  setup();
+  VM& vm = setup();
   Value a = Value::character('a');
   CHECK(coerce(vm, a, S.int_, MISSING) == fix(97));
   CHECK(write_string(vm, coerce(vm, a, S.string, MISSING)) == "\"a\"");
@@ -462,13 +466,13 @@ TEST_CASE("coerce: chars and numbers", "[data][coerce]") {
   CHECK(coerce(vm, make_flonum(vm, 3.5), S.int_, MISSING) == fix(4));
   CHECK(coerce(vm, make_flonum(vm, 97.2), S.char_, MISSING) == a);
   CHECK(write_string(vm, coerce(vm, make_flonum(vm, 2.5), S.string, MISSING)) == "\"2.5\"");
-  CHECK(error_of([] { coerce(vm, fix(1), S.sym, MISSING); }) == "Can't coerce 1 'sym");
-  CHECK(error_of([] { coerce(vm, Value::character('a'), S.num, MISSING); }) ==
+  CHECK(error_of([&vm] { coerce(vm, fix(1), S.sym, MISSING); }) == "Can't coerce 1 'sym");
+  CHECK(error_of([&vm] { coerce(vm, Value::character('a'), S.num, MISSING); }) ==
         "Can't coerce #\\a 'num");
 }
 
 TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
-  setup();
+  VM& vm = setup();
   CHECK(coerce(vm, str("nil"), S.sym, MISSING) == NIL);
   CHECK(write_string(vm, coerce(vm, str("a b"), S.sym, MISSING)) == "|a b|");
   CHECK(write_string(vm, coerce(vm, str("abc"), S.cons, MISSING)) == "(#\\a #\\b #\\c)");
@@ -476,9 +480,9 @@ TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
   CHECK(coerce(vm, str("12"), S.num, MISSING) == fix(12));
   CHECK(coerce(vm, str("ff"), S.int_, fix(16)) == fix(255));
   CHECK(coerce(vm, str("1.5"), S.int_, MISSING) == fix(2));
-  CHECK(error_of([] { coerce(vm, str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" 'num");
-  Value mixed =
-      list(vm, {fix(1), str("a"), Value::character('b'), sym("sym"), NIL, list(vm, {str("x"), fix(2)})});
+  CHECK(error_of([&vm] { coerce(vm, str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" 'num");
+  Value mixed = list(
+      vm, {fix(1), str("a"), Value::character('b'), sym("sym"), NIL, list(vm, {str("x"), fix(2)})});
   CHECK(disp_string(vm, coerce(vm, mixed, S.string, MISSING)) == "1absymx2");
   CHECK(disp_string(vm, coerce(vm, NIL, S.string, MISSING)) == "");
   CHECK(disp_string(vm, coerce(vm, sym("foo"), S.string, MISSING)) == "foo");
@@ -487,31 +491,33 @@ TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
   CHECK(coerce(vm, s, S.string, MISSING) == s);
   Value t = make_table(vm);
   CHECK(coerce(vm, t, S.cons, MISSING) == t);  // 3.1: unknown source type unchanged
-  CHECK(error_of([] {
+  CHECK(error_of([&vm] {
           coerce(vm, make_tagged(vm, sym("x"), fix(1)), S.string, MISSING);
         }).find("Can't coerce annotated object") == 0);
-  CHECK(error_of([] { coerce(vm, sym("a"), S.cons, MISSING); }) == "Can't coerce 'a 'cons");
-  CHECK(error_of([] { coerce(vm, NIL, S.cons, MISSING); }) == "Can't coerce 'nil 'cons");
+  CHECK(error_of([&vm] { coerce(vm, sym("a"), S.cons, MISSING); }) == "Can't coerce 'a 'cons");
+  CHECK(error_of([&vm] { coerce(vm, NIL, S.cons, MISSING); }) == "Can't coerce 'nil 'cons");
 }
 
 TEST_CASE("coerce_to_string is what + on strings uses", "[data][coerce]") {
-  setup();
+  VM& vm = setup();
   CHECK(disp_string(vm, coerce_to_string(vm, NIL)) == "");
   CHECK(disp_string(vm, coerce_to_string(vm, fix(42))) == "42");
   CHECK(disp_string(vm, coerce_to_string(vm, Value::character(0x1F600))) == "😀");
   CHECK(disp_string(vm, coerce_to_string(vm, list(vm, {sym("a"), fix(1)}))) == "a1");
-  CHECK(error_of([] { coerce_to_string(vm, make_table(vm)); }).find("Can't coerce") == 0);
-  CHECK(error_of([] { coerce_to_string(vm, cons(vm, fix(1), fix(2))); }).find("Can't coerce") == 0);
+  CHECK(error_of([&vm] { coerce_to_string(vm, make_table(vm)); }).find("Can't coerce") == 0);
+  CHECK(error_of([&vm] { coerce_to_string(vm, cons(vm, fix(1), fix(2))); }).find("Can't coerce") ==
+        0);
 }
 
 TEST_CASE("compare_values orders numbers, strings, symbols, chars", "[data][compare]") {
-  setup();
+  VM& vm = setup();
   CHECK(compare_values(vm, "<", fix(1), fix(2)) < 0);
   CHECK(compare_values(vm, "<", str("B"), str("a")) < 0);
   CHECK(compare_values(vm, "<", sym("b"), sym("a")) > 0);
   CHECK(compare_values(vm, "<", NIL, sym("a")) > 0);
   CHECK(compare_values(vm, "<", Value::character('a'), Value::character('a')) == 0);
-  CHECK(error_of([] { compare_values(vm, "<", sym("a"), str("b")); }) ==
+  CHECK(error_of([&vm] { compare_values(vm, "<", sym("a"), str("b")); }) ==
         "<: can't compare a and \"b\"");
-  CHECK(error_of([] { compare_values(vm, ">", fix(1), sym("a")); }) == ">: can't compare 1 and a");
+  CHECK(error_of([&vm] { compare_values(vm, ">", fix(1), sym("a")); }) ==
+        ">: can't compare 1 and a");
 }

@@ -172,9 +172,9 @@ TEST_CASE("every bound name of arcana, called with odd arguments, returns or rai
   Watchdog dog(vm);
   size_t calls = 0, errors = 0;
   auto call = [&](const std::string& src) {
-    vm.set_in_port(vm::make_port(vm::make_input_string("")));
-    vm.set_out_port(vm::make_port(vm::make_output_string()));
-    vm.set_err_port(vm::make_port(vm::make_output_string()));
+    vm.set_in_port(vm::make_port(vm, vm::make_input_string("")));
+    vm.set_out_port(vm::make_port(vm, vm::make_output_string()));
+    vm.set_err_port(vm::make_port(vm, vm::make_output_string()));
     dog.arm(src);
     try {
       rt.eval_string(src, "fuzz");

@@ -24,8 +24,8 @@ using namespace vm;
 
 namespace {
 
-// The test binary's one runtime (tests/unit/support.h).
-void setup() { support::runtime(); }
+// The VM of the test binary's one runtime (tests/unit/support.h).
+VM& setup() { return support::runtime().vm(); }
 
 // A fresh directory under TMPDIR (or /tmp), removed with its files at scope end.
 struct TempDir {
@@ -53,12 +53,14 @@ std::u32string read_all_chars(PortImpl* p) {
 }
 
 void write_file(const std::string& path, const std::string& text, bool append) {
+  VM& vm = setup();
   std::unique_ptr<PortImpl> out(open_output_file(vm, path, append));
   out->write_str(text);
   out->close();
 }
 
 std::string read_file(const std::string& path) {
+  VM& vm = setup();
   std::unique_ptr<PortImpl> in(open_input_file(vm, path));
   return read_all_bytes(in.get());
 }
@@ -154,7 +156,7 @@ TEST_CASE("write_char replaces code points that are not characters", "[io]") {
 }
 
 TEST_CASE("a file written through a port reads back the same", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("round.txt");
   write_file(path, kMixedUtf8 + "\nline two\n", false);
@@ -178,7 +180,7 @@ TEST_CASE("append mode appends, the default truncates", "[io]") {
 }
 
 TEST_CASE("file output is buffered until flush", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("buffered");
   std::unique_ptr<PortImpl> out(open_output_file(vm, path, false));
@@ -193,7 +195,7 @@ TEST_CASE("file output is buffered until flush", "[io]") {
 }
 
 TEST_CASE("release_output_buffers gives back empty buffers only, and the port goes on", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("big");
   std::unique_ptr<PortImpl> out(open_output_file(vm, path, false));
@@ -208,7 +210,7 @@ TEST_CASE("release_output_buffers gives back empty buffers only, and the port go
 }
 
 TEST_CASE("characters split across the 64 KiB input buffer decode whole", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("big");
   std::string euro = "\xe2\x82\xac";
@@ -226,7 +228,7 @@ TEST_CASE("characters split across the 64 KiB input buffer decode whole", "[io]"
 }
 
 TEST_CASE("fd ports wrap descriptors they may or may not own", "[io]") {
-  setup();
+  VM& vm = setup();
   int fds[2];
   REQUIRE(pipe(fds) == 0);
   std::unique_ptr<PortImpl> out(make_fd_output(vm, fds[1], "pipe-out", true));
@@ -239,7 +241,7 @@ TEST_CASE("fd ports wrap descriptors they may or may not own", "[io]") {
 }
 
 TEST_CASE("opening a missing file is an Arc error naming the path", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string missing = dir.file("no-such-file");
   try {
@@ -256,7 +258,7 @@ TEST_CASE("opening a missing file is an Arc error naming the path", "[io]") {
 }
 
 TEST_CASE("port objects know their direction", "[io]") {
-  setup();
+  VM& vm = setup();
   Value in = make_port(vm, make_input_string("x"));
   Value out = make_port(vm, make_output_string());
   CHECK(is_input_port(in));
@@ -282,6 +284,7 @@ namespace {
 
 // What print_value writes to a fresh string port holding before already.
 std::string printed_to_port(Value v, bool write, const std::string& before = "") {
+  VM& vm = setup();
   std::unique_ptr<PortImpl> out(make_output_string());
   out->write_str(before);
   print_value(vm, *out, v, write);
@@ -302,8 +305,8 @@ struct BytesOnly final : PortImpl {
 }  // namespace
 
 TEST_CASE("printing into a port's buffer: strings, symbols and numbers", "[io][print]") {
-  setup();
-  auto str = [](const char* s) { return make_string_utf8(vm, s); };
+  VM& vm = setup();
+  auto str = [&vm](const char* s) { return make_string_utf8(vm, s); };
   struct Case {
     Value v;
     const char* disp;
@@ -347,7 +350,7 @@ TEST_CASE("printing into a port's buffer: strings, symbols and numbers", "[io][p
 }
 
 TEST_CASE("a cycle found while printing into a port redoes only its own output", "[io][print]") {
-  setup();
+  VM& vm = setup();
   Value l = list(vm, {Value::fixnum(1), make_string_utf8(vm, "é"), intern(vm, "a b")});
   cdr(cdr(l)).as<Cons>()->cdr = l;  // (1 "é" |a b| 1 "é" ...)
   CHECK(printed_to_port(l, true, "before ") == "before #0=(1 \"é\" |a b| . #0#)");
@@ -355,7 +358,7 @@ TEST_CASE("a cycle found while printing into a port redoes only its own output",
 }
 
 TEST_CASE("a port without a buffer gets the printed bytes through write_bytes", "[io][print]") {
-  setup();
+  VM& vm = setup();
   BytesOnly out;
   print_value(vm, out, make_string_utf8(vm, "é 😀"), false);
   print_value(vm, out, list(vm, {intern(vm, "a b"), Value::fixnum(7)}), true);
@@ -365,7 +368,7 @@ TEST_CASE("a port without a buffer gets the printed bytes through write_bytes", 
 
 TEST_CASE("printing into a file port sends a full buffer, and waits for flush otherwise",
           "[io][print]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("printed");
   std::unique_ptr<PortImpl> out(open_output_file(vm, path, false));

@@ -104,6 +104,7 @@ TEST_CASE(
     "variable",
     "[names]") {
   compiler::Runtime rt;
+  VM& vm = rt.vm();
   std::vector<std::string> added;
   for (Value sym : all_symbols()) {
     if (TYPE(sym) != Kind::Symbol || !is_macro(global_value(sym))) continue;

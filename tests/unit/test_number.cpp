@@ -15,22 +15,22 @@ using namespace vm;
 
 namespace {
 
-// The test binary's one runtime (tests/unit/support.h).
-void setup() { support::runtime(); }
+// The VM of the test binary's one runtime (tests/unit/support.h).
+VM& setup() { return support::runtime().vm(); }
 
 // A number from its text; fails the test if the text is not a number.
 Value num(const char* text) {
-  setup();
+  VM& vm = setup();
   std::optional<Value> v = parse_number(vm, text);
   INFO("parsing " << text);
   REQUIRE(v.has_value());
   return *v;
 }
 
-std::string str(Value v) { return number_to_string(vm, v); }
+std::string str(Value v) { return number_to_string(setup(), v); }
 Value fix(int64_t n) { return Value::fixnum(n); }
 Value flo(double d) {
-  setup();
+  VM& vm = setup();
   return make_flonum(vm, d);
 }
 
@@ -47,7 +47,7 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 }  // namespace
 
 TEST_CASE("fixnum arithmetic overflows into bignums and comes back", "[number]") {
-  setup();
+  VM& vm = setup();
   Value two61 = num_expt(vm, fix(2), fix(61));
   REQUIRE(two61.is_fixnum());
   Value big = num_mul(vm, two61, fix(4));  // 2^63
@@ -76,7 +76,7 @@ TEST_CASE("fixnum arithmetic overflows into bignums and comes back", "[number]")
 }
 
 TEST_CASE("bignums print and parse round trip", "[number]") {
-  setup();
+  VM& vm = setup();
   Value p = num_expt(vm, fix(2), fix(100));
   CHECK(str(p) == "1267650600228229401496703205376");
   Value q = num("1267650600228229401496703205376");
@@ -96,7 +96,7 @@ TEST_CASE("bignums print and parse round trip", "[number]") {
 }
 
 TEST_CASE("rationals are normalised and print as n/d", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK(str(num("2/4")) == "1/2");
   CHECK(num("4/2") == fix(2));
   CHECK(str(num("-6/4")) == "-3/2");
@@ -116,7 +116,7 @@ TEST_CASE("rationals are normalised and print as n/d", "[number]") {
 }
 
 TEST_CASE("mixed exact and inexact arithmetic gives floats", "[number]") {
-  setup();
+  VM& vm = setup();
   Value r = num_add(vm, fix(1), flo(2.0));
   CHECK(TYPE(r) == Kind::Flonum);
   CHECK(str(r) == "3.0");
@@ -130,30 +130,33 @@ TEST_CASE("mixed exact and inexact arithmetic gives floats", "[number]") {
   CHECK(number_to_double(vm, num("-2/3")) == -2.0 / 3.0);
   // 2^53 + 1 + 2^-20 lies just above a tie; truncating at 64 bits would make
   // it the tie itself and round to even (2^53) instead of up.
-  Value above_tie = num_add(vm, num_add(vm, num_expt(vm, fix(2), fix(53)), fix(1)), num_expt(vm, fix(2), fix(-20)));
+  Value above_tie = num_add(vm, num_add(vm, num_expt(vm, fix(2), fix(53)), fix(1)),
+                            num_expt(vm, fix(2), fix(-20)));
   CHECK(number_to_double(vm, above_tie) == 9007199254740994.0);
   CHECK(number_to_double(vm, num_neg(vm, above_tie)) == -9007199254740994.0);
-  CHECK(number_to_double(vm, num_add(vm, num_expt(vm, fix(2), fix(53)), fix(1))) == 9007199254740992.0);
+  CHECK(number_to_double(vm, num_add(vm, num_expt(vm, fix(2), fix(53)), fix(1))) ==
+        9007199254740992.0);
 }
 
 TEST_CASE("arithmetic errors name the operation", "[number]") {
-  setup();
-  CHECK(starts_with(error_of([] { num_add(vm, fix(1), NIL); }), "+: expected a number, got"));
-  CHECK(starts_with(error_of([] { num_mul(vm, T, fix(1)); }), "*: expected a number, got"));
-  CHECK(starts_with(error_of([] { num_div(vm, fix(1), fix(0)); }), "/: division by zero"));
-  CHECK(starts_with(error_of([] { num_div(vm, flo(1.5), fix(0)); }), "/: division by zero"));
-  CHECK(starts_with(error_of([] { num_div(vm, num("1/2"), fix(0)); }), "/: division by zero"));
-  CHECK(starts_with(error_of([] { num_mod(vm, fix(1), fix(0)); }), "mod: division by zero"));
-  CHECK(starts_with(error_of([] { num_mod(vm, flo(7.5), fix(2)); }), "mod: expected an integer"));
-  CHECK(starts_with(error_of([] { num_mod(vm, fix(7), flo(0.0)); }), "mod: division by zero"));
+  VM& vm = setup();
+  CHECK(starts_with(error_of([&vm] { num_add(vm, fix(1), NIL); }), "+: expected a number, got"));
+  CHECK(starts_with(error_of([&vm] { num_mul(vm, T, fix(1)); }), "*: expected a number, got"));
+  CHECK(starts_with(error_of([&vm] { num_div(vm, fix(1), fix(0)); }), "/: division by zero"));
+  CHECK(starts_with(error_of([&vm] { num_div(vm, flo(1.5), fix(0)); }), "/: division by zero"));
+  CHECK(starts_with(error_of([&vm] { num_div(vm, num("1/2"), fix(0)); }), "/: division by zero"));
+  CHECK(starts_with(error_of([&vm] { num_mod(vm, fix(1), fix(0)); }), "mod: division by zero"));
+  CHECK(
+      starts_with(error_of([&vm] { num_mod(vm, flo(7.5), fix(2)); }), "mod: expected an integer"));
+  CHECK(starts_with(error_of([&vm] { num_mod(vm, fix(7), flo(0.0)); }), "mod: division by zero"));
   CHECK(str(num_mod(vm, flo(7.0), fix(2))) == "1.0");  // integral floats, as Racket's modulo
   CHECK(str(num_mod(vm, flo(-7.0), fix(3))) == "2.0");
   CHECK(str(num_mod(vm, fix(7), flo(-3.0))) == "-2.0");
-  CHECK(starts_with(error_of([] { num_sqrt(vm, fix(-4)); }), "sqrt: negative argument"));
-  CHECK(starts_with(error_of([] { num_sqrt(vm, flo(-0.5)); }), "sqrt: negative argument"));
-  CHECK(starts_with(error_of([] { num_expt(vm, fix(0), fix(-1)); }), "expt: division by zero"));
-  CHECK(starts_with(error_of([] { num_trunc(vm, flo(INFINITY)); }), "trunc:"));
-  CHECK(starts_with(error_of([] { num_compare(vm, fix(1), NIL); }), "<: expected a number"));
+  CHECK(starts_with(error_of([&vm] { num_sqrt(vm, fix(-4)); }), "sqrt: negative argument"));
+  CHECK(starts_with(error_of([&vm] { num_sqrt(vm, flo(-0.5)); }), "sqrt: negative argument"));
+  CHECK(starts_with(error_of([&vm] { num_expt(vm, fix(0), fix(-1)); }), "expt: division by zero"));
+  CHECK(starts_with(error_of([&vm] { num_trunc(vm, flo(INFINITY)); }), "trunc:"));
+  CHECK(starts_with(error_of([&vm] { num_compare(vm, fix(1), NIL); }), "<: expected a number"));
 }
 
 TEST_CASE("floats print in shortest round-trip form", "[number]") {
@@ -192,7 +195,7 @@ TEST_CASE("floats print in shortest round-trip form", "[number]") {
 }
 
 TEST_CASE("parse_number reads Arc number syntax", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK(num("42") == fix(42));
   CHECK(num("-7") == fix(-7));
   CHECK(num("+7") == fix(7));
@@ -232,8 +235,8 @@ TEST_CASE("parse_number reads Arc number syntax", "[number]") {
 }
 
 TEST_CASE("a radix point and exponent in any radix, as Racket's string->number", "[number]") {
-  setup();
-  auto in = [](const char* s, int radix) { return str(parse_number(vm, s, radix).value()); };
+  VM& vm = setup();
+  auto in = [&vm](const char* s, int radix) { return str(parse_number(vm, s, radix).value()); };
   CHECK(in("10.11", 2) == "2.75");
   CHECK(in("101E100", 2) == "80.0");  // the exponent's digits and base are the radix
   CHECK(in("10.11E1010", 2) == "2816.0");
@@ -253,7 +256,7 @@ TEST_CASE("a radix point and exponent in any radix, as Racket's string->number",
 }
 
 TEST_CASE("parse_number rejects what is not a number", "[number]") {
-  setup();
+  VM& vm = setup();
   for (const char* s : {"",     "+",     "-",     ".",    "...", "+.",       "1+",  "a1",  "1/0",
                         "1/-2", "1/2.0", "1.2.3", "1e",   "1e+", "e3",       "#x",  "#xg", "#b102",
                         "#q1",  "#e#e1", "#x#o1", "1+2i", "+i",  "#e+inf.0", "inf", "nan", "1 2",
@@ -264,7 +267,7 @@ TEST_CASE("parse_number rejects what is not a number", "[number]") {
 }
 
 TEST_CASE("num_round_even rounds half to even, to an exact integer", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK(num_round_even(vm, flo(2.5)) == fix(2));
   CHECK(num_round_even(vm, flo(3.5)) == fix(4));
   CHECK(num_round_even(vm, flo(-2.5)) == fix(-2));
@@ -284,7 +287,7 @@ TEST_CASE("num_round_even rounds half to even, to an exact integer", "[number]")
 }
 
 TEST_CASE("trunc goes toward zero, to an exact integer", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK(num_trunc(vm, flo(-3.7)) == fix(-3));
   CHECK(num_trunc(vm, flo(3.7)) == fix(3));
   CHECK(num_trunc(vm, num("7/2")) == fix(3));
@@ -294,7 +297,7 @@ TEST_CASE("trunc goes toward zero, to an exact integer", "[number]") {
 }
 
 TEST_CASE("mod takes the sign of the divisor", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK(num_mod(vm, fix(-7), fix(3)) == fix(2));
   CHECK(num_mod(vm, fix(7), fix(-3)) == fix(-2));
   CHECK(num_mod(vm, fix(7), fix(3)) == fix(1));
@@ -308,7 +311,7 @@ TEST_CASE("mod takes the sign of the divisor", "[number]") {
 }
 
 TEST_CASE("expt is exact for exact integer exponents", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK(str(num_expt(vm, fix(2), fix(100))) == "1267650600228229401496703205376");
   CHECK(str(num_expt(vm, fix(2), fix(-1))) == "1/2");
   CHECK(str(num_expt(vm, fix(-2), fix(-3))) == "-1/8");
@@ -325,7 +328,7 @@ TEST_CASE("expt is exact for exact integer exponents", "[number]") {
 }
 
 TEST_CASE("sqrt is exact for exact perfect squares", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK(num_sqrt(vm, fix(16)) == fix(4));
   CHECK(num_sqrt(vm, fix(0)) == fix(0));
   CHECK(str(num_sqrt(vm, num("1/4"))) == "1/2");
@@ -339,7 +342,7 @@ TEST_CASE("sqrt is exact for exact perfect squares", "[number]") {
 }
 
 TEST_CASE("num_eqv is value and exactness; num_hash agrees", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK_FALSE(num_eqv(fix(1), flo(1.0)));
   CHECK(num_eqv(flo(2.0), flo(2.0)));
   CHECK_FALSE(num_eqv(flo(0.0), flo(-0.0)));
@@ -356,7 +359,7 @@ TEST_CASE("num_eqv is value and exactness; num_hash agrees", "[number]") {
 }
 
 TEST_CASE("num_compare orders reals exactly", "[number]") {
-  setup();
+  VM& vm = setup();
   CHECK(num_compare(vm, fix(1), fix(2)) < 0);
   CHECK(num_compare(vm, fix(2), fix(2)) == 0);
   CHECK(num_compare(vm, fix(1), flo(1.0)) == 0);

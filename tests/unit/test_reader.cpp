@@ -20,12 +20,12 @@ using namespace vm;
 
 namespace {
 
-// The test binary's one runtime (tests/unit/support.h).
-void setup() { support::runtime(); }
+// The VM of the test binary's one runtime (tests/unit/support.h).
+VM& setup() { return support::runtime().vm(); }
 
 // Reads exactly one form from text (file "t.arc").
 Value rd(const std::string& text) {
-  setup();
+  VM& vm = setup();
   Reader r(vm, text, "t.arc");
   Value v;
   REQUIRE(r.read(v));
@@ -36,7 +36,7 @@ Value rd(const std::string& text) {
 
 // The error message reading text raises; fails the test if none is raised.
 std::string read_error(const std::string& text) {
-  setup();
+  VM& vm = setup();
   Reader r(vm, text, "t.arc");
   try {
     Value v;
@@ -94,7 +94,7 @@ uint32_t col_of(Value v) { return pos_col(pos_of(v)); }
 }  // namespace
 
 TEST_CASE("symbols are case-sensitive tokens that keep ssyntax characters", "[reader]") {
-  setup();
+  VM& vm = setup();
   Value foo = rd("foo");
   REQUIRE(TYPE(foo) == Kind::Symbol);
   REQUIRE(symbol_name(foo) == "foo");
@@ -165,7 +165,7 @@ TEST_CASE("exact rationals and exactness prefixes go through parse_number", "[re
 }
 
 TEST_CASE("lists, dotted pairs and braces", "[reader]") {
-  setup();
+  VM& vm = setup();
   REQUIRE(show(rd("(a b c)")) == "(a b c)");
   REQUIRE(show(rd("(a . b)")) == "(a . b)");
   REQUIRE(show(rd("(a b . c)")) == "(a b . c)");
@@ -261,7 +261,7 @@ TEST_CASE("characters: single, named, numeric and non-ASCII", "[reader]") {
 }
 
 TEST_CASE("comments: line, nested block and datum", "[reader]") {
-  setup();
+  VM& vm = setup();
   REQUIRE(rd("; hello\nfoo") == intern(vm, "foo"));
   REQUIRE(rd("foo ; trailing") == intern(vm, "foo"));
   REQUIRE(rd("#| a #| nested |# b |# foo") == intern(vm, "foo"));
@@ -275,7 +275,7 @@ TEST_CASE("comments: line, nested block and datum", "[reader]") {
 }
 
 TEST_CASE("read returns forms one by one and false at the end", "[reader]") {
-  setup();
+  VM& vm = setup();
   Reader r(vm, "a (b) \"c\" ; done\n #| end |#  ", "t.arc");
   Value v;
   REQUIRE(r.read(v));
@@ -289,16 +289,16 @@ TEST_CASE("read returns forms one by one and false at the end", "[reader]") {
 
   Reader empty(vm, "  ; nothing\n", "t.arc");
   REQUIRE_FALSE(empty.read(v));
-  REQUIRE(show(compiler::read_all("1 (2) x", "t.arc")) == "(1 (2) x)");
-  REQUIRE(compiler::read_all(" ", "t.arc") == NIL);
+  REQUIRE(show(compiler::read_all(vm, "1 (2) x", "t.arc")) == "(1 (2) x)");
+  REQUIRE(compiler::read_all(vm, " ", "t.arc") == NIL);
 }
 
 TEST_CASE("tokens end at delimiters", "[reader]") {
-  setup();
-  REQUIRE(show(compiler::read_all("a'b", "t.arc")) == "(a (quote b))");
-  REQUIRE(show(compiler::read_all("a\"s\"b", "t.arc")) == "(a \"s\" b)");
-  REQUIRE(show(compiler::read_all("a;c\nb", "t.arc")) == "(a b)");
-  REQUIRE(show(compiler::read_all("a,b`c", "t.arc")) == "(a (unquote b) (quasiquote c))");
+  VM& vm = setup();
+  REQUIRE(show(compiler::read_all(vm, "a'b", "t.arc")) == "(a (quote b))");
+  REQUIRE(show(compiler::read_all(vm, "a\"s\"b", "t.arc")) == "(a \"s\" b)");
+  REQUIRE(show(compiler::read_all(vm, "a;c\nb", "t.arc")) == "(a b)");
+  REQUIRE(show(compiler::read_all(vm, "a,b`c", "t.arc")) == "(a (unquote b) (quasiquote c))");
   REQUIRE(show(rd("(a(b)c[d]e{f})")) == "(a (b) c (fn (_) (d)) e (f))");
 }
 
@@ -321,16 +321,16 @@ TEST_CASE("lists carry the position of their opening parenthesis", "[reader][pos
 }
 
 TEST_CASE("quote wrappers carry the quote's position; columns count characters", "[reader][pos]") {
-  setup();
+  VM& vm = setup();
   Value q = rd("\n   'x");
   REQUIRE(line_of(q) == 2);
   REQUIRE(col_of(q) == 4);
   REQUIRE(pos_of(cdr(q)) == pos_of(q));
   Value uq = nth(rd("(a ,@b)"), 1);
   REQUIRE(col_of(uq) == 4);
-  Value after = nth(compiler::read_all("\"\xc3\xa9\xc3\xa9\" (a)", "t.arc"), 1);
+  Value after = nth(compiler::read_all(vm, "\"\xc3\xa9\xc3\xa9\" (a)", "t.arc"), 1);
   REQUIRE(col_of(after) == 6);
-  Value after_str = nth(compiler::read_all("\"x\ny\" (a)", "t.arc"), 1);
+  Value after_str = nth(compiler::read_all(vm, "\"x\ny\" (a)", "t.arc"), 1);
   REQUIRE(line_of(after_str) == 2);
   REQUIRE(col_of(after_str) == 4);
   Value after_comment = rd("#| x\n y |# (a)");
@@ -339,7 +339,7 @@ TEST_CASE("quote wrappers carry the quote's position; columns count characters",
 }
 
 TEST_CASE("reading from a port", "[reader][port]") {
-  setup();
+  VM& vm = setup();
   std::unique_ptr<PortImpl> port(make_input_string("(a b)\n  'c \"d\xc3\xa9\""));
   port->name = "p.arc";
   Reader r(vm, port.get());
@@ -413,8 +413,8 @@ TEST_CASE("errors name the position", "[reader][errors]") {
 }
 
 TEST_CASE("error_at_eof tells unfinished input from bad input", "[reader][errors]") {
-  setup();
-  auto at_eof = [](const char* text) {
+  VM& vm = setup();
+  auto at_eof = [&vm](const char* text) {
     Reader r(vm, text, "t.arc");
     try {
       Value v;
@@ -434,7 +434,7 @@ TEST_CASE("error_at_eof tells unfinished input from bad input", "[reader][errors
 }
 
 TEST_CASE("the reader goes on after an error", "[reader][errors]") {
-  setup();
+  VM& vm = setup();
   Reader r(vm, ") a", "t.arc");
   Value v;
   REQUIRE_THROWS_AS(r.read(v), ArcError);
@@ -444,7 +444,7 @@ TEST_CASE("the reader goes on after an error", "[reader][errors]") {
 }
 
 TEST_CASE("form_complete for the REPL", "[reader][repl]") {
-  setup();
+  VM& vm = setup();
   using compiler::form_complete;
   REQUIRE(form_complete(vm, ""));
   REQUIRE(form_complete(vm, "   \n"));
@@ -468,7 +468,7 @@ TEST_CASE("form_complete for the REPL", "[reader][repl]") {
 }
 
 TEST_CASE("ends_inside_text for the REPL's completion", "[reader][repl]") {
-  setup();
+  VM& vm = setup();
   using compiler::ends_inside_text;
   REQUIRE(ends_inside_text(vm, "(prn \"sca"));
   REQUIRE(ends_inside_text(vm, "(prn \"a\\\"b"));  // an escaped quote does not end it
@@ -484,7 +484,7 @@ TEST_CASE("ends_inside_text for the REPL's completion", "[reader][repl]") {
 }
 
 TEST_CASE("100,000 nested parentheses do not crash", "[reader][deep]") {
-  setup();
+  VM& vm = setup();
   const int depth = 100000;
   std::string text = std::string(depth, '(') + "x" + std::string(depth, ')');
   Value v = rd(text);
@@ -497,7 +497,7 @@ TEST_CASE("100,000 nested parentheses do not crash", "[reader][deep]") {
 
   std::string unclosed = std::string(depth, '(');
   REQUIRE_THAT(read_error(unclosed), Catch::Contains("t.arc:1:" + std::to_string(depth)));
-  REQUIRE_FALSE(compiler::form_complete(unclosed));
+  REQUIRE_FALSE(compiler::form_complete(vm, unclosed));
 
   Value q = rd(std::string(depth, '\'') + "y");
   d = 0;

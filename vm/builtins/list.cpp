@@ -88,7 +88,8 @@ Value bi_sref(VM& vm, Value* a, int) {
     case Kind::Table: table_put(vm, obj, key, val); return val;
     case Kind::String: {
       int64_t i = arg_index(vm, "sref", key);
-      if (uint64_t(i) >= string_len(obj)) throw_error(vm, "sref: string index out of range:", {key});
+      if (uint64_t(i) >= string_len(obj))
+        throw_error(vm, "sref: string index out of range:", {key});
       string_set(vm, obj, uint64_t(i), arg_char(vm, "sref", val));
       return val;
     }

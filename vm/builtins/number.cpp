@@ -16,6 +16,7 @@
 #include "vm/coerce.h"
 #include "vm/error.h"
 #include "vm/string.h"
+#include "vm/vm.h"
 
 namespace vm {
 
@@ -135,7 +136,9 @@ Value rand_(VM& vm, Value* args, int nargs) {
 // We have no complex numbers, so where the host would answer one (asin 2,
 // log -1) these raise an error instead.
 
-double real_arg(VM& vm, const char* fn, Value v) { return number_to_double(vm, arg_number(vm, fn, v)); }
+double real_arg(VM& vm, const char* fn, Value v) {
+  return number_to_double(vm, arg_number(vm, fn, v));
+}
 
 Value flo_unary(VM& vm, const char* fn, double (*f)(double), Value v) {
   return make_flonum(vm, f(real_arg(vm, fn, v)));

@@ -12,6 +12,7 @@
 #include "vm/number.h"
 #include "vm/print.h"
 #include "vm/symbol.h"
+#include "vm/vm.h"
 
 namespace vm {
 
@@ -22,7 +23,8 @@ int sign(int64_t d) { return d < 0 ? -1 : d > 0 ? 1 : 0; }
 bool is_symbol_kind(Kind k) { return k == Kind::Symbol || k == Kind::Nil || k == Kind::True; }
 
 [[noreturn]] void cant_compare(VM& vm, const char* fn, Value a, Value b) {
-  throw_error(vm, std::string(fn) + ": can't compare " + write_string(vm, a) + " and " + write_string(vm, b));
+  throw_error(vm, std::string(fn) + ": can't compare " + write_string(vm, a) + " and " +
+                      write_string(vm, b));
 }
 
 Value bi_newstring(VM& vm, Value* args, int nargs) {

@@ -57,7 +57,9 @@ Value bi_nsec(VM& vm, Value*, int) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return make_integer(vm, int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec);
 }
-Value bi_process_ms(VM& vm, Value*, int) { return make_integer(vm, clock_ms(CLOCK_PROCESS_CPUTIME_ID)); }
+Value bi_process_ms(VM& vm, Value*, int) {
+  return make_integer(vm, clock_ms(CLOCK_PROCESS_CPUTIME_ID));
+}
 Value bi_gc_ms(VM& vm, Value*, int) {
   return make_integer(vm, int64_t(std::llround(vm.heap().stats().gc_ms)));
 }
@@ -76,8 +78,8 @@ Value bi_timedate(VM& vm, Value* args, int nargs) {
   tm t;
   if (!gmtime_r(&secs, &t)) type_error(vm, "timedate", "a time in seconds", args[0]);
   return list(vm, {Value::fixnum(t.tm_sec), Value::fixnum(t.tm_min), Value::fixnum(t.tm_hour),
-               Value::fixnum(t.tm_mday), Value::fixnum(t.tm_mon + 1),
-               Value::fixnum(int64_t(t.tm_year) + 1900)});
+                   Value::fixnum(t.tm_mday), Value::fixnum(t.tm_mon + 1),
+                   Value::fixnum(int64_t(t.tm_year) + 1900)});
 }
 
 const BuiltinDef kSystemBuiltins[] = {

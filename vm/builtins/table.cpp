@@ -5,6 +5,7 @@
 #include "vm/table.h"
 
 #include "vm/builtins.h"
+#include "vm/vm.h"
 
 namespace vm {
 

@@ -21,7 +21,9 @@ namespace {
 // structure is taken to be cyclic through its cars, or too deep to walk.
 constexpr int kMaxCoerceDepth = 10000;
 
-[[noreturn]] void cant_coerce(VM& vm, Value x, Value type) { throw_error(vm, "Can't coerce", {x, type}); }
+[[noreturn]] void cant_coerce(VM& vm, Value x, Value type) {
+  throw_error(vm, "Can't coerce", {x, type});
+}
 
 int radix_of(VM& vm, Value arg) {
   if (arg == MISSING || arg.is_nil()) return 10;
@@ -44,7 +46,8 @@ void append_coerced(VM& vm, std::u32string& out, Value v, int depth);
 // no irritant: written out, the list would be the whole depth again.
 void append_list(VM& vm, std::u32string& out, Value list, int depth) {
   if (depth > kMaxCoerceDepth)
-    throw_error(vm, "Can't coerce to string: lists nested too deeply (or cyclic through their cars)");
+    throw_error(vm,
+                "Can't coerce to string: lists nested too deeply (or cyclic through their cars)");
   VM::current().check_machine_stack();
   Value slow = list;
   uint64_t n = 0;
