@@ -25,15 +25,25 @@ using namespace vm;
 
 namespace {
 
-// One heap and one VM for the binary, as a Runtime has.
+// One heap and one VM for the binary, as a Runtime has, and ended as a
+// Runtime ends them: the heap's finalizers (those of the standard ports'
+// descriptors) run while the VM they use still exists.
+struct Core {
+  std::unique_ptr<gc::Heap> heap{gc::make_heap("gen")};
+  std::unique_ptr<VM> vm;
+  Core() {
+    set_heap(heap.get());
+    vm = std::make_unique<VM>();
+  }
+  ~Core() {
+    heap->finalize_all();
+    vm.reset();
+  }
+};
+
 VM& core() {
-  static std::unique_ptr<gc::Heap> heap = [] {
-    std::unique_ptr<gc::Heap> h(gc::make_heap("gen"));
-    set_heap(h.get());
-    return h;
-  }();
-  static VM vm;
-  return vm;
+  static Core c;
+  return *c.vm;
 }
 
 Value call(const char* fn, std::initializer_list<Value> args) {
