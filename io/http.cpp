@@ -294,9 +294,7 @@ void RequestParser::next() {
   chunk_ = Chunk::HeadEnd;
   chunked_ = false;
   chunk_left_ = 0;
-  line_ended_in_ = Line::Start;
-  version_.clear();
-  method_refused_ = false;
+  start_.clear();
   field_.clear();
   value_.clear();
   in_value_ = false;
@@ -354,10 +352,7 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
         break;
       case Line::Method:
         if (c == ' ') line_ = Line::Target;
-        else if (eol) {
-          line_ = Line::Headers;
-          line_ended_in_ = Line::Method;
-        }
+        else if (eol) line_ = Line::Headers;
         break;
       case Line::Target:
         if (c == ' ' && target_len_ == 0) {
@@ -366,7 +361,6 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
         }
         if (c == ' ' || eol) {
           line_ = eol ? Line::Headers : Line::Version;
-          if (eol) line_ended_in_ = Line::Target;
         } else if (uint8_t(c) <= ' ' || uint8_t(c) >= 0x7f) {
           v = {400, "invalid byte in the request target"};
           return i;
@@ -380,12 +374,7 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
           v = {400, "malformed request line"};
           return i;
         }
-        if (eol) {
-          line_ = Line::Headers;
-          line_ended_in_ = Line::Version;
-        } else if (version_.size() <= kVersionMax) {
-          version_ += c;
-        }
+        if (eol) line_ = Line::Headers;
         break;
       case Line::Headers: break;
     }
@@ -394,7 +383,6 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
       v = {431, ""};
       return i;
     }
-    if (method_refused_ && request_line_ended()) return i + 1;  // what decides is here
   }
   return n;
 }
@@ -477,7 +465,6 @@ size_t RequestParser::feed(const char* p, size_t n) {
   if (state_ == State::Done || state_ == State::Error || n == 0) return 0;
   bool head = state_ == State::Idle || state_ == State::Head;
   Verdict verdict;
-  if (method_refused_) return feed_refused(p, n);
   if (head) {
     state_ = State::Head;
     // The bytes of a head are bounded even if none decides a limit (blank
@@ -495,21 +482,16 @@ size_t RequestParser::feed(const char* p, size_t n) {
     fail_verdict(verdict);
     return 0;
   }
+  if (head && head_bytes_ < kPrefix) start_.append(p, std::min(n, kPrefix - head_bytes_));
   size_t used = http_parser_execute(&impl_->p, &kSettings, p, n);
   if (head) head_bytes_ += used;
   http_errno e = HTTP_PARSER_ERRNO(&impl_->p);
-  if (e == HPE_INVALID_METHOD && state_ != State::Error) {
-    // "FOO / HTTP/1.1" names a method the server does not know (501);
-    // "GARBAGE", "GET" or "FOO /" alone on the line is not a request line
-    // (400). Which, the whole line says: it is read on, as far as it goes.
-    method_refused_ = true;
-    head_bytes_ += n - used;
-    if (verdict.status) fail_verdict(verdict);
-    else if (request_line_ended()) refuse_method();
-    return n;
-  }
   if (e != HPE_OK && e != HPE_PAUSED && state_ != State::Error) {
-    if (e == HPE_HEADER_OVERFLOW) fail(431, "header block too large");
+    if (e == HPE_INVALID_METHOD)
+      // "FOO /" or "get /" name a method the server does not know; "GET\r\n"
+      // names one it does, in a request line that is not one.
+      malformed_known_method() ? fail(400, "malformed request line") : fail(501, "unknown method");
+    else if (e == HPE_HEADER_OVERFLOW) fail(431, "header block too large");
     else fail(400, http_errno_description(e));
   }
   if (state_ == State::Body && !head && verdict.status) fail_verdict(verdict);
@@ -529,30 +511,14 @@ void RequestParser::fail_verdict(const Verdict& v) {
   else fail(v.status, v.why);
 }
 
-// The rest of a request line whose method the parser refused: scanned, as
-// the head is, to the line's end, which decides.
-size_t RequestParser::feed_refused(const char* p, size_t n) {
-  size_t allowance = std::max(limits_.max_header, limits_.max_uri) + 64;
-  n = std::min(n, allowance - head_bytes_);
-  Verdict verdict;
-  size_t used = head_scan(p, n, verdict);
-  head_bytes_ += used;
-  if (verdict.status) fail_verdict(verdict);
-  else if (request_line_ended()) refuse_method();
-  else if (head_bytes_ >= allowance)
-    fail(400, "no request line within " + std::to_string(head_bytes_) + " bytes");
-  return used;
-}
-
-bool RequestParser::request_line_well_formed() const {
-  const std::string& v = version_;
-  return line_ended_in_ == Line::Version && v.size() == 8 && v.compare(0, 5, "HTTP/") == 0 &&
-         std::isdigit(uint8_t(v[5])) && v[6] == '.' && std::isdigit(uint8_t(v[7]));
-}
-
-void RequestParser::refuse_method() {
-  if (request_line_well_formed()) fail(501, "unknown method");
-  else fail(400, "malformed request line");
+bool RequestParser::malformed_known_method() const {
+  size_t i = 0;
+  while (i < start_.size() && start_[i] >= 'A' && start_[i] <= 'Z') ++i;
+  if (i == 0 || i == start_.size() || start_[i] == ' ') return false;
+  std::string token = start_.substr(0, i);
+  for (int m = 0; m <= HTTP_SOURCE; ++m)
+    if (token == http_method_str(http_method(m))) return true;
+  return false;
 }
 
 void RequestParser::eof() {

@@ -104,10 +104,7 @@ class RequestParser {
   void fail_verdict(const Verdict& v);
   size_t head_scan(const char* p, size_t n, Verdict& v);
   size_t chunk_scan(const char* p, size_t n, Verdict& v);
-  size_t feed_refused(const char* p, size_t n);
-  void refuse_method();
-  bool request_line_ended() const { return line_ == Line::Headers && !after_cr_; }
-  bool request_line_well_formed() const;
+  bool malformed_known_method() const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   Limits limits_;
@@ -123,16 +120,6 @@ class RequestParser {
   enum class Line { Start, Method, Target, Version, Headers } line_ = Line::Start;
   size_t line_len_ = 0, head_size_ = 0, target_len_ = 0;
   bool after_cr_ = false;
-  // The part of the request line it ended in (Method, Target or Version:
-  // one, two or three parts), and the version's text, as far as it goes.
-  Line line_ended_in_ = Line::Start;
-  static constexpr size_t kVersionMax = 8;  // "HTTP/1.1"
-  std::string version_;
-  // The parser refused the method: the rest of the request line decides
-  // between 400 (not method SP target SP version: RFC 9112 3) and 501 (a
-  // well-formed line naming a method the server does not know), whatever
-  // pieces the line arrives in (feed_refused).
-  bool method_refused_ = false;
   // chunk_scan's place in a chunked body (chunked_), and the bytes of the
   // chunk's data still to come.
   enum class Chunk {
@@ -151,6 +138,8 @@ class RequestParser {
   } chunk_ = Chunk::HeadEnd;
   bool chunked_ = false;
   uint64_t chunk_left_ = 0;
+  static constexpr size_t kPrefix = 16;
+  std::string start_;  // the request's first bytes (to tell 400 from 501)
   // Header assembly: the field or value being received (the parser may
   // deliver each in several pieces).
   std::string field_, value_;
