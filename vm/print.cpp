@@ -540,6 +540,22 @@ void print_value(VM& vm, PortImpl& out, Value v, bool write) {
   out.write_str(text);
 }
 
+void print_values(VM& vm, PortImpl& out, const Value* xs, int n, bool write) {
+  std::string* buf = out.out_buffer();
+  if (!buf) {
+    for (int i = 0; i < n; ++i) print_value(vm, out, xs[i], write);
+    return;
+  }
+  size_t from = buf->size();
+  try {
+    for (int i = 0; i < n; ++i) print_value(vm, *buf, xs[i], write);
+  } catch (...) {
+    out.wrote(from);  // what was printed before the failure stays written
+    throw;
+  }
+  out.wrote(from);
+}
+
 std::string write_string(VM& vm, Value v) {
   std::string out;
   print_value(vm, out, v, true);

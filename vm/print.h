@@ -15,6 +15,9 @@ void print_value(VM& vm, std::string& out, Value v, bool write);
 // (PortImpl::out_buffer), so a string, a symbol or a number is copied
 // once, from the heap to the port.
 void print_value(VM& vm, PortImpl& out, Value v, bool write);
+// xs[0..n) the same, one after another, with one look at the port's buffer
+// for them all (pr and prn print several values a call).
+void print_values(VM& vm, PortImpl& out, const Value* xs, int n, bool write);
 std::string write_string(VM& vm, Value v);  // written form
 std::string disp_string(VM& vm, Value v);   // displayed form
 // v as Arc 3.1's error messages show it (Racket's print): written, lists

@@ -162,11 +162,11 @@ Value bi_disp(VM& vm, Value* args, int nargs) { return print_to(vm, "disp", args
 // arc.arc as disp mapped over xs; here they are one call, since a page of
 // HTML is mostly pr (the news front page makes some 1,700 calls): one
 // port check and one flush for all of xs. Each x is printed straight into
-// the port's buffer (print_value), so an x that cannot be printed leaves
+// the port's buffer (print_values), so an x that cannot be printed leaves
 // the ones before it written, as disp one at a time would.
 Value print_all(VM& vm, Value* args, int nargs, bool newline) {
   PortImpl* out = output_arg(vm, newline ? "prn" : "pr", args, 0, 0);
-  for (int i = 0; i < nargs; ++i) print_value(vm, *out, args[i], false);
+  print_values(vm, *out, args, nargs, false);
   if (newline) out->write_char('\n');
   if (!vm.declarations().explicit_flush) out->flush();
   return nargs ? args[0] : NIL;
