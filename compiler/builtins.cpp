@@ -42,13 +42,13 @@ Value bi_eval(VM& vm, Value* a, int) {
 
 Value bi_macex(VM& vm, Value* a, int) { return macex(vm, a[0]); }
 Value bi_macex1(VM& vm, Value* a, int) { return macex1(vm, a[0]); }
-Value bi_ssexpand(VM&, Value* a, int) { return ssexpand(a[0]); }
+Value bi_ssexpand(VM& vm, Value* a, int) { return ssexpand(vm, a[0]); }
 Value bi_ssyntax(VM&, Value* a, int) { return boolean(has_ssyntax(a[0])); }
 
 // (sread port eof): one form from port, or eof at end of input.
-Value bi_sread(VM&, Value* a, int n) {
-  PortImpl* p = arg_input("sread", a[0]);
-  Reader r(p);
+Value bi_sread(VM& vm, Value* a, int n) {
+  PortImpl* p = arg_input(vm, "sread", a[0]);
+  Reader r(vm, p);
   Value form;
   if (!r.read(form)) return n > 1 ? a[1] : NIL;
   return form;
@@ -60,75 +60,77 @@ Value bi_read(VM& vm, Value* a, int n) {
   Value eof = n > 1 ? a[1] : NIL;
   Value form;
   if (is_string(src)) {
-    Reader r(string_utf8(src), "string");
+    Reader r(vm, string_utf8(src), "string");
     return r.read(form) ? form : eof;
   }
-  Reader r(arg_input("read", src));
+  Reader r(vm, arg_input(vm, "read", src));
   return r.read(form) ? form : eof;
 }
 
 // (%read-file path): every form of a file, with positions naming it.
-Value bi_read_file(VM&, Value* a, int) {
-  std::string path = arg_text("load", a[0]);
-  PortImpl* p = open_input_file(path);
+Value bi_read_file(VM& vm, Value* a, int) {
+  std::string path = arg_text(vm, "load", a[0]);
+  PortImpl* p = open_input_file(vm, path);
   std::string text;
   for (int b; (b = p->read_byte()) >= 0;) text += char(b);
   p->close();
   delete p;
-  return read_all(text, path);
+  return read_all(vm, text, path);
 }
 
 Value bi_disasm(VM& vm, Value* a, int) {
-  port_impl(vm.out_port())->write_str(disassemble(a[0]));
+  port_impl(vm.out_port())->write_str(disassemble(vm, a[0]));
   port_impl(vm.out_port())->flush();
   return NIL;
 }
 
 // (declare key val): the compiler flags of docs/LANGUAGE.md 3.12.
 Value bi_declare(VM& vm, Value* a, int) {
-  std::string key = symbol_name(arg_symbol("declare", a[0]));
+  std::string key = symbol_name(arg_symbol(vm, "declare", a[0]));
   bool on = a[1].truthy();
   if (key == "atstrings") vm.declarations().atstrings = on;
   else if (key == "direct-calls") vm.declarations().direct_calls = on;
   else if (key == "explicit-flush") vm.declarations().explicit_flush = on;
-  else throw_error("declare: unknown declaration", {a[0]});
+  else throw_error(vm, "declare: unknown declaration", {a[0]});
   return a[1];
 }
 
-Value bi_strcopy(VM&, Value* a, int) { return string_copy(arg_string("%strcopy", a[0])); }
+Value bi_strcopy(VM& vm, Value* a, int) {
+  return string_copy(vm, arg_string(vm, "%strcopy", a[0]));
+}
 
-Value bi_list(VM&, Value* a, int n) {
+Value bi_list(VM& vm, Value* a, int n) {
   Value r = NIL;
-  for (int i = n; i-- > 0;) r = cons(a[i], r);
+  for (int i = n; i-- > 0;) r = cons(vm, a[i], r);
   return r;
 }
 
 // Appends lists; the last argument is shared, not copied (as Racket's).
-Value bi_append(VM&, Value* a, int n) {
+Value bi_append(VM& vm, Value* a, int n) {
   if (n == 0) return NIL;
   Value r = a[n - 1];
   for (int i = n - 1; i-- > 0;) {
     std::vector<Value> items;
     Value p = a[i];
     for (; is_cons(p); p = cdr(p)) items.push_back(car(p));
-    if (!p.is_nil()) throw_error("unquote-splicing: expected a proper list, got", {a[i]});
-    for (size_t j = items.size(); j-- > 0;) r = cons(items[j], r);
+    if (!p.is_nil()) throw_error(vm, "unquote-splicing: expected a proper list, got", {a[i]});
+    for (size_t j = items.size(); j-- > 0;) r = cons(vm, items[j], r);
   }
   return r;
 }
 
 Value bi_consp(VM&, Value* a, int) { return boolean(is_cons(a[0])); }
 
-Value bi_dcar(VM&, Value* a, int) {
+Value bi_dcar(VM& vm, Value* a, int) {
   if (is_cons(a[0])) return car(a[0]);
   if (a[0].is_nil()) return NIL;
-  throw_error("Can't destructure", {a[0]});
+  throw_error(vm, "Can't destructure", {a[0]});
 }
 
-Value bi_dcdr(VM&, Value* a, int) {
+Value bi_dcdr(VM& vm, Value* a, int) {
   if (is_cons(a[0])) return cdr(a[0]);
   if (a[0].is_nil()) return NIL;
-  throw_error("Can't destructure", {a[0]});
+  throw_error(vm, "Can't destructure", {a[0]});
 }
 
 const BuiltinDef kDefs[] = {
@@ -155,9 +157,10 @@ const BuiltinDef kDefs[] = {
 void register_compiler_builtins(VM& vm) {
   define_builtins(vm, kDefs);
   // Macro expansion runs Arc code in a nested run (VM::apply).
-  for (const char* name : {"eval", "macex", "macex1"}) set_builtin_op(name, BuiltinOp::Reenters);
+  for (const char* name : {"eval", "macex", "macex1"})
+    set_builtin_op(vm, name, BuiltinOp::Reenters);
   Value plus = vm.primitive(Op::ADD);
-  vm.define("%concat", make_builtin("%concat", plus.as<Builtin>()->fn, 0, -1));
+  vm.define("%concat", make_builtin(vm, "%concat", plus.as<Builtin>()->fn, 0, -1));
 }
 
 }  // namespace compiler

@@ -120,7 +120,7 @@ struct Scope {
 
 class Builder {
  public:
-  Builder(Value file) : file_(file) {}
+  Builder(VM& vm, Value file) : vm_(vm), file_(file) {}
 
   // line: the form's, for its parts that carry no position of their own.
   Lambda* toplevel(Value form, uint32_t line) {
@@ -186,7 +186,7 @@ class Builder {
 
   [[noreturn]] void fail(const std::string& msg, Value form, uint32_t line) {
     std::string at = file_.is_nil() ? "" : string_utf8(file_) + ":" + std::to_string(line) + ": ";
-    throw_error(at + msg, {form});
+    throw_error(vm_, at + msg, {form});
   }
 
   // This walk, and the others that recurse on a form (occurs,
@@ -216,8 +216,8 @@ class Builder {
   // constant keeps them in a Blob (string_shareable).
   Node* build_string(Value s, uint32_t line) {
     Node* n = node(NK::Call, line);
-    n->kids = {constant(global_value(intern("%strcopy")), line),
-               constant(string_shareable(s), line)};
+    n->kids = {constant(global_value(intern(vm_, "%strcopy")), line),
+               constant(string_shareable(vm_, s), line)};
     return n;
   }
 
@@ -239,7 +239,7 @@ class Builder {
     if (head == S.if_) return build_if(cdr(x), s, line);
     if (head == S.fn) return build_fn(x, s, line, complex_params(x) ? NIL : fn_name_);
     if (head == S.assign) return build_assign(cdr(x), s, line);
-    if (head == intern("%catch")) return build_catch(x, s, line);
+    if (head == intern(vm_, "%catch")) return build_catch(x, s, line);
     return build_call(x, s, line);
   }
 
@@ -368,7 +368,7 @@ class Builder {
   // costs a copy per level, not a doubling.
   Node* build_atomic(Value x, Value head, int nargs, Scope* s, uint32_t line) {
     static const CachedSymbol atomic_invoke("atomic-invoke");
-    if (head != atomic_invoke.get() || nargs != 1 || inline_atomic_ > 0) return nullptr;
+    if (head != atomic_invoke.get(vm_) || nargs != 1 || inline_atomic_ > 0) return nullptr;
     Value thunk = car(cdr(x));
     if (!is_fn_form(thunk) || !is_cons(cdr(thunk)) || !car(cdr(thunk)).is_nil()) return nullptr;
     Node* test = node(NK::Prim, line);
@@ -584,7 +584,7 @@ class Builder {
 
   Binding* bind_param(Scope* s, Value name) {
     if (!name.is_nil()) return bind(s, name);
-    Binding* b = bind(s, gensym("%nil"));
+    Binding* b = bind(s, gensym(vm_, "%nil"));
     b->internal = true;
     return b;
   }
@@ -621,7 +621,7 @@ class Builder {
         l->lenient = true;
         if (l->nopt) l->nopt++;
         else l->nreq++;
-        Binding* b = bind(s, gensym("%arg"));
+        Binding* b = bind(s, gensym(vm_, "%arg"));
         b->internal = true;
         l->params.push_back(b);
         pend.push_back({b, el});
@@ -631,7 +631,7 @@ class Builder {
           l->nopt++;
           Binding* b = bind_param(s, el);
           l->params.push_back(b);
-          pend.push_back({b, list({S.o, el})});
+          pend.push_back({b, list(vm_, {S.o, el})});
         } else {
           l->nreq++;
           l->params.push_back(bind_param(s, el));
@@ -662,7 +662,7 @@ class Builder {
 
   Node* call_internal(const char* name, Node* arg, uint32_t line) {
     Node* n = node(NK::Call, line);
-    n->kids = {constant(global_value(intern(name)), line), arg};
+    n->kids = {constant(global_value(intern(vm_, name)), line), arg};
     return n;
   }
 
@@ -692,7 +692,7 @@ class Builder {
   void destructure(Value pattern, Binding* from, Scope* s, Lambda* l, Value form, uint32_t line,
                    std::vector<Value>& seen) {
     VM::current().check_machine_stack();
-    Binding* cur = bind(s, gensym("%rest"));
+    Binding* cur = bind(s, gensym(vm_, "%rest"));
     cur->internal = true;
     init(cur, local_ref(from, l, line), l, line);
     Value p = pattern;
@@ -708,7 +708,7 @@ class Builder {
                      build(d, s, line)};
         init(bind_param(s, var), iff, l, line);  // a nil's default still runs
       } else if (is_cons(el)) {
-        Binding* sub = bind(s, gensym("%arg"));
+        Binding* sub = bind(s, gensym(vm_, "%arg"));
         sub->internal = true;
         init(sub, call_internal("%dcar", local_ref(cur, l, line), line), l, line);
         destructure(el, sub, s, l, form, line, seen);
@@ -730,6 +730,7 @@ class Builder {
     }
   }
 
+  VM& vm_;
   Value file_;
   std::deque<Node> nodes_;
   std::deque<Binding> bindings_;
@@ -744,7 +745,7 @@ class Builder {
 
 class Emitter {
  public:
-  explicit Emitter(Lambda* l) : l_(l) {}
+  Emitter(VM& vm, Lambda* l) : vm_(vm), l_(l) {}
 
   Value emit_lambda() {
     // Required and rest parameters are final at entry; box them now.
@@ -763,7 +764,8 @@ class Emitter {
 
  private:
   void emit(Op op, uint32_t a = 0) {
-    if (a > uint32_t(kMaxOperand)) throw_error("compiler: operand too large (function too big)");
+    if (a > uint32_t(kMaxOperand))
+      throw_error(vm_, "compiler: operand too large (function too big)");
     insns_.push_back(encode(op, a));
     depth_ += kOps[int(op)].effect;
     max_depth_ = std::max(max_depth_, depth_);
@@ -1036,7 +1038,7 @@ class Emitter {
   // CLOSURE k, then a word per capture: slot<<1, or upvalue<<1|1.
   void emit_fn(Node* n) {
     Lambda* child = n->fn;
-    Value code = Emitter(child).emit_lambda();
+    Value code = Emitter(vm_, child).emit_lambda();
     emit(Op::CLOSURE, konst(code));
     for (Binding* b : child->captures) {
       if (b->owner == l_) insns_.push_back(b->slot << 1);
@@ -1125,18 +1127,18 @@ class Emitter {
 
   Value finish() {
     fuse();
-    Value lines = make_blob(lines_.size() * sizeof(uint32_t));
+    Value lines = make_blob(vm_, lines_.size() * sizeof(uint32_t));
     if (!lines_.empty())  // an empty vector's data() may be null, which memcpy must not get
       std::memcpy(lines.as<Blob>()->data, lines_.data(), lines_.size() * sizeof(uint32_t));
     Value shared = NIL;
     if (!shared_.empty()) {
-      shared = make_blob(shared_.size() * sizeof(uint32_t));
+      shared = make_blob(vm_, shared_.size() * sizeof(uint32_t));
       std::memcpy(shared.as<Blob>()->data, shared_.data(), shared_.size() * sizeof(uint32_t));
     }
     // Constants and instructions inline (vm/code.h); a fresh object's
     // stores need no barrier.
     Code* c =
-        alloc<Code>(Kind::Code, consts_.size() * sizeof(Value) + insns_.size() * sizeof(Insn));
+        alloc<Code>(vm_, Kind::Code, consts_.size() * sizeof(Value) + insns_.size() * sizeof(Insn));
     c->nconsts = uint32_t(consts_.size());
     c->ninsns = uint32_t(insns_.size());
     for (size_t i = 0; i < consts_.size(); ++i) code_consts(c)[i] = consts_[i];
@@ -1159,6 +1161,7 @@ class Emitter {
     return Value::ref(c);
   }
 
+  VM& vm_;
   Lambda* l_;
   std::vector<Insn> insns_;
   std::vector<Value> consts_;
@@ -1183,12 +1186,12 @@ Value compile_toplevel(VM& vm, Value form, const std::string& file, uint32_t lin
   // From here on no Arc code runs, so nothing collects.
   std::string f = file;
   if (f.empty() && pos) f = file_name(pos_file(pos));
-  Value fname = f.empty() ? NIL : make_string_utf8(f);
-  Builder b(fname);
+  Value fname = f.empty() ? NIL : make_string_utf8(vm, f);
+  Builder b(vm, fname);
   if (pos) line = pos_line(pos);
   Lambda* top = b.toplevel(expanded, line);
-  Value code = Emitter(top).emit_lambda();
-  return make_closure(code, 0);
+  Value code = Emitter(vm, top).emit_lambda();
+  return make_closure(vm, code, 0);
 }
 
 Value eval_toplevel(VM& vm, Value form, const std::string& file, uint32_t line) {

@@ -29,6 +29,6 @@ Value compile_toplevel(vm::VM& vm, Value form, const std::string& file, uint32_t
 Value eval_toplevel(vm::VM& vm, Value form, const std::string& file = "", uint32_t line = 0);
 
 // The disassembly of a closure's code (and of the functions it contains).
-std::string disassemble(Value fn);
+std::string disassemble(vm::VM& vm, Value fn);
 
 }  // namespace compiler

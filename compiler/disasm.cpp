@@ -26,7 +26,7 @@ std::string header(Code* c) {
   return s + buf;
 }
 
-void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
+void disasm_code(VM& vm, Code* c, std::string& out, std::vector<Code*>& nested) {
   out += header(c);
   const Insn* code = code_insns(c);
   uint32_t n = code_ninsns(c);
@@ -47,7 +47,7 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
       case 'K':
       case 'G': {
         out += std::to_string(insn_a(i));
-        note = write_string(K[insn_a(i)]);
+        note = write_string(vm, K[insn_a(i)]);
         // A fused head's words are its head's (vm/opcodes.def, FUSED).
         Op as = info.form == PrimForm::Fused ? info.base : insn_op(i);
         if (info.form == PrimForm::Count) {
@@ -99,14 +99,14 @@ void disasm_code(Code* c, std::string& out, std::vector<Code*>& nested) {
 
 }  // namespace
 
-std::string disassemble(Value fn) {
+std::string disassemble(VM& vm, Value fn) {
   std::string out;
-  if (TYPE(fn) != Kind::Closure) return write_string(fn) + " is not compiled Arc code\n";
+  if (TYPE(fn) != Kind::Closure) return write_string(vm, fn) + " is not compiled Arc code\n";
   std::vector<Code*> todo{code_of(fn)};
   for (size_t i = 0; i < todo.size(); ++i) {
     if (i) out += "\n";
     std::vector<Code*> nested;
-    disasm_code(todo[i], out, nested);
+    disasm_code(vm, todo[i], out, nested);
     todo.insert(todo.end(), nested.begin(), nested.end());
   }
   return out;

@@ -30,16 +30,16 @@ namespace {
 
 constexpr int kMaxDepth = 10000;
 
-Value internal(const char* name) { return global_value(intern(name)); }
+Value internal(VM& vm, const char* name) { return global_value(intern(vm, name)); }
 
 // A list whose first cons carries pos (so errors can name the form).
-Value with_pos(Value lst, uint64_t pos) {
+Value with_pos(VM& vm, Value lst, uint64_t pos) {
   if (pos == 0 || !is_cons(lst) || pos_of(lst) != 0) return lst;
-  return src_cons(car(lst), cdr(lst), pos);
+  return src_cons(vm, car(lst), cdr(lst), pos);
 }
 
-[[noreturn]] void bad(const std::string& msg, uint64_t pos, Value form) {
-  throw_error(where(pos) + msg, {form});
+[[noreturn]] void bad(VM& vm, const std::string& msg, uint64_t pos, Value form) {
+  throw_error(vm, where(pos) + msg, {form});
 }
 
 bool is_proper(Value l) {
@@ -49,12 +49,12 @@ bool is_proper(Value l) {
 
 // Reads one ssyntax piece as a datum: a number if it reads as one, else a
 // symbol (which may hold lower-priority ssyntax, expanded later).
-Value piece(const std::string& text) {
-  if (auto n = parse_number(text)) return *n;
-  return intern(text);
+Value piece(VM& vm, const std::string& text) {
+  if (auto n = parse_number(vm, text)) return *n;
+  return intern(vm, text);
 }
 
-Value expand_compose(const std::string& name) {
+Value expand_compose(VM& vm, const std::string& name) {
   std::vector<std::string> parts;
   std::string cur;
   for (char c : name) {
@@ -69,17 +69,17 @@ Value expand_compose(const std::string& name) {
   std::vector<Value> items;
   for (const std::string& p : parts) {
     if (p[0] == '~')
-      items.push_back(p.size() == 1 ? S.no : list({S.complement, piece(p.substr(1))}));
-    else items.push_back(piece(p));
+      items.push_back(p.size() == 1 ? S.no : list(vm, {S.complement, piece(vm, p.substr(1))}));
+    else items.push_back(piece(vm, p));
   }
   if (items.size() == 1) return items[0];
-  if (items.empty()) throw_error("Bad ssyntax", {intern(name)});
+  if (items.empty()) throw_error(vm, "Bad ssyntax", {intern(vm, name)});
   Value r = NIL;
-  for (size_t i = items.size(); i-- > 0;) r = cons(items[i], r);
-  return cons(S.compose, r);
+  for (size_t i = items.size(); i-- > 0;) r = cons(vm, items[i], r);
+  return cons(vm, S.compose, r);
 }
 
-Value expand_index(const std::string& name) {
+Value expand_index(VM& vm, const std::string& name) {
   // Tokens alternate: head, (separator, token)*.
   size_t i = 0;
   Value head;
@@ -87,7 +87,7 @@ Value expand_index(const std::string& name) {
     head = S.get;
   } else {
     size_t j = name.find_first_of(".!");
-    head = piece(name.substr(0, j));
+    head = piece(vm, name.substr(0, j));
     i = j;
   }
   while (i < name.size()) {
@@ -95,28 +95,28 @@ Value expand_index(const std::string& name) {
     size_t j = name.find_first_of(".!", i);
     if (j == std::string::npos) j = name.size();
     std::string tok = name.substr(i, j - i);
-    if (tok.empty()) throw_error("Bad ssyntax", {intern(name)});
-    Value x = piece(tok);
-    head = sep == '.' ? list({head, x}) : list({head, list({S.quote, x})});
+    if (tok.empty()) throw_error(vm, "Bad ssyntax", {intern(vm, name)});
+    Value x = piece(vm, tok);
+    head = sep == '.' ? list(vm, {head, x}) : list(vm, {head, list(vm, {S.quote, x})});
     i = j;
   }
   return head;
 }
 
-Value expand_and(const std::string& name) {
+Value expand_and(VM& vm, const std::string& name) {
   std::vector<Value> items;
   size_t i = 0;
   while (i <= name.size()) {
     size_t j = name.find('&', i);
     if (j == std::string::npos) j = name.size();
     std::string tok = name.substr(i, j - i);
-    if (tok.empty()) throw_error("Bad ssyntax", {intern(name)});
-    items.push_back(piece(tok));
+    if (tok.empty()) throw_error(vm, "Bad ssyntax", {intern(vm, name)});
+    items.push_back(piece(vm, tok));
     i = j + 1;
   }
   Value r = NIL;
-  for (size_t k = items.size(); k-- > 0;) r = cons(items[k], r);
-  return cons(S.andf, r);
+  for (size_t k = items.size(); k-- > 0;) r = cons(vm, items[k], r);
+  return cons(vm, S.andf, r);
 }
 
 bool is_tagged_mac(Value v) { return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == S.mac; }
@@ -139,8 +139,8 @@ void note_use(VM& vm, Value exc, Value name, uint64_t pos) {
   lines.push_back(use);
   lines.insert(lines.end(), outer.begin(), outer.end());
   Value r = NIL;
-  for (size_t i = lines.size(); i-- > 0;) r = cons(make_string_utf8(lines[i]), r);
-  set(ex, &ex->backtrace, r);
+  for (size_t i = lines.size(); i-- > 0;) r = cons(vm, make_string_utf8(vm, lines[i]), r);
+  set(vm, ex, &ex->backtrace, r);
 }
 
 }  // namespace
@@ -150,9 +150,9 @@ std::string where(uint64_t pos) {
   return file_name(pos_file(pos)) + ":" + std::to_string(pos_line(pos)) + ": ";
 }
 
-Value gensym(const char* prefix) {
+Value gensym(VM& vm, const char* prefix) {
   static uint64_t counter = 0;
-  return intern(std::string(prefix) + std::to_string(++counter));
+  return intern(vm, std::string(prefix) + std::to_string(++counter));
 }
 
 bool has_ssyntax(Value s) {
@@ -161,12 +161,12 @@ bool has_ssyntax(Value s) {
   return string_has_any(s.as<Symbol>()->name, ":~&.!");
 }
 
-Value ssexpand(Value s) {
+Value ssexpand(VM& vm, Value s) {
   if (!has_ssyntax(s)) return s;
   std::string n = symbol_name(s);
-  if (n.find_first_of(":~") != std::string::npos) return expand_compose(n);
-  if (n.find_first_of(".!") != std::string::npos) return expand_index(n);
-  return expand_and(n);
+  if (n.find_first_of(":~") != std::string::npos) return expand_compose(vm, n);
+  if (n.find_first_of(".!") != std::string::npos) return expand_index(vm, n);
+  return expand_and(vm, n);
 }
 
 Value macro_of(Value head) {
@@ -227,13 +227,13 @@ Unquotes find_unquote(Value x, int room) {
 // quoted constant; one without splices or a dotted tail is one %list call.
 Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
   if (!is_cons(x)) {
-    if (TYPE(x) == Kind::Symbol || x.is_nil()) return list({S.quote, x});
+    if (TYPE(x) == Kind::Symbol || x.is_nil()) return list(vm_, {S.quote, x});
     return x;  // self-evaluating
   }
   Nest nest(*this, pos);
   switch (find_unquote(x, kMaxDepth - depth_)) {
-    case Unquotes::None: return list({S.quote, x});
-    case Unquotes::TooDeep: too_deep(pos);
+    case Unquotes::None: return list(vm_, {S.quote, x});
+    case Unquotes::TooDeep: too_deep(vm_, pos);
     case Unquotes::Some: break;
   }
   Value head = car(x);
@@ -244,11 +244,11 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
   // (a (quasiquote (b (unquote-splicing (1 2))))) and `(a `(b ,,@x)) gives
   // (a (quasiquote (b (unquote 1 2)))).
   if ((head == S.unquote || head == S.unquote_splicing) && is_cons(cdr(x)) && depth > 1)
-    return list(
-        {internal("%append"), list({S.quote, list({head})}), quasiquote(cdr(x), depth - 1, pos)});
+    return list(vm_, {internal(vm_, "%append"), list(vm_, {S.quote, list(vm_, {head})}),
+                      quasiquote(cdr(x), depth - 1, pos)});
   if (head == S.quasiquote && is_cons(cdr(x)))
-    return list({internal("%list"), list({S.quote, S.quasiquote}),
-                 quasiquote(car(cdr(x)), depth + 1, pos)});
+    return list(vm_, {internal(vm_, "%list"), list(vm_, {S.quote, S.quasiquote}),
+                      quasiquote(car(cdr(x)), depth + 1, pos)});
   // A list: segments to append. Each element is a one-element list, or a
   // spliced expression; a dotted tail (including `(a . ,b)`) ends it.
   std::vector<Value> segs;
@@ -257,53 +257,53 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
     Value el = car(p);
     if (el == S.unquote && is_cons(cdr(p)) && cdr(cdr(p)).is_nil()) break;  // (a . ,b)
     if (is_cons(el) && car(el) == S.unquote_splicing && depth == 1) segs.push_back(car(cdr(el)));
-    else segs.push_back(list({internal("%list"), quasiquote(el, depth, pos)}));
+    else segs.push_back(list(vm_, {internal(vm_, "%list"), quasiquote(el, depth, pos)}));
   }
   Value tail = p.is_nil() ? NIL : quasiquote(p, depth, pos);
   Value r = NIL;
   bool spliced = false;
-  for (Value s : segs) spliced |= !(is_cons(s) && car(s) == internal("%list"));
+  for (Value s : segs) spliced |= !(is_cons(s) && car(s) == internal(vm_, "%list"));
   if (!spliced && tail.is_nil()) {
-    for (size_t i = segs.size(); i-- > 0;) r = cons(car(cdr(segs[i])), r);
-    return cons(internal("%list"), r);
+    for (size_t i = segs.size(); i-- > 0;) r = cons(vm_, car(cdr(segs[i])), r);
+    return cons(vm_, internal(vm_, "%list"), r);
   }
   // Adjacent one-element segments merge: (%list a) (%list b) => (%list a b).
   std::vector<Value> merged;
   for (Value s : segs) {
-    bool single = is_cons(s) && car(s) == internal("%list");
+    bool single = is_cons(s) && car(s) == internal(vm_, "%list");
     if (single && !merged.empty() && is_cons(merged.back()) &&
-        car(merged.back()) == internal("%list")) {
+        car(merged.back()) == internal(vm_, "%list")) {
       Value m = merged.back();
       Value q = m;
       while (!cdr(q).is_nil()) q = cdr(q);
-      set(q.as<Cons>(), &q.as<Cons>()->cdr, cdr(s));
+      set(vm_, q.as<Cons>(), &q.as<Cons>()->cdr, cdr(s));
     } else {
-      merged.push_back(single ? cons(car(s), cdr(s)) : s);
+      merged.push_back(single ? cons(vm_, car(s), cdr(s)) : s);
     }
   }
   // A splice copies its list wherever it is, as Arc 3.1's does: %append
   // shares its last argument, so a splice that would be last gets a nil
   // after it.
   bool last_spliced =
-      !merged.empty() && !(is_cons(merged.back()) && car(merged.back()) == internal("%list"));
-  if (last_spliced && tail.is_nil()) r = cons(NIL, r);
-  for (size_t i = merged.size(); i-- > 0;) r = cons(merged[i], r);
+      !merged.empty() && !(is_cons(merged.back()) && car(merged.back()) == internal(vm_, "%list"));
+  if (last_spliced && tail.is_nil()) r = cons(vm_, NIL, r);
+  for (size_t i = merged.size(); i-- > 0;) r = cons(vm_, merged[i], r);
   if (!tail.is_nil()) {
-    Value t = cons(tail, NIL);
+    Value t = cons(vm_, tail, NIL);
     if (r.is_nil()) return tail;
     Value q = r;
     while (!cdr(q).is_nil()) q = cdr(q);
-    set(q.as<Cons>(), &q.as<Cons>()->cdr, t);
+    set(vm_, q.as<Cons>(), &q.as<Cons>()->cdr, t);
   }
   if (r.is_nil()) return NIL;
-  return cons(internal("%append"), r);
+  return cons(vm_, internal(vm_, "%append"), r);
 }
 
 Value Expander::expand(Value form) {
   Kind k = TYPE(form);
   if (k == Kind::Symbol) {
     if (!has_ssyntax(form)) return form;
-    return expand(ssexpand(form));
+    return expand(ssexpand(vm_, form));
   }
   if (k == Kind::String && vm_.declarations().atstrings) return atstring(form);
   if (k != Kind::Cons) return form;
@@ -313,39 +313,39 @@ Value Expander::expand(Value form) {
 
 Expander::Nest::Nest(Expander& e, uint64_t pos) : depth(e.depth_) {
   e.vm_.check_machine_stack();
-  if (depth == kMaxDepth) too_deep(pos);
+  if (depth == kMaxDepth) too_deep(e.vm_, pos);
   ++depth;
 }
 
-void Expander::too_deep(uint64_t pos) {
-  throw_error(where(pos) + "form nested too deeply to compile");
+void Expander::too_deep(VM& vm, uint64_t pos) {
+  throw_error(vm, where(pos) + "form nested too deeply to compile");
 }
 
 Value Expander::expand_list(Value form, uint64_t pos) {
   Rooted<Value> f(vm_.heap(), form);
   Value head = car(form);
-  if (!is_proper(form)) bad("improper form:", pos, form);
+  if (!is_proper(form)) bad(vm_, "improper form:", pos, form);
   if (has_ssyntax(head)) {
-    Value h = ssexpand(head);
-    return expand(with_pos(cons(h, cdr(f)), pos));
+    Value h = ssexpand(vm_, head);
+    return expand(with_pos(vm_, cons(vm_, h, cdr(f)), pos));
   }
   if (head == S.quote) {
     if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
-      bad("quote takes one argument:", pos, form);
+      bad(vm_, "quote takes one argument:", pos, form);
     return form;
   }
   if (head == S.quasiquote) {
     if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
-      bad("quasiquote takes one argument:", pos, form);
-    return expand(with_pos(quasiquote(car(cdr(form)), 1, pos), pos));
+      bad(vm_, "quasiquote takes one argument:", pos, form);
+    return expand(with_pos(vm_, quasiquote(car(cdr(form)), 1, pos), pos));
   }
   if (head == S.fn) return expand_fn(form, pos);
   if (head == S.assign) return expand_assign(form, pos);
-  if (head == S.if_ || head == intern("%catch")) return expand_elements(form, pos, true);
+  if (head == S.if_ || head == intern(vm_, "%catch")) return expand_elements(form, pos, true);
   if (is_cons(head)) {
     bool done = false;
     Value r = rewrite_operator(head, cdr(form), pos, done);
-    if (done) return expand(with_pos(r, pos));
+    if (done) return expand(with_pos(vm_, r, pos));
   }
   Value m = macro_of(head);
   if (m.truthy()) {
@@ -358,7 +358,7 @@ Value Expander::expand_list(Value form, uint64_t pos) {
       note_use(vm_, e.exc, car(f), pos);
       throw;
     }
-    return expand(with_pos(r, pos));
+    return expand(with_pos(vm_, r, pos));
   }
   return expand_elements(form, pos, false);
 }
@@ -374,20 +374,20 @@ Value Expander::expand_elements(Value forms, uint64_t pos, bool keep_head) {
   }
   for (; is_cons(rest.get()); rest = cdr(rest)) items.items.push_back(expand(car(rest)));
   Value r = NIL;
-  for (size_t i = items.items.size(); i-- > 1;) r = cons(items.items[i], r);
-  return src_cons(items.items[0], r, pos);
+  for (size_t i = items.items.size(); i-- > 1;) r = cons(vm_, items.items[i], r);
+  return src_cons(vm_, items.items[0], r, pos);
 }
 
 Value Expander::expand_fn(Value form, uint64_t pos) {
-  if (!is_cons(cdr(form))) bad("fn needs a parameter list:", pos, form);
+  if (!is_cons(cdr(form))) bad(vm_, "fn needs a parameter list:", pos, form);
   Rooted<Value> f(vm_.heap(), form);
   Rooted<Value> params(vm_.heap(), expand_params(car(cdr(form))));
   RootedVector<Value> body(vm_.heap());
   for (Rooted<Value> p(vm_.heap(), cdr(cdr(f))); is_cons(p.get()); p = cdr(p))
     body.items.push_back(expand(car(p)));
   Value r = NIL;
-  for (size_t i = body.items.size(); i-- > 0;) r = cons(body.items[i], r);
-  return src_cons(S.fn, cons(params, r), pos);
+  for (size_t i = body.items.size(); i-- > 0;) r = cons(vm_, body.items[i], r);
+  return src_cons(vm_, S.fn, cons(vm_, params, r), pos);
 }
 
 // Parameter lists keep their shape; only the defaults of (o var default)
@@ -404,7 +404,7 @@ Value Expander::expand_params(Value params) {
       Value dflt = is_cons(cdr(el)) && is_cons(cdr(cdr(el))) ? car(cdr(cdr(el))) : NIL;
       Value e = expand(dflt);
       Value var = is_cons(cdr(spec)) ? car(cdr(spec)) : NIL;
-      items.items.push_back(list({S.o, var, e}));
+      items.items.push_back(list(vm_, {S.o, var, e}));
     } else if (is_cons(el)) {
       items.items.push_back(expand_params(el));
     } else {
@@ -412,7 +412,7 @@ Value Expander::expand_params(Value params) {
     }
   }
   Value r = p.get();  // the dotted tail, or nil
-  for (size_t i = items.items.size(); i-- > 0;) r = cons(items.items[i], r);
+  for (size_t i = items.items.size(); i-- > 0;) r = cons(vm_, items.items[i], r);
   return r;
 }
 
@@ -423,10 +423,11 @@ Value Expander::expand_assign(Value form, uint64_t pos) {
     Value target = car(p);
     if (is_cons(target) && macro_of(car(target)).truthy()) target = macex(vm_, target);
     if (TYPE(target) != Kind::Symbol && !target.is_nil() && target != T)
-      bad("assign: the target must be a symbol, got", pos, target);
-    if (target.is_nil()) throw_error(where(pos) + "Can't rebind nil");
-    if (target == T) throw_error(where(pos) + "Can't rebind t");
-    if (has_ssyntax(target)) bad("assign: the target must be a plain symbol, got", pos, target);
+      bad(vm_, "assign: the target must be a symbol, got", pos, target);
+    if (target.is_nil()) throw_error(vm_, where(pos) + "Can't rebind nil");
+    if (target == T) throw_error(vm_, where(pos) + "Can't rebind t");
+    if (has_ssyntax(target))
+      bad(vm_, "assign: the target must be a plain symbol, got", pos, target);
     items.items.push_back(target);
     if (!is_cons(cdr(p))) {
       items.items.push_back(NIL);
@@ -435,8 +436,8 @@ Value Expander::expand_assign(Value form, uint64_t pos) {
     items.items.push_back(expand(car(cdr(p))));
   }
   Value r = NIL;
-  for (size_t i = items.items.size(); i-- > 0;) r = cons(items.items[i], r);
-  return src_cons(S.assign, r, pos);
+  for (size_t i = items.items.size(); i-- > 0;) r = cons(vm_, items.items[i], r);
+  return src_cons(vm_, S.assign, r, pos);
 }
 
 // ((compose f g) x) => (f (g x)); ((complement f) x) => (no (f x));
@@ -449,33 +450,33 @@ Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
     if (fns.is_nil()) return is_cons(args) ? car(args) : NIL;
     std::vector<Value> fv;
     for (Value p = fns; is_cons(p); p = cdr(p)) fv.push_back(car(p));
-    Value r = cons(fv.back(), args);
-    for (size_t i = fv.size() - 1; i-- > 0;) r = list({fv[i], r});
+    Value r = cons(vm_, fv.back(), args);
+    for (size_t i = fv.size() - 1; i-- > 0;) r = list(vm_, {fv[i], r});
     return r;
   }
   if (op == S.complement && is_cons(fns)) {
     done = true;
-    return list({S.no, cons(car(fns), args)});
+    return list(vm_, {S.no, cons(vm_, car(fns), args)});
   }
   if (op == S.andf) {
     done = true;
     std::vector<Value> temps, argv;
     for (Value p = args; is_cons(p); p = cdr(p)) {
-      temps.push_back(gensym("%andf"));
+      temps.push_back(gensym(vm_, "%andf"));
       argv.push_back(car(p));
     }
     Value tl = NIL;
-    for (size_t i = temps.size(); i-- > 0;) tl = cons(temps[i], tl);
+    for (size_t i = temps.size(); i-- > 0;) tl = cons(vm_, temps[i], tl);
     std::vector<Value> fv;
     for (Value p = fns; is_cons(p); p = cdr(p)) fv.push_back(car(p));
     Value body = T;
     for (size_t i = fv.size(); i-- > 0;) {
-      Value call = cons(fv[i], tl);
-      body = i + 1 == fv.size() ? call : list({S.if_, call, body});
+      Value call = cons(vm_, fv[i], tl);
+      body = i + 1 == fv.size() ? call : list(vm_, {S.if_, call, body});
     }
     Value al = NIL;
-    for (size_t i = argv.size(); i-- > 0;) al = cons(argv[i], al);
-    return cons(list({S.fn, tl, body}), al);
+    for (size_t i = argv.size(); i-- > 0;) al = cons(vm_, argv[i], al);
+    return cons(vm_, list(vm_, {S.fn, tl, body}), al);
   }
   return NIL;
 }
@@ -502,7 +503,7 @@ Value Expander::atstring(Value s) {
     std::u32string rest32 = text.substr(i + 1);
     std::string rest;
     for (char32_t c : rest32) utf8_append(rest, c);
-    Reader r(rest, "string");
+    Reader r(vm_, rest, "string");
     Value form;
     if (!r.read(form)) {  // nothing after the @: it stays, as text
       lit += text[i++];
@@ -522,20 +523,20 @@ Value Expander::atstring(Value s) {
       }
       ++consumed;
     }
-    if (!lit.empty()) parts.push_back(make_string_u32(lit));
+    if (!lit.empty()) parts.push_back(make_string_u32(vm_, lit));
     lit.clear();
     parts.push_back(expand(form));
     interpolated = true;
     i += 1 + consumed;
   }
-  if (!lit.empty()) parts.push_back(make_string_u32(lit));
-  if (!interpolated) return parts.empty() ? make_string(0) : parts[0];
+  if (!lit.empty()) parts.push_back(make_string_u32(vm_, lit));
+  if (!interpolated) return parts.empty() ? make_string(vm_, 0) : parts[0];
   Value r = NIL;
-  for (size_t i = parts.size(); i-- > 0;) r = cons(parts[i], r);
-  r = cons(make_string(0), r);  // a string first: + concatenates
+  for (size_t i = parts.size(); i-- > 0;) r = cons(vm_, parts[i], r);
+  r = cons(vm_, make_string(vm_, 0), r);  // a string first: + concatenates
   // The forms are expanded, the literal parts not again: their @@ were
   // already made @ (Arc 3.1 would re-read them, docs/LANGUAGE.md 3.11).
-  return cons(internal("%concat"), r);
+  return cons(vm_, internal(vm_, "%concat"), r);
 }
 
 }  // namespace compiler

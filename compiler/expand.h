@@ -36,7 +36,7 @@ class Expander {
     ~Nest() { --depth; }
     int& depth;
   };
-  [[noreturn]] static void too_deep(uint64_t pos);
+  [[noreturn]] static void too_deep(vm::VM& vm, uint64_t pos);
 
   vm::VM& vm_;
   int depth_ = 0;
@@ -50,10 +50,10 @@ Value macex(vm::VM& vm, Value form);
 
 bool has_ssyntax(Value sym);
 // One step of ssyntax expansion (docs/LANGUAGE.md 2.10); non-ssyntax values unchanged.
-Value ssexpand(Value sym);
+Value ssexpand(vm::VM& vm, Value sym);
 
 // A fresh symbol for the compiler's own temporaries.
-Value gensym(const char* prefix);
+Value gensym(vm::VM& vm, const char* prefix);
 
 // "file:line: " for messages about a form, "" when it has no position.
 std::string where(uint64_t pos);

@@ -112,9 +112,9 @@ uint64_t get_fixed(std::string_view s, size_t at, int bytes) {
 // One form's value graph, written (see the file's opening).
 class FormWriter {
  public:
-  FormWriter(std::string& out, std::unordered_map<std::string, uint64_t>& symbol_ids,
+  FormWriter(VM& vm, std::string& out, std::unordered_map<std::string, uint64_t>& symbol_ids,
              const std::string& where)
-      : out_(out), symbol_ids_(symbol_ids), where_(where) {}
+      : vm_(vm), out_(out), symbol_ids_(symbol_ids), where_(where) {}
 
   void value(Value v) {
     // A list's spine is written as a loop, so a long quoted list needs no
@@ -185,7 +185,7 @@ class FormWriter {
       case Kind::Bignum:
       case Kind::Ratnum:
         out_ += char(kNum);
-        put_text(out_, number_to_string(v));
+        put_text(out_, number_to_string(vm_, v));
         return;
       case Kind::Blob: {
         Blob* b = v.as<Blob>();
@@ -226,6 +226,7 @@ class FormWriter {
     for (uint32_t i = 0; i < c->ninsns; ++i) put_fixed(out_, code_insns(c)[i], 4);
   }
 
+  VM& vm_;
   std::string& out_;
   std::unordered_map<std::string, uint64_t>& symbol_ids_;
   const std::string& where_;
@@ -241,7 +242,8 @@ class FormReader {
  public:
   // symbols: how many the image names (the header's count); a body that
   // names more is corrupt.
-  FormReader(std::string_view body, uint64_t symbols) : s_(body), max_symbols_(symbols) {
+  FormReader(VM& vm, std::string_view body, uint64_t symbols)
+      : vm_(vm), s_(body), max_symbols_(symbols) {
     symbols_.reserve(symbols);
   }
   bool done() const { return at_ == s_.size(); }
@@ -301,7 +303,7 @@ class FormReader {
       if (tag != kCons) {
         Value v = atom(tag);
         if (last.is_nil()) return v;
-        set(last.as<Cons>(), &last.as<Cons>()->cdr, v);
+        set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, v);
         return first;
       }
       uint64_t pos = 0;
@@ -315,11 +317,11 @@ class FormReader {
         uint64_t line = u(), col = u();
         pos = make_pos(last_file_id_, uint32_t(line), uint32_t(col));
       }
-      Value cell = made(src_cons(NIL, NIL, pos));
+      Value cell = made(src_cons(vm_, NIL, NIL, pos));
       Value car = value();
-      set(cell.as<Cons>(), &cell.as<Cons>()->car, car);
+      set(vm_, cell.as<Cons>(), &cell.as<Cons>()->car, car);
       if (last.is_nil()) first = cell;
-      else set(last.as<Cons>(), &last.as<Cons>()->cdr, cell);
+      else set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, cell);
       last = cell;
     }
   }
@@ -339,19 +341,19 @@ class FormReader {
       case kSym: {
         if (symbols_.size() == max_symbols_) corrupt();
         symbols_.push_back({text(), {}});
-        return made(intern(symbols_.back().name, symbols_.back().place));
+        return made(intern(vm_, symbols_.back().name, symbols_.back().place));
       }
       case kSymAgain: {
         uint64_t id = u();
         if (id >= symbols_.size()) corrupt();
-        return made(intern(symbols_[id].name, symbols_[id].place));
+        return made(intern(vm_, symbols_[id].name, symbols_[id].place));
       }
-      case kUsym: return made(make_uninterned_symbol(text()));
+      case kUsym: return made(make_uninterned_symbol(vm_, text()));
       case kStr: {
         bool wide = byte();
         uint64_t n = u();
         if (n > (s_.size() - at_) / (wide ? 4 : 1)) corrupt();
-        Value s = make_string_in_blob(n, wide);  // as the compiler made them
+        Value s = make_string_in_blob(vm_, n, wide);  // as the compiler made them
         raw(string_bytes(s), n * (wide ? 4 : 1));
         return made(s);
       }
@@ -359,16 +361,16 @@ class FormReader {
         uint64_t bits = fixed(8);
         double d;
         std::memcpy(&d, &bits, sizeof d);
-        return made(make_flonum(d));
+        return made(make_flonum(vm_, d));
       }
       case kNum: {
-        std::optional<Value> n = parse_number(text());
+        std::optional<Value> n = parse_number(vm_, text());
         if (!n) corrupt();
         return made(*n);
       }
       case kBlob: {
         std::string_view bytes = text();
-        Value b = make_blob(bytes.size());
+        Value b = make_blob(vm_, bytes.size());
         if (!bytes.empty()) std::memcpy(b.as<Blob>()->data, bytes.data(), bytes.size());
         return made(b);
       }
@@ -394,7 +396,7 @@ class FormReader {
     for (uint64_t& x : f) x = u();
     uint64_t nconsts = f[10], ninsns = f[11];
     if (nconsts > s_.size() || ninsns > s_.size()) corrupt();
-    Code* c = alloc<Code>(Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
+    Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
     // Every slot the collector traces holds a value before anything else
     // is allocated into the code's fields.
     c->lines = c->name = c->file = c->shared = NIL;
@@ -414,22 +416,23 @@ class FormReader {
     c->frame_words = uint32_t(f[9]);
     Value cv = made(Value::ref(c));
     Value lines = value();
-    set(c, &c->lines, lines);
+    set(vm_, c, &c->lines, lines);
     Value name = value();
-    set(c, &c->name, name);
+    set(vm_, c, &c->name, name);
     Value file = value();
-    set(c, &c->file, file);
+    set(vm_, c, &c->file, file);
     Value shared = value();
-    set(c, &c->shared, shared);
+    set(vm_, c, &c->shared, shared);
     for (uint64_t i = 0; i < nconsts; ++i) {
       Value k = value();
-      set(c, &code_consts(c)[i], k);
+      set(vm_, c, &code_consts(c)[i], k);
     }
     c->ninsns = uint32_t(ninsns);
     raw(const_cast<Insn*>(code_insns(c)), ninsns * sizeof(Insn));
     return cv;
   }
 
+  VM& vm_;
   std::string_view s_;
   size_t at_ = 0;
   std::vector<Value> objects_;  // this form's, by id
@@ -448,8 +451,8 @@ class FormReader {
 
 ImageWriter::ImageWriter() = default;
 
-void ImageWriter::add_form(Value code, const std::string& where) {
-  FormWriter(body_, symbol_ids_, where).value(code);
+void ImageWriter::add_form(VM& vm, Value code, const std::string& where) {
+  FormWriter(vm, body_, symbol_ids_, where).value(code);
   ++forms_;
 }
 
@@ -499,16 +502,16 @@ bool image_valid(std::string_view image, ImageHeader* header, bool own) {
   return true;
 }
 
-bool run_image(VM& vm, std::string_view image, void (*after_prelude)(VM&)) {
+bool run_image(VM& vm, std::string_view image, void (*after_prelude)(VM& vm)) {
   ImageHeader h;
   if (!image_valid(image, &h, image.data() == embedded_image().data())) return false;
   advance_uniq_count(h.uniq_count);
-  FormReader r(image.substr(kHeaderBytes), h.symbols);
+  FormReader r(vm, image.substr(kHeaderBytes), h.symbols);
   if (h.prelude_forms == 0) after_prelude(vm);
   for (uint32_t i = 0; i < h.forms; ++i) {
     Value code = r.form();
     if (TYPE(code) != Kind::Code) corrupt();
-    Value fn = make_closure(code, 0);
+    Value fn = make_closure(vm, code, 0);
     vm.set_top_level_run();
     vm.apply(fn, nullptr, 0);
     if (i + 1 == h.prelude_forms) after_prelude(vm);

@@ -45,7 +45,7 @@ class ImageWriter {
   ImageWriter();
   // code: the code object of a top-level form, just compiled, before it
   // runs (constants that are functions are looked up as globals now).
-  void add_form(vm::Value code, const std::string& where);
+  void add_form(vm::VM& vm, vm::Value code, const std::string& where);
   // The forms added so far are the prelude's (VM::install_hooks after them).
   void end_prelude();
   // The image; uniq_count is (uniq)'s counter after the library.

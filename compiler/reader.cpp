@@ -12,6 +12,7 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/vm.h"
 
 namespace compiler {
 
@@ -97,8 +98,9 @@ std::string quoted_char(int32_t c) {
 
 // ---- the character source ----
 
-Reader::Reader(std::string text, std::string file, uint32_t first_line)
-    : text_(std::move(text)),
+Reader::Reader(vm::VM& vm, std::string text, std::string file, uint32_t first_line)
+    : vm_(vm),
+      text_(std::move(text)),
       file_(std::move(file)),
       file_id_(vm::file_id(file_)),
       line_(first_line) {
@@ -106,7 +108,8 @@ Reader::Reader(std::string text, std::string file, uint32_t first_line)
   if (text_.rfind("\xEF\xBB\xBF", 0) == 0) index_ = 3;
 }
 
-Reader::Reader(vm::PortImpl* port) : port_(port), file_(port->name), file_id_(vm::file_id(file_)) {}
+Reader::Reader(vm::VM& vm, vm::PortImpl* port)
+    : vm_(vm), port_(port), file_(port->name), file_id_(vm::file_id(file_)) {}
 
 int32_t Reader::peek() {
   if (port_) return port_->peek_char();
@@ -151,7 +154,7 @@ void Reader::fail_in_text(const std::string& what, uint32_t line, uint32_t col) 
 
 void Reader::fail(const std::string& what, uint32_t line, uint32_t col, bool at_eof) {
   eof_error_ = at_eof;
-  vm::throw_error("read: " + what + " at " + where(line, col));
+  vm::throw_error(vm_, "read: " + what + " at " + where(line, col));
 }
 
 // ---- whitespace and comments ----
@@ -196,7 +199,7 @@ Value Reader::read_string(uint32_t line, uint32_t col) {
     uint32_t cl = line_, cc = col_;
     int32_t c = next();
     if (c < 0) fail_in_text("unterminated string", line, col);
-    if (c == '"') return vm::make_string_u32(chars);
+    if (c == '"') return vm::make_string_u32(vm_, chars);
     if (c == '\\') read_escape(chars, cl, cc);
     else chars.push_back(char32_t(c));
   }
@@ -327,13 +330,13 @@ Value Reader::atom(const std::string& text, bool quoted, uint32_t line, uint32_t
   if (!quoted && could_be_number(text)) {
     std::optional<Value> n;
     try {
-      n = vm::parse_number(text);
+      n = vm::parse_number(vm_, text);
     } catch (const vm::ArcError&) {
       fail("bad number " + text, line, col);  // e.g. a division by zero in 1/0
     }
     if (n) return *n;
   }
-  return vm::intern(text);
+  return vm::intern(vm_, text);
 }
 
 // A token that starts with '#' and is not a comment, character or vector:
@@ -359,8 +362,8 @@ Value Reader::hash_atom(const std::string& text, uint32_t line, uint32_t col) {
 // roots while the builder lives.
 class FormBuilder final : public gc::RootSource {
  public:
-  explicit FormBuilder(Reader& r) : r_(r) { vm::heap().add_root_source(this); }
-  ~FormBuilder() override { vm::heap().remove_root_source(this); }
+  explicit FormBuilder(Reader& r) : r_(r), vm_(r.vm_) { vm_.heap().add_root_source(this); }
+  ~FormBuilder() override { vm_.heap().remove_root_source(this); }
   bool run(Value& out);
   void trace_roots(gc::Visitor& v) override {
     v.visit_range(reinterpret_cast<gc::Word*>(vals_.data()),
@@ -394,6 +397,7 @@ class FormBuilder final : public gc::RootSource {
   }
 
   Reader& r_;
+  vm::VM& vm_;
   std::vector<Frame> frames_;
   std::vector<Value> vals_;
 };
@@ -497,7 +501,7 @@ bool FormBuilder::deliver(Value v, uint32_t line, uint32_t col, Value& out) {
       return false;
     }
     uint64_t pos = r_.pos(f.line, f.col);
-    v = vm::src_cons(f.extra, vm::src_cons(v, NIL, pos), pos);
+    v = vm::src_cons(vm_, f.extra, vm::src_cons(vm_, v, NIL, pos), pos);
     line = f.line;
     col = f.col;
     frames_.pop_back();
@@ -539,7 +543,7 @@ Value FormBuilder::close(int32_t c, uint32_t line, uint32_t col) {
   if (f.dot == kDotSeen) r_.fail("missing datum after '.'", line, col);
   uint64_t pos = r_.pos(f.line, f.col);
   Value list = f.dot == kTailRead ? f.extra : NIL;
-  for (size_t i = vals_.size(); i > f.base; --i) list = vm::src_cons(vals_[i - 1], list, pos);
+  for (size_t i = vals_.size(); i > f.base; --i) list = vm::src_cons(vm_, vals_[i - 1], list, pos);
   vals_.resize(f.base);
   bool bracket = f.open == '[';
   frames_.pop_back();
@@ -548,8 +552,9 @@ Value FormBuilder::close(int32_t c, uint32_t line, uint32_t col) {
 
 // docs/LANGUAGE.md 2.9: [ ... ] is (fn (_) (...)).
 Value FormBuilder::bracket_fn(Value body, uint64_t pos) {
-  Value params = vm::src_cons(vm::S.underscore, NIL, pos);
-  return vm::src_cons(vm::S.fn, vm::src_cons(params, vm::src_cons(body, NIL, pos), pos), pos);
+  Value params = vm::src_cons(vm_, vm::S.underscore, NIL, pos);
+  return vm::src_cons(vm_, vm::S.fn,
+                      vm::src_cons(vm_, params, vm::src_cons(vm_, body, NIL, pos), pos), pos);
 }
 
 // End of input with frames open: the innermost one names the problem.
@@ -570,14 +575,14 @@ bool Reader::read(Value& out) {
   return builder.run(out);
 }
 
-Value read_all(const std::string& text, const std::string& file) {
-  Reader reader(text, file);
+Value read_all(vm::VM& vm, const std::string& text, const std::string& file) {
+  Reader reader(vm, text, file);
   // Forms wait unrooted between read() calls: reading never collects.
   std::vector<Value> forms;
   Value form;
   while (reader.read(form)) forms.push_back(form);
   Value list = NIL;
-  for (size_t i = forms.size(); i > 0; --i) list = vm::cons(forms[i - 1], list);
+  for (size_t i = forms.size(); i > 0; --i) list = vm::cons(vm, forms[i - 1], list);
   return list;
 }
 
@@ -598,13 +603,13 @@ bool reads_whole(Reader& reader) {
 
 }  // namespace
 
-bool form_complete(const std::string& text) {
-  Reader reader(text, "<input>");
+bool form_complete(vm::VM& vm, const std::string& text) {
+  Reader reader(vm, text, "<input>");
   return reads_whole(reader) || !reader.error_at_eof();
 }
 
-bool ends_inside_text(const std::string& text) {
-  Reader reader(text, "<input>");
+bool ends_inside_text(vm::VM& vm, const std::string& text) {
+  Reader reader(vm, text, "<input>");
   return !reads_whole(reader) && reader.error_inside_text();
 }
 

@@ -19,7 +19,8 @@
 
 namespace vm {
 struct PortImpl;
-}
+class VM;
+}  // namespace vm
 
 namespace compiler {
 
@@ -29,9 +30,9 @@ class Reader {
  public:
   // Reads UTF-8 text; positions name `file`, and its first line is
   // first_line (the REPL's piped input counts on from the last entry).
-  Reader(std::string text, std::string file, uint32_t first_line = 1);
+  Reader(vm::VM& vm, std::string text, std::string file, uint32_t first_line = 1);
   // Reads characters from an input port; positions name the port.
-  explicit Reader(vm::PortImpl* port);
+  Reader(vm::VM& vm, vm::PortImpl* port);
 
   // Reads the next form into out. Returns false at end of input (nothing but
   // whitespace and comments left). Throws vm::ArcError on malformed input.
@@ -50,6 +51,8 @@ class Reader {
 
  private:
   friend class FormBuilder;  // builds lists from the tokens read here
+
+  vm::VM& vm_;  // the VM whose heap the forms are made in
 
   // Character source: UTF-8 text or a port; -1 at end of input.
   int32_t peek();
@@ -84,15 +87,15 @@ class Reader {
 };
 
 // Every form in text, as an Arc list (in order).
-vm::Value read_all(const std::string& text, const std::string& file);
+vm::Value read_all(vm::VM& vm, const std::string& text, const std::string& file);
 
 // For the REPL's multi-line input: true when text holds no unfinished form
 // (complete forms, or only whitespace and comments). Text with an error other
 // than running out of input (say an unbalanced ')') counts as complete, so
 // the REPL reads it and reports the error.
-bool form_complete(const std::string& text);
+bool form_complete(vm::VM& vm, const std::string& text);
 // For the REPL's completion: true when text ends inside a string, a |symbol|
 // or a #| comment, where a name is not being typed.
-bool ends_inside_text(const std::string& text);
+bool ends_inside_text(vm::VM& vm, const std::string& text);
 
 }  // namespace compiler

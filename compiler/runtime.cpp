@@ -51,7 +51,8 @@ const vm::Library* const kLibraries[] = {&vm::kIoLibrary, &vm::kMeasureLibrary};
 // The prelude (first in CMakeLists.txt's ARC_LIBRARY) defines the hooks the
 // interpreter calls (VM::install_hooks) before anything can need them.
 void install_hooks(VM& vm) {
-  vm.install_hooks(global_value(intern("%run-winds")), global_value(intern("%atomic-locked")));
+  vm.install_hooks(global_value(intern(vm, "%run-winds")),
+                   global_value(intern(vm, "%atomic-locked")));
 }
 
 }  // namespace
@@ -63,7 +64,7 @@ void Runtime::load_library_source(std::string* record) {
   if (record) writer.emplace();
   for (auto* lib = kLibrary; lib->first; ++lib) {
     std::string text(*lib->second);
-    Reader reader(text, lib->first);
+    Reader reader(*vm_, text, lib->first);
     Value form;
     while (reader.read(form)) {
       uint32_t line = reader.line();
@@ -73,7 +74,7 @@ void Runtime::load_library_source(std::string* record) {
         Value fn = compile_toplevel(*vm_, form, lib->first, line);
         // Written before it runs: nothing has collected since it was made.
         if (writer)
-          writer->add_form(fn.as<Closure>()->code,
+          writer->add_form(*vm_, fn.as<Closure>()->code,
                            std::string(lib->first) + ":" + std::to_string(line));
         vm_->set_top_level_run();
         vm_->apply(fn, nullptr, 0);
@@ -94,14 +95,12 @@ Runtime::Runtime(const RuntimeOptions& opts) {
   heap_.reset(gc::make_heap(opts.gc));
   if (!heap_) throw std::runtime_error("unknown collector: " + opts.gc);
   if (opts.nursery_bytes) heap_->set_nursery_size(opts.nursery_bytes);
-  previous_heap_ = has_heap() ? &heap() : nullptr;
-  set_heap(heap_.get());
   vm::Options vo;
   vo.stack_limit_bytes = opts.stack_limit_bytes;
   vo.fiber_release = opts.fiber_release;
   vo.fiber_stack_bytes = opts.fiber_stack_bytes;
   vo.workers = opts.workers;
-  vm_ = std::make_unique<VM>(vo);
+  vm_ = std::make_unique<VM>(*heap_, vo);
   for (const vm::Library* lib : kLibraries) vm_->open(*lib);
   register_compiler_builtins(*vm_);
   from_image_ =
@@ -113,11 +112,10 @@ Runtime::Runtime(const RuntimeOptions& opts) {
 Runtime::~Runtime() {
   heap_->finalize_all();  // while the VM its finalizers use still exists
   vm_.reset();
-  set_heap(previous_heap_);
 }
 
 Value Runtime::eval_string(const std::string& text, const std::string& file) {
-  Reader reader(text, file);
+  Reader reader(*vm_, text, file);
   gc::Rooted<Value> last(vm_->heap(), NIL);
   Value form;
   // A Ctrl-C kept from the form before (VM::set_interrupt_spans_forms),
@@ -138,7 +136,7 @@ Value Runtime::eval_string(const std::string& text, const std::string& file) {
 
 Value Runtime::load_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw_error("load: can't open file", {make_string_utf8(path)});
+  if (!in) throw_error(*vm_, "load: can't open file", {make_string_utf8(*vm_, path)});
   std::stringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();

@@ -60,7 +60,6 @@ class Runtime {
  private:
   std::unique_ptr<gc::Heap> heap_;
   std::unique_ptr<vm::VM> vm_;
-  gc::Heap* previous_heap_ = nullptr;
   bool from_image_ = false;
 
   void load_library_source(std::string* record);

@@ -111,7 +111,7 @@ HashPool& pool() {
 // Runs j on the pool; the calling green thread waits (the others run).
 void run_job(VM& vm, std::shared_ptr<Job> j) {
   j->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (j->done_fd < 0) throw_error("password hashing: cannot make an eventfd");
+  if (j->done_fd < 0) throw_error(vm, "password hashing: cannot make an eventfd");
   int fd = j->done_fd;
   pool().submit(j);  // the pool holds it too, so a thread broken while it waits loses nothing
   while (wait_io(vm, fd, false, 0) != IoWait::Ready) {
@@ -123,8 +123,8 @@ void run_job(VM& vm, std::shared_ptr<Job> j) {
 // The cost of new hashes, from the global pwhash-cost*: interactive (the
 // default: libsodium's interactive limits, 2 passes over 64 MiB), moderate,
 // sensitive, or min (for tests: hashes are still Argon2id).
-void hash_cost(unsigned long long& ops, size_t& mem) {
-  Value v = global_value(intern("pwhash-cost*"));
+void hash_cost(VM& vm, unsigned long long& ops, size_t& mem) {
+  Value v = global_value(intern(vm, "pwhash-cost*"));
   std::string c = TYPE(v) == Kind::Symbol ? symbol_name(v) : "interactive";
   if (c == "min") {
     ops = crypto_pwhash_OPSLIMIT_MIN;
@@ -144,11 +144,11 @@ void hash_cost(unsigned long long& ops, size_t& mem) {
 // (%pw-hash pw): libsodium's encoded Argon2id hash of pw ("$argon2id$...").
 Value bi_pw_hash(VM& vm, Value* args, int) {
   auto j = std::make_shared<Job>();
-  j->password = string_utf8(arg_string("%pw-hash", args[0]));
-  hash_cost(j->ops, j->mem);
+  j->password = string_utf8(arg_string(vm, "%pw-hash", args[0]));
+  hash_cost(vm, j->ops, j->mem);
   run_job(vm, j);
-  if (!j->ok) throw_error("%pw-hash: out of memory for the hash");
-  return make_string_utf8(j->hash);
+  if (!j->ok) throw_error(vm, "%pw-hash: out of memory for the hash");
+  return make_string_utf8(vm, j->hash);
 }
 
 // (%pw-verify hash pw): t if pw is the password hash was made from; nil
@@ -168,13 +168,13 @@ Value bi_pw_verify(VM& vm, Value* args, int) {
 // (rand-string n): n characters from [0-9a-zA-Z], each uniformly from the
 // kernel's random source (randombytes_uniform: no modulo bias). 22 of
 // them carry 131 bits.
-Value bi_rand_string(VM&, Value* args, int) {
+Value bi_rand_string(VM& vm, Value* args, int) {
   static const char kChars[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  int64_t n = arg_index("rand-string", args[0]);
-  if (n > (int64_t(1) << 24)) type_error("rand-string", "a length up to 16 Mi", args[0]);
-  Value s = make_string(uint64_t(n));
+  int64_t n = arg_index(vm, "rand-string", args[0]);
+  if (n > (int64_t(1) << 24)) type_error(vm, "rand-string", "a length up to 16 Mi", args[0]);
+  Value s = make_string(vm, uint64_t(n));
   for (int64_t i = 0; i < n; ++i)
-    string_set(s, uint64_t(i), uint8_t(kChars[randombytes_uniform(62)]));
+    string_set(vm, s, uint64_t(i), uint8_t(kChars[randombytes_uniform(62)]));
   return s;
 }
 
@@ -182,8 +182,8 @@ Value bi_rand_string(VM&, Value* args, int) {
 // digits. For a secret of 128 random bits or more, which no one can guess
 // whatever the hash's speed, so that checking one costs microseconds (a
 // password needs Argon2id's cost, %pw-hash, since people choose them).
-Value bi_digest(VM&, Value* args, int) {
-  if (!is_string(args[0])) type_error("%digest", "a string", args[0]);
+Value bi_digest(VM& vm, Value* args, int) {
+  if (!is_string(args[0])) type_error(vm, "%digest", "a string", args[0]);
   std::string text = string_utf8(args[0]);
   unsigned char out[crypto_generichash_BYTES];
   crypto_generichash(out, sizeof out, reinterpret_cast<const unsigned char*>(text.data()),
@@ -191,7 +191,7 @@ Value bi_digest(VM&, Value* args, int) {
   char hex[2 * sizeof out + 1];
   sodium_bin2hex(hex, sizeof hex, out, sizeof out);
   sodium_memzero(text.data(), text.size());
-  return make_string_utf8(std::string_view(hex, 2 * sizeof out));
+  return make_string_utf8(vm, std::string_view(hex, 2 * sizeof out));
 }
 
 const BuiltinDef kDefs[] = {
@@ -205,7 +205,7 @@ const BuiltinDef kDefs[] = {
 }  // namespace
 
 void register_crypto_builtins(VM& vm) {
-  if (sodium_init() < 0) throw_error("libsodium cannot start");
+  if (sodium_init() < 0) throw_error(vm, "libsodium cannot start");
   define_builtins(vm, kDefs);
 }
 

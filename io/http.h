@@ -29,6 +29,10 @@
 
 #include "vm/value.h"
 
+namespace vm {
+class VM;
+}
+
 namespace vm::http {
 
 struct Limits {
@@ -216,7 +220,7 @@ std::string simple_response(int status, std::string_view body, bool keep_alive,
 // multipart body): nil, with status (400) and message set. Defined in
 // io/http_builtins.cpp: it allocates, so it needs a heap and a VM; it
 // collects nothing.
-Value request_to_arc(Request& r, const std::string& ip, int64_t start_ms, int& status,
+Value request_to_arc(vm::VM& vm, Request& r, const std::string& ip, int64_t start_ms, int& status,
                      std::string& message);
 
 }  // namespace vm::http

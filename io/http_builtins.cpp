@@ -73,9 +73,9 @@ class ResponsePort final : public PortImpl {
   bool close_after = false, aborted = false;
 };
 
-ResponsePort* response_port(const char* fn, Value v) {
+ResponsePort* response_port(VM& vm, const char* fn, Value v) {
   ResponsePort* r = TYPE(v) == Kind::Port ? dynamic_cast<ResponsePort*>(port_impl(v)) : nullptr;
-  if (!r) type_error(fn, "a response port", v);
+  if (!r) type_error(vm, fn, "a response port", v);
   return r;
 }
 
@@ -95,27 +95,27 @@ HttpConn& http_conn(SocketInput* in) {
   return static_cast<HttpConn&>(*in->ext);
 }
 
-SocketInput* arg_socket_in(const char* fn, Value v) {
+SocketInput* arg_socket_in(VM& vm, const char* fn, Value v) {
   SocketInput* in = socket_input(v);
-  if (!in) type_error(fn, "a socket input port", v);
+  if (!in) type_error(vm, fn, "a socket input port", v);
   return in;
 }
 
-SocketOutput* arg_socket_out(const char* fn, Value v) {
+SocketOutput* arg_socket_out(VM& vm, const char* fn, Value v) {
   SocketOutput* out = socket_output(v);
-  if (!out) type_error(fn, "a socket output port", v);
+  if (!out) type_error(vm, fn, "a socket output port", v);
   return out;
 }
 
 // A global's value as seconds (srv.arc's header-timeout* and the like).
-double global_seconds(const CachedSymbol& name, double dflt) {
-  return number_or(global_value(name.get()), dflt);
+double global_seconds(VM& vm, const CachedSymbol& name, double dflt) {
+  return number_or(vm, global_value(name.get(vm)), dflt);
 }
 
 // A global's value as a limit that nil (or anything not a positive
 // number) turns off: 0 then.
-double global_limit(const CachedSymbol& name) {
-  double v = number_or(global_value(name.get()), 0);
+double global_limit(VM& vm, const CachedSymbol& name) {
+  double v = number_or(vm, global_value(name.get(vm)), 0);
   return v > 0 ? v : 0;
 }
 
@@ -130,24 +130,25 @@ const CachedSymbol kType("type"), kOp("op"), kArgs("args"), kCooks("cooks"), kIp
 // The op symbol of a path: the interned symbol if there is one, else a
 // fresh uninterned one (no op or limit can be registered under a name
 // never interned, and a hostile client must not grow the symbol table).
-Value op_symbol(const std::string& path) {
+Value op_symbol(VM& vm, const std::string& path) {
   Value s = find_symbol(path);
-  return s == UNBOUND ? make_uninterned_symbol(path) : s;
+  return s == UNBOUND ? make_uninterned_symbol(vm, path) : s;
 }
 
-Value str(std::string_view s) { return make_string_utf8(s); }
+Value str(VM& vm, std::string_view s) { return make_string_utf8(vm, s); }
 
 // Bytes as characters 0-255 (an uploaded file's content: no decoding can
 // lose or change a byte; (writeb (int c)) writes each back).
-Value byte_string(std::string_view s) {
-  Value v = make_string(s.size());
-  for (size_t i = 0; i < s.size(); ++i) string_set(v, i, uint8_t(s[i]));
+Value byte_string(VM& vm, std::string_view s) {
+  Value v = make_string(vm, s.size());
+  for (size_t i = 0; i < s.size(); ++i) string_set(vm, v, i, uint8_t(s[i]));
   return v;
 }
 
-Value pairs_list(const http::Pairs& ps, Value tail) {
+Value pairs_list(VM& vm, const http::Pairs& ps, Value tail) {
   Value out = tail;
-  for (size_t i = ps.size(); i-- > 0;) out = cons(list({str(ps[i].first), str(ps[i].second)}), out);
+  for (size_t i = ps.size(); i-- > 0;)
+    out = cons(vm, list(vm, {str(vm, ps[i].first), str(vm, ps[i].second)}), out);
   return out;
 }
 
@@ -157,8 +158,8 @@ Value pairs_list(const http::Pairs& ps, Value tail) {
 // (get, head, post), op, path, query, headers (an alist of lower-cased
 // names), body (unless it was a form), files ((name filename type data)),
 // start (msec when its first byte came), version.
-Value http::request_to_arc(http::Request& r, const std::string& ip, int64_t start, int& status,
-                           std::string& message) {
+Value http::request_to_arc(VM& vm, http::Request& r, const std::string& ip, int64_t start,
+                           int& status, std::string& message) {
   struct {
     int& status;
     std::string& message;
@@ -199,47 +200,50 @@ Value http::request_to_arc(http::Request& r, const std::string& ip, int64_t star
   }
   // No collection can happen from here to the return (invariant 2), so the
   // partial values need no roots.
-  Value args = pairs_list(query_args, NIL);
+  Value args = pairs_list(vm, query_args, NIL);
   Value files = NIL;
   for (size_t i = parts.size(); i-- > 0;) {
     http::Part& p = parts[i];
-    Value data = p.is_file ? byte_string(p.data) : str(p.data);
+    Value data = p.is_file ? byte_string(vm, p.data) : str(vm, p.data);
     if (p.is_file)
-      files = cons(list({str(p.name), str(p.filename), str(p.content_type), data}), files);
-    args = cons(list({str(p.name), data}), args);
+      files =
+          cons(vm, list(vm, {str(vm, p.name), str(vm, p.filename), str(vm, p.content_type), data}),
+               files);
+    args = cons(vm, list(vm, {str(vm, p.name), data}), args);
   }
-  args = pairs_list(body_args, args);
+  args = pairs_list(vm, body_args, args);
   Value cooks = NIL, headers = NIL;
   for (size_t i = r.headers.size(); i-- > 0;) {
     auto& [k, v] = r.headers[i];
-    headers = cons(list({str(k), str(v)}), headers);
+    headers = cons(vm, list(vm, {str(vm, k), str(vm, v)}), headers);
     if (k == "cookie") {
       auto cs = http::parse_cookies(v);
       for (size_t j = cs.size(); j-- > 0;) {
         Value cookie = NIL;
-        for (size_t m = cs[j].size(); m-- > 0;) cookie = cons(str(cs[j][m]), cookie);
-        cooks = cons(cookie, cooks);
+        for (size_t m = cs[j].size(); m-- > 0;) cookie = cons(vm, str(vm, cs[j][m]), cookie);
+        cooks = cons(vm, cookie, cooks);
       }
     }
   }
   std::string type = r.method;
   for (char& ch : type) ch = char(tolower(uint8_t(ch)));
-  Value t = make_table(16);
-  table_put(t, kType.get(),
-            type == "get"    ? kGet.get()
-            : type == "post" ? kPost.get()
-                             : intern(type));
-  table_put(t, kOp.get(), op_symbol(path));
-  table_put(t, kArgs.get(), args);
-  table_put(t, kCooks.get(), cooks);
-  table_put(t, kIp.get(), str(ip));
-  table_put(t, kPath.get(), str(path));
-  if (!query.empty()) table_put(t, kQuery.get(), str(query));
-  table_put(t, kHeaders.get(), headers);
-  if (!r.body.empty() && !form_body) table_put(t, kBody.get(), str(r.body));
-  table_put(t, kFiles.get(), files);
-  table_put(t, kStart.get(), make_integer(start));
-  table_put(t, kVersion.get(), str(std::to_string(r.major) + "." + std::to_string(r.minor)));
+  Value t = make_table(vm, 16);
+  table_put(vm, t, kType.get(vm),
+            type == "get"    ? kGet.get(vm)
+            : type == "post" ? kPost.get(vm)
+                             : intern(vm, type));
+  table_put(vm, t, kOp.get(vm), op_symbol(vm, path));
+  table_put(vm, t, kArgs.get(vm), args);
+  table_put(vm, t, kCooks.get(vm), cooks);
+  table_put(vm, t, kIp.get(vm), str(vm, ip));
+  table_put(vm, t, kPath.get(vm), str(vm, path));
+  if (!query.empty()) table_put(vm, t, kQuery.get(vm), str(vm, query));
+  table_put(vm, t, kHeaders.get(vm), headers);
+  if (!r.body.empty() && !form_body) table_put(vm, t, kBody.get(vm), str(vm, r.body));
+  table_put(vm, t, kFiles.get(vm), files);
+  table_put(vm, t, kStart.get(vm), make_integer(vm, start));
+  table_put(vm, t, kVersion.get(vm),
+            str(vm, std::to_string(r.major) + "." + std::to_string(r.minor)));
   return t;
 }
 
@@ -253,11 +257,11 @@ namespace {
 // reader waits for the nearest and nothing polls.
 class BodyClock {
  public:
-  void start() {
-    gap_ = global_seconds(kBodyTimeout, 10);
-    total_ = global_limit(kBodyDeadline);
-    rate_ = global_limit(kBodyMinRate);
-    grace_ = global_limit(kBodyRateGrace);
+  void start(VM& vm) {
+    gap_ = global_seconds(vm, kBodyTimeout, 10);
+    total_ = global_limit(vm, kBodyDeadline);
+    rate_ = global_limit(vm, kBodyMinRate);
+    grace_ = global_limit(vm, kBodyRateGrace);
     start_ = monotonic_ns();
     bytes_ = 0;
     gap_deadline_ = deadline_after(gap_);
@@ -287,8 +291,8 @@ class BodyClock {
   uint64_t start_ = 0, bytes_ = 0, gap_deadline_ = 0;
 };
 
-Value error_pair(int status, const std::string& message) {
-  return cons(Value::fixnum(status), str(message));
+Value error_pair(VM& vm, int status, const std::string& message) {
+  return cons(vm, Value::fixnum(status), str(vm, message));
 }
 
 // The body limit for the op of a request whose head has just been read:
@@ -313,14 +317,14 @@ uint64_t body_limit(http::Request& r, Value limits, Value dflt) {
 // (bad syntax 400, unsupported method 405/501, URI 414, header block 431,
 // body over its op's limit 413, a timeout 408: of the head, or of the body
 // by BodyClock).
-Value bi_http_read(VM&, Value* args, int) {
-  SocketInput* in = arg_socket_in("%http-read", args[0]);
+Value bi_http_read(VM& vm, Value* args, int) {
+  SocketInput* in = arg_socket_in(vm, "%http-read", args[0]);
   HttpConn& c = http_conn(in);
   http::RequestParser& p = c.parser;
   if (p.state() != http::RequestParser::State::Idle) p.next();
   c.received = false;
-  double header_secs = global_seconds(kHeaderTimeout, 10);
-  double idle_secs = global_seconds(kIdleTimeout, 5);
+  double header_secs = global_seconds(vm, kHeaderTimeout, 10);
+  double idle_secs = global_seconds(vm, kIdleTimeout, 5);
   // The first request must come within the header timeout of the
   // connection; later ones within the idle timeout of the last.
   uint64_t idle_deadline = c.requests == 0
@@ -354,7 +358,7 @@ Value bi_http_read(VM&, Value* args, int) {
             (void)!::send(in->conn().fd, kContinue, sizeof kContinue - 1,
                           MSG_NOSIGNAL | MSG_DONTWAIT);
           }
-          body.start();
+          body.start(vm);
           continue;
         }
       }
@@ -370,11 +374,11 @@ Value bi_http_read(VM&, Value* args, int) {
       c.keep_alive = r.keep_alive && !r.upgrade;
       int status;
       std::string message;
-      Value req = http::request_to_arc(r, in->ip(), start, status, message);
-      if (status) return error_pair(status, message);
+      Value req = http::request_to_arc(vm, r, in->ip(), start, status, message);
+      if (status) return error_pair(vm, status, message);
       return req;
     }
-    if (p.state() == State::Error) return error_pair(p.error_status(), p.error_message());
+    if (p.state() == State::Error) return error_pair(vm, p.error_status(), p.error_message());
     // Wait for more. A stopping server closes a connection between requests.
     bool idle = p.state() == State::Idle;
     if (idle && server_stopping()) return NIL;
@@ -383,26 +387,26 @@ Value bi_http_read(VM&, Value* args, int) {
                                                    : body.deadline();
     // (A body arriving without a pause never waits for its deadline.)
     if (p.state() == State::Body && monotonic_ns() >= deadline)
-      return error_pair(408, body.why(monotonic_ns()));
+      return error_pair(vm, 408, body.why(monotonic_ns()));
     size_t before_fill = in->avail();
     auto filled = in->fill(deadline, idle ? server_stop_fd() : -1);
     // A full buffer the parser took nothing from (it takes every byte until
     // it stops, so this should not happen): an error, not a spin.
     if (filled == SocketInput::Fill::Data && before_fill == had && in->avail() == before_fill)
-      return error_pair(400, "request not parseable");
+      return error_pair(vm, 400, "request not parseable");
     switch (filled) {
       case SocketInput::Fill::Data: break;
       case SocketInput::Fill::Eof:
         if (!p.started()) return NIL;
         p.eof();
-        return error_pair(p.error_status() ? p.error_status() : 400,
+        return error_pair(vm, p.error_status() ? p.error_status() : 400,
                           "connection closed mid-request");
       case SocketInput::Fill::Timeout:
         if (idle && c.requests > 0) return NIL;  // an idle keep-alive connection
-        return error_pair(408, idle ? "no request within header-timeout*"
-                               : p.state() == State::Head
-                                   ? "header not complete within header-timeout*"
-                                   : body.why(monotonic_ns()));
+        return error_pair(vm, 408,
+                          idle                       ? "no request within header-timeout*"
+                          : p.state() == State::Head ? "header not complete within header-timeout*"
+                                                     : body.why(monotonic_ns()));
       case SocketInput::Fill::Woken:
       case SocketInput::Fill::Reset: return NIL;
     }
@@ -412,10 +416,10 @@ Value bi_http_read(VM&, Value* args, int) {
 // (%http-send out str in): sends what the handler wrote into the response
 // port str as an HTTP/1.1 response, then empties str. t if the connection
 // stays open for another request.
-Value bi_http_send(VM&, Value* args, int) {
-  SocketOutput* out = arg_socket_out("%http-send", args[0]);
-  ResponsePort* r = response_port("%http-send", args[1]);
-  HttpConn& c = http_conn(arg_socket_in("%http-send", args[2]));
+Value bi_http_send(VM& vm, Value* args, int) {
+  SocketOutput* out = arg_socket_out(vm, "%http-send", args[0]);
+  ResponsePort* r = response_port(vm, "%http-send", args[1]);
+  HttpConn& c = http_conn(arg_socket_in(vm, "%http-send", args[2]));
   if (r->aborted) {  // force-close: no response at all
     c.status = 0;
     r->reset();
@@ -433,14 +437,14 @@ Value bi_http_send(VM&, Value* args, int) {
   c.status = info.status;
   const char* pieces[2] = {head.data(), written.data() + info.body_offset};
   size_t sizes[2] = {head.size(), c.head ? 0 : info.body_size};
-  auto sent = out->send(pieces, sizes, 2, deadline_after(global_seconds(kBodyTimeout, 10)));
+  auto sent = out->send(pieces, sizes, 2, deadline_after(global_seconds(vm, kBodyTimeout, 10)));
   if (sent != SocketOutput::Sent::Done) {
     out->abort();
     return NIL;
   }
   // The next response reuses the buffer's memory, unless a thread wrote to
   // the port meanwhile.
-  r = response_port("%http-send", args[1]);
+  r = response_port(vm, "%http-send", args[1]);
   if (r->buf.empty()) {
     written.clear();
     r->buf.swap(written);
@@ -471,10 +475,10 @@ void lingering_close(SocketInput* in) {
 // (%http-error out in status msg): the server's own answer (a 400, 413,
 // 503 ...), with the connection closing after it. A 408 for a connection
 // that sent nothing at all is not answered: it is just closed.
-Value bi_http_error(VM&, Value* args, int) {
-  SocketOutput* out = arg_socket_out("%http-error", args[0]);
-  SocketInput* in = arg_socket_in("%http-error", args[1]);
-  int64_t status = arg_fixnum("%http-error", args[2]);
+Value bi_http_error(VM& vm, Value* args, int) {
+  SocketOutput* out = arg_socket_out(vm, "%http-error", args[0]);
+  SocketInput* in = arg_socket_in(vm, "%http-error", args[1]);
+  int64_t status = arg_fixnum(vm, "%http-error", args[2]);
   // A client error says what was wrong (the server's words, not the
   // client's); a server error says no more than its status.
   std::string body = http::reason(int(status));
@@ -486,7 +490,7 @@ Value bi_http_error(VM&, Value* args, int) {
     const char* pieces[1] = {resp.data()};
     size_t sizes[1] = {resp.size()};
     if (out->send(pieces, sizes, 1, deadline_after(2)) != SocketOutput::Sent::Done) return NIL;
-    lingering_close(arg_socket_in("%http-error", args[1]));
+    lingering_close(arg_socket_in(vm, "%http-error", args[1]));
   }
   return NIL;
 }
@@ -521,10 +525,10 @@ bool parse_http_date(const std::string& s, time_t& out) {
 // If-None-Match or If-Modified-Since shows the client has it. nil if there
 // is no such regular file inside dir (symlinks are followed only while
 // they stay inside), which srv.arc answers with a 404.
-Value bi_http_file(VM&, Value* args, int) {
-  ResponsePort* r = response_port("%http-file", args[0]);
-  std::string dir = arg_text("%http-file", args[2]);
-  std::string name = arg_text("%http-file", args[3]);
+Value bi_http_file(VM& vm, Value* args, int) {
+  ResponsePort* r = response_port(vm, "%http-file", args[0]);
+  std::string dir = arg_text(vm, "%http-file", args[2]);
+  std::string name = arg_text(vm, "%http-file", args[3]);
   if (!safe_relative(name)) return NIL;
   char real_dir[PATH_MAX], real_file[PATH_MAX];
   std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") + name;
@@ -549,7 +553,7 @@ Value bi_http_file(VM&, Value* args, int) {
   // Is the client's copy current? If-None-Match wins over If-Modified-Since.
   // The headers are the request table's (nil: a request made by hand).
   bool fresh = false;
-  Value headers = TYPE(args[1]) == Kind::Table ? table_get(args[1], kHeaders.get()) : NIL;
+  Value headers = TYPE(args[1]) == Kind::Table ? table_get(args[1], kHeaders.get(vm)) : NIL;
   std::string inm, ims;
   for (Value h = headers; TYPE(h) == Kind::Cons; h = cdr(h)) {
     Value kv = car(h);
@@ -598,27 +602,27 @@ Value bi_http_file(VM&, Value* args, int) {
   return T;
 }
 
-Value bi_response_port(VM&, Value*, int) { return make_port(new ResponsePort()); }
+Value bi_response_port(VM& vm, Value*, int) { return make_port(vm, new ResponsePort()); }
 
-Value bi_port_reset(VM&, Value* args, int) {
-  response_port("%port-reset", args[0])->reset();
+Value bi_port_reset(VM& vm, Value* args, int) {
+  response_port(vm, "%port-reset", args[0])->reset();
   return NIL;
 }
 
 // (%http-status in): the status of the response %http-send last sent on
 // the connection (0 before the first), which the request log records.
-Value bi_http_status(VM&, Value* args, int) {
-  return Value::fixnum(http_conn(arg_socket_in("%http-status", args[0])).status);
+Value bi_http_status(VM& vm, Value* args, int) {
+  return Value::fixnum(http_conn(arg_socket_in(vm, "%http-status", args[0])).status);
 }
 
-Value bi_http_reason(VM&, Value* args, int) {
-  return str(http::reason(int(arg_fixnum("%http-reason", args[0]))));
+Value bi_http_reason(VM& vm, Value* args, int) {
+  return str(vm, http::reason(int(arg_fixnum(vm, "%http-reason", args[0]))));
 }
 
 // (http-date (o secs (seconds))): the date as HTTP writes it.
-Value bi_http_date(VM&, Value* args, int nargs) {
-  int64_t t = nargs > 0 ? arg_fixnum("http-date", args[0]) : int64_t(time(nullptr));
-  return str(http::http_date(t));
+Value bi_http_date(VM& vm, Value* args, int nargs) {
+  int64_t t = nargs > 0 ? arg_fixnum(vm, "http-date", args[0]) : int64_t(time(nullptr));
+  return str(vm, http::http_date(t));
 }
 
 const BuiltinDef kDefs[] = {

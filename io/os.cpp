@@ -32,35 +32,35 @@ namespace vm {
 namespace {
 
 // "fn: what path: reason" from the errno of the call that failed.
-[[noreturn]] void os_error(const char* fn, const char* what, const std::string& path) {
+[[noreturn]] void os_error(VM& vm, const char* fn, const char* what, const std::string& path) {
   int err = errno;
-  throw_error(std::string(fn) + ": " + what + " " + path + ": " + strerror(err));
+  throw_error(vm, std::string(fn) + ": " + what + " " + path + ": " + strerror(err));
 }
 
 // ---- opening files ----
 
-Value bi_infile(VM&, Value* args, int) {
-  return make_port(open_input_file(arg_text("infile", args[0])));
+Value bi_infile(VM& vm, Value* args, int) {
+  return make_port(vm, open_input_file(vm, arg_text(vm, "infile", args[0])));
 }
 
 // Only the symbol `append` appends; anything else truncates (as Arc 3.1).
-Value bi_outfile(VM&, Value* args, int nargs) {
-  std::string path = arg_text("outfile", args[0]);
+Value bi_outfile(VM& vm, Value* args, int nargs) {
+  std::string path = arg_text(vm, "outfile", args[0]);
   // The mode is 'append or nothing (nil too): any other is a mistake, not
   // a silent truncation of the file.
   bool append = nargs > 1 && args[1].truthy();
   if (append && (TYPE(args[1]) != Kind::Symbol || symbol_name(args[1]) != "append"))
-    throw_error("outfile: the mode is 'append, got", {args[1]});
-  return make_port(open_output_file(path, append));
+    throw_error(vm, "outfile: the mode is 'append, got", {args[1]});
+  return make_port(vm, open_output_file(vm, path, append));
 }
 
 // ---- files and directories ----
 
 // Sorted, so programs (and tests) see the same order on every file system.
-Value bi_dir(VM&, Value* args, int) {
-  std::string path = arg_text("dir", args[0]);
+Value bi_dir(VM& vm, Value* args, int) {
+  std::string path = arg_text(vm, "dir", args[0]);
   DIR* d = opendir(path.c_str());
-  if (!d) os_error("dir", "cannot open directory", path);
+  if (!d) os_error(vm, "dir", "cannot open directory", path);
   std::vector<std::string> names;
   while (dirent* e = readdir(d)) {
     std::string n = e->d_name;
@@ -71,7 +71,7 @@ Value bi_dir(VM&, Value* args, int) {
   // No safe point inside a builtin, so the partial list needs no root.
   Value result = NIL;
   for (auto it = names.rbegin(); it != names.rend(); ++it)
-    result = cons(make_string_utf8(*it), result);
+    result = cons(vm, make_string_utf8(vm, *it), result);
   return result;
 }
 
@@ -83,67 +83,72 @@ bool stat_mode(const std::string& path, mode_t& mode) {
 }
 
 // Returns the path argument itself, as Arc 3.1 does.
-Value bi_file_exists(VM&, Value* args, int) {
+Value bi_file_exists(VM& vm, Value* args, int) {
   mode_t m;
-  return stat_mode(arg_text("file-exists", args[0]), m) && S_ISREG(m) ? args[0] : NIL;
+  return stat_mode(arg_text(vm, "file-exists", args[0]), m) && S_ISREG(m) ? args[0] : NIL;
 }
 
-Value bi_dir_exists(VM&, Value* args, int) {
+Value bi_dir_exists(VM& vm, Value* args, int) {
   mode_t m;
-  return stat_mode(arg_text("dir-exists", args[0]), m) && S_ISDIR(m) ? args[0] : NIL;
+  return stat_mode(arg_text(vm, "dir-exists", args[0]), m) && S_ISDIR(m) ? args[0] : NIL;
 }
 
-Value bi_rmfile(VM&, Value* args, int) {
-  std::string path = arg_text("rmfile", args[0]);
-  if (unlink(path.c_str()) != 0) os_error("rmfile", "cannot delete", path);
+Value bi_rmfile(VM& vm, Value* args, int) {
+  std::string path = arg_text(vm, "rmfile", args[0]);
+  if (unlink(path.c_str()) != 0) os_error(vm, "rmfile", "cannot delete", path);
   return NIL;
 }
 
 // (%chmod path mode): sets path's permission bits (0 to #o7777, given as
 // a number: 384 is 0600); app.arc makes its files of secrets its owner's
 // alone with it.
-Value bi_chmod(VM&, Value* args, int) {
-  std::string path = arg_text("%chmod", args[0]);
-  int64_t mode = arg_index("%chmod", args[1]);
-  if (mode > 07777) type_error("%chmod", "a mode from 0 to 4095", args[1]);
-  if (chmod(path.c_str(), mode_t(mode)) != 0) os_error("%chmod", "cannot change the mode of", path);
+Value bi_chmod(VM& vm, Value* args, int) {
+  std::string path = arg_text(vm, "%chmod", args[0]);
+  int64_t mode = arg_index(vm, "%chmod", args[1]);
+  if (mode > 07777) type_error(vm, "%chmod", "a mode from 0 to 4095", args[1]);
+  if (chmod(path.c_str(), mode_t(mode)) != 0)
+    os_error(vm, "%chmod", "cannot change the mode of", path);
   return NIL;
 }
 
-Value bi_mvfile(VM&, Value* args, int) {
-  std::string from = arg_text("mvfile", args[0]);
-  std::string to = arg_text("mvfile", args[1]);
+Value bi_mvfile(VM& vm, Value* args, int) {
+  std::string from = arg_text(vm, "mvfile", args[0]);
+  std::string to = arg_text(vm, "mvfile", args[1]);
   if (rename(from.c_str(), to.c_str()) != 0)
-    os_error("mvfile", "cannot rename", from + " to " + to);
+    os_error(vm, "mvfile", "cannot rename", from + " to " + to);
   return NIL;
 }
 
 // fsync of a file or folder by name: on Linux it flushes the inode's dirty
 // pages whichever descriptor wrote them.
-void sync_path(const char* fn, const std::string& path, bool dir) {
+void sync_path(VM& vm, const char* fn, const std::string& path, bool dir) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | (dir ? O_DIRECTORY : 0));
-  if (fd < 0) os_error(fn, "cannot open", path);
+  if (fd < 0) os_error(vm, fn, "cannot open", path);
   int rc;
   do rc = fsync(fd);
   while (rc != 0 && errno == EINTR);
   int err = errno;
   close_fd(fd);
   errno = err;
-  if (rc != 0) os_error(fn, "cannot sync", path);
+  if (rc != 0) os_error(vm, fn, "cannot sync", path);
 }
 
 // (%durable-mvfile from to): the last step of an atomic, durable write
 // (writefile): from's data reaches the disk, then the rename, then the
 // folder's entry, so after a crash `to` holds the old file or the whole
 // new one, and a caller that returned has its write on disk.
-Value bi_durable_mvfile(VM&, Value* args, int) {
+Value bi_durable_mvfile(VM& vm, Value* args, int) {
   const char* fn = "%durable-mvfile";
-  std::string from = arg_text(fn, args[0]);
-  std::string to = arg_text(fn, args[1]);
-  sync_path(fn, from, false);
-  if (rename(from.c_str(), to.c_str()) != 0) os_error(fn, "cannot rename", from + " to " + to);
+  std::string from = arg_text(vm, fn, args[0]);
+  std::string to = arg_text(vm, fn, args[1]);
+  sync_path(vm, fn, from, false);
+  if (rename(from.c_str(), to.c_str()) != 0) os_error(vm, fn, "cannot rename", from + " to " + to);
   size_t slash = to.rfind('/');
-  sync_path(fn, slash == std::string::npos ? "." : slash == 0 ? "/" : to.substr(0, slash), true);
+  sync_path(vm, fn,
+            slash == std::string::npos ? "."
+            : slash == 0               ? "/"
+                                       : to.substr(0, slash),
+            true);
   return NIL;
 }
 
@@ -164,17 +169,17 @@ void copy_to_port(int fd, PortImpl* out) {
 // The child's stdout goes through a pipe into the current Arc output port, so
 // (tostring (system ...)) captures it; its stderr is the process's own.
 Value bi_system(VM& vm, Value* args, int) {
-  std::string cmd = arg_text("system", args[0]);
-  PortImpl* out = arg_output("system", vm.out_port());
+  std::string cmd = arg_text(vm, "system", args[0]);
+  PortImpl* out = arg_output(vm, "system", vm.out_port());
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) os_error("system", "cannot make a pipe for", cmd);
+  if (pipe2(fds, O_CLOEXEC) != 0) os_error(vm, "system", "cannot make a pipe for", cmd);
   flush_quietly(vm.err_port());  // keep earlier error output ahead of the child's
   int pid = spawn_shell(cmd, fds[1]);
   int err = errno;
   ::close(fds[1]);  // so the read end sees end of file when the child exits
   if (pid < 0) {
     ::close(fds[0]);
-    throw_error(std::string("system: cannot run the shell: ") + strerror(err), {args[0]});
+    throw_error(vm, std::string("system: cannot run the shell: ") + strerror(err), {args[0]});
   }
   // Waiting (for output, for the child) lets other threads run, so it must
   // not happen inside a catch block: the C++ runtime's record of the
@@ -197,12 +202,12 @@ Value bi_system(VM& vm, Value* args, int) {
 // The command's whole output goes to an unlinked temporary file first (as
 // Arc 3.1 does), so the port reads a finished file, never a live process.
 Value bi_pipe_from(VM& vm, Value* args, int) {
-  std::string cmd = arg_text("pipe-from", args[0]);
+  std::string cmd = arg_text(vm, "pipe-from", args[0]);
   const char* dir = getenv("TMPDIR");
   std::string path = std::string(dir && *dir ? dir : "/tmp") + "/arcana-pipe-XXXXXX";
   int fd = mkostemp(path.data(), O_CLOEXEC);
   if (fd < 0)
-    throw_error(std::string("pipe-from: cannot create a temporary file: ") + strerror(errno));
+    throw_error(vm, std::string("pipe-from: cannot create a temporary file: ") + strerror(errno));
   unlink(path.c_str());
   if (is_output_port(vm.err_port()) && !port_impl(vm.err_port())->closed)
     port_impl(vm.err_port())->flush();
@@ -210,17 +215,17 @@ Value bi_pipe_from(VM& vm, Value* args, int) {
   if (pid < 0) {
     int err = errno;
     ::close(fd);
-    throw_error(std::string("pipe-from: cannot run the shell: ") + strerror(err), {args[0]});
+    throw_error(vm, std::string("pipe-from: cannot run the shell: ") + strerror(err), {args[0]});
   }
   wait_child(pid);
   lseek(fd, 0, SEEK_SET);
-  return make_port(make_fd_input(fd, "pipe-from", true));
+  return make_port(vm, make_fd_input(fd, "pipe-from", true));
 }
 
 // Returns setuid's result (0 or -1) rather than raising: srv.arc calls
 // (setuid 2) unconditionally and must keep running when not root.
-Value bi_setuid(VM&, Value* args, int) {
-  int64_t uid = arg_index("setuid", args[0]);
+Value bi_setuid(VM& vm, Value* args, int) {
+  int64_t uid = arg_index(vm, "setuid", args[0]);
   return Value::fixnum(setuid(uid_t(uid)));
 }
 

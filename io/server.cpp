@@ -126,7 +126,7 @@ bool fork_worker(VM& vm, std::vector<Worker>& ws, int i) {
 int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
   std::vector<Worker> ws(static_cast<size_t>(nworkers));
   int ready[2];
-  if (pipe2(ready, O_CLOEXEC) != 0) throw_error("serve: cannot make a pipe for the workers");
+  if (pipe2(ready, O_CLOEXEC) != 0) throw_error(vm, "serve: cannot make a pipe for the workers");
   install_stop_signals(false);  // no SA_RESTART: the signal cuts waitpid short
   for (int i = 0; i < nworkers; ++i)
     if (fork_worker(vm, ws, i)) {
@@ -147,7 +147,7 @@ int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
   PortImpl* out = port_impl(vm.out_port());
   out->write_str(line);
   flush_quietly(vm.out_port());
-  double grace = number_or(global_value(intern("srv-grace*")), 10);
+  double grace = number_or(vm, global_value(intern(vm, "srv-grace*")), 10);
   bool forwarded = false;
   time_t stop_at = 0;
   for (;;) {
@@ -199,21 +199,21 @@ int supervise(VM& vm, int nworkers, int port, const std::string& host_text) {
 // this process becomes the workers' parent and only the workers return,
 // each with a socket of its own (server.h).
 Value bi_srv_open(VM& vm, Value* args, int) {
-  int port = arg_port("serve", args[0]);
-  std::string host = args[1].is_nil() ? "" : arg_text("serve", args[1]);
+  int port = arg_port(vm, "serve", args[0]);
+  std::string host = args[1].is_nil() ? "" : arg_text(vm, "serve", args[1]);
   raise_fd_limit();
   int n = vm.options().workers;
-  if (n <= 0 || g_worker >= 0) return open_listen_socket(port, host, false, true);
+  if (n <= 0 || g_worker >= 0) return open_listen_socket(vm, port, host, false, true);
   if (!vm.heap().fork_safe())
-    throw_error(std::string("--workers needs a collector without a thread of its own (not ") +
-                vm.heap().name() + ")");
+    throw_error(vm, std::string("--workers needs a collector without a thread of its own (not ") +
+                        vm.heap().name() + ")");
   // The reservation: bound, never listening, so no connection waits on it.
-  Value reserve = open_listen_socket(port, host, true, false);
+  Value reserve = open_listen_socket(vm, port, host, true, false);
   ListenSocket* rs = reserve.as<ListenSocket>();
   int bound = rs->port, rfd = rs->fd;
   int ready_fd = supervise(vm, n, bound, host.empty() ? "" : ", " + host);
   // A worker: its own socket on the port, then tell the parent.
-  Value s = open_listen_socket(bound, host, true, true);
+  Value s = open_listen_socket(vm, bound, host, true, true);
   ::close(rfd);
   reserve.as<ListenSocket>()->fd = -1;
   char b = 1;
@@ -233,10 +233,10 @@ Value bi_srv_worker(VM&, Value*, int) { return g_worker >= 0 ? Value::fixnum(g_w
 
 // (%srv-accept s): a connection (in out ip), or nil once the server is
 // told to stop.
-Value bi_srv_accept(VM&, Value* args, int) {
-  if (TYPE(args[0]) != Kind::Socket) type_error("%srv-accept", "a socket", args[0]);
+Value bi_srv_accept(VM& vm, Value* args, int) {
+  if (TYPE(args[0]) != Kind::Socket) type_error(vm, "%srv-accept", "a socket", args[0]);
   if (g_stopping) return NIL;
-  return accept_connection(&args[0], g_stop_fd);
+  return accept_connection(vm, &args[0], g_stop_fd);
 }
 
 // (%trim-memory keep (o collect)): gives back to the system the pages of
@@ -247,7 +247,7 @@ Value bi_srv_accept(VM&, Value* args, int) {
 // (Heap::release_spare_memory): for a server gone idle. The number of
 // stacks given back. (A builtin call is a safe point: see bi_gc.)
 Value bi_trim_memory(VM& vm, Value* args, int nargs) {
-  size_t keep = size_t(arg_index("%trim-memory", args[0]));
+  size_t keep = size_t(arg_index(vm, "%trim-memory", args[0]));
   if (nargs > 1 && args[1].truthy()) {
     vm.collect_garbage();
     vm.heap().release_spare_memory();
@@ -264,8 +264,8 @@ Value bi_alarm(VM& vm, Value* args, int) {
     set_alarm(vm, -1);
     return NIL;
   }
-  if (!is_number(args[0])) type_error("%alarm", "a number of seconds or nil", args[0]);
-  set_alarm(vm, number_to_double(args[0]));
+  if (!is_number(args[0])) type_error(vm, "%alarm", "a number of seconds or nil", args[0]);
+  set_alarm(vm, number_to_double(vm, args[0]));
   return NIL;
 }
 
@@ -276,37 +276,37 @@ Value bi_alarm(VM& vm, Value* args, int) {
 // cost 100 type dispatches and 30 objects, a third of an anonymous /news.
 Value bi_opstats_add(VM& vm, Value* a, int) {
   const char* fn = "%opstats-add";
-  Value s = arg_table(fn, a[0]);
-  double ms = number_to_double(arg_number(fn, a[1])) / 1e6;
+  Value s = arg_table(vm, fn, a[0]);
+  double ms = number_to_double(vm, arg_number(vm, fn, a[1])) / 1e6;
   Value m[4];
   Value l = a[2];
   for (Value& x : m) {
-    if (TYPE(l) != Kind::Cons) type_error(fn, "a reading of %meter", a[2]);
+    if (TYPE(l) != Kind::Cons) type_error(vm, fn, "a reading of %meter", a[2]);
     x = car(l);
     l = cdr(l);
   }
-  if (!m[3].is_fixnum() && !is_number(m[3])) type_error(fn, "a reading of %meter", a[2]);
+  if (!m[3].is_fixnum() && !is_number(m[3])) type_error(vm, fn, "a reading of %meter", a[2]);
   WorkMeter then;
-  then.objects = uint64_t(arg_fixnum(fn, m[1]));
-  then.bytes = uint64_t(arg_fixnum(fn, m[2]));
-  then.gc_ms = number_to_double(m[3]);
+  then.objects = uint64_t(arg_fixnum(vm, fn, m[1]));
+  then.bytes = uint64_t(arg_fixnum(vm, fn, m[2]));
+  then.gc_ms = number_to_double(vm, m[3]);
   WorkMeter now = thread_meter(vm);
   WorkMeter d = now - then;
   static const CachedSymbol kRequests("requests"), kMs("ms"), kCounted("counted"),
       kDispatches("dispatches"), kAllocations("allocations"), kBytes("bytes"), kGcMs("gc-ms");
   auto add = [&](const CachedSymbol& key, Value v) {
-    Value k = key.get();
-    table_put(s, k, num_add(table_get(s, k, Value::fixnum(0)), v));
+    Value k = key.get(vm);
+    table_put(vm, s, k, num_add(vm, table_get(s, k, Value::fixnum(0)), v));
   };
   add(kRequests, Value::fixnum(1));
-  add(kMs, make_flonum(ms));
+  add(kMs, make_flonum(vm, ms));
   if (!m[0].is_nil() && g_profile.count_types) {
     add(kCounted, Value::fixnum(1));
-    add(kDispatches, make_integer(int64_t(now.dispatches) - arg_fixnum(fn, m[0])));
+    add(kDispatches, make_integer(vm, int64_t(now.dispatches) - arg_fixnum(vm, fn, m[0])));
   }
-  add(kAllocations, make_integer(int64_t(d.objects)));
-  add(kBytes, make_integer(int64_t(d.bytes)));
-  add(kGcMs, make_flonum(d.gc_ms));
+  add(kAllocations, make_integer(vm, int64_t(d.objects)));
+  add(kBytes, make_integer(vm, int64_t(d.bytes)));
+  add(kGcMs, make_flonum(vm, d.gc_ms));
   return NIL;
 }
 

@@ -33,8 +33,8 @@ constexpr size_t kInBufMax = 16 * 1024;
 // Output is sent once this much is buffered (or on flush).
 constexpr size_t kOutBufSize = 64 * 1024;
 
-[[noreturn]] void sys_error(const std::string& what, int err) {
-  throw_error(what + ": " + strerror(err));
+[[noreturn]] void sys_error(VM& vm, const std::string& what, int err) {
+  throw_error(vm, what + ": " + strerror(err));
 }
 
 // The peer's address as text; an IPv4 client of a dual-stack socket shows
@@ -83,7 +83,7 @@ void SocketConn::reset() {
 
 // ---- input ----
 
-SocketInput::SocketInput(std::shared_ptr<SocketConn> c) : conn_(std::move(c)) {
+SocketInput::SocketInput(VM& vm, std::shared_ptr<SocketConn> c) : vm_(vm), conn_(std::move(c)) {
   is_input = true;
   name = "socket";
 }
@@ -167,7 +167,7 @@ bool SocketInput::refill() {
   if (pos_ < end_) return true;
   switch (fill(0)) {
     case Fill::Data: return true;
-    case Fill::Reset: throw_error("cannot read from socket: connection reset by peer");
+    case Fill::Reset: throw_error(vm_, "cannot read from socket: connection reset by peer");
     default: return false;
   }
 }
@@ -177,7 +177,7 @@ int SocketInput::look_byte() { return refill() ? uint8_t(buf_[pos_]) : -1; }
 
 // ---- output ----
 
-SocketOutput::SocketOutput(std::shared_ptr<SocketConn> c) : conn_(std::move(c)) {
+SocketOutput::SocketOutput(VM& vm, std::shared_ptr<SocketConn> c) : vm_(vm), conn_(std::move(c)) {
   is_output = true;
   name = "socket";
 }
@@ -201,7 +201,7 @@ void SocketOutput::flush() {
   if (draining_) return;  // another thread of this port is sending it all
   int err = 0;
   if (send(nullptr, nullptr, 0, 0, &err) == Sent::Failed)
-    throw_error(std::string("cannot write to socket: ") + strerror(err));
+    throw_error(vm_, std::string("cannot write to socket: ") + strerror(err));
 }
 
 SocketOutput::Sent SocketOutput::send(const char* const* pieces, const size_t* sizes, int n,
@@ -301,8 +301,9 @@ SocketOutput* socket_output(Value v) {
 
 // ---- listening and accepting ----
 
-Value open_listen_socket(int port, const std::string& host, bool reuse_port, bool do_listen) {
-  if (port < 0 || port > 65535) throw_error("open-socket: no such port", {Value::fixnum(port)});
+Value open_listen_socket(VM& vm, int port, const std::string& host, bool reuse_port,
+                         bool do_listen) {
+  if (port < 0 || port > 65535) throw_error(vm, "open-socket: no such port", {Value::fixnum(port)});
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -317,7 +318,7 @@ Value open_listen_socket(int port, const std::string& host, bool reuse_port, boo
     rc = getaddrinfo(node, service.c_str(), &hints, &res);
   }
   if (rc != 0)
-    throw_error(std::string("open-socket: unknown host ") + node + ": " + gai_strerror(rc));
+    throw_error(vm, std::string("open-socket: unknown host ") + node + ": " + gai_strerror(rc));
   int fd = -1, err = 0;
   for (addrinfo* a = res; a; a = a->ai_next) {
     fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
@@ -341,47 +342,47 @@ Value open_listen_socket(int port, const std::string& host, bool reuse_port, boo
     fd = -1;
   }
   freeaddrinfo(res);
-  if (fd < 0) sys_error("open-socket: cannot listen on port " + std::to_string(port), err);
+  if (fd < 0) sys_error(vm, "open-socket: cannot listen on port " + std::to_string(port), err);
   sockaddr_storage a{};
   socklen_t len = sizeof a;
   getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
   int bound = a.ss_family == AF_INET ? ntohs(reinterpret_cast<sockaddr_in&>(a).sin_port)
                                      : ntohs(reinterpret_cast<sockaddr_in6&>(a).sin6_port);
-  ListenSocket* s = alloc<ListenSocket>(Kind::Socket);
+  ListenSocket* s = alloc<ListenSocket>(vm, Kind::Socket);
   s->fd = fd;
   s->port = bound;
   return Value::ref(s);
 }
 
-Value connection_ports(int fd, const std::string& ip, bool with_ip) {
+Value connection_ports(VM& vm, int fd, const std::string& ip, bool with_ip) {
   auto conn = std::make_shared<SocketConn>();
   conn->fd = fd;
   conn->ip = ip;
   conn->created_ns = monotonic_ns();
   // The ports are made before any Value is held: allocation never collects.
-  Value in = make_port(new SocketInput(conn));
-  Value out = make_port(new SocketOutput(conn));
-  return with_ip ? list({in, out, make_string_utf8(ip)}) : list({in, out});
+  Value in = make_port(vm, new SocketInput(vm, conn));
+  Value out = make_port(vm, new SocketOutput(vm, conn));
+  return with_ip ? list(vm, {in, out, make_string_utf8(vm, ip)}) : list(vm, {in, out});
 }
 
-Value accept_connection(Value* slot, int wake_fd) {
+Value accept_connection(VM& vm, Value* slot, int wake_fd) {
   for (;;) {
     ListenSocket* s = listen_socket(*slot);  // again after each wait: it may move
-    if (s->fd < 0) throw_error("socket-accept: the socket is closed");
+    if (s->fd < 0) throw_error(vm, "socket-accept: the socket is closed");
     sockaddr_storage a{};
     socklen_t len = sizeof a;
     int fd = accept4(s->fd, reinterpret_cast<sockaddr*>(&a), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd >= 0) return connection_ports(fd, address_text(a), true);
+    if (fd >= 0) return connection_ports(vm, fd, address_text(a), true);
     int err = errno;
     if (err == EINTR || err == ECONNABORTED || err == EPROTO) continue;
-    if (err != EAGAIN && err != EWOULDBLOCK) sys_error("socket-accept", err);
+    if (err != EAGAIN && err != EWOULDBLOCK) sys_error(vm, "socket-accept", err);
     if (wait_io(VM::current(), s->fd, false, 0, wake_fd, true) == IoWait::Woken) return NIL;
   }
 }
 
-int arg_port(const char* fn, Value v) {
-  int64_t p = arg_fixnum(fn, v);
-  if (p < 0 || p > 65535) type_error(fn, "a port number (0 to 65535)", v);
+int arg_port(VM& vm, const char* fn, Value v) {
+  int64_t p = arg_fixnum(vm, fn, v);
+  if (p < 0 || p > 65535) type_error(vm, fn, "a port number (0 to 65535)", v);
   return int(p);
 }
 

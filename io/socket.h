@@ -46,7 +46,7 @@ struct PortExtension {
 
 class SocketInput final : public PortImpl {
  public:
-  explicit SocketInput(std::shared_ptr<SocketConn> c);
+  SocketInput(VM& vm, std::shared_ptr<SocketConn> c);
   ~SocketInput() override;
   void write_bytes(const char*, size_t) override {}
   void close() override;
@@ -80,6 +80,7 @@ class SocketInput final : public PortImpl {
  private:
   bool refill();   // for readc and friends: false at end of input
   void release();  // frees the buffer and ext (closing)
+  VM& vm_;
   std::shared_ptr<SocketConn> conn_;
   std::unique_ptr<char[]> buf_;  // allocated on the first read
   size_t cap_ = 0, pos_ = 0, end_ = 0;
@@ -88,7 +89,7 @@ class SocketInput final : public PortImpl {
 
 class SocketOutput final : public PortImpl {
  public:
-  explicit SocketOutput(std::shared_ptr<SocketConn> c);
+  SocketOutput(VM& vm, std::shared_ptr<SocketConn> c);
   ~SocketOutput() override;
   void write_bytes(const char* p, size_t n) override;
   std::string* out_buffer() override { return closed || conn_->fd < 0 ? nullptr : &buf_; }
@@ -109,6 +110,7 @@ class SocketOutput final : public PortImpl {
 
  private:
   void close_quietly();
+  VM& vm_;
   std::shared_ptr<SocketConn> conn_;
   std::string buf_;
   bool draining_ = false;
@@ -121,21 +123,21 @@ SocketOutput* socket_output(Value port);  // null unless a socket's output port
 // interface, IPv4 and IPv6). reuse_port: other sockets may bind the same
 // port (SO_REUSEPORT: the server's workers); listen: false only binds,
 // which reserves the port. Arc errors for what fails.
-Value open_listen_socket(int port, const std::string& host, bool reuse_port, bool listen);
+Value open_listen_socket(VM& vm, int port, const std::string& host, bool reuse_port, bool listen);
 // Accepts a connection on the socket in *slot (a rooted place, such as a
 // builtin's argument: it is read again after each wait, as the collector
 // may move the socket meanwhile): the list (in out ip), or nil if wake_fd
 // became readable first. Raises Arc errors for failures (EMFILE...).
-Value accept_connection(Value* slot, int wake_fd);
+Value accept_connection(VM& vm, Value* slot, int wake_fd);
 // A builtin's TCP port argument, 0 to 65535.
-int arg_port(const char* fn, Value v);
+int arg_port(VM& vm, const char* fn, Value v);
 // Closes a listening socket (close and force-close: KindOps::close); again
 // is harmless.
 void close_listen_socket(Value s, bool force);
 // How write and disp show one: #<socket PORT> (KindOps::print).
 void print_listen_socket(Value s, std::string& out);
 // Sets up a connection's two ports for an accepted descriptor.
-Value connection_ports(int fd, const std::string& ip, bool with_ip);
+Value connection_ports(VM& vm, int fd, const std::string& ip, bool with_ip);
 // text, an IPv4 or IPv6 address, written as the server writes a peer's
 // (the ip of socket-accept): so that addresses given by people or proxies
 // compare equal to it. Empty if text is not an address.

@@ -22,45 +22,45 @@ namespace vm {
 
 namespace {
 
-Value arg_socket(const char* fn, Value v) {
-  if (TYPE(v) != Kind::Socket) type_error(fn, "a socket", v);
+Value arg_socket(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::Socket) type_error(vm, fn, "a socket", v);
   return v;
 }
 
-std::string host_arg(const char* fn, Value* args, int nargs, int i) {
+std::string host_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
   if (nargs <= i || args[i].is_nil()) return "";
-  return arg_text(fn, args[i]);
+  return arg_text(vm, fn, args[i]);
 }
 
 // (open-socket port (o host)): listen on port of host (all interfaces by
 // default, as Arc 3.1); port 0 takes a free one (socket-port tells which).
-Value bi_open_socket(VM&, Value* args, int nargs) {
-  int port = arg_port("open-socket", args[0]);
-  return open_listen_socket(port, host_arg("open-socket", args, nargs, 1), false, true);
+Value bi_open_socket(VM& vm, Value* args, int nargs) {
+  int port = arg_port(vm, "open-socket", args[0]);
+  return open_listen_socket(vm, port, host_arg(vm, "open-socket", args, nargs, 1), false, true);
 }
 
-Value bi_socket_port(VM&, Value* args, int) {
-  return Value::fixnum(arg_socket("socket-port", args[0]).as<ListenSocket>()->port);
+Value bi_socket_port(VM& vm, Value* args, int) {
+  return Value::fixnum(arg_socket(vm, "socket-port", args[0]).as<ListenSocket>()->port);
 }
 
 // (socket-accept s): waits (as a thread) for a connection: (in out ip).
-Value bi_socket_accept(VM&, Value* args, int) {
-  arg_socket("socket-accept", args[0]);
-  return accept_connection(&args[0], -1);
+Value bi_socket_accept(VM& vm, Value* args, int) {
+  arg_socket(vm, "socket-accept", args[0]);
+  return accept_connection(vm, &args[0], -1);
 }
 
-Value bi_client_ip(VM&, Value* args, int) {
-  if (SocketInput* in = socket_input(args[0])) return make_string_utf8(in->ip());
-  if (SocketOutput* out = socket_output(args[0])) return make_string_utf8(out->ip());
-  type_error("client-ip", "a socket port", args[0]);
+Value bi_client_ip(VM& vm, Value* args, int) {
+  if (SocketInput* in = socket_input(args[0])) return make_string_utf8(vm, in->ip());
+  if (SocketOutput* out = socket_output(args[0])) return make_string_utf8(vm, out->ip());
+  type_error(vm, "client-ip", "a socket port", args[0]);
 }
 
 // (connect-socket host port): a connection to host:port, as (in out). The
 // connect waits as a thread; a host name is looked up first (getaddrinfo,
 // which does wait for the resolver).
 Value bi_connect_socket(VM& vm, Value* args, int) {
-  std::string host = arg_text("connect-socket", args[0]);
-  int port = arg_port("connect-socket", args[1]);
+  std::string host = arg_text(vm, "connect-socket", args[0]);
+  int port = arg_port(vm, "connect-socket", args[1]);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -68,7 +68,7 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
   addrinfo* res = nullptr;
   std::string service = std::to_string(port);
   int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
-  if (rc != 0) throw_error("connect-socket: unknown host " + host + ": " + gai_strerror(rc));
+  if (rc != 0) throw_error(vm, "connect-socket: unknown host " + host + ": " + gai_strerror(rc));
   int fd = -1, err = ECONNREFUSED;
   for (addrinfo* a = res; a && fd < 0; a = a->ai_next) {
     fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
@@ -95,17 +95,18 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
   }
   freeaddrinfo(res);
   if (fd < 0)
-    throw_error("connect-socket: cannot connect to " + host + ":" + service + ": " + strerror(err));
+    throw_error(vm,
+                "connect-socket: cannot connect to " + host + ":" + service + ": " + strerror(err));
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  return connection_ports(fd, host, false);
+  return connection_ports(vm, fd, host, false);
 }
 
 // (%ip-address s): what srv.arc checks X-Forwarded-For's addresses and
 // trusted-proxies* with.
-Value bi_ip_address(VM&, Value* args, int) {
-  std::string ip = normal_ip(arg_text("%ip-address", args[0]));
-  return ip.empty() ? NIL : make_string_utf8(ip);
+Value bi_ip_address(VM& vm, Value* args, int) {
+  std::string ip = normal_ip(arg_text(vm, "%ip-address", args[0]));
+  return ip.empty() ? NIL : make_string_utf8(vm, ip);
 }
 
 const BuiltinDef kDefs[] = {

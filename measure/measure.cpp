@@ -20,12 +20,12 @@
 
 namespace vm {
 
-Measure::Measure(VM& vm) : vm_(vm) {}
+Measure::Measure(VM& vm) : vm_(vm), sites_(vm.heap()) {}
 Measure::~Measure() = default;
 
 Measure& Measure::of(VM& vm) {
   auto* m = dynamic_cast<Measure*>(vm.instrument());
-  if (!m) throw_error("the measurement library is not open");
+  if (!m) throw_error(vm, "the measurement library is not open");
   return *m;
 }
 
@@ -61,7 +61,7 @@ void Measure::sample_builtin(const Builtin* b, uint64_t ticks_before) {
 }
 
 void Measure::start_profiler(int rate, std::string path) {
-  if (profiler_) throw_error("profile: the profiler is running already");
+  if (profiler_) throw_error(vm_, "profile: the profiler is running already");
   profiler_ = std::make_unique<Profiler>(vm_, rate);
   profile_path_ = std::move(path);
 }
@@ -76,7 +76,7 @@ bool Measure::finish_profile() {
   if (!profiler_ || profile_path_.empty()) return true;
   stop_profiler();
   try {
-    Profiler::write(*last_profile_, profile_path_);
+    Profiler::write(vm_, *last_profile_, profile_path_);
     return true;
   } catch (ArcError& e) {
     std::string msg = string_utf8(e.exc.as<Exception>()->message) + "\n";
@@ -91,16 +91,16 @@ namespace {
 // kind, by kind name, with `total`; counted only when --stats turned the
 // counters on (otherwise every count is 0), so a program such as the news
 // benchmark can measure one request by the difference of two readings.
-Value bi_type_dispatches(VM&, Value*, int) {
-  Value t = make_table();
+Value bi_type_dispatches(VM& vm, Value*, int) {
+  Value t = make_table(vm);
   uint64_t total = 0;
   for (int k = 0; k < kKindCount; ++k) {
     uint64_t n = g_profile.type_counts[k];
     total += n;
-    if (n) table_put(t, intern(kind_name(Kind(k))), make_integer(int64_t(n)));
+    if (n) table_put(vm, t, intern(vm, kind_name(Kind(k))), make_integer(vm, int64_t(n)));
   }
-  table_put(t, intern("total"), make_integer(int64_t(total)));
-  table_put(t, intern("counting"), g_profile.count_types ? T : NIL);
+  table_put(vm, t, intern(vm, "total"), make_integer(vm, int64_t(total)));
+  table_put(vm, t, intern(vm, "counting"), g_profile.count_types ? T : NIL);
   return t;
 }
 
@@ -109,12 +109,12 @@ Value bi_type_dispatches(VM&, Value*, int) {
 // shares as floats, counts and bytes as integers, the collector's name as a
 // symbol.
 Value bi_gc_stats(VM& vm, Value*, int) {
-  Value t = make_table();
+  Value t = make_table(vm);
   for (const GcFigure& f : gc_figures(vm.heap())) {
-    Value v = f.kind == GcFigure::Count  ? make_integer(int64_t(f.count))
-              : f.kind == GcFigure::Name ? intern(f.name)
-                                         : make_flonum(f.number);
-    table_put(t, intern(f.key), v);
+    Value v = f.kind == GcFigure::Count  ? make_integer(vm, int64_t(f.count))
+              : f.kind == GcFigure::Name ? intern(vm, f.name)
+                                         : make_flonum(vm, f.number);
+    table_put(vm, t, intern(vm, f.key), v);
   }
   return t;
 }
@@ -125,19 +125,20 @@ Value bi_gc_stats(VM& vm, Value*, int) {
 // the counters count. Each entry names its site (fn, file, line) and
 // holds its counts: count and type; count, bytes and type; minor and major.
 Value bi_site_stats(VM& vm, Value* a, int n) {
-  size_t limit = n > 0 ? size_t(arg_index("site-stats", a[0])) : SIZE_MAX;
+  size_t limit = n > 0 ? size_t(arg_index(vm, "site-stats", a[0])) : SIZE_MAX;
   Measure& m = Measure::of(vm);
   SiteCounters& s = m.sites();
   if (m.counting_sites()) s.flush();  // the dispatches of the call
-  auto entry = [&s](uint32_t site) {
+  auto entry = [&s, &vm](uint32_t site) {
     SiteCounters::Site where = s.site(site);  // a copy: allocating may add sites
-    Value e = make_table();
-    table_put(e, intern("fn"), make_string_utf8(where.function));
-    table_put(e, intern("file"), where.file.empty() ? NIL : make_string_utf8(where.file));
-    table_put(e, intern("line"), make_integer(where.line));
+    Value e = make_table(vm);
+    table_put(vm, e, intern(vm, "fn"), make_string_utf8(vm, where.function));
+    table_put(vm, e, intern(vm, "file"),
+              where.file.empty() ? NIL : make_string_utf8(vm, where.file));
+    table_put(vm, e, intern(vm, "line"), make_integer(vm, where.line));
     return e;
   };
-  auto count = [](uint64_t c) { return make_integer(int64_t(c)); };
+  auto count = [&vm](uint64_t c) { return make_integer(vm, int64_t(c)); };
   // Built back to front (cons), so that the list is most first.
   auto d = s.top_dispatches();
   auto al = s.top_allocations();
@@ -145,28 +146,28 @@ Value bi_site_stats(VM& vm, Value* a, int n) {
   Value ds = NIL, as = NIL, cs = NIL;
   for (size_t i = std::min(limit, d.size()); i-- > 0;) {
     Value e = entry(d[i].site);
-    table_put(e, intern("type"), intern(kind_name(d[i].kind)));
-    table_put(e, intern("count"), count(d[i].count));
-    ds = cons(e, ds);
+    table_put(vm, e, intern(vm, "type"), intern(vm, kind_name(d[i].kind)));
+    table_put(vm, e, intern(vm, "count"), count(d[i].count));
+    ds = cons(vm, e, ds);
   }
   for (size_t i = std::min(limit, al.size()); i-- > 0;) {
     Value e = entry(al[i].site);
-    table_put(e, intern("type"), intern(kind_name(al[i].kind)));
-    table_put(e, intern("count"), count(al[i].count));
-    table_put(e, intern("bytes"), count(al[i].bytes));
-    as = cons(e, as);
+    table_put(vm, e, intern(vm, "type"), intern(vm, kind_name(al[i].kind)));
+    table_put(vm, e, intern(vm, "count"), count(al[i].count));
+    table_put(vm, e, intern(vm, "bytes"), count(al[i].bytes));
+    as = cons(vm, e, as);
   }
   for (size_t i = std::min(limit, c.size()); i-- > 0;) {
     Value e = entry(c[i].site);
-    table_put(e, intern("minor"), count(c[i].minor));
-    table_put(e, intern("major"), count(c[i].major));
-    cs = cons(e, cs);
+    table_put(vm, e, intern(vm, "minor"), count(c[i].minor));
+    table_put(vm, e, intern(vm, "major"), count(c[i].major));
+    cs = cons(vm, e, cs);
   }
-  Value t = make_table();
-  table_put(t, intern("dispatches"), ds);
-  table_put(t, intern("allocations"), as);
-  table_put(t, intern("collections"), cs);
-  table_put(t, intern("counting"), boolean(m.counting_sites()));
+  Value t = make_table(vm);
+  table_put(vm, t, intern(vm, "dispatches"), ds);
+  table_put(vm, t, intern(vm, "allocations"), as);
+  table_put(vm, t, intern(vm, "collections"), cs);
+  table_put(vm, t, intern(vm, "counting"), boolean(m.counting_sites()));
   return t;
 }
 
@@ -191,9 +192,9 @@ Value bi_count_sites(VM& vm, Value* a, int) {
 // the kept one in pprof's format, (%profile-top [n]) is pprof -top's table
 // of it as a string. w/profile and prof (stdlib/lib.arc) are built on them.
 Value bi_profile_start(VM& vm, Value* a, int n) {
-  int64_t rate = n > 0 ? arg_fixnum("%profile-start", a[0]) : Profiler::kDefaultRate;
+  int64_t rate = n > 0 ? arg_fixnum(vm, "%profile-start", a[0]) : Profiler::kDefaultRate;
   if (rate < 1 || rate > Profiler::kMaxRate)
-    throw_error("%profile-start: the rate must be 1 to " + std::to_string(Profiler::kMaxRate),
+    throw_error(vm, "%profile-start: the rate must be 1 to " + std::to_string(Profiler::kMaxRate),
                 {a[0]});
   Measure::of(vm).start_profiler(int(rate));
   return NIL;
@@ -206,19 +207,19 @@ Value bi_profile_stop(VM& vm, Value*, int) {
 
 const pprof::Profile& last_profile(VM& vm, const char* fn) {
   const pprof::Profile* p = Measure::of(vm).last_profile();
-  if (!p) throw_error(std::string(fn) + ": no profile taken yet");
+  if (!p) throw_error(vm, std::string(fn) + ": no profile taken yet");
   return *p;
 }
 
 Value bi_profile_write(VM& vm, Value* a, int) {
-  std::string path = arg_text("%profile-write", a[0]);
-  Profiler::write(last_profile(vm, "%profile-write"), path);
+  std::string path = arg_text(vm, "%profile-write", a[0]);
+  Profiler::write(vm, last_profile(vm, "%profile-write"), path);
   return a[0];
 }
 
 Value bi_profile_top(VM& vm, Value* a, int n) {
-  int64_t rows = n > 0 ? arg_index("%profile-top", a[0]) : 20;
-  return make_string_utf8(Profiler::top(last_profile(vm, "%profile-top"), size_t(rows)));
+  int64_t rows = n > 0 ? arg_index(vm, "%profile-top", a[0]) : 20;
+  return make_string_utf8(vm, Profiler::top(last_profile(vm, "%profile-top"), size_t(rows)));
 }
 
 const BuiltinDef kDefs[] = {

@@ -54,10 +54,10 @@ void Profiler::on_signal(int) {
 
 Profiler::Profiler(VM& vm, int rate) : vm_(vm), rate_(rate) {
   if (rate < 1 || rate > kMaxRate)
-    throw_error("profile: the rate must be 1 to " + std::to_string(kMaxRate) + " a second");
+    throw_error(vm_, "profile: the rate must be 1 to " + std::to_string(kMaxRate) + " a second");
   VM* none = nullptr;
   if (!vm_signalled_.compare_exchange_strong(none, &vm))
-    throw_error("profile: the profiler is running already");
+    throw_error(vm_, "profile: the profiler is running already");
   period_ns_ = 1000000000 / rate;
   profile_ = std::make_unique<pprof::Profile>(
       std::vector<pprof::ValueType>{
@@ -84,7 +84,7 @@ Profiler::Profiler(VM& vm, int rate) : vm_(vm), rate_(rate) {
   if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t) != 0) {
     int err = errno;
     vm_signalled_.store(nullptr);
-    throw_error(std::string("profile: cannot make the timer: ") + strerror(err));
+    throw_error(vm_, std::string("profile: cannot make the timer: ") + strerror(err));
   }
   timer_ = t;
   g_timer = t;
@@ -186,14 +186,14 @@ void Profiler::sample_builtin(const Builtin* b, uint64_t before) {
   charged_ = t;  // any from before the call: too few to matter, here too
 }
 
-void Profiler::write(const pprof::Profile& p, const std::string& path) {
+void Profiler::write(VM& vm, const pprof::Profile& p, const std::string& path) {
   std::string data = pprof::gzip(p.encode());
   FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw_error("profile: cannot write " + path + ": " + strerror(errno));
+  if (!f) throw_error(vm, "profile: cannot write " + path + ": " + strerror(errno));
   size_t n = std::fwrite(data.data(), 1, data.size(), f);
   int err = n == data.size() ? 0 : errno;
   if (std::fclose(f) != 0 && !err) err = errno;
-  if (err) throw_error("profile: cannot write " + path + ": " + strerror(err));
+  if (err) throw_error(vm, "profile: cannot write " + path + ": " + strerror(err));
 }
 
 std::string Profiler::top(const pprof::Profile& p, size_t n) {

@@ -87,7 +87,7 @@ class Profiler {
   // CPU time, with their share and their total (cum) time.
   static std::string top(const pprof::Profile& p, size_t n);
   // Writes p gzipped to path (an Arc error naming it if that fails).
-  static void write(const pprof::Profile& p, const std::string& path);
+  static void write(VM& vm, const pprof::Profile& p, const std::string& path);
 
  private:
   struct Frame {

@@ -8,7 +8,7 @@
 
 namespace vm {
 
-SiteCounters::SiteCounters() { reset(); }
+SiteCounters::SiteCounters(gc::Heap& heap) : heap_(heap) { reset(); }
 
 void SiteCounters::at(Code* c, uint32_t pc) {
   flush();
@@ -52,7 +52,7 @@ void SiteCounters::reset() {
 
 uint32_t SiteCounters::current_site() {
   if (!code_) return 0;
-  uint64_t epoch = heap().stats().collections;
+  uint64_t epoch = heap_.stats().collections;
   if (epoch != epoch_) {  // code may have moved
     cache_.clear();
     epoch_ = epoch;

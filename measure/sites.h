@@ -54,7 +54,8 @@ class SiteCounters {
     uint64_t minor, major;
   };
 
-  SiteCounters();
+  // heap: the one whose collections move the code the cache keys on.
+  explicit SiteCounters(gc::Heap& heap);
 
   // The interpreter's record of where it is (count_op): c's word pc, the
   // one after the running instruction's first. The type dispatches since
@@ -98,6 +99,7 @@ class SiteCounters {
  private:
   uint32_t current_site();
 
+  gc::Heap& heap_;
   Code* code_ = nullptr;
   uint32_t pc_ = 0;
   uint64_t seen_[kKindCount] = {};  // g_profile.type_counts at the last flush

@@ -256,9 +256,10 @@ int parse_args(int argc, char** argv, Args& args) {
   return -1;
 }
 
-vm::Value string_list(const std::vector<std::string>& strings) {
+vm::Value string_list(vm::VM& vm, const std::vector<std::string>& strings) {
   vm::Value lst = vm::NIL;
-  for (size_t i = strings.size(); i-- > 0;) lst = vm::cons(vm::make_string_utf8(strings[i]), lst);
+  for (size_t i = strings.size(); i-- > 0;)
+    lst = vm::cons(vm, vm::make_string_utf8(vm, strings[i]), lst);
   return lst;
 }
 
@@ -296,12 +297,12 @@ int run(Args& args) {
   vm::VM& vm = rt.vm();
   if (args.promote_age) vm.heap().set_promote_age(args.promote_age);  // a no-op without generations
   if (args.stats) vm::Measure::of(vm).count_sites(true);
-  vm.define("argv", string_list(args.argv));
+  vm.define("argv", string_list(vm, args.argv));
   // script*: the running script's path as typed, so a script can load the
   // files beside it (apps/news/news.arc does); nil at the REPL and with -e.
-  vm.define("script*", args.file.empty() ? vm::NIL : vm::make_string_utf8(args.file));
-  if (!args.host.empty()) vm.define("srv-host*", vm::make_string_utf8(args.host));
-  if (!args.proxies.empty()) vm.define("trusted-proxies*", string_list(args.proxies));
+  vm.define("script*", args.file.empty() ? vm::NIL : vm::make_string_utf8(vm, args.file));
+  if (!args.host.empty()) vm.define("srv-host*", vm::make_string_utf8(vm, args.host));
+  if (!args.proxies.empty()) vm.define("trusted-proxies*", string_list(vm, args.proxies));
   int status = 0;
   try {
     if (!args.arc_profile.empty())
@@ -310,7 +311,7 @@ int run(Args& args) {
     if (!args.exprs.empty()) {
       for (const std::string& e : args.exprs) {
         vm::Value v = rt.eval_string(e, "-e");
-        std::string out = vm::write_string(v) + "\n";
+        std::string out = vm::write_string(vm, v) + "\n";
         vm::port_impl(vm.out_port())->write_str(out);
       }
     }

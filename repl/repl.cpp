@@ -113,7 +113,7 @@ char** completion(const char* text, int start, int) {
   rl_attempted_completion_over = 1;
   std::string before = g_pending ? *g_pending : std::string();
   before.append(rl_line_buffer, size_t(start));
-  if (compiler::ends_inside_text(before)) return nullptr;
+  if (compiler::ends_inside_text(*g_vm, before)) return nullptr;
   return rl_completion_matches(text, complete_global);
 }
 
@@ -242,7 +242,7 @@ bool read_input(std::string& text, bool tty) {
     if (got == Got::kEof) return !text.empty();
     text += line;
     text += '\n';
-    if (compiler::form_complete(text)) return true;
+    if (compiler::form_complete(*g_vm, text)) return true;
   }
 }
 
@@ -253,7 +253,7 @@ bool eval_and_print(compiler::Runtime& rt, const std::string& text, uint32_t fir
   g_evaluating = 1;
   // A Ctrl-C typed after Enter, before the evaluation began, interrupts it.
   if (drain_sigpipe()) vm.request_interrupt();
-  compiler::Reader reader(text, "repl", first_line);
+  compiler::Reader reader(vm, text, "repl", first_line);
   vm::Value form;
   bool ok = true;
   try {
@@ -263,7 +263,7 @@ bool eval_and_print(compiler::Runtime& rt, const std::string& text, uint32_t fir
       vm.define("that", v);
       vm.define("thatexpr", f);
       vm::PortImpl* out = vm::port_impl(vm.out_port());
-      out->write_str(vm::write_string(v) + "\n");
+      out->write_str(vm::write_string(vm, v) + "\n");
       out->flush();
     }
   } catch (vm::ArcError& e) {

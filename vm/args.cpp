@@ -7,63 +7,63 @@
 
 namespace vm {
 
-int64_t arg_fixnum(const char* fn, Value v) {
-  if (TYPE(v) != Kind::Fixnum) type_error(fn, "an integer", v);
+int64_t arg_fixnum(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::Fixnum) type_error(vm, fn, "an integer", v);
   return v.as_fixnum();
 }
-int64_t arg_index(const char* fn, Value v) {
-  if (TYPE(v) != Kind::Fixnum || v.as_fixnum() < 0) type_error(fn, "a non-negative integer", v);
+int64_t arg_index(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::Fixnum || v.as_fixnum() < 0) type_error(vm, fn, "a non-negative integer", v);
   return v.as_fixnum();
 }
-uint32_t arg_char(const char* fn, Value v) {
-  if (TYPE(v) != Kind::Char) type_error(fn, "a character", v);
+uint32_t arg_char(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::Char) type_error(vm, fn, "a character", v);
   return v.as_char();
 }
-Value arg_string(const char* fn, Value v) {
-  if (TYPE(v) != Kind::String) type_error(fn, "a string", v);
+Value arg_string(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::String) type_error(vm, fn, "a string", v);
   return v;
 }
-Value arg_symbol(const char* fn, Value v) {
-  if (!is_symbol(v)) type_error(fn, "a symbol", v);
+Value arg_symbol(VM& vm, const char* fn, Value v) {
+  if (!is_symbol(v)) type_error(vm, fn, "a symbol", v);
   return v;
 }
-Value arg_table(const char* fn, Value v) {
-  if (TYPE(v) != Kind::Table) type_error(fn, "a table", v);
+Value arg_table(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::Table) type_error(vm, fn, "a table", v);
   return v;
 }
-Value arg_cons(const char* fn, Value v) {
-  if (TYPE(v) != Kind::Cons) type_error(fn, "a cons", v);
+Value arg_cons(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::Cons) type_error(vm, fn, "a cons", v);
   return v;
 }
-Value arg_list(const char* fn, Value v) {
-  if (!is_list(v)) type_error(fn, "a list", v);
+Value arg_list(VM& vm, const char* fn, Value v) {
+  if (!is_list(v)) type_error(vm, fn, "a list", v);
   return v;
 }
-Value arg_number(const char* fn, Value v) {
-  if (!is_number(v)) type_error(fn, "a number", v);
+Value arg_number(VM& vm, const char* fn, Value v) {
+  if (!is_number(v)) type_error(vm, fn, "a number", v);
   return v;
 }
-Value arg_integer(const char* fn, Value v) {
-  if (!is_integer(v)) type_error(fn, "an integer", v);
+Value arg_integer(VM& vm, const char* fn, Value v) {
+  if (!is_integer(v)) type_error(vm, fn, "an integer", v);
   return v;
 }
-PortImpl* arg_input(const char* fn, Value v) {
-  if (!is_input_port(v)) type_error(fn, "an input port", v);
+PortImpl* arg_input(VM& vm, const char* fn, Value v) {
+  if (!is_input_port(v)) type_error(vm, fn, "an input port", v);
   PortImpl* p = port_impl(v);
-  if (p->closed) throw_error(std::string(fn) + ": port is closed", {v});
+  if (p->closed) throw_error(vm, std::string(fn) + ": port is closed", {v});
   return p;
 }
-PortImpl* arg_output(const char* fn, Value v) {
-  if (!is_output_port(v)) type_error(fn, "an output port", v);
+PortImpl* arg_output(VM& vm, const char* fn, Value v) {
+  if (!is_output_port(v)) type_error(vm, fn, "an output port", v);
   PortImpl* p = port_impl(v);
-  if (p->closed) throw_error(std::string(fn) + ": port is closed", {v});
+  if (p->closed) throw_error(vm, std::string(fn) + ": port is closed", {v});
   return p;
 }
-std::string arg_text(const char* fn, Value v) {
+std::string arg_text(VM& vm, const char* fn, Value v) {
   Kind k = TYPE(v);
   if (k == Kind::String) return string_utf8(v);
   if (k == Kind::Symbol || k == Kind::Nil || k == Kind::True) return symbol_name(v);
-  type_error(fn, "a string", v);
+  type_error(vm, fn, "a string", v);
 }
 
 }  // namespace vm

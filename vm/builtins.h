@@ -21,7 +21,7 @@ struct BuiltinDef {
 class VM;
 void define_builtins(VM& vm, const BuiltinDef* defs, size_t n);
 // Tells the interpreter what the builtin the global `name` holds does (BuiltinOp).
-void set_builtin_op(const char* name, BuiltinOp op);
+void set_builtin_op(VM& vm, const char* name, BuiltinOp op);
 template <size_t N>
 void define_builtins(VM& vm, const BuiltinDef (&defs)[N]) {
   define_builtins(vm, defs, N);
@@ -45,20 +45,20 @@ void register_control_builtins(VM& vm);  // err, ccc, apply, dynamic-wind's step
 
 // Argument checkers: return the unboxed argument or raise
 // "NAME: expected WHAT, got X".
-int64_t arg_fixnum(const char* fn, Value v);
-int64_t arg_index(const char* fn, Value v);  // a non-negative fixnum
-uint32_t arg_char(const char* fn, Value v);
-Value arg_string(const char* fn, Value v);
-Value arg_symbol(const char* fn, Value v);
-Value arg_table(const char* fn, Value v);
-Value arg_cons(const char* fn, Value v);
-Value arg_list(const char* fn, Value v);
-Value arg_number(const char* fn, Value v);
-Value arg_integer(const char* fn, Value v);
-PortImpl* arg_input(const char* fn, Value v);
-PortImpl* arg_output(const char* fn, Value v);
+int64_t arg_fixnum(VM& vm, const char* fn, Value v);
+int64_t arg_index(VM& vm, const char* fn, Value v);  // a non-negative fixnum
+uint32_t arg_char(VM& vm, const char* fn, Value v);
+Value arg_string(VM& vm, const char* fn, Value v);
+Value arg_symbol(VM& vm, const char* fn, Value v);
+Value arg_table(VM& vm, const char* fn, Value v);
+Value arg_cons(VM& vm, const char* fn, Value v);
+Value arg_list(VM& vm, const char* fn, Value v);
+Value arg_number(VM& vm, const char* fn, Value v);
+Value arg_integer(VM& vm, const char* fn, Value v);
+PortImpl* arg_input(VM& vm, const char* fn, Value v);
+PortImpl* arg_output(VM& vm, const char* fn, Value v);
 // A string or symbol as a UTF-8 path/command.
-std::string arg_text(const char* fn, Value v);
+std::string arg_text(VM& vm, const char* fn, Value v);
 
 // A clock in milliseconds (msec's is CLOCK_REALTIME).
 int64_t clock_ms(clockid_t clock);

@@ -165,6 +165,6 @@ bool code_is_internal(Code* c);
 // or fn@FILE:LINE where an anonymous function was made.
 std::string code_function_name(Code* c);
 
-Value make_closure(Value code, uint64_t nup);
+Value make_closure(VM& vm, Value code, uint64_t nup);
 
 }  // namespace vm

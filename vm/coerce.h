@@ -10,15 +10,15 @@ namespace vm {
 
 // (type x): the type symbol; a tagged object's tag. Internal kinds raise
 // "type: unknown type".
-Value arc_type(Value v);
+Value arc_type(VM& vm, Value v);
 // (coerce x type arg): arg is the radix, or MISSING/nil for 10.
-Value coerce(Value x, Value type, Value arg);
+Value coerce(VM& vm, Value x, Value type, Value arg);
 // (coerce v 'string), always a String: nil -> "", symbols their names,
 // numbers their text, chars one-char strings, strings themselves, lists the
 // concatenation of their elements each coerced. Anything else raises
 // "Can't coerce X string".
-Value coerce_to_string(Value v);
+Value coerce_to_string(VM& vm, Value v);
 // The same text, appended to out (lets `+` build one string from many).
-void append_as_string(std::u32string& out, Value v);
+void append_as_string(VM& vm, std::u32string& out, Value v);
 
 }  // namespace vm

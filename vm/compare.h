@@ -7,6 +7,6 @@ namespace vm {
 
 // <0, 0 or >0 as a is less than, equal to or greater than b. Values of
 // different types (or of an unordered type) raise "FN: can't compare A and B".
-int compare_values(const char* fn, Value a, Value b);
+int compare_values(VM& vm, const char* fn, Value a, Value b);
 
 }  // namespace vm

@@ -18,7 +18,7 @@ void continuation_trace(GcHeader* h, gc::Visitor& v) {
     if (slot->is_ref()) v.visit(reinterpret_cast<gc::Word*>(slot));
 }
 
-Value wind_thunks(Value from, Value to) {
+Value wind_thunks(VM& vm, Value from, Value to) {
   auto length = [](Value l) {
     size_t n = 0;
     for (; is_cons(l); l = cdr(l)) ++n;
@@ -34,12 +34,12 @@ Value wind_thunks(Value from, Value to) {
   // before runs under the chain outside its wind, then its wind is entered.
   Value afters_rev = NIL;
   for (Value p = from; p != common; p = cdr(p))
-    afters_rev = cons(cons(cdr(car(p)), cons(cdr(p), cdr(p))), afters_rev);
+    afters_rev = cons(vm, cons(vm, cdr(car(p)), cons(vm, cdr(p), cdr(p))), afters_rev);
   Value befores = NIL;  // outermost first, which is reverse list order
   for (Value p = to; p != common; p = cdr(p))
-    befores = cons(cons(car(car(p)), cons(cdr(p), p)), befores);
+    befores = cons(vm, cons(vm, car(car(p)), cons(vm, cdr(p), p)), befores);
   Value r = befores;
-  for (Value p = afters_rev; is_cons(p); p = cdr(p)) r = cons(car(p), r);
+  for (Value p = afters_rev; is_cons(p); p = cdr(p)) r = cons(vm, car(p), r);
   return r;
 }
 
@@ -49,8 +49,10 @@ constexpr uint16_t kExceptionEscape = 1;  // Exception header flag
 
 Value VM::escape_exception(Value k, Value v) {
   Value e = make_exception(
-      make_string_utf8("a continuation escaped out of a fiber, but what it leads back to is gone"),
-      list({k, v}), NIL);
+      *this,
+      make_string_utf8(*this,
+                       "a continuation escaped out of a fiber, but what it leads back to is gone"),
+      list(*this, {k, v}), NIL);
   e.as<Exception>()->h.flags |= kExceptionEscape;
   return e;
 }
@@ -69,10 +71,10 @@ void VM::drop_level_handlers() {
   while (!handlers_.empty() && handlers_.back().level == r_.level) handlers_.pop_back();
 }
 
-Value VM::encode_handlers() const {
+Value VM::encode_handlers() {
   size_t nh = 0;
   for (const Handler& h : handlers_) nh += h.level == r_.level;
-  Value hv = make_vector(nh * kHandlerRecordWords);
+  Value hv = make_vector(*this, nh * kHandlerRecordWords);
   Vector* hvec = hv.as<Vector>();
   size_t i = 0;
   for (const Handler& h : handlers_) {
@@ -100,13 +102,13 @@ namespace {
 
 // The part of k's chain below stack offset p, as a chain: k's own nodes
 // where they end at or below p, at most one new slice where p cuts a node.
-Value chain_below(Value k, uint64_t p) {
+Value chain_below(VM& vm, Value k, uint64_t p) {
   for (Value n = k; !n.is_nil();) {
     Continuation* c = n.as<Continuation>();
     if (p >= c->seg_start + c->seg_len) return n;
     if (p == c->seg_start) return c->parent;
     if (p > c->seg_start) {
-      Continuation* s = alloc<Continuation>(Kind::Continuation);
+      Continuation* s = alloc<Continuation>(vm, Kind::Continuation);
       s->frames = c->frames;
       s->parent = c->parent;
       s->run_id = c->run_id;
@@ -143,15 +145,15 @@ Value VM::capture_continuation() {
       share = std::min(low, c->sp);
       if (share < from) share = from;
       if (share > top) share = top;
-      parent = chain_below(r_.capture_cache, share);
+      parent = chain_below(*this, r_.capture_cache, share);
     }
   }
   box_shared_slots(r_.stack + share);
   uint64_t n = top - share;
-  Value frames = make_vector(n);
+  Value frames = make_vector(*this, n);
   std::memcpy(frames.as<Vector>()->items, r_.stack + share, n * sizeof(Value));
   Value hv = encode_handlers();
-  Continuation* k = alloc<Continuation>(Kind::Continuation);
+  Continuation* k = alloc<Continuation>(*this, Kind::Continuation);
   k->frames = frames;
   k->parent = parent;  // allocation never collects: parent needs no root
   k->winds = winds_;
@@ -189,7 +191,7 @@ void VM::box_shared_slots(Value* low) {
       const Blob* s = c->shared.as<Blob>();
       const auto* slots = reinterpret_cast<const uint32_t*>(s->data);
       for (uint64_t i = 0; i < s->size / sizeof(uint32_t); ++i)
-        if (!is_box(b[slots[i]])) b[slots[i]] = make_box(b[slots[i]]);
+        if (!is_box(b[slots[i]])) b[slots[i]] = make_box(*this, b[slots[i]]);
     }
     int64_t link = b[c->nlocals + 1].as_fixnum();
     if (link < 0) break;
@@ -245,7 +247,7 @@ void VM::push_winds_call(Value* at, Value thunks, Value v) {
 }
 
 Next VM::invoke_continuation(Value f, int n, Value* fslot) {
-  if (n > 1) arity_error("continuation", 0, 1, n);
+  if (n > 1) arity_error(*this, "continuation", 0, 1, n);
   Value v = n ? r_.sp[-1] : NIL;
   Continuation* kc = f.as<Continuation>();
   if (kc->stack_id != uint64_t(reinterpret_cast<uintptr_t>(r_.stack)) && current_fiber_.is_ref() &&
@@ -255,10 +257,10 @@ Next VM::invoke_continuation(Value f, int n, Value* fslot) {
   const RunRecord& run = runs_.back();
   if (kc->level != r_.level || kc->run_base != run.fslot ||
       (kc->run_id != 0 && kc->run_id != run.id))
-    throw_error(
-        "continuation invoked across a C++ frame (a continuation barrier: it was captured "
-        "inside a call from C++, such as a macro expansion or a builtin's callback)");
-  Value thunks = wind_thunks(winds_, kc->winds);
+    throw_error(*this,
+                "continuation invoked across a C++ frame (a continuation barrier: it was captured "
+                "inside a call from C++, such as a macro expansion or a builtin's callback)");
+  Value thunks = wind_thunks(*this, winds_, kc->winds);
   // Another thread's or fiber's continuation may be deeper than this
   // stack (a fiber's is small): too deep is a stack overflow, before
   // anything is copied.
@@ -282,7 +284,8 @@ Next VM::invoke_continuation(Value f, int n, Value* fslot) {
 Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
   Exception* ex = exc.as<Exception>();
   bool escape = is_escape(exc);
-  if (ex->backtrace.is_nil() && !is_break(exc) && !escape) set(ex, &ex->backtrace, backtrace());
+  if (ex->backtrace.is_nil() && !is_break(exc) && !escape)
+    set(*this, ex, &ex->backtrace, backtrace());
   bool catchable = !is_break(exc) && !escape;
   // An escape arrives in the execution its continuation was captured in:
   // there the continuation is invoked.
@@ -297,7 +300,7 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
   // protect cleanups; then its resumer has it, and so on outwards.
   while (!arrived() && in_place > 0 && !handled_here()) {
     Value entry_winds = runs_.back().entry_winds;
-    Value thunks = wind_thunks(winds_, entry_winds);
+    Value thunks = wind_thunks(*this, winds_, entry_winds);
     if (thunks.truthy()) {
       // The cleanups run in the fiber, in a frame that raises exc again.
       winds_ = entry_winds;
@@ -319,7 +322,7 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
     // (compiler/compile.cpp, emit_catch): an error in a cleanup run on
     // the way comes here again, with the cleanups still to run.
     Handler h = handlers_.back();
-    Value thunks = wind_thunks(winds_, h.winds);
+    Value thunks = wind_thunks(*this, winds_, h.winds);
     winds_ = h.winds;
     r_.base = r_.stack + h.base;
     if (r_.base < r_.capture_low) r_.capture_low = r_.base;
@@ -334,7 +337,7 @@ Next VM::unwind(Value exc, Value* fslot, Value* entry_base, int& in_place) {
   }
   // Leaving this run: run the cleanups between here and its entry first.
   drop_level_handlers();
-  Value thunks = wind_thunks(winds_, runs_.back().entry_winds);
+  Value thunks = wind_thunks(*this, winds_, runs_.back().entry_winds);
   winds_ = runs_.back().entry_winds;
   if (thunks.is_nil()) {
     r_.sp = fslot;

@@ -126,7 +126,7 @@ constexpr int64_t kRethrow = -2;
 // calls thunk, then sets it to `after`, so an error raised in a cleanup
 // unwinds through the winds not yet left, and no further (docs/LANGUAGE.md
 // 7.9, item 53: an error in a protect cleanup goes to the on-err around it).
-Value wind_thunks(Value from, Value to);
+Value wind_thunks(VM& vm, Value from, Value to);
 
 // The heap kind's size and trace functions (VM::VM registers them).
 size_t continuation_size(const GcHeader*);

@@ -6,6 +6,7 @@
 #include "vm/object.h"
 #include "vm/print.h"
 #include "vm/string.h"
+#include "vm/vm.h"
 
 namespace vm {
 
@@ -32,42 +33,42 @@ void append_irritant(std::string& text, std::string form) {
 
 }  // namespace
 
-void throw_error_list(const std::string& msg, Value irritants) {
+void throw_error_list(VM& vm, const std::string& msg, Value irritants) {
   std::string text = msg;
-  for (Value p = irritants; is_cons(p); p = cdr(p)) append_irritant(text, error_form(car(p)));
-  throw ArcError{make_exception(make_string_utf8(text), irritants, NIL)};
+  for (Value p = irritants; is_cons(p); p = cdr(p)) append_irritant(text, error_form(vm, car(p)));
+  throw ArcError{make_exception(vm, make_string_utf8(vm, text), irritants, NIL)};
 }
 
-void call_error(Value f, const Value* args, int n) {
+void call_error(VM& vm, Value f, const Value* args, int n) {
   // The arguments are the host's list (Arc 3.1's ar-apply's rest
   // parameter): no nil terminator, '() when empty.
   std::string shown = "'(";
-  for (int i = 0; i < n; ++i) shown += (i ? " " : "") + error_form(args[i], false);
+  for (int i = 0; i < n; ++i) shown += (i ? " " : "") + error_form(vm, args[i], false);
   shown += ')';
   std::string text = "Function call on inappropriate object";
-  append_irritant(text, error_form(f));
+  append_irritant(text, error_form(vm, f));
   append_irritant(text, shown);
   Value irritants = NIL;
-  for (int i = n; i-- > 0;) irritants = cons(args[i], irritants);
-  throw ArcError{make_exception(make_string_utf8(text), list({f, irritants}), NIL)};
+  for (int i = n; i-- > 0;) irritants = cons(vm, args[i], irritants);
+  throw ArcError{make_exception(vm, make_string_utf8(vm, text), list(vm, {f, irritants}), NIL)};
 }
 
-void throw_error(const std::string& msg, std::initializer_list<Value> irritants) {
-  throw_error_list(msg, list(irritants));
+void throw_error(VM& vm, const std::string& msg, std::initializer_list<Value> irritants) {
+  throw_error_list(vm, msg, list(vm, irritants));
 }
 
-void type_error(const char* fn, const char* expected, Value got) {
-  throw_error(std::string(fn) + ": expected " + expected + ", got", {got});
+void type_error(VM& vm, const char* fn, const char* expected, Value got) {
+  throw_error(vm, std::string(fn) + ": expected " + expected + ", got", {got});
 }
 
-void arity_error(const std::string& fn, int min, int max, int got) {
+void arity_error(VM& vm, const std::string& fn, int min, int max, int got) {
   std::string want;
   if (max < 0) want = "at least " + std::to_string(min);
   else if (min == max) want = std::to_string(min);
   else want = std::to_string(min) + " to " + std::to_string(max);
   bool one = want == "1" || want == "at least 1";
-  throw_error(fn + ": expects " + want + " argument" + (one ? "" : "s") + ", got " +
-              std::to_string(got));
+  throw_error(vm, fn + ": expects " + want + " argument" + (one ? "" : "s") + ", got " +
+                      std::to_string(got));
 }
 
 std::string exception_message(Value exc) { return string_utf8(exc.as<Exception>()->message); }

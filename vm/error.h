@@ -11,6 +11,8 @@
 
 namespace vm {
 
+class VM;  // vm/vm.h
+
 struct ArcError {
   Value exc;  // an Exception object
 };
@@ -18,18 +20,19 @@ struct ArcError {
 // Raises an error whose message is msg followed by each irritant as Arc
 // 3.1's errors show it (vm/print.h, error_form), separated by spaces (as
 // Arc's err does).
-[[noreturn]] void throw_error(const std::string& msg, std::initializer_list<Value> irritants = {});
+[[noreturn]] void throw_error(VM& vm, const std::string& msg,
+                              std::initializer_list<Value> irritants = {});
 // Same, with irritants given as an Arc list.
-[[noreturn]] void throw_error_list(const std::string& msg, Value irritants);
+[[noreturn]] void throw_error_list(VM& vm, const std::string& msg, Value irritants);
 
 // "Function call on inappropriate object F '(ARGS...)": calling f, which is
 // not a function, with args[0..n) (docs/LANGUAGE.md 3.7).
-[[noreturn]] void call_error(Value f, const Value* args, int n);
+[[noreturn]] void call_error(VM& vm, Value f, const Value* args, int n);
 
 // "fn: expected WHAT, got X" — for a builtin's bad argument.
-[[noreturn]] void type_error(const char* fn, const char* expected, Value got);
+[[noreturn]] void type_error(VM& vm, const char* fn, const char* expected, Value got);
 // "fn: expects N arguments, got M".
-[[noreturn]] void arity_error(const std::string& fn, int min, int max, int got);
+[[noreturn]] void arity_error(VM& vm, const std::string& fn, int min, int max, int got);
 
 // The message of an Exception as a C++ string.
 std::string exception_message(Value exc);

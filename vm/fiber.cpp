@@ -194,7 +194,7 @@ void fiber_entry(Transfer t) {
     f->value = e.exc;
     msg = kFailed;
   } catch (std::bad_alloc&) {
-    f->value = make_exception(make_string_utf8("out of memory"), NIL, NIL);
+    f->value = make_exception(vm, make_string_utf8(vm, "out of memory"), NIL, NIL);
     msg = kFailed;
   }
   switch_context(f->resumer, reinterpret_cast<void*>(msg));
@@ -255,14 +255,14 @@ Value back_from(VM& vm, FiberImpl* f, Transfer t, MigrateEnd* how) {
   return f->value;
 }
 
-Value arg_fiber(const char* fn, Value v) {
-  if (TYPE(v) != Kind::Fiber) type_error(fn, "a fiber", v);
+Value arg_fiber(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::Fiber) type_error(vm, fn, "a fiber", v);
   return v;
 }
 
 Value bi_fiber(VM& vm, Value* a, int) {
-  if (!is_runnable(a[0])) type_error("fiber", "a function", a[0]);
-  Fiber* fb = alloc<Fiber>(Kind::Fiber);
+  if (!is_runnable(a[0])) type_error(vm, "fiber", "a function", a[0]);
+  Fiber* fb = alloc<Fiber>(vm, Kind::Fiber);
   fb->impl = new_impl(vm.fibers());
   fb->impl->fn = a[0];
   fb->impl->self = Value::ref(fb);
@@ -272,9 +272,9 @@ Value bi_fiber(VM& vm, Value* a, int) {
 
 // (resume fb (o x)): runs fb until it yields or returns; that value.
 Value bi_resume(VM& vm, Value* a, int n) {
-  FiberImpl* f = impl_of(arg_fiber("resume", a[0]));
-  if (f->status == FiberImpl::Done) throw_error("resume: the fiber has finished", {a[0]});
-  if (f->status == FiberImpl::Running) throw_error("resume: the fiber is running", {a[0]});
+  FiberImpl* f = impl_of(arg_fiber(vm, "resume", a[0]));
+  if (f->status == FiberImpl::Done) throw_error(vm, "resume: the fiber has finished", {a[0]});
+  if (f->status == FiberImpl::Running) throw_error(vm, "resume: the fiber is running", {a[0]});
   f->value = n > 1 ? a[1] : NIL;
   if (f->status == FiberImpl::Fresh) {
     take_slot(vm, f);
@@ -302,18 +302,19 @@ Value bi_resume(VM& vm, Value* a, int n) {
 // (yield (o x)): suspends the running fiber; x goes to its resumer. Returns
 // what the next resume passes.
 Value bi_yield(VM& vm, Value* a, int n) {
-  if (vm.current_fiber().is_nil()) throw_error("yield: not inside a fiber");
+  if (vm.current_fiber().is_nil()) throw_error(vm, "yield: not inside a fiber");
   FiberImpl* f = impl_of(vm.current_fiber());
   if (f->in_place)  // a builtin not marked BuiltinOp::Reenters ran Arc code
-    throw_error("yield: cannot suspend the fiber across a C++ frame (a builtin running Arc code)");
+    throw_error(vm,
+                "yield: cannot suspend the fiber across a C++ frame (a builtin running Arc code)");
   f->value = n ? a[0] : NIL;
   Transfer t = switch_context(f->resumer, reinterpret_cast<void*>(kYield));
   f->resumer = t.from;
   return f->value;
 }
 
-Value bi_fiber_done(VM&, Value* a, int) {
-  return boolean(impl_of(arg_fiber("fiber-done", a[0]))->status == FiberImpl::Done);
+Value bi_fiber_done(VM& vm, Value* a, int) {
+  return boolean(impl_of(arg_fiber(vm, "fiber-done", a[0]))->status == FiberImpl::Done);
 }
 
 const BuiltinDef kDefs[] = {
@@ -339,8 +340,8 @@ void register_fiber_kind(gc::Heap& h) {
 
 void register_fiber_builtins(VM& vm) {
   define_builtins(vm, kDefs);
-  set_builtin_op("resume", BuiltinOp::Resume);
-  set_builtin_op("yield", BuiltinOp::Yield);
+  set_builtin_op(vm, "resume", BuiltinOp::Resume);
+  set_builtin_op(vm, "yield", BuiltinOp::Yield);
 }
 
 bool fiber_resumed_from(VM& vm, uint64_t stack_id) {

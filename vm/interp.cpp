@@ -59,10 +59,10 @@ namespace {
 
 // STOREX: a shared-on-capture local's slot (vm/opcodes.def, LOADX) holds
 // its value, or the box a capture gave it.
-inline void store_shared(Value& slot, Value v) {
+inline void store_shared(VM& vm, Value& slot, Value v) {
   if (is_box(slot)) {
     Box* b = slot.as<Box>();
-    set(b, &b->v, v);
+    set(vm, b, &b->v, v);
   } else {
     slot = v;
   }
@@ -80,17 +80,17 @@ std::string fn_name(Value f) {
 // Moves the arguments of a call to the callee's parameter layout: missing
 // optionals become MISSING, extras go to the rest list or are dropped (only
 // for complex parameter lists), and wrong counts raise arity errors.
-int adjust_args(Code* c, Value f, Value* args, int n) {
+int adjust_args(VM& vm, Code* c, Value f, Value* args, int n) {
   int nfixed = c->nreq + c->nopt;
-  if (n < c->nreq) arity_error(fn_name(f), c->nreq, c->rest || c->lenient ? -1 : nfixed, n);
+  if (n < c->nreq) arity_error(vm, fn_name(f), c->nreq, c->rest || c->lenient ? -1 : nfixed, n);
   if (n > nfixed) {
     if (c->rest) {
       Value rest = NIL;
-      for (int i = n; i-- > nfixed;) rest = cons(args[i], rest);
+      for (int i = n; i-- > nfixed;) rest = cons(vm, args[i], rest);
       args[nfixed] = rest;
       return nfixed + 1;
     }
-    if (!c->lenient) arity_error(fn_name(f), c->nreq, nfixed, n);
+    if (!c->lenient) arity_error(vm, fn_name(f), c->nreq, nfixed, n);
     return nfixed;
   }
   for (int i = n; i < nfixed; ++i) args[i] = MISSING;
@@ -100,28 +100,28 @@ int adjust_args(Code* c, Value f, Value* args, int n) {
 
 // Calling a list, string or table: indexing (docs/LANGUAGE.md 3.7). k is f's kind,
 // which the caller has already decided.
-Value call_data(Value f, Kind k, Value* args, int n) {
+Value call_data(VM& vm, Value f, Kind k, Value* args, int n) {
   if (k == Kind::Table) {
-    if (n < 1 || n > 2) arity_error("table", 1, 2, n);
+    if (n < 1 || n > 2) arity_error(vm, "table", 1, 2, n);
     return table_get(f, args[0], n == 2 ? args[1] : NIL);
   }
-  if (n < 1) call_error(f, args, n);
+  if (n < 1) call_error(vm, f, args, n);
   Value i = args[0];
   if (TYPE(i) != Kind::Fixnum || i.as_fixnum() < 0)
-    throw_error("index must be a non-negative integer:", {i});
+    throw_error(vm, "index must be a non-negative integer:", {i});
   int64_t idx = i.as_fixnum();
   if (k == Kind::String) {
-    if (uint64_t(idx) >= string_len(f)) throw_error("string index out of range:", {i, f});
+    if (uint64_t(idx) >= string_len(f)) throw_error(vm, "string index out of range:", {i, f});
     return Value::character(string_ref(f, uint64_t(idx)));
   }
   Value p = f;
   for (int64_t j = 0; j < idx && is_cons(p); ++j) p = cdr(p);
-  if (!is_cons(p)) throw_error("list index out of range:", {i, f});
+  if (!is_cons(p)) throw_error(vm, "list index out of range:", {i, f});
   return car(p);
 }
 
 #if ARCANA_CHECKED
-[[noreturn]] void stack_accounting_failure(Code* c, Value* base, Value* sp) {
+[[noreturn]] void stack_accounting_failure(VM& vm, Code* c, Value* base, Value* sp) {
   std::fprintf(stderr,
                "arcana (checked build): operand stack out of its frame in %s: sp at %td of "
                "%u words (%u locals)\n",
@@ -253,7 +253,7 @@ struct VM::RunScope {
   do {                                                                                        \
     *sp++ = (v);                                                                              \
     if (code && (sp > base + code->frame_words || sp <= base + code->nlocals + kFrameHeader)) \
-      stack_accounting_failure(code, base, sp);                                               \
+      stack_accounting_failure(*this, code, base, sp);                                        \
   } while (0)
 #else
 #define PUSH(v) (*sp++ = (v))
@@ -286,28 +286,28 @@ struct VM::RunScope {
 // guard on the global. It tests tags directly rather than through TYPE():
 // going through TYPE() here makes fib measurably slower, and a fast path
 // is not a dispatch: --stats counts its executions per opcode.
-#define PRIM_SLOW(op, nargs)                                                   \
-  do {                                                                         \
-    Value g = K[A].as<Symbol>()->value;                                        \
-    Value prim = primitives_[int(Op::op)];                                     \
-    if (g == prim) {                                                           \
-      SAVE();                                                                  \
-      r_.builtin_args = sp - nargs;                                            \
-      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs);              \
-      sp -= nargs;                                                             \
-      PUSH(r);                                                                 \
-      DISPATCH();                                                              \
-    }                                                                          \
-    if (g == UNBOUND) {                                                        \
-      SAVE();                                                                  \
-      throw_error("reference to undefined identifier: _" + symbol_name(K[A])); \
-    }                                                                          \
-    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value));           \
-    sp[-nargs] = g;                                                            \
-    ++sp;                                                                      \
-    n = nargs;                                                                 \
-    tail = false;                                                              \
-    goto call;                                                                 \
+#define PRIM_SLOW(op, nargs)                                                          \
+  do {                                                                                \
+    Value g = K[A].as<Symbol>()->value;                                               \
+    Value prim = primitives_[int(Op::op)];                                            \
+    if (g == prim) {                                                                  \
+      SAVE();                                                                         \
+      r_.builtin_args = sp - nargs;                                                   \
+      Value r = prim.as<Builtin>()->fn(*this, sp - nargs, nargs);                     \
+      sp -= nargs;                                                                    \
+      PUSH(r);                                                                        \
+      DISPATCH();                                                                     \
+    }                                                                                 \
+    if (g == UNBOUND) {                                                               \
+      SAVE();                                                                         \
+      throw_error(*this, "reference to undefined identifier: _" + symbol_name(K[A])); \
+    }                                                                                 \
+    std::memmove(sp - nargs + 1, sp - nargs, nargs * sizeof(Value));                  \
+    sp[-nargs] = g;                                                                   \
+    ++sp;                                                                             \
+    n = nargs;                                                                        \
+    tail = false;                                                                     \
+    goto call;                                                                        \
   } while (0)
 // One branch for both tests: & of the two as ints (as bools, clang warns).
 #define BOTH_FIXNUMS() (int(sp[-1].is_fixnum()) & int(sp[-2].is_fixnum()))
@@ -508,7 +508,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         Code* c = code_of(f);
         Value* args = sp - n;
         check_stack(args + c->frame_words);
-        if (n != c->exact_nargs) n = adjust_args(c, f, args, n);
+        if (n != c->exact_nargs) n = adjust_args(*this, c, f, args, n);
         Value rpc, rlink;
         if (entry) {
           rpc = Value::fixnum(entry_rpc);
@@ -533,9 +533,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         goto transfer;
       }
       if (k == Kind::Cons || k == Kind::String || k == Kind::Table) {
-        r = call_data(f, k, sp - n, n);
+        r = call_data(*this, f, k, sp - n, n);
       } else {
-        call_error(f, sp - n, n);
+        call_error(*this, f, sp - n, n);
       }
       sp -= n + 1;
       if (entry) return r;  // apply() of data
@@ -553,7 +553,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       // min <= n <= max in one unsigned compare (max -1, any number,
       // makes max - min huge).
       if (uint32_t(n - b->min_args) > uint32_t(b->max_args - b->min_args))
-        arity_error(symbol_name(b->name), b->min_args, b->max_args, n);
+        arity_error(*this, symbol_name(b->name), b->min_args, b->max_args, n);
       if (__builtin_expect(b->op != BuiltinOp::Plain, 0) && !entry) {
         // Fibers switched here, without a machine-stack switch (vm/fiber.h).
         SAVE();
@@ -640,11 +640,11 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     op_STOREB : {
       Box* b = base[A].as<Box>();
-      set(b, &b->v, sp[-1]);
+      set(*this, b, &b->v, sp[-1]);
       DISPATCH();
     }
     op_MKBOX:
-      base[A] = make_box(base[A]);
+      base[A] = make_box(*this, base[A]);
       DISPATCH();
     op_LOADX : {
       Value v = base[A];
@@ -653,10 +653,10 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
     op_STOREX:
-      store_shared(base[A], sp[-1]);
+      store_shared(*this, base[A], sp[-1]);
       DISPATCH();
     op_POPX:
-      store_shared(base[A], sp[-1]);
+      store_shared(*this, base[A], sp[-1]);
       --sp;
       DISPATCH();
     op_LOADU:
@@ -667,26 +667,26 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     op_STOREUB : {
       Box* b = base[-1].as<Closure>()->up[A].as<Box>();
-      set(b, &b->v, sp[-1]);
+      set(*this, b, &b->v, sp[-1]);
       DISPATCH();
     }
     op_LOADG : {
       Value v = K[A].as<Symbol>()->value;
       if (__builtin_expect(v == UNBOUND, 0)) {
         SAVE();
-        throw_error("reference to undefined identifier: _" + symbol_name(K[A]));
+        throw_error(*this, "reference to undefined identifier: _" + symbol_name(K[A]));
       }
       PUSH(v);
       DISPATCH();
     }
     op_STOREG : {
-      set_global(K[A], sp[-1]);
+      set_global(*this, K[A], sp[-1]);
       DISPATCH();
     }
     op_CLOSURE : {
       Value cv = K[A];
       Code* c = cv.as<Code>();
-      Value clo = make_closure(cv, c->nup);
+      Value clo = make_closure(*this, cv, c->nup);
       Closure* cl = clo.as<Closure>();
       Closure* self = base[-1].as<Closure>();
       for (uint32_t i = 0; i < c->nup; ++i) {
@@ -932,7 +932,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef LIST_PART
 #undef IS_CONS_TAG
     op_CONS:
-      sp[-2] = cons(sp[-2], sp[-1]);
+      sp[-2] = cons(*this, sp[-2], sp[-1]);
       --sp;
       DISPATCH();
     op_CONS_general:
@@ -952,7 +952,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_SCDR : {
       Value p = sp[-2], x = sp[-1];
       if (!(p.is_ref() && p.header()->kind == uint8_t(Kind::Cons))) goto op_SCDR_general;
-      set(p.as<Cons>(), &p.as<Cons>()->cdr, x);
+      set(*this, p.as<Cons>(), &p.as<Cons>()->cdr, x);
       sp[-2] = x;
       --sp;
       DISPATCH();

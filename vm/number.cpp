@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "vm/error.h"
+#include "vm/vm.h"
 
 namespace vm {
 namespace {
@@ -68,13 +69,13 @@ static_assert(sizeof(mp_limb_t) == sizeof(uint64_t));
 // Where a number sits in the tower; the higher rank wins a mixed operation.
 enum Rank { kFix, kBig, kRat, kFlo };
 
-Rank rank(const char* op, Value v) {
+Rank rank(VM& vm, const char* op, Value v) {
   switch (TYPE(v)) {
     case Kind::Fixnum: return kFix;
     case Kind::Bignum: return kBig;
     case Kind::Ratnum: return kRat;
     case Kind::Flonum: return kFlo;
-    default: type_error(op, "a number", v);
+    default: type_error(vm, op, "a number", v);
   }
 }
 
@@ -91,11 +92,11 @@ int exact_sign(Value v) {
 }
 
 // q must already be canonical (every mpq operation leaves it so).
-Value rational_from(mpq_srcptr q) {
-  if (mpz_cmp_ui(mpq_denref(q), 1) == 0) return make_integer(mpq_numref(q));
-  Value num = make_integer(mpq_numref(q));
-  Value den = make_integer(mpq_denref(q));
-  Ratnum* r = alloc<Ratnum>(Kind::Ratnum);
+Value rational_from(VM& vm, mpq_srcptr q) {
+  if (mpz_cmp_ui(mpq_denref(q), 1) == 0) return make_integer(vm, mpq_numref(q));
+  Value num = make_integer(vm, mpq_numref(q));
+  Value den = make_integer(vm, mpq_denref(q));
+  Ratnum* r = alloc<Ratnum>(vm, Kind::Ratnum);
   r->num = num;
   r->den = den;
   return Value::ref(r);
@@ -131,13 +132,13 @@ double ratio_to_double(mpz_srcptr p, mpz_srcptr q) {
 }
 
 // An integral double as an exact integer; op names the caller in the error.
-Value exact_from_integral(const char* op, double d) {
+Value exact_from_integral(VM& vm, const char* op, double d) {
   if (!std::isfinite(d))
-    throw_error(std::string(op) + ": no exact representation for", {make_flonum(d)});
+    throw_error(vm, std::string(op) + ": no exact representation for", {make_flonum(vm, d)});
   if (std::fabs(d) < 0x1p62) return Value::fixnum(int64_t(d));
   Z z;
   mpz_set_d(z, d);
-  return make_integer(z);
+  return make_integer(vm, z);
 }
 
 // ---- the four operations, beyond the fixnum fast paths ----
@@ -153,22 +154,22 @@ const ArithOp kSub{"-", [](double x, double y) { return x - y; }, mpz_sub, mpq_s
 const ArithOp kMul{"*", [](double x, double y) { return x * y; }, mpz_mul, mpq_mul};
 const ArithOp kDiv{"/", [](double x, double y) { return x / y; }, nullptr, mpq_div};
 
-Value arith(const ArithOp& op, Value a, Value b) {
-  Rank ra = rank(op.name, a), rb = rank(op.name, b);
+Value arith(VM& vm, const ArithOp& op, Value a, Value b) {
+  Rank ra = rank(vm, op.name, a), rb = rank(vm, op.name, b);
   // Arc 3.1's text, without operands: programs match it (docs/LANGUAGE.md 4.13).
-  if (&op == &kDiv && is_exact_zero(b)) throw_error("/: division by zero");
+  if (&op == &kDiv && is_exact_zero(b)) throw_error(vm, "/: division by zero");
   if (ra == kFlo || rb == kFlo)
-    return make_flonum(op.flo(number_to_double(a), number_to_double(b)));
+    return make_flonum(vm, op.flo(number_to_double(vm, a), number_to_double(vm, b)));
   if (ra == kRat || rb == kRat || !op.z) {
     Q x, y, r;
     to_mpq(a, x);
     to_mpq(b, y);
     op.q(r, x, y);
-    return rational_from(r);
+    return rational_from(vm, r);
   }
   Z r;
   op.z(r, IntView(a), IntView(b));
-  return make_integer(r);
+  return make_integer(vm, r);
 }
 
 // ---- powers and roots ----
@@ -183,16 +184,16 @@ size_t exact_bits(Value v) {
 }
 
 // base exact, e an exact integer.
-Value exact_expt(Value base, Value e) {
+Value exact_expt(VM& vm, Value base, Value e) {
   int es = exact_sign(e);
   if (is_exact_zero(base)) {
-    if (es < 0) throw_error("expt: division by zero", {base, e});
+    if (es < 0) throw_error(vm, "expt: division by zero", {base, e});
     return Value::fixnum(es == 0 ? 1 : 0);
   }
   if (base == Value::fixnum(1)) return base;
   if (base == Value::fixnum(-1)) return Value::fixnum(mpz_odd_p(IntView(e)) ? -1 : 1);
   if (!e.is_fixnum() || double(exact_bits(base)) * std::fabs(double(e.as_fixnum())) > kMaxPowerBits)
-    throw_error("expt: result too large", {base, e});
+    throw_error(vm, "expt: result too large", {base, e});
   unsigned long m = static_cast<unsigned long>(std::abs(e.as_fixnum()));
   Q q;
   to_mpq(base, q);
@@ -200,25 +201,25 @@ Value exact_expt(Value base, Value e) {
   mpz_pow_ui(mpq_numref(q.q), mpq_numref(q.q), m);
   mpz_pow_ui(mpq_denref(q.q), mpq_denref(q.q), m);
   if (es < 0) mpq_inv(q, q);
-  return rational_from(q);
+  return rational_from(vm, q);
 }
 
 // The exact root of a non-negative integer if it is a perfect square.
-bool exact_isqrt(Value v, Value* out) {
+bool exact_isqrt(VM& vm, Value v, Value* out) {
   IntView z(v);
   if (!mpz_perfect_square_p(z)) return false;
   Z r;
   mpz_sqrt(r, z);
-  *out = make_integer(r);
+  *out = make_integer(vm, r);
   return true;
 }
 
 // sqrt of a non-square non-negative integer as a double. Past 2^106 the
 // integer square root is exact to well under an ulp and cannot overflow the
 // way converting the argument to double first would.
-double inexact_isqrt(Value v) {
+double inexact_isqrt(VM& vm, Value v) {
   IntView z(v);
-  if (mpz_sizeinbase(z, 2) <= 106) return std::sqrt(number_to_double(v));
+  if (mpz_sizeinbase(z, 2) <= 106) return std::sqrt(number_to_double(vm, v));
   Z r;
   mpz_sqrt(r, z);
   return ratio_to_double(r, IntView(Value::fixnum(1)));
@@ -343,14 +344,16 @@ void set_digits(mpz_ptr z, std::string_view digits, int radix) {
   mpz_set_str(z, std::string(digits).c_str(), radix);
 }
 
-Value finish_exact(mpq_ptr q, bool negative, Exactness ex) {
+Value finish_exact(VM& vm, mpq_ptr q, bool negative, Exactness ex) {
   if (negative) mpq_neg(q, q);
-  if (ex == Exactness::Inexact) return make_flonum(ratio_to_double(mpq_numref(q), mpq_denref(q)));
-  return rational_from(q);
+  if (ex == Exactness::Inexact)
+    return make_flonum(vm, ratio_to_double(mpq_numref(q), mpq_denref(q)));
+  return rational_from(vm, q);
 }
 
 // Unsigned "n" or "n/d" in the radix.
-std::optional<Value> parse_ratio(std::string_view s, bool negative, int radix, Exactness ex) {
+std::optional<Value> parse_ratio(VM& vm, std::string_view s, bool negative, int radix,
+                                 Exactness ex) {
   size_t slash = s.find('/');
   std::string_view num = s.substr(0, slash);
   if (!all_digits(num, radix)) return std::nullopt;
@@ -363,7 +366,7 @@ std::optional<Value> parse_ratio(std::string_view s, bool negative, int radix, E
     if (mpz_sgn(mpq_denref(q.q)) == 0) return std::nullopt;
     mpq_canonicalize(q);
   }
-  return finish_exact(q, negative, ex);
+  return finish_exact(vm, q, negative, ex);
 }
 
 // The parts of an unsigned decimal "int.frac e exp".
@@ -395,7 +398,7 @@ bool split_decimal(std::string_view s, Decimal& d) {
 }
 
 // #e on a decimal is exact in decimal: #e1.1 is 11/10, not the double's value.
-std::optional<Value> exact_decimal(const Decimal& d, bool negative) {
+std::optional<Value> exact_decimal(VM& vm, const Decimal& d, bool negative) {
   long scale = d.exp - long(d.frac_part.size());
   if (std::labs(scale) > 100000) return std::nullopt;  // refuse 10^huge
   Q q;
@@ -405,13 +408,13 @@ std::optional<Value> exact_decimal(const Decimal& d, bool negative) {
   if (scale >= 0) mpz_mul(mpq_numref(q.q), mpq_numref(q.q), ten);
   else mpz_set(mpq_denref(q.q), ten);
   mpq_canonicalize(q);
-  return finish_exact(q, negative, Exactness::Exact);
+  return finish_exact(vm, q, negative, Exactness::Exact);
 }
 
-std::optional<Value> parse_decimal(std::string_view s, bool negative, Exactness ex) {
+std::optional<Value> parse_decimal(VM& vm, std::string_view s, bool negative, Exactness ex) {
   Decimal d;
   if (!split_decimal(s, d)) return std::nullopt;
-  if (ex == Exactness::Exact) return exact_decimal(d, negative);
+  if (ex == Exactness::Exact) return exact_decimal(vm, d, negative);
   double x = 0;
   auto res = std::from_chars(s.data(), s.data() + s.size(), x);
   if (res.ec == std::errc::result_out_of_range) {
@@ -420,7 +423,7 @@ std::optional<Value> parse_decimal(std::string_view s, bool negative, Exactness 
     long mag = d.exp + (lead == std::string_view::npos ? 0 : long(d.int_part.size() - lead));
     x = mag > 0 ? HUGE_VAL : 0.0;
   }
-  return make_flonum(negative ? -x : x);
+  return make_flonum(vm, negative ? -x : x);
 }
 
 // A real in a radix other than 10 as Racket's string->number reads it, and
@@ -428,7 +431,8 @@ std::optional<Value> parse_decimal(std::string_view s, bool negative, Exactness 
 // whose digits are in the radix too and whose base is the radix, so in radix
 // 2 "101e100" is 5 * 2^4 = 80.0. `e` marks an exponent only where it is not
 // a digit (radix below 15). Inexact unless #e, like a decimal.
-std::optional<Value> parse_radix_real(std::string_view s, bool negative, int radix, Exactness ex) {
+std::optional<Value> parse_radix_real(VM& vm, std::string_view s, bool negative, int radix,
+                                      Exactness ex) {
   size_t e = radix < 15 ? s.find_first_of("eE") : std::string_view::npos;
   std::string_view mant = s.substr(0, e);
   size_t dot = mant.find('.');
@@ -451,12 +455,12 @@ std::optional<Value> parse_radix_real(std::string_view s, bool negative, int rad
   Z m;
   set_digits(m, std::string(int_part) + std::string(frac_part), radix);
   bool exact = ex == Exactness::Exact;
-  if (mpz_sgn(m) == 0) return exact ? Value::fixnum(0) : make_flonum(negative ? -0.0 : 0.0);
+  if (mpz_sgn(m) == 0) return exact ? Value::fixnum(0) : make_flonum(vm, negative ? -0.0 : 0.0);
   if (exact && std::labs(scale) > 100000) return std::nullopt;  // refuse radix^huge
   if (!exact) {  // past a double's range, whatever the digits: no huge power
     double bits = double(mpz_sizeinbase(m, 2)) + double(scale) * std::log2(double(radix));
-    if (bits > 1100) return make_flonum(negative ? -HUGE_VAL : HUGE_VAL);
-    if (bits < -1200) return make_flonum(negative ? -0.0 : 0.0);
+    if (bits > 1100) return make_flonum(vm, negative ? -HUGE_VAL : HUGE_VAL);
+    if (bits < -1200) return make_flonum(vm, negative ? -0.0 : 0.0);
   }
   Q q;
   Z power;
@@ -466,14 +470,14 @@ std::optional<Value> parse_radix_real(std::string_view s, bool negative, int rad
   if (scale >= 0) mpz_mul(mpq_numref(q.q), mpq_numref(q.q), power);
   else mpz_set(mpq_denref(q.q), power);
   mpq_canonicalize(q);
-  return finish_exact(q, negative, exact ? Exactness::Exact : Exactness::Inexact);
+  return finish_exact(vm, q, negative, exact ? Exactness::Exact : Exactness::Inexact);
 }
 
-std::optional<Value> parse_special(std::string_view s, Exactness ex) {
+std::optional<Value> parse_special(VM& vm, std::string_view s, Exactness ex) {
   if (ex == Exactness::Exact) return std::nullopt;
-  if (s == "+inf.0") return make_flonum(HUGE_VAL);
-  if (s == "-inf.0") return make_flonum(-HUGE_VAL);
-  if (s == "+nan.0" || s == "-nan.0") return make_flonum(std::nan(""));
+  if (s == "+inf.0") return make_flonum(vm, HUGE_VAL);
+  if (s == "-inf.0") return make_flonum(vm, -HUGE_VAL);
+  if (s == "+nan.0" || s == "-nan.0") return make_flonum(vm, std::nan(""));
   return std::nullopt;
 }
 
@@ -489,21 +493,21 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
 
 // ---- construction and conversion ----
 
-Value make_integer(int64_t n) {
+Value make_integer(VM& vm, int64_t n) {
   if (Value::fits_fixnum(n)) return Value::fixnum(n);
-  Bignum* b = alloc<Bignum>(Kind::Bignum, sizeof(mp_limb_t));
+  Bignum* b = alloc<Bignum>(vm, Kind::Bignum, sizeof(mp_limb_t));
   b->size = n < 0 ? -1 : 1;
   b->limbs[0] = n < 0 ? 0 - uint64_t(n) : uint64_t(n);
   return Value::ref(b);
 }
 
-Value make_integer(const mpz_t z) {
+Value make_integer(VM& vm, const mpz_t z) {
   if (mpz_fits_slong_p(z)) {
     long n = mpz_get_si(z);
     if (Value::fits_fixnum(n)) return Value::fixnum(n);
   }
   size_t nlimbs = mpz_size(z);
-  Bignum* b = alloc<Bignum>(Kind::Bignum, nlimbs * sizeof(mp_limb_t));
+  Bignum* b = alloc<Bignum>(vm, Kind::Bignum, nlimbs * sizeof(mp_limb_t));
   b->size = z->_mp_size;
   std::memcpy(b->limbs, mpz_limbs_read(z), nlimbs * sizeof(mp_limb_t));
   return Value::ref(b);
@@ -511,15 +515,15 @@ Value make_integer(const mpz_t z) {
 
 void integer_to_mpz(Value v, mpz_t out) { mpz_set(out, IntView(v)); }
 
-Value make_rational(const mpq_t q) {
+Value make_rational(VM& vm, const mpq_t q) {
   Q c;
   mpq_set(c, q);
   mpq_canonicalize(c);
-  return rational_from(c);
+  return rational_from(vm, c);
 }
 
-double number_to_double(Value v) {
-  switch (rank("real", v)) {
+double number_to_double(VM& vm, Value v) {
+  switch (rank(vm, "real", v)) {
     case kFix: return double(v.as_fixnum());
     case kFlo: return flo(v);
     case kBig: return ratio_to_double(IntView(v), IntView(Value::fixnum(1)));
@@ -532,46 +536,46 @@ double number_to_double(Value v) {
 // Fast paths work on the tagged words (2n+1): the overflow builtins on the
 // 64-bit words detect exactly the results that leave the 63-bit range.
 
-Value num_add(Value a, Value b) {
+Value num_add(VM& vm, Value a, Value b) {
   int64_t r;
   if (a.is_fixnum() && b.is_fixnum() &&
       !__builtin_add_overflow(int64_t(a.word() - 1), int64_t(b.word()), &r))
     return Value::from_word(Word(r));
-  return arith(kAdd, a, b);
+  return arith(vm, kAdd, a, b);
 }
 
-Value num_sub(Value a, Value b) {
+Value num_sub(VM& vm, Value a, Value b) {
   int64_t r;
   if (a.is_fixnum() && b.is_fixnum() &&
       !__builtin_sub_overflow(int64_t(a.word()), int64_t(b.word() - 1), &r))
     return Value::from_word(Word(r));
-  return arith(kSub, a, b);
+  return arith(vm, kSub, a, b);
 }
 
-Value num_mul(Value a, Value b) {
+Value num_mul(VM& vm, Value a, Value b) {
   int64_t r;
   if (a.is_fixnum() && b.is_fixnum() &&
       !__builtin_mul_overflow(a.as_fixnum(), int64_t(b.word() - 1), &r))
     return Value::from_word(Word(r) | 1);
-  return arith(kMul, a, b);
+  return arith(vm, kMul, a, b);
 }
 
-Value num_div(Value a, Value b) {
+Value num_div(VM& vm, Value a, Value b) {
   if (a.is_fixnum() && b.is_fixnum() && !is_exact_zero(b) && a.as_fixnum() % b.as_fixnum() == 0)
-    return make_integer(a.as_fixnum() / b.as_fixnum());  // kFixMin / -1 still fits int64
-  return arith(kDiv, a, b);
+    return make_integer(vm, a.as_fixnum() / b.as_fixnum());  // kFixMin / -1 still fits int64
+  return arith(vm, kDiv, a, b);
 }
 
-Value num_neg(Value a) {
-  switch (rank("-", a)) {
-    case kFix: return make_integer(-a.as_fixnum());
-    case kFlo: return make_flonum(-flo(a));
+Value num_neg(VM& vm, Value a) {
+  switch (rank(vm, "-", a)) {
+    case kFix: return make_integer(vm, -a.as_fixnum());
+    case kFlo: return make_flonum(vm, -flo(a));
     default: break;
   }
   Q q;
   to_mpq(a, q);
   mpq_neg(q, q);
-  return rational_from(q);
+  return rational_from(vm, q);
 }
 
 static bool is_integral_flonum(Value v) {
@@ -580,60 +584,60 @@ static bool is_integral_flonum(Value v) {
 
 // Arc 3.1's mod is Racket's modulo, which takes integral floats too and then
 // answers a float: (mod 7.0 3) is 1.0, so (even 2.0) is nil (docs/LANGUAGE.md 4.3).
-Value num_mod(Value a, Value b) {
+Value num_mod(VM& vm, Value a, Value b) {
   bool fa = is_integral_flonum(a), fb = is_integral_flonum(b);
-  if (!fa && !is_integer(a)) type_error("mod", "an integer", a);
-  if (!fb && !is_integer(b)) type_error("mod", "an integer", b);
-  if (is_exact_zero(b) || (fb && flo(b) == 0)) throw_error("mod: division by zero", {a});
+  if (!fa && !is_integer(a)) type_error(vm, "mod", "an integer", a);
+  if (!fb && !is_integer(b)) type_error(vm, "mod", "an integer", b);
+  if (is_exact_zero(b) || (fb && flo(b) == 0)) throw_error(vm, "mod: division by zero", {a});
   if (fa || fb) {
-    double x = number_to_double(a), y = number_to_double(b), r = std::fmod(x, y);
-    return make_flonum(r != 0 && (r < 0) != (y < 0) ? r + y : r);
+    double x = number_to_double(vm, a), y = number_to_double(vm, b), r = std::fmod(x, y);
+    return make_flonum(vm, r != 0 && (r < 0) != (y < 0) ? r + y : r);
   }
   if (a.is_fixnum() && b.is_fixnum())
     return Value::fixnum(fixnum_mod(a.as_fixnum(), b.as_fixnum()));
   Z r;
   mpz_fdiv_r(r, IntView(a), IntView(b));  // floor division: remainder takes b's sign
-  return make_integer(r);
+  return make_integer(vm, r);
 }
 
-Value num_expt(Value a, Value b) {
-  Rank ra = rank("expt", a), rb = rank("expt", b);
-  if (ra != kFlo && (rb == kFix || rb == kBig)) return exact_expt(a, b);
-  return make_flonum(std::pow(number_to_double(a), number_to_double(b)));
+Value num_expt(VM& vm, Value a, Value b) {
+  Rank ra = rank(vm, "expt", a), rb = rank(vm, "expt", b);
+  if (ra != kFlo && (rb == kFix || rb == kBig)) return exact_expt(vm, a, b);
+  return make_flonum(vm, std::pow(number_to_double(vm, a), number_to_double(vm, b)));
 }
 
 // Arc's host answers a complex number for negatives; we have none, so error.
-Value num_sqrt(Value a) {
-  Rank r = rank("sqrt", a);
+Value num_sqrt(VM& vm, Value a) {
+  Rank r = rank(vm, "sqrt", a);
   if (r == kFlo) {
-    if (flo(a) < 0) throw_error("sqrt: negative argument", {a});
-    return make_flonum(std::sqrt(flo(a)));
+    if (flo(a) < 0) throw_error(vm, "sqrt: negative argument", {a});
+    return make_flonum(vm, std::sqrt(flo(a)));
   }
-  if (exact_sign(a) < 0) throw_error("sqrt: negative argument", {a});
+  if (exact_sign(a) < 0) throw_error(vm, "sqrt: negative argument", {a});
   Value root, den_root;
-  if (r != kRat) return exact_isqrt(a, &root) ? root : make_flonum(inexact_isqrt(a));
-  if (exact_isqrt(rat_num(a), &root) && exact_isqrt(rat_den(a), &den_root))
-    return num_div(root, den_root);
-  return make_flonum(std::sqrt(number_to_double(a)));
+  if (r != kRat) return exact_isqrt(vm, a, &root) ? root : make_flonum(vm, inexact_isqrt(vm, a));
+  if (exact_isqrt(vm, rat_num(a), &root) && exact_isqrt(vm, rat_den(a), &den_root))
+    return num_div(vm, root, den_root);
+  return make_flonum(vm, std::sqrt(number_to_double(vm, a)));
 }
 
-Value num_trunc(Value a) {
-  switch (rank("trunc", a)) {
+Value num_trunc(VM& vm, Value a) {
+  switch (rank(vm, "trunc", a)) {
     case kFix:
     case kBig: return a;
-    case kFlo: return exact_from_integral("trunc", std::trunc(flo(a)));
+    case kFlo: return exact_from_integral(vm, "trunc", std::trunc(flo(a)));
     case kRat: break;
   }
   Z q;
   mpz_tdiv_q(q, IntView(rat_num(a)), IntView(rat_den(a)));
-  return make_integer(q);
+  return make_integer(vm, q);
 }
 
-Value num_round_even(Value a) {
-  switch (rank("round", a)) {
+Value num_round_even(VM& vm, Value a) {
+  switch (rank(vm, "round", a)) {
     case kFix:
     case kBig: return a;
-    case kFlo: return exact_from_integral("round", std::nearbyint(flo(a)));
+    case kFlo: return exact_from_integral(vm, "round", std::nearbyint(flo(a)));
     case kRat: break;
   }
   // floor, then up if the remainder is past half, or exactly half and odd.
@@ -643,17 +647,17 @@ Value num_round_even(Value a) {
   mpz_mul_2exp(r, r, 1);
   int c = mpz_cmp(r, den);
   if (c > 0 || (c == 0 && mpz_odd_p(q.z))) mpz_add_ui(q, q, 1);
-  return make_integer(q);
+  return make_integer(vm, q);
 }
 
 // ---- comparison and identity ----
 
-int num_compare(Value a, Value b) {
+int num_compare(VM& vm, Value a, Value b) {
   if (a.is_fixnum() && b.is_fixnum())
     return (a.as_fixnum() > b.as_fixnum()) - (a.as_fixnum() < b.as_fixnum());
-  Rank ra = rank("<", a), rb = rank("<", b);
+  Rank ra = rank(vm, "<", a), rb = rank(vm, "<", b);
   if (ra == kFlo || rb == kFlo) {
-    double x = number_to_double(a), y = number_to_double(b);
+    double x = number_to_double(vm, a), y = number_to_double(vm, b);
     if (std::isnan(x) || std::isnan(y)) return 1;
     // Both floats, or an infinity against anything: doubles decide exactly.
     if ((ra == kFlo && rb == kFlo) || std::isinf(x) || std::isinf(y)) return (x > y) - (x < y);
@@ -669,11 +673,11 @@ int num_compare(Value a, Value b) {
   return (c > 0) - (c < 0);
 }
 
-bool num_lt(Value a, Value b) {
+bool num_lt(VM& vm, Value a, Value b) {
   if (a.is_fixnum() && b.is_fixnum()) return a.as_fixnum() < b.as_fixnum();
   if (TYPE(a) == Kind::Flonum && std::isnan(flo(a))) return false;
   if (TYPE(b) == Kind::Flonum && std::isnan(flo(b))) return false;
-  return num_compare(a, b) < 0;
+  return num_compare(vm, a, b) < 0;
 }
 
 // Flonums are eqv when their bits agree (so 0.0 and -0.0 differ), and every
@@ -718,15 +722,15 @@ uint64_t fixnum_hash(Value a) { return mix(a.word()); }
 
 // ---- text ----
 
-std::string number_to_string(Value v, int radix) {
+std::string number_to_string(VM& vm, Value v, int radix) {
   std::string out;
-  append_number(out, v, radix);
+  append_number(vm, out, v, radix);
   return out;
 }
 
-void append_number(std::string& out, Value v, int radix) {
+void append_number(VM& vm, std::string& out, Value v, int radix) {
   if (v.is_fixnum()) return append_integer(out, v, radix);  // what printing mostly formats
-  switch (rank("number->string", v)) {
+  switch (rank(vm, "number->string", v)) {
     case kFix:
     case kBig: append_integer(out, v, radix); return;
     case kRat:
@@ -738,16 +742,16 @@ void append_number(std::string& out, Value v, int radix) {
   }
 }
 
-std::optional<Value> parse_number(std::string_view text, int radix) {
+std::optional<Value> parse_number(VM& vm, std::string_view text, int radix) {
   Exactness ex = Exactness::Default;
   if (!read_prefixes(text, radix, ex) || text.empty()) return std::nullopt;
-  if (auto special = parse_special(text, ex)) return special;
+  if (auto special = parse_special(vm, text, ex)) return special;
   bool negative = text[0] == '-';
   if (text[0] == '-' || text[0] == '+') text.remove_prefix(1);
   if (text.empty()) return std::nullopt;
-  if (auto ratio = parse_ratio(text, negative, radix, ex)) return ratio;
-  if (radix != 10) return parse_radix_real(text, negative, radix, ex);
-  return parse_decimal(text, negative, ex);
+  if (auto ratio = parse_ratio(vm, text, negative, radix, ex)) return ratio;
+  if (radix != 10) return parse_radix_real(vm, text, negative, radix, ex);
+  return parse_decimal(vm, text, negative, ex);
 }
 
 }  // namespace vm

@@ -10,17 +10,13 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/vm.h"
 
 namespace vm {
 
 // Process-wide, as the TYPE() macro that counts into it is used by every
 // part of the VM without a VM at hand (and the counting test is one load).
 Profile g_profile;
-
-// The heap every allocation goes to (heap(), set_heap). Process-wide so
-// that cons, make_string and the other allocators take no heap argument:
-// they are called from everywhere, and one heap serves the one VM.
-gc::Heap* g_heap = nullptr;
 
 namespace {
 
@@ -142,8 +138,6 @@ uint32_t g_next_hash = 0x9e3779b9u;
 
 }  // namespace
 
-void set_heap(gc::Heap* h) { g_heap = h; }
-
 void count_allocation(Kind k, size_t bytes) {
   if (g_profile.counting) g_profile.counting->allocation(k, gc::round_object_size(bytes));
 }
@@ -186,9 +180,9 @@ void register_kinds(gc::Heap& h) {
   reg(Kind::Box, fixed_size<Box>, box_trace);
 }
 
-Value src_cons(Value a, Value b, uint64_t pos) {
-  if (pos == 0) return cons(a, b);
-  SrcCons* c = alloc<SrcCons>(Kind::Cons);
+Value src_cons(VM& vm, Value a, Value b, uint64_t pos) {
+  if (pos == 0) return cons(vm, a, b);
+  SrcCons* c = alloc<SrcCons>(vm, Kind::Cons);
   c->h.flags |= kConsHasPos;
   c->car = a;
   c->cdr = b;
@@ -196,9 +190,9 @@ Value src_cons(Value a, Value b, uint64_t pos) {
   return Value::ref(c);
 }
 
-Value list(std::initializer_list<Value> xs) {
+Value list(VM& vm, std::initializer_list<Value> xs) {
   Value r = NIL;
-  for (auto it = xs.end(); it != xs.begin();) r = cons(*--it, r);
+  for (auto it = xs.end(); it != xs.begin();) r = cons(vm, *--it, r);
   return r;
 }
 
@@ -208,49 +202,49 @@ uint64_t pos_of(Value form) {
   return form.as<SrcCons>()->pos;
 }
 
-Value make_box(Value v) {
-  Box* b = alloc<Box>(Kind::Box);
+Value make_box(VM& vm, Value v) {
+  Box* b = alloc<Box>(vm, Kind::Box);
   b->v = v;
   return Value::ref(b);
 }
 
-Value make_flonum(double d) {
-  Flonum* f = alloc<Flonum>(Kind::Flonum);
+Value make_flonum(VM& vm, double d) {
+  Flonum* f = alloc<Flonum>(vm, Kind::Flonum);
   f->d = d;
   return Value::ref(f);
 }
 
-Value make_tagged(Value tag, Value rep) {
-  Tagged* t = alloc<Tagged>(Kind::Tagged);
+Value make_tagged(VM& vm, Value tag, Value rep) {
+  Tagged* t = alloc<Tagged>(vm, Kind::Tagged);
   t->tag = tag;
   t->rep = rep;
   return Value::ref(t);
 }
 
-Value make_vector(uint64_t n, Value fill) {
-  Vector* v = alloc<Vector>(Kind::Vector, n * sizeof(Value));
+Value make_vector(VM& vm, uint64_t n, Value fill) {
+  Vector* v = alloc<Vector>(vm, Kind::Vector, n * sizeof(Value));
   v->len = n;
   if (fill != NIL)
     for (uint64_t i = 0; i < n; ++i) v->items[i] = fill;
   return Value::ref(v);
 }
 
-Value make_blob(uint64_t size) {
-  Blob* b = alloc<Blob>(Kind::Blob, (size + 7) & ~uint64_t(7));
+Value make_blob(VM& vm, uint64_t size) {
+  Blob* b = alloc<Blob>(vm, Kind::Blob, (size + 7) & ~uint64_t(7));
   b->size = size;
   return Value::ref(b);
 }
 
-Value make_exception(Value message, Value irritants, Value backtrace) {
-  Exception* e = alloc<Exception>(Kind::Exception);
+Value make_exception(VM& vm, Value message, Value irritants, Value backtrace) {
+  Exception* e = alloc<Exception>(vm, Kind::Exception);
   e->message = message;
   e->irritants = irritants;
   e->backtrace = backtrace;
   return Value::ref(e);
 }
 
-Value make_closure(Value code, uint64_t nup) {
-  Closure* c = alloc<Closure>(Kind::Closure, nup * sizeof(Value));
+Value make_closure(VM& vm, Value code, uint64_t nup) {
+  Closure* c = alloc<Closure>(vm, Kind::Closure, nup * sizeof(Value));
   c->code = code;
   c->nup = nup;
   return Value::ref(c);

@@ -25,6 +25,8 @@
 
 namespace vm {
 
+class VM;  // vm/vm.h
+
 // X(kind, arc type name for `type`) — heap kinds first; their numbers are
 // stored in GcHeader::kind. Immediate kinds follow.
 #define ARC_KINDS(X)        \
@@ -194,7 +196,6 @@ struct Box {
   Value v;
 };
 
-class VM;
 // A builtin gets its arguments in place on the VM stack.
 using BuiltinFn = Value (*)(VM& vm, Value* args, int nargs);
 
@@ -231,27 +232,16 @@ struct Exception {
 };
 
 // ---- allocation ----
-extern gc::Heap* g_heap;  // set_heap
-inline gc::Heap& heap() { return *g_heap; }
-inline bool has_heap() { return g_heap != nullptr; }
-void set_heap(gc::Heap* h);
-
+// Every allocation and every barriered store names the VM whose heap it
+// goes to, as Lua's functions take their lua_State: nothing reaches a heap
+// through a global, so two VMs (each with its own heap) may live at once.
+// alloc, set and cons are inline on the hot paths; their bodies are in
+// vm/vm.h, after the VM's class, whose heap they read.
 template <class T>
-inline T* alloc(Kind k, size_t extra = 0) {
-  gc::Heap& h = heap();
-  if (GcHeader* o = h.try_bump(sizeof(T) + extra, uint8_t(k))) return reinterpret_cast<T*>(o);
-  GcHeader* o = h.allocate(sizeof(T) + extra, uint8_t(k));
-  if (__builtin_expect(g_profile.counting != nullptr, 0)) count_allocation(k, sizeof(T) + extra);
-  return reinterpret_cast<T*>(o);
-}
-
-inline void set(GcHeader* obj, Value* slot, Value v) {
-  heap().write(obj, reinterpret_cast<Word*>(slot), v.word());
-}
+inline T* alloc(VM& vm, Kind k, size_t extra = 0);
+inline void set(VM& vm, GcHeader* obj, Value* slot, Value v);
 template <class T>
-inline void set(T* obj, Value* slot, Value v) {
-  set(&obj->h, slot, v);
-}
+inline void set(VM& vm, T* obj, Value* slot, Value v);
 // A store of an immediate over an immediate (a fixnum counter in a box)
 // needs no barrier: the generational one looks at the reference stored
 // (gc/gen.cpp), the concurrent one's deletion barrier at the reference
@@ -296,27 +286,22 @@ inline bool is_tagged(Value v) { return TYPE(v) == Kind::Tagged; }
 inline Value car(Value c) { return c.as<Cons>()->car; }  // c must be a cons
 inline Value cdr(Value c) { return c.as<Cons>()->cdr; }
 
-inline Value cons(Value a, Value b) {
-  Cons* c = alloc<Cons>(Kind::Cons);  // fresh: no barrier for its fields
-  c->car = a;
-  c->cdr = b;
-  return Value::ref(c);
-}
-Value src_cons(Value a, Value b, uint64_t pos);
-Value list(std::initializer_list<Value> xs);
+inline Value cons(VM& vm, Value a, Value b);  // in vm/vm.h
+Value src_cons(VM& vm, Value a, Value b, uint64_t pos);
+Value list(VM& vm, std::initializer_list<Value> xs);
 // The source position of a form, 0 if it has none.
 uint64_t pos_of(Value form);
 
-Value make_box(Value v);
+Value make_box(VM& vm, Value v);
 // A box is never an Arc value, only what a slot or an upvalue holds (an
 // assigned variable), so a slot that may hold either is read by this test.
 inline bool is_box(Value v) { return v.is_ref() && v.header()->kind == uint8_t(Kind::Box); }
-Value make_flonum(double d);
-Value make_tagged(Value tag, Value rep);
-Value make_vector(uint64_t n, Value fill = NIL);
-Value make_blob(uint64_t size);
-Value make_exception(Value message, Value irritants, Value backtrace);
-Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args);
+Value make_flonum(VM& vm, double d);
+Value make_tagged(VM& vm, Value tag, Value rep);
+Value make_vector(VM& vm, uint64_t n, Value fill = NIL);
+Value make_blob(VM& vm, uint64_t size);
+Value make_exception(VM& vm, Value message, Value irritants, Value backtrace);
+Value make_builtin(VM& vm, const char* name, BuiltinFn fn, int min_args, int max_args);
 
 // Identity hash kept in the header (stable under moving collectors).
 uint32_t identity_hash(Value v);

@@ -106,8 +106,8 @@ std::unordered_set<FdOutput*>& fd_outputs() {
 
 class FdOutput final : public PortImpl {
  public:
-  FdOutput(int fd, const std::string& nm, bool owns)
-      : fd_(fd), owns_(owns), line_buffered_(isatty(fd)), regular_(is_regular(fd)) {
+  FdOutput(VM& vm, int fd, const std::string& nm, bool owns)
+      : vm_(vm), fd_(fd), owns_(owns), line_buffered_(isatty(fd)), regular_(is_regular(fd)) {
     is_output = true;
     name = nm;
     fd_outputs().insert(this);
@@ -140,7 +140,7 @@ class FdOutput final : public PortImpl {
   }
   void flush() override {
     int err = drain(true);
-    if (err) throw_error("cannot write to " + name + ": " + strerror(err));
+    if (err) throw_error(vm_, "cannot write to " + name + ": " + strerror(err));
   }
   // Never throws: it also runs from the collector's finalizer.
   void close() override {
@@ -210,6 +210,7 @@ class FdOutput final : public PortImpl {
   }
 
   static constexpr size_t kKeptCapacity = 4096;
+  VM& vm_;
   int fd_;
   bool owns_;
   bool line_buffered_;
@@ -252,8 +253,8 @@ class StringOutput final : public PortImpl {
 };
 
 // An Arc error for a failed open, naming the path and the OS reason.
-[[noreturn]] void open_error(const char* what, const std::string& path, int err) {
-  throw_error(std::string("cannot open ") + what + " file " + path + ": " + strerror(err));
+[[noreturn]] void open_error(VM& vm, const char* what, const std::string& path, int err) {
+  throw_error(vm, std::string("cannot open ") + what + " file " + path + ": " + strerror(err));
 }
 
 }  // namespace
@@ -306,8 +307,8 @@ void PortImpl::write_char(uint32_t c) {
 
 // ---- port objects ----
 
-Value make_port(PortImpl* impl) {
-  Port* p = alloc<Port>(Kind::Port);
+Value make_port(VM& vm, PortImpl* impl) {
+  Port* p = alloc<Port>(vm, Kind::Port);
   p->impl = impl;
   return Value::ref(p);
 }
@@ -335,23 +336,23 @@ void flush_quietly(Value port) {
 
 // ---- constructors ----
 
-PortImpl* open_input_file(const std::string& path) {
+PortImpl* open_input_file(VM& vm, const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) open_error("input", path, errno);
+  if (fd < 0) open_error(vm, "input", path, errno);
   // open(2) accepts a directory for reading; reading it would fail later.
   struct stat st;
   if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     ::close(fd);
-    open_error("input", path, EISDIR);
+    open_error(vm, "input", path, EISDIR);
   }
   return new FdInput(fd, path, true);
 }
 
-PortImpl* open_output_file(const std::string& path, bool append) {
+PortImpl* open_output_file(VM& vm, const std::string& path, bool append) {
   int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
   int fd = ::open(path.c_str(), flags, 0666);
-  if (fd < 0) open_error("output", path, errno);
-  return new FdOutput(fd, path, true);
+  if (fd < 0) open_error(vm, "output", path, errno);
+  return new FdOutput(vm, fd, path, true);
 }
 
 PortImpl* make_input_string(const std::string& utf8) { return new StringInput(utf8); }
@@ -360,8 +361,8 @@ PortImpl* make_output_string() { return new StringOutput(); }
 PortImpl* make_fd_input(int fd, const std::string& name, bool owns) {
   return new FdInput(fd, name, owns);
 }
-PortImpl* make_fd_output(int fd, const std::string& name, bool owns) {
-  return new FdOutput(fd, name, owns);
+PortImpl* make_fd_output(VM& vm, int fd, const std::string& name, bool owns) {
+  return new FdOutput(vm, fd, name, owns);
 }
 
 // ---- shell commands ----

@@ -64,7 +64,7 @@ struct PortImpl {
   int32_t decode(uint8_t seen[4], int& n);
 };
 
-Value make_port(PortImpl* impl);
+Value make_port(VM& vm, PortImpl* impl);
 inline PortImpl* port_impl(Value p) { return p.as<Port>()->impl; }
 bool is_input_port(Value v);
 bool is_output_port(Value v);
@@ -89,12 +89,12 @@ void set_terminal_hooks(TerminalHooks hooks);
 const TerminalHooks& terminal_hooks();
 
 // Constructors (vm/port.cpp). File opening errors are Arc errors.
-PortImpl* open_input_file(const std::string& path);
-PortImpl* open_output_file(const std::string& path, bool append);
+PortImpl* open_input_file(VM& vm, const std::string& path);
+PortImpl* open_output_file(VM& vm, const std::string& path, bool append);
 PortImpl* make_input_string(const std::string& utf8);
 PortImpl* make_output_string();
 PortImpl* make_fd_input(int fd, const std::string& name, bool owns);
-PortImpl* make_fd_output(int fd, const std::string& name, bool owns);
+PortImpl* make_fd_output(VM& vm, int fd, const std::string& name, bool owns);
 
 // Shell commands whose output feeds a port (pipe-from, system): starts
 // `/bin/sh -c cmd` with its stdout on out_fd (stdin and stderr inherited).

@@ -190,11 +190,11 @@ bool is_delimiter(char c) {
   }
 }
 
-bool needs_bars(std::string_view name) {
+bool needs_bars(VM& vm, std::string_view name) {
   if (name.empty() || name == "." || name[0] == '#') return true;
   for (char c : name)
     if (is_delimiter(c) || (unsigned char)c < 0x20) return true;
-  return parse_number(name).has_value();
+  return parse_number(vm, name).has_value();
 }
 
 // |a b|, as Racket writes it (Arc 3.1's write); a name with a bar in it is
@@ -202,10 +202,10 @@ bool needs_bars(std::string_view name) {
 // take specially, a\|b\ c, as Racket writes it too.
 // The name's UTF-8 goes into out first, where it is looked at; only a name
 // that needs the bars is copied out and written again with them.
-void write_symbol(std::string& out, Value sym) {
+void write_symbol(VM& vm, std::string& out, Value sym) {
   size_t start = out.size();
   string_append_utf8(out, sym.as<Symbol>()->name);
-  if (!needs_bars(std::string_view(out).substr(start))) return;
+  if (!needs_bars(vm, std::string_view(out).substr(start))) return;
   std::string name = out.substr(start);
   out.resize(start);
   if (name.find('|') == std::string::npos) {
@@ -249,24 +249,23 @@ bool is_container(Value v) { return is_container_kind(TYPE(v)); }
 // printed with no printer state: what pr mostly prints, so it costs no
 // work stack and no sets.
 // An object of a kind a library owns (vm/library.h): as the library
-// prints it, or #<type> if the running VM has not opened it.
-void print_library_kind(Value v, std::string& out) {
+// prints it, or #<type> if vm has not opened it.
+void print_library_kind(VM& vm, Value v, std::string& out) {
   Kind k = Kind(v.header()->kind);
-  if (has_vm())
-    if (auto print = VM::current().kind_ops(k).print) return print(v, out);
+  if (auto print = vm.kind_ops(k).print) return print(v, out);
   out += "#<";
   for (const char* c = kind_name(k); *c; ++c) out += char(std::tolower(*c));
   out += ">";
 }
 
-void print_atom(std::string& out, Value v, bool write) {
+void print_atom(VM& vm, std::string& out, Value v, bool write) {
   switch (TYPE(v)) {
     case Kind::Nil: out += "nil"; break;
     case Kind::True: out += "t"; break;
     case Kind::Fixnum:
     case Kind::Bignum:
     case Kind::Flonum:
-    case Kind::Ratnum: append_number(out, v); break;
+    case Kind::Ratnum: append_number(vm, out, v); break;
     case Kind::Char:
       if (write) write_char(out, v.as_char());
       else utf8_append(out, v.as_char());
@@ -276,7 +275,7 @@ void print_atom(std::string& out, Value v, bool write) {
       else string_append_utf8(out, v);
       break;
     case Kind::Symbol:  // a Symbol object (nil and t are kinds of their own)
-      if (write) write_symbol(out, v);
+      if (write) write_symbol(vm, out, v);
       else string_append_utf8(out, v.as<Symbol>()->name);
       break;
     case Kind::Closure: out += procedure_form(v); break;
@@ -284,7 +283,7 @@ void print_atom(std::string& out, Value v, bool write) {
     case Kind::Continuation: out += "#<continuation>"; break;
     case Kind::Fiber: out += "#<fiber>"; break;
     case Kind::Thread: out += "#<thread>"; break;
-    case Kind::Socket: print_library_kind(v, out); break;
+    case Kind::Socket: print_library_kind(vm, v, out); break;
     case Kind::Port: out += port_form(v); break;
     case Kind::Exception:
       out += "#<exception: " + string_utf8(v.as<Exception>()->message) + ">";
@@ -300,7 +299,7 @@ void print_atom(std::string& out, Value v, bool write) {
 
 class Printer {
  public:
-  Printer(std::string& out, bool write) : out_(out), write_(write) {}
+  Printer(VM& vm, std::string& out, bool write) : vm_(vm), out_(out), write_(write) {}
 
   // host_nil: root's lists show their nil terminators (Racket's view).
   void run(Value root, bool host_nil = false) {
@@ -430,6 +429,7 @@ class Printer {
   void print_tagged(Value v, bool host_nil);
   void rest(const Work& w);
 
+  VM& vm_;
   std::string& out_;
   bool write_;
   std::vector<Work> work_;
@@ -445,7 +445,7 @@ void Printer::print(Value v, bool host_nil) {
     case Kind::Cons: print_cons(v, host_nil); break;
     case Kind::Table: print_table(v); break;
     case Kind::Tagged: print_tagged(v, host_nil); break;
-    default: print_atom(out_, v, write_); break;
+    default: print_atom(vm_, out_, v, write_); break;
   }
 }
 
@@ -519,48 +519,64 @@ void Printer::print_tagged(Value v, bool) {
 
 }  // namespace
 
-void print_value(std::string& out, Value v, bool write) {
+void print_value(VM& vm, std::string& out, Value v, bool write) {
   // What pr and disp mostly print, a fixnum or a string's characters, first.
-  if (v.is_fixnum()) return append_number(out, v);
+  if (v.is_fixnum()) return append_number(vm, out, v);
   Kind k = TYPE(v);
   if (k == Kind::String && !write) return string_append_utf8(out, v);  // print_atom's, sooner
-  if (is_container_kind(k)) Printer(out, write).run(v);
-  else print_atom(out, v, write);
+  if (is_container_kind(k)) Printer(vm, out, write).run(v);
+  else print_atom(vm, out, v, write);
 }
 
-void print_value(PortImpl& out, Value v, bool write) {
+void print_value(VM& vm, PortImpl& out, Value v, bool write) {
   if (std::string* buf = out.out_buffer()) {
     size_t from = buf->size();
-    print_value(*buf, v, write);
+    print_value(vm, *buf, v, write);
     out.wrote(from);
     return;
   }
   std::string text;
-  print_value(text, v, write);
+  print_value(vm, text, v, write);
   out.write_str(text);
 }
 
-std::string write_string(Value v) {
+void print_values(VM& vm, PortImpl& out, const Value* xs, int n, bool write) {
+  std::string* buf = out.out_buffer();
+  if (!buf) {
+    for (int i = 0; i < n; ++i) print_value(vm, out, xs[i], write);
+    return;
+  }
+  size_t from = buf->size();
+  try {
+    for (int i = 0; i < n; ++i) print_value(vm, *buf, xs[i], write);
+  } catch (...) {
+    out.wrote(from);  // what was printed before the failure stays written
+    throw;
+  }
+  out.wrote(from);
+}
+
+std::string write_string(VM& vm, Value v) {
   std::string out;
-  print_value(out, v, true);
+  print_value(vm, out, v, true);
   return out;
 }
 
-std::string disp_string(Value v) {
+std::string disp_string(VM& vm, Value v) {
   std::string out;
-  print_value(out, v, false);
+  print_value(vm, out, v, false);
   return out;
 }
 
-std::string error_form(Value v, bool quoted) {
+std::string error_form(VM& vm, Value v, bool quoted) {
   Kind k = TYPE(v);
   std::string out;
   if (!is_container_kind(k)) {
     if (quoted && (k == Kind::Symbol || k == Kind::Nil || k == Kind::True)) out += '\'';
-    print_atom(out, v, true);
+    print_atom(vm, out, v, true);
     return out;
   }
-  Printer(out, true).run(v, true);
+  Printer(vm, out, true).run(v, true);
   if (!quoted) return out;
   // The quote goes after a cycle's label: #0='(1 . #0#).
   size_t at = 0;

@@ -28,6 +28,8 @@
 
 #include <cstring>
 
+#include "vm/vm.h"
+
 namespace vm {
 
 namespace {
@@ -49,9 +51,9 @@ uint32_t* wide_chars(const String* s) {
 
 // A string of len characters, narrow or wide, its characters zero; inline
 // if it may be.
-Value alloc_string(uint64_t len, bool wide, bool may_inline = true) {
+Value alloc_string(VM& vm, uint64_t len, bool wide, bool may_inline = true) {
   if (may_inline && !wide && len <= kStringInlineMax) {
-    String* s = alloc<String>(Kind::String, len);  // zeroed, as allocation is
+    String* s = alloc<String>(vm, Kind::String, len);  // zeroed, as allocation is
     s->len = len;
     s->buf = NIL;
     s->h.flags |= kStringInline | kStringRoom;
@@ -59,8 +61,8 @@ Value alloc_string(uint64_t len, bool wide, bool may_inline = true) {
   }
   // Allocate the blob first: allocation never collects, so it survives
   // until it is stored in the string.
-  Value buf = make_blob(wide ? len * 4 : len);
-  String* s = alloc<String>(Kind::String);
+  Value buf = make_blob(vm, wide ? len * 4 : len);
+  String* s = alloc<String>(vm, Kind::String);
   s->len = len;
   s->buf = buf;
   if (wide) s->h.flags |= kStringWide;
@@ -68,12 +70,12 @@ Value alloc_string(uint64_t len, bool wide, bool may_inline = true) {
 }
 
 // Both give s a Blob of its own, so it is no longer shared (nor inline).
-void widen(String* s) {
-  Value buf = make_blob(s->len * 4);
+void widen(VM& vm, String* s) {
+  Value buf = make_blob(vm, s->len * 4);
   auto* out = reinterpret_cast<uint32_t*>(buf.as<Blob>()->data);
   const uint8_t* in = narrow_chars(s);
   for (uint64_t i = 0; i < s->len; ++i) out[i] = in[i];
-  set(s, &s->buf, buf);
+  set(vm, s, &s->buf, buf);
   store_flags(s, uint16_t((s->h.flags | kStringWide) & ~(kStringShared | kStringInline)));
 }
 
@@ -108,9 +110,9 @@ void each_utf8_run(std::string_view s, Ascii&& ascii, Other&& other) {
 
 }  // namespace
 
-Value make_string(uint64_t len, uint32_t fill) {
+Value make_string(VM& vm, uint64_t len, uint32_t fill) {
   bool wide = fill >= 256;
-  Value s = alloc_string(len, wide);
+  Value s = alloc_string(vm, len, wide);
   if (fill == 0) return s;  // blobs come zeroed
   if (wide) {
     uint32_t* p = wide_chars(str(s));
@@ -121,10 +123,10 @@ Value make_string(uint64_t len, uint32_t fill) {
   return s;
 }
 
-Value make_string_u32(std::u32string_view chars) {
+Value make_string_u32(VM& vm, std::u32string_view chars) {
   bool wide = false;
   for (char32_t c : chars) wide |= c >= 256;
-  Value s = alloc_string(chars.size(), wide);
+  Value s = alloc_string(vm, chars.size(), wide);
   if (wide) {
     memcpy(wide_chars(str(s)), chars.data(), chars.size() * 4);
   } else {
@@ -139,10 +141,10 @@ Value make_string_u32(std::u32string_view chars) {
 // the characters and finds the widest (ASCII runs by their length alone),
 // the second fills the string of that width (a narrow one's ASCII runs by
 // memcpy).
-Value make_string_utf8(std::string_view utf8) {
+Value make_string_utf8(VM& vm, std::string_view utf8) {
   const auto* b = reinterpret_cast<const uint8_t*>(utf8.data());
   if (ascii_prefix(b, utf8.size()) == utf8.size()) {
-    Value s = alloc_string(utf8.size(), false);
+    Value s = alloc_string(vm, utf8.size(), false);
     memcpy(narrow_chars(str(s)), b, utf8.size());
     return s;
   }
@@ -154,7 +156,7 @@ Value make_string_utf8(std::string_view utf8) {
         ++len;
         widest = c > widest ? c : widest;
       });
-  Value s = alloc_string(len, widest >= 256);
+  Value s = alloc_string(vm, len, widest >= 256);
   String* p = str(s);
   uint64_t k = 0;
   if (!is_wide(p)) {
@@ -191,20 +193,20 @@ uint32_t string_ref(Value s, uint64_t i) {
 namespace {
 
 // A shared string about to be written: its characters copied for it alone.
-void unshare(String* s) {
+void unshare(VM& vm, String* s) {
   Blob* from = s->buf.as<Blob>();
-  Value buf = make_blob(from->size);
+  Value buf = make_blob(vm, from->size);
   if (from->size) memcpy(buf.as<Blob>()->data, from->data, from->size);
-  set(s, &s->buf, buf);
+  set(vm, s, &s->buf, buf);
   store_flags(s, uint16_t(s->h.flags & ~kStringShared));
 }
 
 }  // namespace
 
-void string_set(Value s, uint64_t i, uint32_t c) {
+void string_set(VM& vm, Value s, uint64_t i, uint32_t c) {
   String* p = str(s);
-  if (!is_wide(p) && c >= 256) widen(p);
-  else if (p->h.flags & kStringShared) [[unlikely]] unshare(p);
+  if (!is_wide(p) && c >= 256) widen(vm, p);
+  else if (p->h.flags & kStringShared) [[unlikely]] unshare(vm, p);
   if (is_wide(p)) wide_chars(p)[i] = c;
   else narrow_chars(p)[i] = uint8_t(c);
 }
@@ -283,37 +285,39 @@ uint64_t string_hash(Value s) {
   return h;
 }
 
-Value string_copy(Value s) {
-  if (str(s)->h.flags & kStringInline) return string_slice(s, 0, string_len(s));
-  String* r = alloc<String>(Kind::String);  // allocation never collects: s stays put
+Value string_copy(VM& vm, Value s) {
+  if (str(s)->h.flags & kStringInline) return string_slice(vm, s, 0, string_len(s));
+  String* r = alloc<String>(vm, Kind::String);  // allocation never collects: s stays put
   String* p = str(s);
   store_flags(p, uint16_t(p->h.flags | kStringShared));
   r->len = p->len;
   r->buf = NIL;
   r->h.flags = p->h.flags;
-  set(r, &r->buf, p->buf);
+  set(vm, r, &r->buf, p->buf);
   return Value::ref(r);
 }
 
-Value make_string_in_blob(uint64_t len, bool wide) { return alloc_string(len, wide, false); }
+Value make_string_in_blob(VM& vm, uint64_t len, bool wide) {
+  return alloc_string(vm, len, wide, false);
+}
 
 namespace {
 // s's characters [start, end) in a fresh string, inline if it may be.
-Value copy_chars(Value s, uint64_t start, uint64_t end, bool may_inline) {
+Value copy_chars(VM& vm, Value s, uint64_t start, uint64_t end, bool may_inline) {
   bool wide = is_wide(str(s));
-  Value r = alloc_string(end - start, wide, may_inline);  // allocation never collects
+  Value r = alloc_string(vm, end - start, wide, may_inline);  // allocation never collects
   size_t w = wide ? 4 : 1;
   if (end > start) memcpy(string_bytes(r), string_bytes(s) + start * w, (end - start) * w);
   return r;
 }
 }  // namespace
 
-Value string_shareable(Value s) {
-  return str(s)->h.flags & kStringInline ? copy_chars(s, 0, string_len(s), false) : s;
+Value string_shareable(VM& vm, Value s) {
+  return str(s)->h.flags & kStringInline ? copy_chars(vm, s, 0, string_len(s), false) : s;
 }
 
-Value string_slice(Value s, uint64_t start, uint64_t end) {
-  return copy_chars(s, start, end, true);
+Value string_slice(VM& vm, Value s, uint64_t start, uint64_t end) {
+  return copy_chars(vm, s, start, end, true);
 }
 
 // Code points that are not Unicode scalar values (surrogates, beyond

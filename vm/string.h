@@ -8,13 +8,13 @@
 
 namespace vm {
 
-Value make_string(uint64_t len, uint32_t fill = 0);
-Value make_string_utf8(std::string_view utf8);
-Value make_string_u32(std::u32string_view chars);
+Value make_string(VM& vm, uint64_t len, uint32_t fill = 0);
+Value make_string_utf8(VM& vm, std::string_view utf8);
+Value make_string_u32(VM& vm, std::u32string_view chars);
 
 inline uint64_t string_len(Value s) { return s.as<String>()->len; }
-uint32_t string_ref(Value s, uint64_t i);          // i < len, unchecked
-void string_set(Value s, uint64_t i, uint32_t c);  // widens the buffer if needed
+uint32_t string_ref(Value s, uint64_t i);                  // i < len, unchecked
+void string_set(VM& vm, Value s, uint64_t i, uint32_t c);  // widens the buffer if needed
 std::string string_utf8(Value s);
 // Appends s's characters to out in UTF-8, in place: a narrow string's
 // ASCII runs are copied whole (what printing a string to a port does).
@@ -25,20 +25,20 @@ std::u32string string_u32(Value s);
 bool string_equal(Value a, Value b);
 int string_compare(Value a, Value b);  // <0, 0, >0 by code point
 uint64_t string_hash(Value s);
-Value string_copy(Value s);
+Value string_copy(VM& vm, Value s);
 // s, or a copy of it whose characters are in a Blob, which string_copy's
 // copies share rather than copy (a string literal's constant).
-Value string_shareable(Value s);
+Value string_shareable(VM& vm, Value s);
 // A string of len characters, zero, in a Blob: the library image's string
 // constants, so that a literal's is string_shareable as the compiler made
 // it (the others, quoted data, are as good in a Blob).
-Value make_string_in_blob(uint64_t len, bool wide);
+Value make_string_in_blob(VM& vm, uint64_t len, bool wide);
 // The bytes of s's characters, one or four (native order) each as s is
 // narrow or wide: for filling a string just made (the library image).
 uint8_t* string_bytes(Value s);
 // A fresh string of s's characters [start, end) (start <= end <= len,
 // unchecked), as wide as s is.
-Value string_slice(Value s, uint64_t start, uint64_t end);
+Value string_slice(VM& vm, Value s, uint64_t start, uint64_t end);
 
 // UTF-8 helpers shared by the reader, the printer and the ports.
 // The one encoder: cp's bytes into b (room for 4), their number returned.

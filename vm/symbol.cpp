@@ -114,7 +114,7 @@ struct InternTable {
     return s.index == 0 || s.index == kDeleted ? -1 : int64_t(s.index - 1);
   }
   // The index of name, interned now if it was not.
-  size_t add(std::string_view name) {
+  size_t add(VM& vm, std::string_view name) {
     if (slots.empty()) {
       slots.resize(kFirstSlots);
       syms.reserve(kFirstSlots);
@@ -131,8 +131,8 @@ struct InternTable {
     }
     // make_string_utf8 allocates first; allocation never collects, so the
     // string is safe while the symbol is allocated.
-    Value str = make_string_utf8(name);
-    Symbol* sym = alloc<Symbol>(Kind::Symbol);
+    Value str = make_string_utf8(vm, name);
+    Symbol* sym = alloc<Symbol>(vm, Kind::Symbol);
     sym->name = str;
     sym->value = UNBOUND;
     Name n{uint32_t(text.size()), uint32_t(name.size())};
@@ -195,17 +195,17 @@ InternTable& table() { return g_current->table; }
 }  // namespace
 
 uint64_t uniq_count() { return table().uniq_count; }
-Value next_uniq() { return intern("gs" + std::to_string(++table().uniq_count)); }
+Value next_uniq(VM& vm) { return intern(vm, "gs" + std::to_string(++table().uniq_count)); }
 void advance_uniq_count(uint64_t at_least) {
   uint64_t& n = table().uniq_count;
   if (n < at_least) n = at_least;
 }
 
-Value intern(std::string_view name) {
+Value intern(VM& vm, std::string_view name) {
   if (name == "nil") return NIL;
   if (name == "t") return T;
   InternTable& t = table();
-  return t.syms[t.add(name)];
+  return t.syms[t.add(vm, name)];
 }
 
 bool unintern(Value sym) {
@@ -225,12 +225,12 @@ bool unintern(Value sym) {
   return true;
 }
 
-Value intern(std::string_view name, SymbolPlace& place) {
+Value intern(VM& vm, std::string_view name, SymbolPlace& place) {
   InternTable& t = table();
   if (place.epoch_ == t.epoch) return t.syms[place.index_];
   if (name == "nil") return NIL;  // nil and t have no place
   if (name == "t") return T;
-  place.index_ = uint32_t(t.add(name));
+  place.index_ = uint32_t(t.add(vm, name));
   place.epoch_ = t.epoch;
   return t.syms[place.index_];
 }
@@ -243,18 +243,18 @@ Value find_symbol(std::string_view name) {
   return i < 0 ? UNBOUND : t.syms[i];
 }
 
-Value make_uninterned_symbol(std::string_view name) {
-  Value str = make_string_utf8(name);  // allocated first (see InternTable::add)
-  Symbol* s = alloc<Symbol>(Kind::Symbol);
+Value make_uninterned_symbol(VM& vm, std::string_view name) {
+  Value str = make_string_utf8(vm, name);  // allocated first (see InternTable::add)
+  Symbol* s = alloc<Symbol>(vm, Kind::Symbol);
   s->name = str;
   s->value = UNBOUND;
   return Value::ref(s);
 }
 
-Value CachedSymbol::get() const {
+Value CachedSymbol::get(VM& vm) const {
   InternTable& t = table();
   if (table_ != &t) {  // first use, or another runtime's table (tests)
-    Value s = intern(name_);
+    Value s = intern(vm, name_);
     if (s.is_ref()) index_ = size_t(t.find(name_));
     table_ = &t;
     if (s.is_ref()) s.as<Symbol>()->h.flags |= kSymPinned;  // its index is kept
@@ -269,9 +269,9 @@ std::string symbol_name(Value sym) {
   return string_utf8(sym.as<Symbol>()->name);
 }
 
-void set_global(Value sym, Value v) {
+void set_global(VM& vm, Value sym, Value v) {
   Symbol* s = sym.as<Symbol>();
-  set(s, &s->value, v);
+  set(vm, s, &s->value, v);
   if ((s->h.flags & kSymPrimitiveOp) && has_vm()) VM::current().refresh_dispatch();
 }
 
@@ -320,36 +320,36 @@ void trace_young_symbols(gc::Visitor& v) {
   trace_cached_symbols(v);
 }
 
-void init_symbols() {
-  S.quote = intern("quote");
-  S.quasiquote = intern("quasiquote");
-  S.unquote = intern("unquote");
-  S.unquote_splicing = intern("unquote-splicing");
-  S.fn = intern("fn");
-  S.if_ = intern("if");
-  S.assign = intern("assign");
-  S.o = intern("o");
-  S.compose = intern("compose");
-  S.complement = intern("complement");
-  S.andf = intern("andf");
-  S.no = intern("no");
-  S.get = intern("get");
-  S.mac = intern("mac");
-  S.underscore = intern("_");
-  S.do_ = intern("do");
-  S.sig = intern("sig");
-  S.int_ = intern("int");
-  S.num = intern("num");
-  S.string = intern("string");
-  S.sym = intern("sym");
-  S.cons = intern("cons");
-  S.char_ = intern("char");
-  S.table = intern("table");
-  S.fn_type = intern("fn");
-  S.input = intern("input");
-  S.output = intern("output");
-  S.exception = intern("exception");
-  S.append = intern("append");
+void init_symbols(VM& vm) {
+  S.quote = intern(vm, "quote");
+  S.quasiquote = intern(vm, "quasiquote");
+  S.unquote = intern(vm, "unquote");
+  S.unquote_splicing = intern(vm, "unquote-splicing");
+  S.fn = intern(vm, "fn");
+  S.if_ = intern(vm, "if");
+  S.assign = intern(vm, "assign");
+  S.o = intern(vm, "o");
+  S.compose = intern(vm, "compose");
+  S.complement = intern(vm, "complement");
+  S.andf = intern(vm, "andf");
+  S.no = intern(vm, "no");
+  S.get = intern(vm, "get");
+  S.mac = intern(vm, "mac");
+  S.underscore = intern(vm, "_");
+  S.do_ = intern(vm, "do");
+  S.sig = intern(vm, "sig");
+  S.int_ = intern(vm, "int");
+  S.num = intern(vm, "num");
+  S.string = intern(vm, "string");
+  S.sym = intern(vm, "sym");
+  S.cons = intern(vm, "cons");
+  S.char_ = intern(vm, "char");
+  S.table = intern(vm, "table");
+  S.fn_type = intern(vm, "fn");
+  S.input = intern(vm, "input");
+  S.output = intern(vm, "output");
+  S.exception = intern(vm, "exception");
+  S.append = intern(vm, "append");
 }
 
 }  // namespace vm

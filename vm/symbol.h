@@ -12,13 +12,13 @@
 
 namespace vm {
 
-Value intern(std::string_view utf8_name);
+Value intern(VM& vm, std::string_view utf8_name);
 // The symbol of that name if one was interned, else UNBOUND; interns
 // nothing (for names from the network, which must not grow the table).
 Value find_symbol(std::string_view utf8_name);
 // A symbol of that name outside the table: equal (is) to no other symbol,
 // collected when unreferenced.
-Value make_uninterned_symbol(std::string_view utf8_name);
+Value make_uninterned_symbol(VM& vm, std::string_view utf8_name);
 // Takes sym out of the table, for names that are only ever ids: srv.arc's
 // fnids, made for closures by the thousand and dropped with them. A name
 // looked up afterwards is not found (find_symbol) or interned anew, and the
@@ -35,7 +35,7 @@ std::string symbol_name(Value sym);
 class CachedSymbol {
  public:
   explicit constexpr CachedSymbol(const char* name) : name_(name) {}
-  Value get() const;
+  Value get(VM& vm) const;
 
  private:
   const char* name_;
@@ -49,15 +49,15 @@ class CachedSymbol {
 // current, when it looks the name up again.
 class SymbolPlace {
  private:
-  friend Value intern(std::string_view, SymbolPlace&);
+  friend Value intern(VM& vm, std::string_view, SymbolPlace&);
   uint32_t index_ = 0;
   uint32_t epoch_ = 0;  // the table's when index_ was found; 0: never
 };
-Value intern(std::string_view utf8_name, SymbolPlace& place);
+Value intern(VM& vm, std::string_view utf8_name, SymbolPlace& place);
 
 // Global value cell access; sym must be a Symbol object (not nil or t).
 inline Value global_value(Value sym) { return sym.as<Symbol>()->value; }
-void set_global(Value sym, Value v);
+void set_global(VM& vm, Value sym, Value v);
 // Every interned symbol (for completion and root tracing); a place an
 // uninterned symbol left holds nil until a new name takes it.
 const std::vector<Value>& all_symbols();
@@ -77,7 +77,7 @@ void pop_symbol_table(SymbolTable* previous);
 // (compiler/image.h) records where the library left it and advances it
 // there, so a start from the image makes the names a start from source does.
 uint64_t uniq_count();
-Value next_uniq();
+Value next_uniq(VM& vm);
 void advance_uniq_count(uint64_t at_least);
 
 // Frequently used symbols, interned once at start (vm/symbol.cpp).
@@ -87,6 +87,6 @@ struct Syms {
       input, output, exception, append;
 };
 extern Syms S;
-void init_symbols();
+void init_symbols(VM& vm);
 
 }  // namespace vm

@@ -16,6 +16,7 @@
 
 #include "vm/number.h"
 #include "vm/string.h"
+#include "vm/vm.h"
 
 namespace vm {
 
@@ -115,18 +116,18 @@ int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word) {
 }
 
 // Stores into a table known to have room and not to hold key.
-void insert_new(Table* t, Value key, Value val, uint64_t hash) {
+void insert_new(VM& vm, Table* t, Value key, Value val, uint64_t hash) {
   Vector* v = t->slots.as<Vector>();
   uint64_t mask = capacity_of(v) - 1;
   uint64_t i = hash & mask;
   while (v->items[2 * i] != EMPTY && v->items[2 * i] != TOMBSTONE) i = (i + 1) & mask;
   if (v->items[2 * i] == EMPTY) t->used++;
   t->count++;
-  set(&v->h, &v->items[2 * i], key);
-  set(&v->h, &v->items[2 * i + 1], val);
+  set(vm, &v->h, &v->items[2 * i], key);
+  set(vm, &v->h, &v->items[2 * i + 1], val);
 }
 
-Value new_slots(uint64_t capacity) { return make_vector(2 * capacity, EMPTY); }
+Value new_slots(VM& vm, uint64_t capacity) { return make_vector(vm, 2 * capacity, EMPTY); }
 
 uint64_t capacity_for(uint64_t entries) {
   uint64_t cap = kMinCapacity;
@@ -135,30 +136,30 @@ uint64_t capacity_for(uint64_t entries) {
 }
 
 // Rebuilds the table with room for at least one more entry.
-void rebuild(Table* t) {
+void rebuild(VM& vm, Table* t) {
   Vector* old = t->slots.is_nil() ? nullptr : t->slots.as<Vector>();
-  Value fresh = new_slots(capacity_for(t->count + 1));
-  set(t, &t->slots, fresh);
+  Value fresh = new_slots(vm, capacity_for(t->count + 1));
+  set(vm, t, &t->slots, fresh);
   t->count = t->used = 0;
   if (!old) return;
   for (uint64_t i = 0; i < old->len; i += 2) {
     Value k = old->items[i];
-    if (k != EMPTY && k != TOMBSTONE) insert_new(t, k, old->items[i + 1], equal_hash(k));
+    if (k != EMPTY && k != TOMBSTONE) insert_new(vm, t, k, old->items[i + 1], equal_hash(k));
   }
 }
 
-void remove(Table* t, Vector* v, int64_t i) {
-  set(&v->h, &v->items[2 * i], TOMBSTONE);
-  set(&v->h, &v->items[2 * i + 1], NIL);
+void remove(VM& vm, Table* t, Vector* v, int64_t i) {
+  set(vm, &v->h, &v->items[2 * i], TOMBSTONE);
+  set(vm, &v->h, &v->items[2 * i + 1], NIL);
   t->count--;
 }
 
 }  // namespace
 
-Value make_table(uint64_t capacity) {
+Value make_table(VM& vm, uint64_t capacity) {
   // Allocate the slots first: allocation never collects.
-  Value slots = capacity ? new_slots(capacity_for(capacity)) : NIL;
-  Table* t = alloc<Table>(Kind::Table);
+  Value slots = capacity ? new_slots(vm, capacity_for(capacity)) : NIL;
+  Table* t = alloc<Table>(vm, Kind::Table);
   t->count = t->used = 0;
   t->slots = slots;
   return Value::ref(t);
@@ -172,22 +173,22 @@ Value table_get(Value t, Value key, Value dflt) {
   return i < 0 ? dflt : v->items[2 * i + 1];
 }
 
-void table_put(Value tv, Value key, Value val) {
+void table_put(VM& vm, Value tv, Value key, Value val) {
   Table* t = tv.as<Table>();
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
   Vector* v = slots_of(tv);
   int64_t i = find(v, key, hash, by_word);
   if (val.is_nil()) {
-    if (i >= 0) remove(t, v, i);
+    if (i >= 0) remove(vm, t, v, i);
     return;
   }
   if (i >= 0) {
-    set(&v->h, &v->items[2 * i + 1], val);
+    set(vm, &v->h, &v->items[2 * i + 1], val);
     return;
   }
-  if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) rebuild(t);
-  insert_new(t, key, val, hash);
+  if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) rebuild(vm, t);
+  insert_new(vm, t, key, val, hash);
 }
 
 uint64_t table_count(Value t) { return t.as<Table>()->count; }

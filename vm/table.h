@@ -7,9 +7,9 @@
 
 namespace vm {
 
-Value make_table(uint64_t capacity = 0);
+Value make_table(VM& vm, uint64_t capacity = 0);
 Value table_get(Value t, Value key, Value dflt = NIL);
-void table_put(Value t, Value key, Value val);  // val nil deletes
+void table_put(VM& vm, Value t, Value key, Value val);  // val nil deletes
 uint64_t table_count(Value t);
 // Calls f(key, value) for each entry; f must not modify the table.
 template <class F>

@@ -225,7 +225,7 @@ void thread_entry(Transfer t);
 
 Scheduler::Scheduler(VM& v) : vm(v) {
   epfd = epoll_create1(EPOLL_CLOEXEC);
-  if (epfd < 0) throw_error("threads: epoll_create1 failed");
+  if (epfd < 0) throw_error(vm, "threads: epoll_create1 failed");
   // Sleeps are precise to microseconds: no slack added by the kernel.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   vm.heap().add_root_source(this);
@@ -253,7 +253,7 @@ void Scheduler::trace_roots(gc::Visitor& v) {
 
 ThreadImpl* Scheduler::make_thread(Value fn) {
   gc::Rooted<Value> f(vm.heap(), fn);
-  Thread* th = alloc<Thread>(Kind::Thread);
+  Thread* th = alloc<Thread>(vm, Kind::Thread);
   auto* t = new ThreadImpl();
   t->number = threads_made++;
   th->impl = t;
@@ -533,7 +533,7 @@ void Scheduler::block() {
         // Nothing can ever wake anyone: say so in the thread that waits.
         cancel_wait(self);
         self->state = ThreadImpl::Running;
-        throw_error("deadlock: every thread is waiting and nothing can wake them");
+        throw_error(vm, "deadlock: every thread is waiting and nothing can wake them");
       }
       wait_for_events();  // one system call: waits, and queues whom it wakes
       if (runq.empty()) continue;
@@ -621,7 +621,8 @@ void Scheduler::finish(ThreadImpl* t) {
     } else if (timers.empty() && alarms.empty() && fd_waiters == 0) {
       // Everyone left waits for the lock, which t's end handed on, or is
       // stuck; the main thread hears of it.
-      post(main, make_exception(make_string_utf8("deadlock: every thread is waiting"), NIL, NIL));
+      post(main,
+           make_exception(vm, make_string_utf8(vm, "deadlock: every thread is waiting"), NIL, NIL));
       continue;
     } else {
       wait_for_events();
@@ -652,7 +653,7 @@ void thread_entry(Transfer tr) {
   } catch (ArcError& e) {
     failed = e.exc;
   } catch (std::bad_alloc&) {
-    failed = make_exception(make_string_utf8("out of memory in a thread"), NIL, NIL);
+    failed = make_exception(vm, make_string_utf8(vm, "out of memory in a thread"), NIL, NIL);
   }
   // Printed on the thread's error port, outside the catch blocks (printing
   // may one day wait for the port, and a switch inside a catch block would
@@ -670,13 +671,13 @@ void thread_entry(Transfer tr) {
   s.finish(t);
 }
 
-Value arg_thread(const char* fn, Value v) {
-  if (TYPE(v) != Kind::Thread) type_error(fn, "a thread", v);
+Value arg_thread(VM& vm, const char* fn, Value v) {
+  if (TYPE(v) != Kind::Thread) type_error(vm, fn, "a thread", v);
   return v;
 }
 
 Value bi_new_thread(VM& vm, Value* a, int) {
-  if (!is_runnable(a[0])) type_error("new-thread", "a function", a[0]);
+  if (!is_runnable(a[0])) type_error(vm, "new-thread", "a function", a[0]);
   Scheduler& s = sched(vm);
   // The thread's stacks now, not when it first runs: no stacks left is
   // then an Arc error of new-thread, which on-err catches, not a failure
@@ -703,20 +704,21 @@ Value bi_current_thread(VM& vm, Value*, int) { return sched(vm).current->self; }
 // count-sites). Only differences of two readings mean anything.
 Value bi_meter(VM& vm, Value*, int) {
   WorkMeter m = thread_meter(vm);
-  return cons(g_profile.count_types ? make_integer(int64_t(m.dispatches)) : NIL,
-              cons(make_integer(int64_t(m.objects)),
-                   cons(make_integer(int64_t(m.bytes)), cons(make_flonum(m.gc_ms), NIL))));
+  return cons(
+      vm, g_profile.count_types ? make_integer(vm, int64_t(m.dispatches)) : NIL,
+      cons(vm, make_integer(vm, int64_t(m.objects)),
+           cons(vm, make_integer(vm, int64_t(m.bytes)), cons(vm, make_flonum(vm, m.gc_ms), NIL))));
 }
 
-Value bi_dead(VM&, Value* a, int) {
-  ThreadImpl* t = impl_of(arg_thread("dead", a[0]));
+Value bi_dead(VM& vm, Value* a, int) {
+  ThreadImpl* t = impl_of(arg_thread(vm, "dead", a[0]));
   return boolean(t->finished || t->killed);
 }
 
 Value bi_kill_thread(VM& vm, Value* a, int) {
-  ThreadImpl* t = impl_of(arg_thread("kill-thread", a[0]));
+  ThreadImpl* t = impl_of(arg_thread(vm, "kill-thread", a[0]));
   Scheduler& s = sched(vm);
-  if (t->is_main) throw_error("kill-thread: the main thread cannot be killed");
+  if (t->is_main) throw_error(vm, "kill-thread: the main thread cannot be killed");
   if (t == s.current) {
     t->killed = true;
     s.release_lock_of(t);
@@ -727,7 +729,7 @@ Value bi_kill_thread(VM& vm, Value* a, int) {
 }
 
 Value bi_break_thread(VM& vm, Value* a, int) {
-  ThreadImpl* t = impl_of(arg_thread("break-thread", a[0]));
+  ThreadImpl* t = impl_of(arg_thread(vm, "break-thread", a[0]));
   Scheduler& s = sched(vm);
   if (t->finished || t->killed) return NIL;
   if (t == s.current) throw ArcError{vm.break_exc()};
@@ -737,10 +739,10 @@ Value bi_break_thread(VM& vm, Value* a, int) {
 
 // (sleep secs): the running thread waits secs seconds; the others run.
 Value bi_sleep(VM& vm, Value* a, int) {
-  if (!is_number(a[0])) type_error("sleep", "a number", a[0]);
-  double secs = number_to_double(a[0]);
+  if (!is_number(a[0])) type_error(vm, "sleep", "a number", a[0]);
+  double secs = number_to_double(vm, a[0]);
   if (!(secs >= 0) || std::isinf(secs))
-    type_error("sleep", "a non-negative number of seconds", a[0]);
+    type_error(vm, "sleep", "a non-negative number of seconds", a[0]);
   Scheduler& s = sched(vm);
   ThreadImpl* t = s.current;
   t->timer = s.timers.emplace(deadline_after(secs), t);

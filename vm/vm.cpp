@@ -32,8 +32,8 @@ VM* g_vm = nullptr;
 VM& VM::current() { return *g_vm; }
 bool has_vm() { return g_vm != nullptr; }
 
-VM::VM(const Options& o) : opts_(o) {
-  heap_ = &vm::heap();
+VM::VM(gc::Heap& heap, const Options& o) : opts_(o) {
+  heap_ = &heap;
   heap_->set_safepoint_poke(&preempt_budget);
   if (heap_->stress()) poke_safe_point();
   register_kinds(*heap_);
@@ -61,12 +61,12 @@ VM::VM(const Options& o) : opts_(o) {
   g_vm = this;
   previous_symbols_ = push_symbol_table();
   heap_->add_root_source(this);
-  init_symbols();
-  ports_.in = make_port(make_fd_input(0, "stdin", false));
-  ports_.out = make_port(make_fd_output(1, "stdout", false));
-  ports_.err = make_port(make_fd_output(2, "stderr", false));
-  interrupt_exc_ = make_exception(make_string_utf8("interrupted"), NIL, NIL);
-  break_exc_ = make_exception(make_string_utf8("user break"), NIL, NIL);
+  init_symbols(*this);
+  ports_.in = make_port(*this, make_fd_input(0, "stdin", false));
+  ports_.out = make_port(*this, make_fd_output(*this, 1, "stdout", false));
+  ports_.err = make_port(*this, make_fd_output(*this, 2, "stderr", false));
+  interrupt_exc_ = make_exception(*this, make_string_utf8(*this, "interrupted"), NIL, NIL);
+  break_exc_ = make_exception(*this, make_string_utf8(*this, "user break"), NIL, NIL);
   register_list_builtins(*this);
   register_number_builtins(*this);
   register_string_builtins(*this);
@@ -82,8 +82,8 @@ VM::VM(const Options& o) : opts_(o) {
   for (int i = 0; i < kOpCount; ++i) {
     primitives_[i] = NIL;
     if (const char* g = kOps[i].global) {
-      primitives_[i] = global_value(intern(g));
-      intern(g).as<Symbol>()->h.flags |= kSymPrimitiveOp;
+      primitives_[i] = global_value(intern(*this, g));
+      intern(*this, g).as<Symbol>()->h.flags |= kSymPrimitiveOp;
     }
   }
   define("nil", NIL);
@@ -106,11 +106,11 @@ void VM::refresh_dispatch() {
   if (!op_labels_[0]) return;  // the first run fills the labels in, then calls this
   for (int i = 0; i < kOpCount; ++i) op_targets_[i] = op_labels_[i];
   for (int i = 0; i < kOpCount; ++i)
-    if (const char* g = kOps[i].global; g && global_value(intern(g)) != primitives_[i])
+    if (const char* g = kOps[i].global; g && global_value(intern(*this, g)) != primitives_[i])
       op_targets_[i] = op_general_labels_[i];
     else if (Op also = kOps[i].also;
              also != Op::Count &&
-             global_value(intern(kOps[int(also)].global)) != primitives_[int(also)])
+             global_value(intern(*this, kOps[int(also)].global)) != primitives_[int(also)])
       op_targets_[i] = op_general_labels_[i];
   dispatch_counting_ = counters_.count_ops;
   for (int i = 0; i < kOpCount; ++i)
@@ -150,7 +150,7 @@ Value VM::out_of_memory() {
   // What filled the heap is garbage once the error has unwound past it.
   heap_->request_collection();
   poke_safe_point();
-  return make_exception(make_string_utf8("out of memory"), NIL, NIL);
+  return make_exception(*this, make_string_utf8(*this, "out of memory"), NIL, NIL);
 }
 
 void trace_exec(ExecState& s, gc::Visitor& v) {
@@ -241,9 +241,9 @@ void VM::check_machine_stack() {
     provisional_low_water_ = 0;
     if (machine_sp() >= r_.low_water) return;
   }
-  throw_error(
-      "stack overflow: C++ recursion too deep for this machine stack (nested macro "
-      "expansions or evaluations, or a form nested too deeply)");
+  throw_error(*this,
+              "stack overflow: C++ recursion too deep for this machine stack (nested macro "
+              "expansions or evaluations, or a form nested too deeply)");
 }
 
 void VM::trace_roots(gc::Visitor& v) {
@@ -287,20 +287,20 @@ void VM::missing_hook(const char* name) {
 }
 
 void VM::define(const char* name, Value v) {
-  Value s = intern(name);
+  Value s = intern(*this, name);
   if (s == NIL || s == T) return;
-  set_global(s, v);
+  set_global(*this, s, v);
 }
 
 void define_builtins(VM& vm, const BuiltinDef* defs, size_t n) {
   for (size_t i = 0; i < n; ++i)
     vm.define(defs[i].name,
-              make_builtin(defs[i].name, defs[i].fn, defs[i].min_args, defs[i].max_args));
+              make_builtin(vm, defs[i].name, defs[i].fn, defs[i].min_args, defs[i].max_args));
 }
 
-Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args) {
-  Value sym = intern(name);
-  Builtin* b = alloc<Builtin>(Kind::Builtin);
+Value make_builtin(VM& vm, const char* name, BuiltinFn fn, int min_args, int max_args) {
+  Value sym = intern(vm, name);
+  Builtin* b = alloc<Builtin>(vm, Kind::Builtin);
   b->fn = fn;
   b->name = sym;
   b->min_args = min_args;
@@ -309,17 +309,19 @@ Value make_builtin(const char* name, BuiltinFn fn, int min_args, int max_args) {
   return Value::ref(b);
 }
 
-void set_builtin_op(const char* name, BuiltinOp op) {
-  Value v = intern(name).as<Symbol>()->value;
+void set_builtin_op(VM& vm, const char* name, BuiltinOp op) {
+  Value v = intern(vm, name).as<Symbol>()->value;
   if (TYPE(v) == Kind::Builtin) v.as<Builtin>()->op = op;
 }
 
 void VM::stack_overflow() {
   if (r_.stack != main_stack_)
-    throw_error("stack overflow: recursion deeper than a thread's or fiber's VM stack (" +
-                std::to_string(opts_.fiber_stack_bytes >> 10) + " KiB; see --thread-stack)");
-  throw_error("stack overflow: recursion deeper than the VM stack limit (" +
-              std::to_string(opts_.stack_limit_bytes >> 20) + " MiB; see --stack-limit)");
+    throw_error(*this, "stack overflow: recursion deeper than a thread's or fiber's VM stack (" +
+                           std::to_string(opts_.fiber_stack_bytes >> 10) +
+                           " KiB; see --thread-stack)");
+  throw_error(*this, "stack overflow: recursion deeper than the VM stack limit (" +
+                         std::to_string(opts_.stack_limit_bytes >> 20) +
+                         " MiB; see --stack-limit)");
 }
 
 Value VM::apply(Value f, const Value* args, int nargs) {
@@ -344,7 +346,7 @@ void VM::attach(std::unique_ptr<Instrument> i) {
 }
 
 void VM::set_counting(bool on) {
-  if (on && !instrument_) throw_error("count-sites: no measurement library is open");
+  if (on && !instrument_) throw_error(*this, "count-sites: no measurement library is open");
   counters_.count_ops = on;
   g_profile.count_types = on;
   g_profile.counting = on ? instrument_.get() : nullptr;
@@ -493,7 +495,7 @@ Value VM::backtrace(size_t limit) {
       lines.push_back(format(entries[i]));
   }
   Value r = NIL;
-  for (size_t i = lines.size(); i-- > 0;) r = cons(make_string_utf8(lines[i]), r);
+  for (size_t i = lines.size(); i-- > 0;) r = cons(*this, make_string_utf8(*this, lines[i]), r);
   return r;
 }
 

@@ -135,7 +135,8 @@ bool has_vm();  // a VM exists (VM::current() is valid)
 
 class VM final : public gc::RootSource {
  public:
-  explicit VM(const Options& opts = {});
+  // Allocates in heap, which outlives it.
+  explicit VM(gc::Heap& heap, const Options& opts = {});
   ~VM() override;
   VM(const VM&) = delete;
 
@@ -186,7 +187,9 @@ class VM final : public gc::RootSource {
   // (before . after) pairs, innermost first; protect and after push one
   // around their body (vm/continuation.h says how transfers run them).
   Value winds() const { return winds_; }
-  void push_wind(Value before, Value after) { winds_ = cons(cons(before, after), winds_); }
+  void push_wind(Value before, Value after) {
+    winds_ = cons(*this, cons(*this, before, after), winds_);
+  }
   void pop_wind() {
     if (is_cons(winds_)) winds_ = cdr(winds_);
   }
@@ -461,7 +464,7 @@ class VM final : public gc::RootSource {
   void push_winds_call(Value* at, Value thunks, Value v);
   // The handler records of the running level, as a continuation keeps
   // them, and back.
-  Value encode_handlers() const;
+  Value encode_handlers();
   void restore_handlers(Value records);
   void drop_level_handlers();  // those of the running level
   // The value of a Next that leaves the run or raises: read by the loop at
@@ -484,5 +487,30 @@ class VM final : public gc::RootSource {
   // may be re-entered from later top-level forms (docs/LANGUAGE.md 7.9).
   void set_top_level_run() { r_.top_level_run = true; }
 };
+
+// ---- allocation (declared in vm/object.h) ----
+template <class T>
+inline T* alloc(VM& vm, Kind k, size_t extra) {
+  gc::Heap& h = vm.heap();
+  if (GcHeader* o = h.try_bump(sizeof(T) + extra, uint8_t(k))) return reinterpret_cast<T*>(o);
+  GcHeader* o = h.allocate(sizeof(T) + extra, uint8_t(k));
+  if (__builtin_expect(g_profile.counting != nullptr, 0)) count_allocation(k, sizeof(T) + extra);
+  return reinterpret_cast<T*>(o);
+}
+
+inline void set(VM& vm, GcHeader* obj, Value* slot, Value v) {
+  vm.heap().write(obj, reinterpret_cast<Word*>(slot), v.word());
+}
+template <class T>
+inline void set(VM& vm, T* obj, Value* slot, Value v) {
+  set(vm, &obj->h, slot, v);
+}
+
+inline Value cons(VM& vm, Value a, Value b) {
+  Cons* c = alloc<Cons>(vm, Kind::Cons);  // fresh: no barrier for its fields
+  c->car = a;
+  c->cdr = b;
+  return Value::ref(c);
+}
 
 }  // namespace vm

@@ -84,7 +84,7 @@ void check_request(vm::http::Request& r, uint64_t body_limit) {
     EXPECT(!message.empty());
   } else {
     EXPECT(t != vm::NIL);
-    (void)vm::write_string(t);
+    (void)vm::write_string(vm, t);
   }
 }
 

@@ -90,7 +90,7 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
   vm::VM& vm = rt.vm();
   gc::RootedVector<vm::Value> forms(vm.heap());
   std::vector<int> ends;
-  compiler::Reader reader(text, path);
+  compiler::Reader reader(vm, text, path);
   try {
     vm::Value form;
     while (reader.read(form)) {
@@ -109,13 +109,13 @@ int run_file(compiler::Runtime& rt, const std::string& path, int& passed, int& f
     else owned[size_t(owner)].push_back(x);
   }
   for (size_t i = 0; i < forms.items.size(); ++i) {
-    gc::Rooted<vm::Value> out_port(vm.heap(), vm::make_port(vm::make_output_string()));
+    gc::Rooted<vm::Value> out_port(vm.heap(), vm::make_port(vm, vm::make_output_string()));
     gc::Rooted<vm::Value> saved(vm.heap(), vm.out_port());
     vm.set_out_port(out_port);
     std::string value, error;
     bool raised = false;
     try {
-      value = vm::write_string(compiler::eval_toplevel(vm, forms.items[i], path));
+      value = vm::write_string(vm, compiler::eval_toplevel(vm, forms.items[i], path));
     } catch (vm::ArcError& e) {
       raised = true;
       error = vm::exception_message(e.exc);

@@ -21,7 +21,8 @@ compiler::Runtime& runtime() {
 }
 
 std::string eval(const std::string& src) {
-  return vm::write_string(runtime().eval_string(src, "test"));
+  vm::VM& vm = runtime().vm();
+  return vm::write_string(vm, runtime().eval_string(src, "test"));
 }
 
 std::string error_of(const std::string& src) {
@@ -35,7 +36,7 @@ std::string error_of(const std::string& src) {
 
 std::string output_of(const std::string& src) {
   vm::VM& vm = runtime().vm();
-  gc::Rooted<vm::Value> port(vm.heap(), vm::make_port(vm::make_output_string()));
+  gc::Rooted<vm::Value> port(vm.heap(), vm::make_port(vm, vm::make_output_string()));
   gc::Rooted<vm::Value> saved(vm.heap(), vm.out_port());
   vm.set_out_port(port);
   try {

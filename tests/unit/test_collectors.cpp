@@ -18,6 +18,7 @@ TEST_CASE("Arc code survives moves under nested runs (macro expansion in eval)",
     // The macro allocates enough to fill the nursery while the caller's
     // code object is still young.
     std::string r = vm::write_string(
+        rt.vm(),
         rt.eval_string("(assign mk (fn (n acc) (if (is n 0) acc (mk (- n 1) (cons n acc)))))"
                        "(mac churn () (mk 20000 nil) 1)"
                        "(list (eval '(churn)) (+ 1 2) (macex '(churn)) 'after)"));
@@ -42,8 +43,9 @@ TEST_CASE("Arc programs survive gen under stress", "[gc][stress]") {
   opts.gc = "gen";
   compiler::Runtime rt(opts);
   rt.vm().heap().set_stress(true);
-  std::string r = vm::write_string(rt.eval_string(
-      std::string(kStressDefs) + "(list (walk (build 2000 nil) 0) (tb (list 250)))"));
+  std::string r =
+      vm::write_string(rt.vm(), rt.eval_string(std::string(kStressDefs) +
+                                               "(list (walk (build 2000 nil) 0) (tb (list 250)))"));
   rt.vm().heap().set_stress(false);
   CHECK(r == "(" + std::to_string(kStressWalk) + " 250)");
   CHECK(rt.vm().heap().verify().empty());
@@ -54,12 +56,14 @@ TEST_CASE("Arc programs survive vcgc under stress, fibers included", "[gc][stres
   opts.gc = "vcgc";
   compiler::Runtime rt(opts);
   rt.vm().heap().set_stress(true);
-  std::string r = vm::write_string(rt.eval_string(
-      std::string(kStressDefs) +
-      "(assign gen (fn (n) (fiber (fn (x) ((afn (i) (yield (list i)) (self (+ i 1))) 0)))))"
-      "(assign take (fn (f n acc) (if (is n 0) acc (take f (- n 1) (+ acc (car (resume f)))))))"
-      "(assign many (fn (n acc) (if (is n 0) acc (many (- n 1) (+ acc (take (gen 0) 20 0))))))"
-      "(list (walk (build 2000 nil) 0) (tb (list 250)) (many 300 0))"));
+  std::string r = vm::write_string(
+      rt.vm(),
+      rt.eval_string(
+          std::string(kStressDefs) +
+          "(assign gen (fn (n) (fiber (fn (x) ((afn (i) (yield (list i)) (self (+ i 1))) 0)))))"
+          "(assign take (fn (f n acc) (if (is n 0) acc (take f (- n 1) (+ acc (car (resume f)))))))"
+          "(assign many (fn (n acc) (if (is n 0) acc (many (- n 1) (+ acc (take (gen 0) 20 0))))))"
+          "(list (walk (build 2000 nil) 0) (tb (list 250)) (many 300 0))"));
   rt.vm().heap().set_stress(false);
   CHECK(r == "(" + std::to_string(kStressWalk) + " 250 57000)");
   CHECK(rt.vm().heap().verify().empty());
@@ -91,21 +95,23 @@ TEST_CASE("Symbols interned at run time survive minor collections", "[gc]") {
   opts.nursery_bytes = 64 << 10;
   compiler::Runtime rt(opts);
   const char* found = "(count (fn (p) (is (sym (string \"ysym\" (car p))) (cadr p))) syms)";
-  std::string r = vm::write_string(rt.eval_string(
-      "(assign mk (fn (n acc) (if (is n 0) acc (mk (- n 1) (cons n acc)))))"
-      "(assign syms nil)"
-      "(for i 1 300 (push (list i (sym (string \"ysym\" i))) syms) (mk 300 nil))"
-      "(each p syms (when (is 0 (mod (car p) 3)) (%unintern (cadr p))))"
-      "(for i 1001 1100 (push (list i (sym (string \"ysym\" i))) syms) (mk 300 nil))"
-      "(for i 1 50 (eval `(assign ,(sym (string \"ysym\" i)) (mk ,i nil))) (mk 300 nil))"
-      "(mk 20000 nil)"
-      "(list " +
-      std::string(found) + " (len (eval 'ysym7)) (bound 'ysym1100))"));
+  std::string r = vm::write_string(
+      rt.vm(),
+      rt.eval_string(
+          "(assign mk (fn (n acc) (if (is n 0) acc (mk (- n 1) (cons n acc)))))"
+          "(assign syms nil)"
+          "(for i 1 300 (push (list i (sym (string \"ysym\" i))) syms) (mk 300 nil))"
+          "(each p syms (when (is 0 (mod (car p) 3)) (%unintern (cadr p))))"
+          "(for i 1001 1100 (push (list i (sym (string \"ysym\" i))) syms) (mk 300 nil))"
+          "(for i 1 50 (eval `(assign ,(sym (string \"ysym\" i)) (mk ,i nil))) (mk 300 nil))"
+          "(mk 20000 nil)"
+          "(list " +
+          std::string(found) + " (len (eval 'ysym7)) (bound 'ysym1100))"));
   CHECK(r == "(300 7 nil)");
   CHECK(rt.vm().heap().stats().minor_collections > 20);
   CHECK(rt.vm().heap().verify().empty());
   rt.vm().heap().collect();
-  CHECK(vm::write_string(rt.eval_string(found)) == "300");
+  CHECK(vm::write_string(rt.vm(), rt.eval_string(found)) == "300");
   CHECK(rt.vm().heap().verify().empty());
 }
 
@@ -123,17 +129,19 @@ TEST_CASE("A full mark stack loses nothing: the marker rescans", "[gc]") {
       opts.nursery_bytes = 64 << 10;
       compiler::Runtime rt(opts);
       REQUIRE(rt.vm().heap().set_mark_stack_limit(limit));
-      std::string r = vm::write_string(rt.eval_string(
-          "(assign xs (n-of 600 (list 1 \"a\")))"
-          "(assign tb (table))"
-          "(for i 1 400 (= (tb i) (list i (+ \"v\" i))))"
-          "(assign tree (fn (d) (if (is d 0) nil (list d (tree (- d 1)) (tree (- d 1))))))"
-          "(assign tr (tree 9))"
-          "(gc) (assign young (n-of 100 (string \"y\" 1))) (gc) (gc)"
-          "(assign count (fn (t) (if t (+ 1 (count (cadr t)) (count (car (cddr t)))) 0)))"
-          "(list (len xs) (apply + (map car xs)) (len tb)"
-          "      (apply + (map (fn (k) (car (tb k))) (keys tb))) ((tb 399) 1)"
-          "      (count tr) (len young) (car young))"));
+      std::string r = vm::write_string(
+          rt.vm(),
+          rt.eval_string(
+              "(assign xs (n-of 600 (list 1 \"a\")))"
+              "(assign tb (table))"
+              "(for i 1 400 (= (tb i) (list i (+ \"v\" i))))"
+              "(assign tree (fn (d) (if (is d 0) nil (list d (tree (- d 1)) (tree (- d 1))))))"
+              "(assign tr (tree 9))"
+              "(gc) (assign young (n-of 100 (string \"y\" 1))) (gc) (gc)"
+              "(assign count (fn (t) (if t (+ 1 (count (cadr t)) (count (car (cddr t)))) 0)))"
+              "(list (len xs) (apply + (map car xs)) (len tb)"
+              "      (apply + (map (fn (k) (car (tb k))) (keys tb))) ((tb 399) 1)"
+              "      (count tr) (len young) (car young))"));
       CHECK(r == "(600 600 400 80200 \"v399\" 511 100 \"y1\")");
       CHECK(rt.vm().heap().verify().empty());
     }

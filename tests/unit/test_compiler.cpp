@@ -12,7 +12,7 @@ namespace {
 // Compiles src (a fn form) as line 1 of a file named "test".
 std::string disasm_of(const std::string& src) {
   auto& rt = support::runtime();
-  return compiler::disassemble(rt.eval_string(src, "test"));
+  return compiler::disassemble(rt.vm(), rt.eval_string(src, "test"));
 }
 
 }  // namespace

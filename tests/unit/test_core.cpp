@@ -30,11 +30,7 @@ namespace {
 // descriptors) run while the VM they use still exists.
 struct Core {
   std::unique_ptr<gc::Heap> heap{gc::make_heap("gen")};
-  std::unique_ptr<VM> vm;
-  Core() {
-    set_heap(heap.get());
-    vm = std::make_unique<VM>();
-  }
+  std::unique_ptr<VM> vm{std::make_unique<VM>(*heap)};
   ~Core() {
     heap->finalize_all();
     vm.reset();
@@ -48,7 +44,7 @@ VM& core() {
 
 Value call(const char* fn, std::initializer_list<Value> args) {
   VM& vm = core();
-  return vm.apply(global_value(intern(fn)), args);
+  return vm.apply(global_value(intern(vm, fn)), args);
 }
 
 std::string arc_error(const char* fn, std::initializer_list<Value> args) {
@@ -63,25 +59,25 @@ std::string arc_error(const char* fn, std::initializer_list<Value> args) {
 }  // namespace
 
 TEST_CASE("the core's builtins run without the compiler or any library", "[core]") {
-  core();
+  VM& vm = core();
   CHECK(call("+", {Value::fixnum(2), Value::fixnum(40)}) == Value::fixnum(42));
   // Past a fixnum: GMP, which the core links.
   Value big = call("*", {Value::fixnum(int64_t(1) << 40), Value::fixnum(int64_t(1) << 40)});
-  CHECK(write_string(big) == "1208925819614629174706176");
+  CHECK(write_string(vm, big) == "1208925819614629174706176");
   Value l = call("cons", {Value::fixnum(1), call("cons", {Value::fixnum(2), NIL})});
-  CHECK(write_string(l) == "(1 2)");
-  Value t = make_table();
-  table_put(t, intern("a"), make_string_utf8("x\"y"));
-  CHECK(write_string(table_get(t, intern("a"))) == "\"x\\\"y\"");
-  CHECK(write_string(call("type", {t})) == "table");
+  CHECK(write_string(vm, l) == "(1 2)");
+  Value t = make_table(vm);
+  table_put(vm, t, intern(vm, "a"), make_string_utf8(vm, "x\"y"));
+  CHECK(write_string(vm, table_get(t, intern(vm, "a"))) == "\"x\\\"y\"");
+  CHECK(write_string(vm, call("type", {t})) == "table");
   CHECK(arc_error("car", {Value::fixnum(1)}).find("car") != std::string::npos);
 }
 
 TEST_CASE("the core defines none of the libraries' builtins", "[core]") {
-  core();
+  VM& vm = core();
   for (const char* name : {"infile", "open-socket", "%http-read", "rand-string", "gc-stats",
                            "site-stats", "%profile-start", "system"})
-    CHECK(global_value(intern(name)) == UNBOUND);
+    CHECK(global_value(intern(vm, name)) == UNBOUND);
   CHECK(core().instrument() == nullptr);
   CHECK(arc_error("%set-stdout", {Value::fixnum(1)}).find("%set-stdout") != std::string::npos);
 }
@@ -159,4 +155,48 @@ TEST_CASE("an attached instrument hears collections and counted allocations", "[
   CHECK_FALSE(vm.counting());
   // Without an instrument, counting has nothing to charge.
   CHECK_THROWS_AS(vm.set_counting(true), ArcError);
+}
+
+// The VM is the context (docs/ARCHITECTURE.md, "The rooms"): what a VM
+// allocates goes into the heap it was built with, and nothing reads a
+// process-wide heap. Two heaps of different collectors and two VMs, alive
+// at once, each building into its own. (The symbol table is still one per
+// process at a time: a VM pushes its own at construction and pops it at
+// destruction, so VMs must end in the reverse order they began, and the
+// older one does not collect while the newer lives, since it would trace
+// the newer one's symbols. Symbols are not compared across VMs here.)
+TEST_CASE("two VMs, each with its own heap, allocate each into its own", "[core]") {
+  core();  // made first, so that it outlives the two below
+  std::unique_ptr<gc::Heap> heap_a(gc::make_heap("marksweep"));
+  VM a(*heap_a);
+  auto list_of = [](VM& vm, int n) {
+    gc::Rooted<Value> l(vm.heap(), NIL);
+    for (int i = n; i > 0; --i) l = cons(vm, Value::fixnum(i), l);
+    return Value(l);
+  };
+  gc::Rooted<Value> from_a(*heap_a, list_of(a, 3));
+  {
+    std::unique_ptr<gc::Heap> heap_b(gc::make_heap("gen"));
+    VM b(*heap_b);
+    uint64_t a_before = heap_a->objects_allocated_now();
+    uint64_t b_before = heap_b->objects_allocated_now();
+    gc::Rooted<Value> from_b(*heap_b, list_of(b, 1000));
+    CHECK(heap_b->objects_allocated_now() - b_before >= 1000);
+    CHECK(heap_a->objects_allocated_now() == a_before);
+    b_before = heap_b->objects_allocated_now();
+    from_a = cons(a, make_string_utf8(a, "a's"), from_a);
+    CHECK(heap_a->objects_allocated_now() - a_before >= 2);
+    CHECK(heap_b->objects_allocated_now() == b_before);
+    // Each VM runs its builtins on its own values, in its own heap.
+    CHECK(b.apply(global_value(intern(b, "len")), {from_b}) == Value::fixnum(1000));
+    b.collect_garbage();
+    CHECK(heap_b->verify().empty());
+    CHECK(write_string(b, car(from_b)) == "1");
+    heap_b->finalize_all();
+  }
+  CHECK(write_string(a, from_a) == "(\"a's\" 1 2 3)");
+  a.collect_garbage();
+  CHECK(heap_a->verify().empty());
+  CHECK(write_string(a, from_a) == "(\"a's\" 1 2 3)");
+  heap_a->finalize_all();
 }

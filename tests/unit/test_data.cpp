@@ -20,12 +20,12 @@ using namespace vm;
 
 namespace {
 
-// The test binary's one runtime (tests/unit/support.h).
-void setup() { support::runtime(); }
+// The VM of the test binary's one runtime (tests/unit/support.h).
+VM& setup() { return support::runtime().vm(); }
 
-Value str(const char* s) { return make_string_utf8(s); }
+Value str(const char* s) { return make_string_utf8(setup(), s); }
 Value fix(int64_t n) { return Value::fixnum(n); }
-Value sym(const char* s) { return intern(s); }
+Value sym(const char* s) { return intern(setup(), s); }
 
 // The message of the Arc error f raises ("" if none).
 template <class F>
@@ -34,21 +34,23 @@ std::string error_of(F f) {
 }
 
 Value make_named_closure(Value name) {
-  Code* c = alloc<Code>(Kind::Code);
+  VM& vm = setup();
+  Code* c = alloc<Code>(vm, Kind::Code);
   c->name = name;
-  return make_closure(Value::ref(c), 0);
+  return make_closure(vm, Value::ref(c), 0);
 }
 
 Value make_test_builtin(const char* name) {
-  Builtin* b = alloc<Builtin>(Kind::Builtin);
-  b->name = intern(name);
+  VM& vm = setup();
+  Builtin* b = alloc<Builtin>(vm, Kind::Builtin);
+  b->name = intern(vm, name);
   return Value::ref(b);
 }
 
 }  // namespace
 
 TEST_CASE("intern returns one symbol per name; nil and t are immediates", "[data][symbol]") {
-  setup();
+  VM& vm = setup();
   Value a = sym("foo");
   CHECK(a == sym("foo"));
   CHECK(a != sym("bar"));
@@ -59,7 +61,7 @@ TEST_CASE("intern returns one symbol per name; nil and t are immediates", "[data
   CHECK(symbol_name(NIL) == "nil");
   CHECK(symbol_name(T) == "t");
   CHECK(global_value(sym("never-assigned")) == UNBOUND);
-  set_global(a, fix(3));
+  set_global(vm, a, fix(3));
   CHECK(global_value(sym("foo")) == fix(3));
   CHECK(S.quote == sym("quote"));
   CHECK(S.unquote_splicing == sym("unquote-splicing"));
@@ -89,7 +91,7 @@ TEST_CASE("utf8_decode replaces invalid bytes and stops at the end", "[data][str
 }
 
 TEST_CASE("make_string_utf8 is narrow up to U+00FF and wide past it", "[data][string]") {
-  setup();
+  VM& vm = setup();
   auto wide = [](Value v) { return bool(v.header()->flags & kStringWide); };
   // All ASCII, longer than a word (the prefix is scanned eight bytes at a
   // time), and a text whose first byte past ASCII is at each offset 0-16.
@@ -100,7 +102,7 @@ TEST_CASE("make_string_utf8 is narrow up to U+00FF and wide past it", "[data][st
   CHECK(string_utf8(a) == ascii);
   for (size_t at = 0; at <= 16; ++at) {
     std::string t = std::string(at, 'x') + "\xc3\xa9" + "yz";  // é
-    Value v = make_string_utf8(t);
+    Value v = make_string_utf8(vm, t);
     CHECK_FALSE(wide(v));
     CHECK(string_len(v) == at + 3);
     CHECK(string_ref(v, at) == 0xE9);
@@ -118,21 +120,21 @@ TEST_CASE("make_string_utf8 is narrow up to U+00FF and wide past it", "[data][st
   CHECK(string_ref(emoji, 20) == 0x6771);
   CHECK(string_ref(emoji, 23) == 0xE9);
   CHECK(string_utf8(emoji) == "long ascii prefix 😀 東京 é");
-  Value empty = make_string_utf8("");
+  Value empty = make_string_utf8(vm, "");
   CHECK(string_len(empty) == 0);
   CHECK_FALSE(wide(empty));
   // Invalid bytes: one U+FFFD each, which makes the string wide.
-  Value bad = make_string_utf8("ab\xff\xc3");
+  Value bad = make_string_utf8(vm, "ab\xff\xc3");
   CHECK(wide(bad));
   CHECK(string_u32(bad) == U"ab\uFFFD\uFFFD");
 }
 
 TEST_CASE("string_append_utf8 appends both widths in place", "[data][string]") {
-  setup();
+  VM& vm = setup();
   std::string out = "head:";
   string_append_utf8(out, str("plain "));
   string_append_utf8(out, str("é€ÿ 😀"));  // € makes this one wide
-  string_append_utf8(out, make_string_utf8(""));
+  string_append_utf8(out, make_string_utf8(vm, ""));
   string_append_utf8(out, str("ñ and ascii after"));
   CHECK(out == "head:plain é€ÿ 😀ñ and ascii after");
   char b[4];
@@ -146,38 +148,38 @@ TEST_CASE("string_append_utf8 appends both widths in place", "[data][string]") {
 }
 
 TEST_CASE("string_set widens a narrow string", "[data][string]") {
-  setup();
-  Value s = make_string(3, 'a');
+  VM& vm = setup();
+  Value s = make_string(vm, 3, 'a');
   CHECK_FALSE(s.header()->flags & kStringWide);
-  string_set(s, 1, 0xE9);  // still fits a byte
+  string_set(vm, s, 1, 0xE9);  // still fits a byte
   CHECK_FALSE(s.header()->flags & kStringWide);
-  string_set(s, 2, 0x3BB);  // λ
+  string_set(vm, s, 2, 0x3BB);  // λ
   CHECK(s.header()->flags & kStringWide);
   CHECK(string_utf8(s) == "aéλ");
   CHECK(string_equal(s, str("aéλ")));
-  Value copy = string_copy(s);
-  string_set(copy, 0, 'z');
+  Value copy = string_copy(vm, s);
+  string_set(vm, copy, 0, 'z');
   CHECK(string_utf8(s) == "aéλ");
-  CHECK(string_hash(str("aé")) == string_hash(make_string_u32(U"aé")));
+  CHECK(string_hash(str("aé")) == string_hash(make_string_u32(vm, U"aé")));
 }
 
 // vm/object.h: a narrow string of up to kStringInlineMax characters holds
 // them itself; widening moves them to a Blob and keeps the room as the
 // object's size; a longer string's copy shares its Blob until written.
 TEST_CASE("short strings hold their characters; long ones share a Blob", "[data][string]") {
-  setup();
+  VM& vm = setup();
   auto flags = [](Value v) { return v.header()->flags; };
-  auto bytes = [](Value v) { return vm::heap().kind_info(v.header()->kind).size(v.header()); };
+  auto bytes = [&vm](Value v) { return vm.heap().kind_info(v.header()->kind).size(v.header()); };
   Value s = str("abc");
   CHECK(flags(s) & kStringInline);
   CHECK(bytes(s) == sizeof(String) + 3);
-  Value edge = make_string(kStringInlineMax, 'x');
+  Value edge = make_string(vm, kStringInlineMax, 'x');
   CHECK(flags(edge) & kStringInline);
-  Value longer = make_string(kStringInlineMax + 1, 'x');
+  Value longer = make_string(vm, kStringInlineMax + 1, 'x');
   CHECK_FALSE(flags(longer) & (kStringInline | kStringRoom));
   CHECK(bytes(longer) == sizeof(String));
   // widening: the characters move out, the room stays
-  string_set(s, 1, 0x3BB);
+  string_set(vm, s, 1, 0x3BB);
   CHECK(flags(s) & kStringWide);
   CHECK_FALSE(flags(s) & kStringInline);
   CHECK(flags(s) & kStringRoom);
@@ -185,23 +187,23 @@ TEST_CASE("short strings hold their characters; long ones share a Blob", "[data]
   CHECK(string_utf8(s) == "aλc");
   // an inline string's copy is its own; a long one's shares until written
   Value t = str("short");
-  Value tc = string_copy(t);
+  Value tc = string_copy(vm, t);
   CHECK(flags(tc) & kStringInline);
-  string_set(tc, 0, 'S');
+  string_set(vm, tc, 0, 'S');
   CHECK(string_utf8(t) == "short");
-  Value lc = string_copy(longer);
+  Value lc = string_copy(vm, longer);
   CHECK(flags(lc) & kStringShared);
   CHECK(flags(longer) & kStringShared);
-  string_set(longer, 0, 'y');
+  string_set(vm, longer, 0, 'y');
   CHECK_FALSE(flags(longer) & kStringShared);
   CHECK(string_ref(lc, 0) == 'x');
   CHECK(string_ref(longer, 0) == 'y');
   // a literal's constant keeps its characters in a Blob, so its copies share
-  Value lit = string_shareable(str("lit"));
+  Value lit = string_shareable(vm, str("lit"));
   CHECK_FALSE(flags(lit) & kStringInline);
   CHECK(string_utf8(lit) == "lit");
-  CHECK(flags(string_copy(lit)) & kStringShared);
-  CHECK(vm::heap().verify().empty());
+  CHECK(flags(string_copy(vm, lit)) & kStringShared);
+  CHECK(vm.heap().verify().empty());
 }
 
 TEST_CASE("string_compare orders by code point", "[data][string]") {
@@ -213,93 +215,93 @@ TEST_CASE("string_compare orders by code point", "[data][string]") {
 }
 
 TEST_CASE("tables: put, get, delete, grow; string keys by content", "[data][table]") {
-  setup();
-  Value t = make_table();
-  table_put(t, str("k"), fix(1));
+  VM& vm = setup();
+  Value t = make_table(vm);
+  table_put(vm, t, str("k"), fix(1));
   CHECK(table_get(t, str("k")) == fix(1));
   CHECK(table_count(t) == 1);
-  table_put(t, str("k"), fix(2));
+  table_put(vm, t, str("k"), fix(2));
   CHECK(table_count(t) == 1);
   CHECK(table_get(t, str("k")) == fix(2));
   CHECK(table_get(t, str("absent"), fix(-1)) == fix(-1));
-  table_put(t, str("k"), NIL);  // nil deletes
+  table_put(vm, t, str("k"), NIL);  // nil deletes
   CHECK(table_count(t) == 0);
   CHECK(table_get(t, str("k")) == NIL);
-  for (int i = 0; i < 1000; ++i) table_put(t, str(std::to_string(i).c_str()), fix(i));
+  for (int i = 0; i < 1000; ++i) table_put(vm, t, str(std::to_string(i).c_str()), fix(i));
   CHECK(table_count(t) == 1000);
-  for (int i = 0; i < 1000; i += 2) table_put(t, str(std::to_string(i).c_str()), NIL);
+  for (int i = 0; i < 1000; i += 2) table_put(vm, t, str(std::to_string(i).c_str()), NIL);
   CHECK(table_count(t) == 500);
   for (int i = 0; i < 1000; ++i)
     CHECK(table_get(t, str(std::to_string(i).c_str())) == (i % 2 ? fix(i) : NIL));
 }
 
 TEST_CASE("tables: list keys, 1 vs 1.0, symbols and identity keys", "[data][table]") {
-  setup();
-  Value t = make_table();
-  table_put(t, list({fix(1), str("a"), list({fix(2)})}), sym("x"));
-  CHECK(table_get(t, list({fix(1), str("a"), list({fix(2)})})) == sym("x"));
-  CHECK(table_get(t, list({fix(1), str("a")})) == NIL);
-  table_put(t, fix(1), sym("exact"));
-  table_put(t, make_flonum(1.0), sym("inexact"));
+  VM& vm = setup();
+  Value t = make_table(vm);
+  table_put(vm, t, list(vm, {fix(1), str("a"), list(vm, {fix(2)})}), sym("x"));
+  CHECK(table_get(t, list(vm, {fix(1), str("a"), list(vm, {fix(2)})})) == sym("x"));
+  CHECK(table_get(t, list(vm, {fix(1), str("a")})) == NIL);
+  table_put(vm, t, fix(1), sym("exact"));
+  table_put(vm, t, make_flonum(vm, 1.0), sym("inexact"));
   CHECK(table_count(t) == 3);
   CHECK(table_get(t, fix(1)) == sym("exact"));
-  CHECK(table_get(t, make_flonum(1.0)) == sym("inexact"));
-  Value inner = make_table();
-  table_put(t, inner, fix(9));
+  CHECK(table_get(t, make_flonum(vm, 1.0)) == sym("inexact"));
+  Value inner = make_table(vm);
+  table_put(vm, t, inner, fix(9));
   CHECK(table_get(t, inner) == fix(9));
-  CHECK(table_get(t, make_table()) == NIL);
-  table_put(t, NIL, fix(0));  // nil is a fine key
+  CHECK(table_get(t, make_table(vm)) == NIL);
+  table_put(vm, t, NIL, fix(0));  // nil is a fine key
   CHECK(table_get(t, NIL) == fix(0));
 }
 
 TEST_CASE("arc_equal on a long list does not overflow the stack", "[data][table]") {
-  setup();
+  VM& vm = setup();
   Value a = NIL, b = NIL;
   for (int i = 0; i < 1000000; ++i) {
-    a = cons(fix(i), a);
-    b = cons(fix(i), b);
+    a = cons(vm, fix(i), a);
+    b = cons(vm, fix(i), b);
   }
   CHECK(arc_equal(a, b));
   CHECK(equal_hash(a) == equal_hash(b));
   Value deep_a = NIL, deep_b = NIL;  // nested through the car
   for (int i = 0; i < 1000000; ++i) {
-    deep_a = cons(deep_a, NIL);
-    deep_b = cons(deep_b, NIL);
+    deep_a = cons(vm, deep_a, NIL);
+    deep_b = cons(vm, deep_b, NIL);
   }
   CHECK(arc_equal(deep_a, deep_b));
-  CHECK_FALSE(arc_equal(a, cons(fix(0), a)));
+  CHECK_FALSE(arc_equal(a, cons(vm, fix(0), a)));
 }
 
 TEST_CASE("arc_is: strings by content, conses by identity, numbers by exactness", "[data][is]") {
-  setup();
+  VM& vm = setup();
   CHECK(arc_is(str("ab"), str("ab")));
   CHECK_FALSE(arc_is(str("ab"), str("abc")));
-  CHECK_FALSE(arc_is(list({fix(1)}), list({fix(1)})));
+  CHECK_FALSE(arc_is(list(vm, {fix(1)}), list(vm, {fix(1)})));
   CHECK_FALSE(arc_is(sym("a"), str("a")));
   CHECK(arc_is(fix(1), fix(1)));
-  CHECK_FALSE(arc_is(fix(1), make_flonum(1.0)));
-  CHECK(arc_is(make_flonum(2.0), make_flonum(2.0)));
+  CHECK_FALSE(arc_is(fix(1), make_flonum(vm, 1.0)));
+  CHECK(arc_is(make_flonum(vm, 2.0), make_flonum(vm, 2.0)));
   CHECK(arc_is(Value::character('a'), Value::character('a')));
 }
 
 TEST_CASE("printing atoms", "[data][print]") {
-  setup();
-  CHECK(write_string(NIL) == "nil");
-  CHECK(write_string(T) == "t");
-  CHECK(write_string(fix(-42)) == "-42");
-  CHECK(write_string(make_flonum(1.5)) == "1.5");
-  CHECK(write_string(sym("foo")) == "foo");
-  CHECK(write_string(str("a\"b\\c\nd\te\r\x01")) == "\"a\\\"b\\\\c\\nd\\te\\r\\u0001\"");
-  CHECK(disp_string(str("a\"b\n")) == "a\"b\n");
-  CHECK(write_string(str("héllo 😀")) == "\"héllo 😀\"");
+  VM& vm = setup();
+  CHECK(write_string(vm, NIL) == "nil");
+  CHECK(write_string(vm, T) == "t");
+  CHECK(write_string(vm, fix(-42)) == "-42");
+  CHECK(write_string(vm, make_flonum(vm, 1.5)) == "1.5");
+  CHECK(write_string(vm, sym("foo")) == "foo");
+  CHECK(write_string(vm, str("a\"b\\c\nd\te\r\x01")) == "\"a\\\"b\\\\c\\nd\\te\\r\\u0001\"");
+  CHECK(disp_string(vm, str("a\"b\n")) == "a\"b\n");
+  CHECK(write_string(vm, str("héllo 😀")) == "\"héllo 😀\"");
   // Racket 8's escapes (docs/LANGUAGE.md 1.6): named ones, then \u for what is not graphic.
-  CHECK(write_string(str("\a\b\v\f\x1b\u00AD\u2028\u00A0")) ==
+  CHECK(write_string(vm, str("\a\b\v\f\x1b\u00AD\u2028\u00A0")) ==
         "\"\\a\\b\\v\\f\\e\\u00AD\\u2028\u00A0\"");
 }
 
 TEST_CASE("printing characters", "[data][print]") {
-  setup();
-  auto w = [](uint32_t c) { return write_string(Value::character(c)); };
+  VM& vm = setup();
+  auto w = [&vm](uint32_t c) { return write_string(vm, Value::character(c)); };
   CHECK(w('a') == "#\\a");
   CHECK(w(' ') == "#\\space");
   CHECK(w('\n') == "#\\newline");
@@ -316,203 +318,206 @@ TEST_CASE("printing characters", "[data][print]") {
   CHECK(w(0xAD) == "#\\u00AD");
   CHECK(w(0x10FFFF) == "#\\U0010FFFF");
   CHECK(w(0x3BB) == "#\\λ");
-  CHECK(disp_string(Value::character(0x3BB)) == "λ");
-  CHECK(disp_string(Value::character(' ')) == " ");
+  CHECK(disp_string(vm, Value::character(0x3BB)) == "λ");
+  CHECK(disp_string(vm, Value::character(' ')) == " ");
 }
 
 TEST_CASE("printing symbols that need bars", "[data][print]") {
-  setup();
-  CHECK(write_string(sym("a b")) == "|a b|");
-  CHECK(disp_string(sym("a b")) == "a b");
-  CHECK(write_string(sym("")) == "||");
-  CHECK(write_string(sym("a(b")) == "|a(b|");
-  CHECK(write_string(sym("a;b")) == "|a;b|");
-  CHECK(write_string(sym("12")) == "|12|");
-  CHECK(write_string(sym("a.b")) == "a.b");
-  CHECK(write_string(sym("+")) == "+");
+  VM& vm = setup();
+  CHECK(write_string(vm, sym("a b")) == "|a b|");
+  CHECK(disp_string(vm, sym("a b")) == "a b");
+  CHECK(write_string(vm, sym("")) == "||");
+  CHECK(write_string(vm, sym("a(b")) == "|a(b|");
+  CHECK(write_string(vm, sym("a;b")) == "|a;b|");
+  CHECK(write_string(vm, sym("12")) == "|12|");
+  CHECK(write_string(vm, sym("a.b")) == "a.b");
+  CHECK(write_string(vm, sym("+")) == "+");
 }
 
 TEST_CASE("printing lists", "[data][print]") {
-  setup();
-  CHECK(write_string(list({fix(1), fix(2), fix(3)})) == "(1 2 3)");
-  CHECK(write_string(cons(fix(1), fix(2))) == "(1 . 2)");
-  CHECK(write_string(cons(fix(1), cons(fix(2), fix(3)))) == "(1 2 . 3)");
-  CHECK(write_string(list({NIL})) == "(nil)");
-  CHECK(write_string(list({S.quote, sym("x")})) == "(quote x)");
-  CHECK(write_string(list({str("a"), Value::character('b')})) == "(\"a\" #\\b)");
-  CHECK(disp_string(list({str("a"), Value::character('b')})) == "(a b)");
-  CHECK(write_string(list({list({fix(1)}), list({})})) == "((1) nil)");
+  VM& vm = setup();
+  CHECK(write_string(vm, list(vm, {fix(1), fix(2), fix(3)})) == "(1 2 3)");
+  CHECK(write_string(vm, cons(vm, fix(1), fix(2))) == "(1 . 2)");
+  CHECK(write_string(vm, cons(vm, fix(1), cons(vm, fix(2), fix(3)))) == "(1 2 . 3)");
+  CHECK(write_string(vm, list(vm, {NIL})) == "(nil)");
+  CHECK(write_string(vm, list(vm, {S.quote, sym("x")})) == "(quote x)");
+  CHECK(write_string(vm, list(vm, {str("a"), Value::character('b')})) == "(\"a\" #\\b)");
+  CHECK(disp_string(vm, list(vm, {str("a"), Value::character('b')})) == "(a b)");
+  CHECK(write_string(vm, list(vm, {list(vm, {fix(1)}), list(vm, {})})) == "((1) nil)");
 }
 
 TEST_CASE("printing long, deep and cyclic lists never crashes", "[data][print]") {
-  setup();
+  VM& vm = setup();
   Value l = NIL;
-  for (int i = 0; i < 200000; ++i) l = cons(fix(1), l);
-  CHECK(write_string(l).size() == 400001);
+  for (int i = 0; i < 200000; ++i) l = cons(vm, fix(1), l);
+  CHECK(write_string(vm, l).size() == 400001);
   Value deep = NIL;
-  for (int i = 0; i < 100000; ++i) deep = cons(deep, NIL);
+  for (int i = 0; i < 100000; ++i) deep = cons(vm, deep, NIL);
   // Whole, however deep: 100,000 parentheses each side of the innermost nil.
-  CHECK(write_string(deep) == std::string(100000, '(') + "nil" + std::string(100000, ')'));
-  Value cyc = list({fix(1), fix(2), fix(3)});
+  CHECK(write_string(vm, deep) == std::string(100000, '(') + "nil" + std::string(100000, ')'));
+  Value cyc = list(vm, {fix(1), fix(2), fix(3)});
   cdr(cdr(cyc)).as<Cons>()->cdr = cyc;  // (1 2 3 1 2 3 ...)
-  CHECK(write_string(cyc) == "#0=(1 2 3 . #0#)");
-  Value tail = list({fix(1), fix(2), fix(3)});
+  CHECK(write_string(vm, cyc) == "#0=(1 2 3 . #0#)");
+  Value tail = list(vm, {fix(1), fix(2), fix(3)});
   cdr(cdr(tail)).as<Cons>()->cdr = cdr(tail);  // (1 2 3 2 3 ...)
-  CHECK(write_string(tail) == "(1 . #0=(2 3 . #0#))");
-  Value self = list({fix(1), fix(2)});
+  CHECK(write_string(vm, tail) == "(1 . #0=(2 3 . #0#))");
+  Value self = list(vm, {fix(1), fix(2)});
   self.as<Cons>()->car = self;  // car cycle
-  CHECK(write_string(self) == "#0=(#0# 2)");
-  Value inner = list({fix(1)});
-  Value outer = list({inner, inner});  // shared, not cyclic: printed twice
-  CHECK(write_string(outer) == "((1) (1))");
-  Value two = list({list({fix(1)}), list({fix(2)})});
-  car(two).as<Cons>()->cdr = list({two});
-  car(cdr(two)).as<Cons>()->cdr = list({car(cdr(two))});
-  CHECK(write_string(two) == "#0=((1 #0#) #1=(2 #1#))");
+  CHECK(write_string(vm, self) == "#0=(#0# 2)");
+  Value inner = list(vm, {fix(1)});
+  Value outer = list(vm, {inner, inner});  // shared, not cyclic: printed twice
+  CHECK(write_string(vm, outer) == "((1) (1))");
+  Value two = list(vm, {list(vm, {fix(1)}), list(vm, {fix(2)})});
+  car(two).as<Cons>()->cdr = list(vm, {two});
+  car(cdr(two)).as<Cons>()->cdr = list(vm, {car(cdr(two))});
+  CHECK(write_string(vm, two) == "#0=((1 #0#) #1=(2 #1#))");
 }
 
 TEST_CASE("printing tables and tagged objects", "[data][print]") {
-  setup();
-  Value t = make_table();
-  table_put(t, sym("a"), fix(1));
-  CHECK(write_string(t) == "#hash((a . 1))");
-  table_put(t, sym("a"), list({fix(1), fix(2)}));
-  CHECK(write_string(t) == "#hash((a . (1 2 . nil)))");
-  CHECK(write_string(make_table()) == "#hash()");
-  table_put(t, sym("b"), str("x"));
-  std::string two = write_string(t);
+  VM& vm = setup();
+  Value t = make_table(vm);
+  table_put(vm, t, sym("a"), fix(1));
+  CHECK(write_string(vm, t) == "#hash((a . 1))");
+  table_put(vm, t, sym("a"), list(vm, {fix(1), fix(2)}));
+  CHECK(write_string(vm, t) == "#hash((a . (1 2 . nil)))");
+  CHECK(write_string(vm, make_table(vm)) == "#hash()");
+  table_put(vm, t, sym("b"), str("x"));
+  std::string two = write_string(vm, t);
   CHECK((two == "#hash((a . (1 2 . nil)) (b . \"x\"))" ||
          two == "#hash((b . \"x\") (a . (1 2 . nil)))"));
-  CHECK(write_string(make_tagged(sym("point"), list({fix(1), fix(2)}))) ==
+  CHECK(write_string(vm, make_tagged(vm, sym("point"), list(vm, {fix(1), fix(2)}))) ==
         "#(tagged point (1 2 . nil))");
-  Value self = make_table();
-  table_put(self, fix(1), self);
-  CHECK(write_string(self) == "#0=#hash((1 . #0#))");
-  Value tagged = make_tagged(sym("node"), NIL);
-  tagged.as<Tagged>()->rep = list({tagged});
-  CHECK(write_string(tagged) == "#0=#(tagged node (#0# . nil))");
+  Value self = make_table(vm);
+  table_put(vm, self, fix(1), self);
+  CHECK(write_string(vm, self) == "#0=#hash((1 . #0#))");
+  Value tagged = make_tagged(vm, sym("node"), NIL);
+  tagged.as<Tagged>()->rep = list(vm, {tagged});
+  CHECK(write_string(vm, tagged) == "#0=#(tagged node (#0# . nil))");
 }
 
 TEST_CASE("error_form shows values as Arc 3.1's errors do", "[data][print]") {
-  setup();
-  CHECK(error_form(fix(3)) == "3");
-  CHECK(error_form(str("a\"b")) == "\"a\\\"b\"");
-  CHECK(error_form(Value::character('c')) == "#\\c");
-  CHECK(error_form(sym("a")) == "'a");
-  CHECK(error_form(NIL) == "'nil");
-  CHECK(error_form(T) == "'t");
-  CHECK(error_form(list({sym("a"), list({fix(1)})})) == "'(a (1 . nil) . nil)");
-  CHECK(error_form(cons(fix(1), fix(2))) == "'(1 . 2)");
-  CHECK(error_form(list({sym("a")}), false) == "(a . nil)");
-  CHECK(error_form(make_table()) == "'#hash()");
-  CHECK(error_form(make_tagged(sym("x"), list({fix(1)}))) == "'#(tagged x (1 . nil))");
-  CHECK(error_form(make_test_builtin("car")) == "#<procedure:car>");
-  Value self = list({fix(1)});
+  VM& vm = setup();
+  CHECK(error_form(vm, fix(3)) == "3");
+  CHECK(error_form(vm, str("a\"b")) == "\"a\\\"b\"");
+  CHECK(error_form(vm, Value::character('c')) == "#\\c");
+  CHECK(error_form(vm, sym("a")) == "'a");
+  CHECK(error_form(vm, NIL) == "'nil");
+  CHECK(error_form(vm, T) == "'t");
+  CHECK(error_form(vm, list(vm, {sym("a"), list(vm, {fix(1)})})) == "'(a (1 . nil) . nil)");
+  CHECK(error_form(vm, cons(vm, fix(1), fix(2))) == "'(1 . 2)");
+  CHECK(error_form(vm, list(vm, {sym("a")}), false) == "(a . nil)");
+  CHECK(error_form(vm, make_table(vm)) == "'#hash()");
+  CHECK(error_form(vm, make_tagged(vm, sym("x"), list(vm, {fix(1)}))) == "'#(tagged x (1 . nil))");
+  CHECK(error_form(vm, make_test_builtin("car")) == "#<procedure:car>");
+  Value self = list(vm, {fix(1)});
   self.as<Cons>()->cdr = self;
-  CHECK(error_form(self) == "#0='(1 . #0#)");
+  CHECK(error_form(vm, self) == "#0='(1 . #0#)");
 }
 
 TEST_CASE("printing procedures, ports, exceptions and internal kinds", "[data][print]") {
-  setup();
-  CHECK(write_string(make_named_closure(NIL)) == "#<procedure>");
-  CHECK(write_string(make_named_closure(sym("foo"))) == "#<procedure: foo>");
-  CHECK(write_string(make_test_builtin("car")) == "#<procedure:car>");
-  Value mac = make_tagged(S.mac, make_named_closure(sym("m")));
-  CHECK(write_string(mac) == "#(tagged mac #<procedure: m>)");
+  VM& vm = setup();
+  CHECK(write_string(vm, make_named_closure(NIL)) == "#<procedure>");
+  CHECK(write_string(vm, make_named_closure(sym("foo"))) == "#<procedure: foo>");
+  CHECK(write_string(vm, make_test_builtin("car")) == "#<procedure:car>");
+  Value mac = make_tagged(vm, S.mac, make_named_closure(sym("m")));
+  CHECK(write_string(vm, mac) == "#(tagged mac #<procedure: m>)");
   PortImpl* in = make_input_string("");
   in->name = "stdin";
-  CHECK(write_string(make_port(in)) == "#<input-port:stdin>");
+  CHECK(write_string(vm, make_port(vm, in)) == "#<input-port:stdin>");
   PortImpl* out = make_output_string();
   out->name = "string";
-  CHECK(write_string(make_port(out)) == "#<output-port:string>");
-  CHECK(write_string(make_exception(str("boom"), NIL, NIL)) == "#<exception: boom>");
-  CHECK(write_string(make_box(NIL)) == "#<box>");
-  CHECK(write_string(make_vector(2)) == "#<vector>");
-  CHECK(write_string(make_blob(2)) == "#<blob>");
-  CHECK(write_string(UNBOUND) == "#<unbound>");
+  CHECK(write_string(vm, make_port(vm, out)) == "#<output-port:string>");
+  CHECK(write_string(vm, make_exception(vm, str("boom"), NIL, NIL)) == "#<exception: boom>");
+  CHECK(write_string(vm, make_box(vm, NIL)) == "#<box>");
+  CHECK(write_string(vm, make_vector(vm, 2)) == "#<vector>");
+  CHECK(write_string(vm, make_blob(vm, 2)) == "#<blob>");
+  CHECK(write_string(vm, UNBOUND) == "#<unbound>");
 }
 
 TEST_CASE("type names every Arc type", "[data][type]") {
-  setup();
-  CHECK(arc_type(NIL) == S.sym);
-  CHECK(arc_type(T) == S.sym);
-  CHECK(arc_type(sym("a")) == S.sym);
-  CHECK(arc_type(list({fix(1)})) == S.cons);
-  CHECK(arc_type(fix(1)) == S.int_);
-  CHECK(arc_type(make_flonum(2.0)) == S.num);
-  CHECK(arc_type(Value::character('a')) == S.char_);
-  CHECK(arc_type(str("")) == S.string);
-  CHECK(arc_type(make_table()) == S.table);
-  CHECK(arc_type(make_named_closure(NIL)) == S.fn_type);
-  CHECK(arc_type(make_tagged(S.mac, NIL)) == S.mac);
-  CHECK(arc_type(make_exception(str("x"), NIL, NIL)) == S.exception);
-  CHECK(error_of([] { arc_type(make_box(NIL)); }).find("unknown type") != std::string::npos);
+  VM& vm = setup();
+  CHECK(arc_type(vm, NIL) == S.sym);
+  CHECK(arc_type(vm, T) == S.sym);
+  CHECK(arc_type(vm, sym("a")) == S.sym);
+  CHECK(arc_type(vm, list(vm, {fix(1)})) == S.cons);
+  CHECK(arc_type(vm, fix(1)) == S.int_);
+  CHECK(arc_type(vm, make_flonum(vm, 2.0)) == S.num);
+  CHECK(arc_type(vm, Value::character('a')) == S.char_);
+  CHECK(arc_type(vm, str("")) == S.string);
+  CHECK(arc_type(vm, make_table(vm)) == S.table);
+  CHECK(arc_type(vm, make_named_closure(NIL)) == S.fn_type);
+  CHECK(arc_type(vm, make_tagged(vm, S.mac, NIL)) == S.mac);
+  CHECK(arc_type(vm, make_exception(vm, str("x"), NIL, NIL)) == S.exception);
+  CHECK(error_of([&vm] { arc_type(vm, make_box(vm, NIL)); }).find("unknown type") !=
+        std::string::npos);
 }
 
 TEST_CASE("coerce: chars and numbers", "[data][coerce]") {
-  setup();
+  VM& vm = setup();
   Value a = Value::character('a');
-  CHECK(coerce(a, S.int_, MISSING) == fix(97));
-  CHECK(write_string(coerce(a, S.string, MISSING)) == "\"a\"");
-  CHECK(coerce(a, S.sym, MISSING) == sym("a"));
-  CHECK(coerce(fix(97), S.char_, MISSING) == a);
-  CHECK(write_string(coerce(fix(255), S.string, fix(16))) == "\"ff\"");
-  CHECK(write_string(coerce(fix(-12), S.string, MISSING)) == "\"-12\"");
-  CHECK(coerce(fix(5), S.num, MISSING) == fix(5));
-  CHECK(coerce(make_flonum(2.5), S.int_, MISSING) == fix(2));
-  CHECK(coerce(make_flonum(3.5), S.int_, MISSING) == fix(4));
-  CHECK(coerce(make_flonum(97.2), S.char_, MISSING) == a);
-  CHECK(write_string(coerce(make_flonum(2.5), S.string, MISSING)) == "\"2.5\"");
-  CHECK(error_of([] { coerce(fix(1), S.sym, MISSING); }) == "Can't coerce 1 'sym");
-  CHECK(error_of([] { coerce(Value::character('a'), S.num, MISSING); }) ==
+  CHECK(coerce(vm, a, S.int_, MISSING) == fix(97));
+  CHECK(write_string(vm, coerce(vm, a, S.string, MISSING)) == "\"a\"");
+  CHECK(coerce(vm, a, S.sym, MISSING) == sym("a"));
+  CHECK(coerce(vm, fix(97), S.char_, MISSING) == a);
+  CHECK(write_string(vm, coerce(vm, fix(255), S.string, fix(16))) == "\"ff\"");
+  CHECK(write_string(vm, coerce(vm, fix(-12), S.string, MISSING)) == "\"-12\"");
+  CHECK(coerce(vm, fix(5), S.num, MISSING) == fix(5));
+  CHECK(coerce(vm, make_flonum(vm, 2.5), S.int_, MISSING) == fix(2));
+  CHECK(coerce(vm, make_flonum(vm, 3.5), S.int_, MISSING) == fix(4));
+  CHECK(coerce(vm, make_flonum(vm, 97.2), S.char_, MISSING) == a);
+  CHECK(write_string(vm, coerce(vm, make_flonum(vm, 2.5), S.string, MISSING)) == "\"2.5\"");
+  CHECK(error_of([&vm] { coerce(vm, fix(1), S.sym, MISSING); }) == "Can't coerce 1 'sym");
+  CHECK(error_of([&vm] { coerce(vm, Value::character('a'), S.num, MISSING); }) ==
         "Can't coerce #\\a 'num");
 }
 
 TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
-  setup();
-  CHECK(coerce(str("nil"), S.sym, MISSING) == NIL);
-  CHECK(write_string(coerce(str("a b"), S.sym, MISSING)) == "|a b|");
-  CHECK(write_string(coerce(str("abc"), S.cons, MISSING)) == "(#\\a #\\b #\\c)");
-  CHECK(coerce(str(""), S.cons, MISSING) == NIL);
-  CHECK(coerce(str("12"), S.num, MISSING) == fix(12));
-  CHECK(coerce(str("ff"), S.int_, fix(16)) == fix(255));
-  CHECK(coerce(str("1.5"), S.int_, MISSING) == fix(2));
-  CHECK(error_of([] { coerce(str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" 'num");
-  Value mixed =
-      list({fix(1), str("a"), Value::character('b'), sym("sym"), NIL, list({str("x"), fix(2)})});
-  CHECK(disp_string(coerce(mixed, S.string, MISSING)) == "1absymx2");
-  CHECK(disp_string(coerce(NIL, S.string, MISSING)) == "");
-  CHECK(disp_string(coerce(sym("foo"), S.string, MISSING)) == "foo");
-  CHECK(coerce(NIL, S.sym, MISSING) == NIL);
+  VM& vm = setup();
+  CHECK(coerce(vm, str("nil"), S.sym, MISSING) == NIL);
+  CHECK(write_string(vm, coerce(vm, str("a b"), S.sym, MISSING)) == "|a b|");
+  CHECK(write_string(vm, coerce(vm, str("abc"), S.cons, MISSING)) == "(#\\a #\\b #\\c)");
+  CHECK(coerce(vm, str(""), S.cons, MISSING) == NIL);
+  CHECK(coerce(vm, str("12"), S.num, MISSING) == fix(12));
+  CHECK(coerce(vm, str("ff"), S.int_, fix(16)) == fix(255));
+  CHECK(coerce(vm, str("1.5"), S.int_, MISSING) == fix(2));
+  CHECK(error_of([&vm] { coerce(vm, str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" 'num");
+  Value mixed = list(
+      vm, {fix(1), str("a"), Value::character('b'), sym("sym"), NIL, list(vm, {str("x"), fix(2)})});
+  CHECK(disp_string(vm, coerce(vm, mixed, S.string, MISSING)) == "1absymx2");
+  CHECK(disp_string(vm, coerce(vm, NIL, S.string, MISSING)) == "");
+  CHECK(disp_string(vm, coerce(vm, sym("foo"), S.string, MISSING)) == "foo");
+  CHECK(coerce(vm, NIL, S.sym, MISSING) == NIL);
   Value s = str("same");
-  CHECK(coerce(s, S.string, MISSING) == s);
-  Value t = make_table();
-  CHECK(coerce(t, S.cons, MISSING) == t);  // 3.1: unknown source type unchanged
-  CHECK(error_of([] {
-          coerce(make_tagged(sym("x"), fix(1)), S.string, MISSING);
+  CHECK(coerce(vm, s, S.string, MISSING) == s);
+  Value t = make_table(vm);
+  CHECK(coerce(vm, t, S.cons, MISSING) == t);  // 3.1: unknown source type unchanged
+  CHECK(error_of([&vm] {
+          coerce(vm, make_tagged(vm, sym("x"), fix(1)), S.string, MISSING);
         }).find("Can't coerce annotated object") == 0);
-  CHECK(error_of([] { coerce(sym("a"), S.cons, MISSING); }) == "Can't coerce 'a 'cons");
-  CHECK(error_of([] { coerce(NIL, S.cons, MISSING); }) == "Can't coerce 'nil 'cons");
+  CHECK(error_of([&vm] { coerce(vm, sym("a"), S.cons, MISSING); }) == "Can't coerce 'a 'cons");
+  CHECK(error_of([&vm] { coerce(vm, NIL, S.cons, MISSING); }) == "Can't coerce 'nil 'cons");
 }
 
 TEST_CASE("coerce_to_string is what + on strings uses", "[data][coerce]") {
-  setup();
-  CHECK(disp_string(coerce_to_string(NIL)) == "");
-  CHECK(disp_string(coerce_to_string(fix(42))) == "42");
-  CHECK(disp_string(coerce_to_string(Value::character(0x1F600))) == "😀");
-  CHECK(disp_string(coerce_to_string(list({sym("a"), fix(1)}))) == "a1");
-  CHECK(error_of([] { coerce_to_string(make_table()); }).find("Can't coerce") == 0);
-  CHECK(error_of([] { coerce_to_string(cons(fix(1), fix(2))); }).find("Can't coerce") == 0);
+  VM& vm = setup();
+  CHECK(disp_string(vm, coerce_to_string(vm, NIL)) == "");
+  CHECK(disp_string(vm, coerce_to_string(vm, fix(42))) == "42");
+  CHECK(disp_string(vm, coerce_to_string(vm, Value::character(0x1F600))) == "😀");
+  CHECK(disp_string(vm, coerce_to_string(vm, list(vm, {sym("a"), fix(1)}))) == "a1");
+  CHECK(error_of([&vm] { coerce_to_string(vm, make_table(vm)); }).find("Can't coerce") == 0);
+  CHECK(error_of([&vm] { coerce_to_string(vm, cons(vm, fix(1), fix(2))); }).find("Can't coerce") ==
+        0);
 }
 
 TEST_CASE("compare_values orders numbers, strings, symbols, chars", "[data][compare]") {
-  setup();
-  CHECK(compare_values("<", fix(1), fix(2)) < 0);
-  CHECK(compare_values("<", str("B"), str("a")) < 0);
-  CHECK(compare_values("<", sym("b"), sym("a")) > 0);
-  CHECK(compare_values("<", NIL, sym("a")) > 0);
-  CHECK(compare_values("<", Value::character('a'), Value::character('a')) == 0);
-  CHECK(error_of([] { compare_values("<", sym("a"), str("b")); }) ==
+  VM& vm = setup();
+  CHECK(compare_values(vm, "<", fix(1), fix(2)) < 0);
+  CHECK(compare_values(vm, "<", str("B"), str("a")) < 0);
+  CHECK(compare_values(vm, "<", sym("b"), sym("a")) > 0);
+  CHECK(compare_values(vm, "<", NIL, sym("a")) > 0);
+  CHECK(compare_values(vm, "<", Value::character('a'), Value::character('a')) == 0);
+  CHECK(error_of([&vm] { compare_values(vm, "<", sym("a"), str("b")); }) ==
         "<: can't compare a and \"b\"");
-  CHECK(error_of([] { compare_values(">", fix(1), sym("a")); }) == ">: can't compare 1 and a");
+  CHECK(error_of([&vm] { compare_values(vm, ">", fix(1), sym("a")); }) ==
+        ">: can't compare 1 and a");
 }

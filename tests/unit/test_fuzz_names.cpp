@@ -172,9 +172,9 @@ TEST_CASE("every bound name of arcana, called with odd arguments, returns or rai
   Watchdog dog(vm);
   size_t calls = 0, errors = 0;
   auto call = [&](const std::string& src) {
-    vm.set_in_port(vm::make_port(vm::make_input_string("")));
-    vm.set_out_port(vm::make_port(vm::make_output_string()));
-    vm.set_err_port(vm::make_port(vm::make_output_string()));
+    vm.set_in_port(vm::make_port(vm, vm::make_input_string("")));
+    vm.set_out_port(vm::make_port(vm, vm::make_output_string()));
+    vm.set_err_port(vm::make_port(vm, vm::make_output_string()));
     dog.arm(src);
     try {
       rt.eval_string(src, "fuzz");
@@ -186,10 +186,10 @@ TEST_CASE("every bound name of arcana, called with odd arguments, returns or rai
   };
   for (const std::string& name : names) {
     if (kSkipped.count(name)) continue;
-    vm::Value sym = vm::intern(name);
+    vm::Value sym = vm::intern(vm, name);
     if (vm::global_value(sym) == vm::UNBOUND) continue;  // a call before took it away
     vm.define("fuzz-f", vm::global_value(sym));
-    bool mac = vm::write_string(rt.eval_string("(type fuzz-f)", "fuzz")) == "mac";
+    bool mac = vm::write_string(vm, rt.eval_string("(type fuzz-f)", "fuzz")) == "mac";
     for (const std::string& args : arglists) {
       if (mac) {
         // A macro's expander with odd forms; the expansion is not run (it

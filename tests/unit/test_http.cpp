@@ -1229,7 +1229,10 @@ struct ArcRequest {
   vm::Value t = vm::NIL;
   int status = 0;
   std::string message;
-  std::string get(const char* key) { return vm::write_string(vm::table_get(t, vm::intern(key))); }
+  std::string get(const char* key) {
+    vm::VM& vm = support::runtime().vm();
+    return vm::write_string(vm, vm::table_get(t, vm::intern(vm, key)));
+  }
 };
 
 ArcRequest to_arc(const std::string& raw) {
@@ -1241,7 +1244,8 @@ ArcRequest to_arc(const std::string& raw) {
   p.feed(raw.data() + used, raw.size() - used);
   REQUIRE(p.state() == State::Done);
   ArcRequest a;
-  a.t = vm::http::request_to_arc(p.request(), "10.0.0.1", 1234, a.status, a.message);
+  a.t = vm::http::request_to_arc(support::runtime().vm(), p.request(), "10.0.0.1", 1234, a.status,
+                                 a.message);
   return a;
 }
 

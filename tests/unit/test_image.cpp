@@ -24,24 +24,24 @@ using namespace vm;
 // What a global is, as far as a program can tell: for a function or a
 // macro its whole bytecode with constants, names, files and lines
 // (disassemble), for anything else its type and written form.
-std::string describe(Value v) {
+std::string describe(VM& vm, Value v) {
   if (v == UNBOUND) return "unbound";
   Kind k = TYPE(v);
-  if (k == Kind::Closure) return "fn " + compiler::disassemble(v);
+  if (k == Kind::Closure) return "fn " + compiler::disassemble(vm, v);
   if (k == Kind::Tagged && v.as<Tagged>()->tag == S.mac &&
       TYPE(v.as<Tagged>()->rep) == Kind::Closure)
-    return "mac " + compiler::disassemble(v.as<Tagged>()->rep);
+    return "mac " + compiler::disassemble(vm, v.as<Tagged>()->rep);
   if (k == Kind::Table) {  // its entries, sorted: the order is the keys' hashes'
     std::vector<std::string> entries;
     table_each(v, [&](Value key, Value val) {
-      entries.push_back(write_string(key) + " " + describe(val));
+      entries.push_back(write_string(vm, key) + " " + describe(vm, val));
     });
     std::sort(entries.begin(), entries.end());
     std::string s = "table";
     for (const std::string& e : entries) s += "\n  " + e;
     return s;
   }
-  return std::string(kind_name(k)) + " " + write_string(v);
+  return std::string(kind_name(k)) + " " + write_string(vm, v);
 }
 
 // Every global of a fresh runtime's library, by name.
@@ -53,7 +53,7 @@ std::map<std::string, std::string> library_globals(bool image, bool* from_image)
   std::map<std::string, std::string> globals;
   for (Value sym : all_symbols())
     if (TYPE(sym) == Kind::Symbol && global_value(sym) != UNBOUND)
-      globals[symbol_name(sym)] = describe(global_value(sym));
+      globals[symbol_name(sym)] = describe(rt.vm(), global_value(sym));
   return globals;
 }
 
@@ -77,13 +77,15 @@ TEST_CASE("the library from its image is the library from source", "[image]") {
 
 TEST_CASE("a start from the image runs the library's code", "[image]") {
   compiler::Runtime rt;
+  VM& vm = rt.vm();
   REQUIRE(rt.library_from_image());
   // Macros, their gensyms, string constants (fresh at each evaluation),
   // quoted lists and a library error's file and line all came through.
-  CHECK(write_string(rt.eval_string("(let xs nil (each x '(1 2 3) (push x xs)) xs)")) == "(3 2 1)");
-  CHECK(write_string(rt.eval_string("(tostring (prn \"a\" #\\b 1.5 (expt 2 70)))")) ==
+  CHECK(write_string(vm, rt.eval_string("(let xs nil (each x '(1 2 3) (push x xs)) xs)")) ==
+        "(3 2 1)");
+  CHECK(write_string(vm, rt.eval_string("(tostring (prn \"a\" #\\b 1.5 (expt 2 70)))")) ==
         "\"ab1.51180591620717411303424\\n\"");
-  CHECK(write_string(rt.eval_string("(is (w/uniq g g) (w/uniq g g))")) == "nil");
+  CHECK(write_string(vm, rt.eval_string("(is (w/uniq g g) (w/uniq g g))")) == "nil");
   std::string where;
   try {
     rt.eval_string("(trim 'x)");
@@ -129,24 +131,25 @@ TEST_CASE("the image holds what a form's code holds", "[image]") {
   // A form compiled here, written and read back the way the build writes
   // the library's: the same bytecode and constants.
   compiler::Runtime rt;
+  VM& vm = rt.vm();
   const char* src =
       "(def image-test (x) (list 'a \"s\u00e9\u4e2d\" #\\x 2.5 717897987691852588770249 1/3"
       " '(1 (2 . 3) \"q\") (fn (y) (+ x y))))";
   Value form = rt.eval_string(std::string("'") + src);
   Value fn = compiler::compile_toplevel(rt.vm(), form, "image-test.arc", 1);
   compiler::ImageWriter w;
-  w.add_form(fn.as<Closure>()->code, "image-test.arc:1");
+  w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1");
   std::string image = w.finish(0);
   // Its own hash matches (the writer's), so the reader accepts it.
   REQUIRE(compiler::image_valid(image));
   rt.vm().apply(fn, nullptr, 0);
-  std::string before = compiler::disassemble(global_value(intern("image-test")));
+  std::string before = compiler::disassemble(vm, global_value(intern(vm, "image-test")));
   rt.eval_string("(= image-test nil)");
   REQUIRE(compiler::run_image(rt.vm(), image, [](VM&) {}));
-  CHECK(compiler::disassemble(global_value(intern("image-test"))) == before);
-  CHECK(write_string(rt.eval_string("(firstn 7 (image-test 1))")) ==
+  CHECK(compiler::disassemble(vm, global_value(intern(vm, "image-test"))) == before);
+  CHECK(write_string(vm, rt.eval_string("(firstn 7 (image-test 1))")) ==
         "(a \"s\u00e9\u4e2d\" #\\x 2.5 717897987691852588770249 1/3 (1 (2 . 3) \"q\"))");
-  CHECK(write_string(rt.eval_string("((last (image-test 1)) 2)")) == "3");
+  CHECK(write_string(vm, rt.eval_string("((last (image-test 1)) 2)")) == "3");
 }
 
 TEST_CASE("a name the image names again is interned again after an unintern", "[image]") {
@@ -154,6 +157,7 @@ TEST_CASE("a name the image names again is interned again after an unintern", "[
   // first naming (vm::SymbolPlace); a form that uninterns one in between
   // must not leave a later form the hole, or the name that took it.
   compiler::Runtime rt;
+  VM& vm = rt.vm();
   compiler::ImageWriter w;
   const char* forms[] = {"(assign image-a 'image-sym-x)", "(%unintern image-a)",
                          "(assign image-hole-taker 'image-sym-y)", "(assign image-b 'image-sym-x)"};
@@ -161,13 +165,13 @@ TEST_CASE("a name the image names again is interned again after an unintern", "[
   for (const char* f : forms) {
     Value form = rt.eval_string(std::string("'") + f);
     Value fn = compiler::compile_toplevel(rt.vm(), form, "image-test.arc", line++);
-    w.add_form(fn.as<Closure>()->code, "image-test.arc");
+    w.add_form(vm, fn.as<Closure>()->code, "image-test.arc");
   }
   std::string image = w.finish(0);
   REQUIRE(compiler::run_image(rt.vm(), image, [](VM&) {}));
-  Value a = global_value(intern("image-a")), b = global_value(intern("image-b"));
+  Value a = global_value(intern(vm, "image-a")), b = global_value(intern(vm, "image-b"));
   CHECK(a != b);  // a was uninterned; b is the name interned anew
-  CHECK(b == intern("image-sym-x"));
+  CHECK(b == intern(vm, "image-sym-x"));
   CHECK(symbol_name(b) == "image-sym-x");
   CHECK(symbol_name(a) == "image-sym-x");
 }

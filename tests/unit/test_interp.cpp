@@ -16,7 +16,7 @@ using support::eval;
 namespace {
 
 std::string eval_in(compiler::Runtime& rt, const std::string& src) {
-  return vm::write_string(rt.eval_string(src, "small"));
+  return vm::write_string(rt.vm(), rt.eval_string(src, "small"));
 }
 
 std::string error_in(compiler::Runtime& rt, const std::string& src) {

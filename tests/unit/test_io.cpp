@@ -24,8 +24,8 @@ using namespace vm;
 
 namespace {
 
-// The test binary's one runtime (tests/unit/support.h).
-void setup() { support::runtime(); }
+// The VM of the test binary's one runtime (tests/unit/support.h).
+VM& setup() { return support::runtime().vm(); }
 
 // A fresh directory under TMPDIR (or /tmp), removed with its files at scope end.
 struct TempDir {
@@ -53,13 +53,15 @@ std::u32string read_all_chars(PortImpl* p) {
 }
 
 void write_file(const std::string& path, const std::string& text, bool append) {
-  std::unique_ptr<PortImpl> out(open_output_file(path, append));
+  VM& vm = setup();
+  std::unique_ptr<PortImpl> out(open_output_file(vm, path, append));
   out->write_str(text);
   out->close();
 }
 
 std::string read_file(const std::string& path) {
-  std::unique_ptr<PortImpl> in(open_input_file(path));
+  VM& vm = setup();
+  std::unique_ptr<PortImpl> in(open_input_file(vm, path));
   return read_all_bytes(in.get());
 }
 
@@ -154,11 +156,11 @@ TEST_CASE("write_char replaces code points that are not characters", "[io]") {
 }
 
 TEST_CASE("a file written through a port reads back the same", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("round.txt");
   write_file(path, kMixedUtf8 + "\nline two\n", false);
-  std::unique_ptr<PortImpl> in(open_input_file(path));
+  std::unique_ptr<PortImpl> in(open_input_file(vm, path));
   CHECK(in->is_input);
   CHECK_FALSE(in->is_output);
   CHECK(in->fd() >= 0);
@@ -178,10 +180,10 @@ TEST_CASE("append mode appends, the default truncates", "[io]") {
 }
 
 TEST_CASE("file output is buffered until flush", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("buffered");
-  std::unique_ptr<PortImpl> out(open_output_file(path, false));
+  std::unique_ptr<PortImpl> out(open_output_file(vm, path, false));
   out->write_str("hello");
   CHECK(read_file(path) == "");  // a regular file is not line buffered
   out->flush();
@@ -193,10 +195,10 @@ TEST_CASE("file output is buffered until flush", "[io]") {
 }
 
 TEST_CASE("release_output_buffers gives back empty buffers only, and the port goes on", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("big");
-  std::unique_ptr<PortImpl> out(open_output_file(path, false));
+  std::unique_ptr<PortImpl> out(open_output_file(vm, path, false));
   out->write_str(std::string(40000, 'a'));  // buffered: not empty, kept
   CHECK(release_output_buffers() < 40000);
   out->flush();
@@ -208,14 +210,14 @@ TEST_CASE("release_output_buffers gives back empty buffers only, and the port go
 }
 
 TEST_CASE("characters split across the 64 KiB input buffer decode whole", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("big");
   std::string euro = "\xe2\x82\xac";
   std::string text;
   for (int i = 0; i < 50000; ++i) text += euro;  // 150000 bytes; 65536 % 3 != 0
   write_file(path, text, false);
-  std::unique_ptr<PortImpl> in(open_input_file(path));
+  std::unique_ptr<PortImpl> in(open_input_file(vm, path));
   int n = 0;
   bool all_euro = true;
   for (int32_t c; (c = in->peek_char()) >= 0; ++n) {
@@ -226,10 +228,10 @@ TEST_CASE("characters split across the 64 KiB input buffer decode whole", "[io]"
 }
 
 TEST_CASE("fd ports wrap descriptors they may or may not own", "[io]") {
-  setup();
+  VM& vm = setup();
   int fds[2];
   REQUIRE(pipe(fds) == 0);
-  std::unique_ptr<PortImpl> out(make_fd_output(fds[1], "pipe-out", true));
+  std::unique_ptr<PortImpl> out(make_fd_output(vm, fds[1], "pipe-out", true));
   std::unique_ptr<PortImpl> in(make_fd_input(fds[0], "pipe-in", true));
   out->write_str("via pipe");
   out->close();  // owned: closing gives the reader end of input
@@ -239,11 +241,11 @@ TEST_CASE("fd ports wrap descriptors they may or may not own", "[io]") {
 }
 
 TEST_CASE("opening a missing file is an Arc error naming the path", "[io]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string missing = dir.file("no-such-file");
   try {
-    delete open_input_file(missing);
+    delete open_input_file(vm, missing);
     FAIL("open_input_file did not throw");
   } catch (const ArcError& e) {
     std::string msg = exception_message(e.exc);
@@ -251,14 +253,14 @@ TEST_CASE("opening a missing file is an Arc error naming the path", "[io]") {
     CHECK(msg.find("No such file") != std::string::npos);
   }
   std::string in_missing_dir = dir.file("no-dir/out.txt");
-  CHECK_THROWS_AS(delete open_output_file(in_missing_dir, false), ArcError);
-  CHECK_THROWS_AS(delete open_input_file(dir.path), ArcError);  // a directory
+  CHECK_THROWS_AS(delete open_output_file(vm, in_missing_dir, false), ArcError);
+  CHECK_THROWS_AS(delete open_input_file(vm, dir.path), ArcError);  // a directory
 }
 
 TEST_CASE("port objects know their direction", "[io]") {
-  setup();
-  Value in = make_port(make_input_string("x"));
-  Value out = make_port(make_output_string());
+  VM& vm = setup();
+  Value in = make_port(vm, make_input_string("x"));
+  Value out = make_port(vm, make_output_string());
   CHECK(is_input_port(in));
   CHECK_FALSE(is_output_port(in));
   CHECK(is_output_port(out));
@@ -282,9 +284,10 @@ namespace {
 
 // What print_value writes to a fresh string port holding before already.
 std::string printed_to_port(Value v, bool write, const std::string& before = "") {
+  VM& vm = setup();
   std::unique_ptr<PortImpl> out(make_output_string());
   out->write_str(before);
-  print_value(*out, v, write);
+  print_value(vm, *out, v, write);
   return *out->contents();
 }
 
@@ -302,14 +305,14 @@ struct BytesOnly final : PortImpl {
 }  // namespace
 
 TEST_CASE("printing into a port's buffer: strings, symbols and numbers", "[io][print]") {
-  setup();
-  auto str = [](const char* s) { return make_string_utf8(s); };
+  VM& vm = setup();
+  auto str = [&vm](const char* s) { return make_string_utf8(vm, s); };
   struct Case {
     Value v;
     const char* disp;
     const char* write;
   };
-  Value big = *parse_number("-123456789012345678901234567890");
+  Value big = *parse_number(vm, "-123456789012345678901234567890");
   const Case cases[] = {
       {str("plain ascii, longer than a word"), "plain ascii, longer than a word",
        "\"plain ascii, longer than a word\""},
@@ -317,21 +320,21 @@ TEST_CASE("printing into a port's buffer: strings, symbols and numbers", "[io][p
       {str("😀 東京 and é"), "😀 東京 and é", "\"😀 東京 and é\""},
       {str(""), "", "\"\""},
       {str("q\"b\\s\nt\t\x01"), "q\"b\\s\nt\t\x01", "\"q\\\"b\\\\s\\nt\\t\\u0001\""},
-      {intern("sym"), "sym", "sym"},
-      {intern("a b"), "a b", "|a b|"},
-      {intern("a|b"), "a|b", "a\\|b"},
-      {intern("12"), "12", "|12|"},
-      {intern(""), "", "||"},
-      {intern("café"), "café", "café"},
-      {intern("東京"), "東京", "東京"},
+      {intern(vm, "sym"), "sym", "sym"},
+      {intern(vm, "a b"), "a b", "|a b|"},
+      {intern(vm, "a|b"), "a|b", "a\\|b"},
+      {intern(vm, "12"), "12", "|12|"},
+      {intern(vm, ""), "", "||"},
+      {intern(vm, "café"), "café", "café"},
+      {intern(vm, "東京"), "東京", "東京"},
       {Value::fixnum(0), "0", "0"},
       {Value::fixnum(-42), "-42", "-42"},
-      {make_integer(INT64_MAX), "9223372036854775807", "9223372036854775807"},
-      {make_integer(INT64_MIN), "-9223372036854775808", "-9223372036854775808"},
+      {make_integer(vm, INT64_MAX), "9223372036854775807", "9223372036854775807"},
+      {make_integer(vm, INT64_MIN), "-9223372036854775808", "-9223372036854775808"},
       {big, "-123456789012345678901234567890", "-123456789012345678901234567890"},
-      {*parse_number("-1/3"), "-1/3", "-1/3"},
-      {make_flonum(-0.25), "-0.25", "-0.25"},
-      {make_flonum(1e21), "1e+21", "1e+21"},
+      {*parse_number(vm, "-1/3"), "-1/3", "-1/3"},
+      {make_flonum(vm, -0.25), "-0.25", "-0.25"},
+      {make_flonum(vm, 1e21), "1e+21", "1e+21"},
       {Value::character(0xE9), "é", "#\\é"},
       {NIL, "nil", "nil"},
   };
@@ -339,48 +342,48 @@ TEST_CASE("printing into a port's buffer: strings, symbols and numbers", "[io][p
     CAPTURE(c.disp);
     CHECK(printed_to_port(c.v, false) == c.disp);
     CHECK(printed_to_port(c.v, true) == c.write);
-    CHECK(disp_string(c.v) == c.disp);  // the same printer into a string
-    CHECK(write_string(c.v) == c.write);
+    CHECK(disp_string(vm, c.v) == c.disp);  // the same printer into a string
+    CHECK(write_string(vm, c.v) == c.write);
     // Appended after what the port holds, which stays as it was.
     CHECK(printed_to_port(c.v, false, "é:") == std::string("é:") + c.disp);
   }
 }
 
 TEST_CASE("a cycle found while printing into a port redoes only its own output", "[io][print]") {
-  setup();
-  Value l = list({Value::fixnum(1), make_string_utf8("é"), intern("a b")});
+  VM& vm = setup();
+  Value l = list(vm, {Value::fixnum(1), make_string_utf8(vm, "é"), intern(vm, "a b")});
   cdr(cdr(l)).as<Cons>()->cdr = l;  // (1 "é" |a b| 1 "é" ...)
   CHECK(printed_to_port(l, true, "before ") == "before #0=(1 \"é\" |a b| . #0#)");
   CHECK(printed_to_port(l, false, "x") == "x#0=(1 é a b . #0#)");
 }
 
 TEST_CASE("a port without a buffer gets the printed bytes through write_bytes", "[io][print]") {
-  setup();
+  VM& vm = setup();
   BytesOnly out;
-  print_value(out, make_string_utf8("é 😀"), false);
-  print_value(out, list({intern("a b"), Value::fixnum(7)}), true);
+  print_value(vm, out, make_string_utf8(vm, "é 😀"), false);
+  print_value(vm, out, list(vm, {intern(vm, "a b"), Value::fixnum(7)}), true);
   CHECK(out.got == "é 😀(|a b| 7)");
   CHECK(out.writes == 2);
 }
 
 TEST_CASE("printing into a file port sends a full buffer, and waits for flush otherwise",
           "[io][print]") {
-  setup();
+  VM& vm = setup();
   TempDir dir;
   std::string path = dir.file("printed");
-  std::unique_ptr<PortImpl> out(open_output_file(path, false));
-  print_value(*out, make_string_utf8("small"), false);
+  std::unique_ptr<PortImpl> out(open_output_file(vm, path, false));
+  print_value(vm, *out, make_string_utf8(vm, "small"), false);
   CHECK(read_file(path) == "");  // buffered
   // Past the 64 KiB buffer: the print sends it, as write_bytes would.
   std::string big(70000, 'a');
   big[69999] = 'z';
-  print_value(*out, make_string_utf8(big), false);
+  print_value(vm, *out, make_string_utf8(vm, big), false);
   CHECK(read_file(path) == "small" + big);
-  print_value(*out, make_integer(INT64_MIN), false);
+  print_value(vm, *out, make_integer(vm, INT64_MIN), false);
   CHECK(read_file(path).size() == 70005);
   out->flush();
   CHECK(read_file(path) == "small" + big + "-9223372036854775808");
   out->close();
-  print_value(*out, make_string_utf8("after close"), false);  // dropped
+  print_value(vm, *out, make_string_utf8(vm, "after close"), false);  // dropped
   CHECK(read_file(path).size() == 70025);
 }

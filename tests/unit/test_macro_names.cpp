@@ -104,6 +104,7 @@ TEST_CASE(
     "variable",
     "[names]") {
   compiler::Runtime rt;
+  VM& vm = rt.vm();
   std::vector<std::string> added;
   for (Value sym : all_symbols()) {
     if (TYPE(sym) != Kind::Symbol || !is_macro(global_value(sym))) continue;
@@ -120,7 +121,7 @@ TEST_CASE(
            (name.size() >= 10 && name.find('-') != std::string::npos)));
   }
   // Arc 3.1's own are macros here too, and locals do not shadow them.
-  CHECK(is_macro(global_value(intern("def"))));
-  CHECK(is_macro(global_value(intern("w/infile"))));
-  CHECK(write_string(rt.eval_string("(let prof (obj a 1) (prof 'a))")) == "1");
+  CHECK(is_macro(global_value(intern(vm, "def"))));
+  CHECK(is_macro(global_value(intern(vm, "w/infile"))));
+  CHECK(write_string(vm, rt.eval_string("(let prof (obj a 1) (prof 'a))")) == "1");
 }

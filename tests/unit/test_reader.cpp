@@ -20,13 +20,13 @@ using namespace vm;
 
 namespace {
 
-// The test binary's one runtime (tests/unit/support.h).
-void setup() { support::runtime(); }
+// The VM of the test binary's one runtime (tests/unit/support.h).
+VM& setup() { return support::runtime().vm(); }
 
 // Reads exactly one form from text (file "t.arc").
 Value rd(const std::string& text) {
-  setup();
-  Reader r(text, "t.arc");
+  VM& vm = setup();
+  Reader r(vm, text, "t.arc");
   Value v;
   REQUIRE(r.read(v));
   Value extra;
@@ -36,8 +36,8 @@ Value rd(const std::string& text) {
 
 // The error message reading text raises; fails the test if none is raised.
 std::string read_error(const std::string& text) {
-  setup();
-  Reader r(text, "t.arc");
+  VM& vm = setup();
+  Reader r(vm, text, "t.arc");
   try {
     Value v;
     while (r.read(v)) {
@@ -94,11 +94,11 @@ uint32_t col_of(Value v) { return pos_col(pos_of(v)); }
 }  // namespace
 
 TEST_CASE("symbols are case-sensitive tokens that keep ssyntax characters", "[reader]") {
-  setup();
+  VM& vm = setup();
   Value foo = rd("foo");
   REQUIRE(TYPE(foo) == Kind::Symbol);
   REQUIRE(symbol_name(foo) == "foo");
-  REQUIRE(foo == intern("foo"));
+  REQUIRE(foo == intern(vm, "foo"));
   REQUIRE(rd("Foo") != foo);
   REQUIRE(symbol_name(rd("Foo")) == "Foo");
   REQUIRE(symbol_name(rd("a.b")) == "a.b");
@@ -165,7 +165,7 @@ TEST_CASE("exact rationals and exactness prefixes go through parse_number", "[re
 }
 
 TEST_CASE("lists, dotted pairs and braces", "[reader]") {
-  setup();
+  VM& vm = setup();
   REQUIRE(show(rd("(a b c)")) == "(a b c)");
   REQUIRE(show(rd("(a . b)")) == "(a . b)");
   REQUIRE(show(rd("(a b . c)")) == "(a b . c)");
@@ -177,8 +177,8 @@ TEST_CASE("lists, dotted pairs and braces", "[reader]") {
   REQUIRE(show(rd("(a .b)")) == "(a .b)");  // ".b" is a symbol, not a dot
   REQUIRE(show(rd("(a ..)")) == "(a ..)");
   Value l = rd("(x y)");
-  REQUIRE(car(l) == intern("x"));
-  REQUIRE(car(cdr(l)) == intern("y"));
+  REQUIRE(car(l) == intern(vm, "x"));
+  REQUIRE(car(cdr(l)) == intern(vm, "y"));
   REQUIRE(cdr(cdr(l)) == NIL);
 }
 
@@ -261,25 +261,25 @@ TEST_CASE("characters: single, named, numeric and non-ASCII", "[reader]") {
 }
 
 TEST_CASE("comments: line, nested block and datum", "[reader]") {
-  setup();
-  REQUIRE(rd("; hello\nfoo") == intern("foo"));
-  REQUIRE(rd("foo ; trailing") == intern("foo"));
-  REQUIRE(rd("#| a #| nested |# b |# foo") == intern("foo"));
-  REQUIRE(rd("#;(a b) c") == intern("c"));
+  VM& vm = setup();
+  REQUIRE(rd("; hello\nfoo") == intern(vm, "foo"));
+  REQUIRE(rd("foo ; trailing") == intern(vm, "foo"));
+  REQUIRE(rd("#| a #| nested |# b |# foo") == intern(vm, "foo"));
+  REQUIRE(rd("#;(a b) c") == intern(vm, "c"));
   REQUIRE(show(rd("(a #;b c)")) == "(a c)");
   REQUIRE(show(rd("(a #| x |# b ; y\n c)")) == "(a b c)");
-  REQUIRE(rd("#;#;a b c") == intern("c"));
+  REQUIRE(rd("#;#;a b c") == intern(vm, "c"));
   REQUIRE(show(rd("'#;a b")) == "(quote b)");
   REQUIRE(show(rd("(a . #;b c)")) == "(a . c)");
   REQUIRE(show(rd("(a#|x|#b)")) == "(a#x#b)");  // inside a token, #| is no comment
 }
 
 TEST_CASE("read returns forms one by one and false at the end", "[reader]") {
-  setup();
-  Reader r("a (b) \"c\" ; done\n #| end |#  ", "t.arc");
+  VM& vm = setup();
+  Reader r(vm, "a (b) \"c\" ; done\n #| end |#  ", "t.arc");
   Value v;
   REQUIRE(r.read(v));
-  REQUIRE(v == intern("a"));
+  REQUIRE(v == intern(vm, "a"));
   REQUIRE(r.read(v));
   REQUIRE(show(v) == "(b)");
   REQUIRE(r.read(v));
@@ -287,18 +287,18 @@ TEST_CASE("read returns forms one by one and false at the end", "[reader]") {
   REQUIRE_FALSE(r.read(v));
   REQUIRE_FALSE(r.read(v));
 
-  Reader empty("  ; nothing\n", "t.arc");
+  Reader empty(vm, "  ; nothing\n", "t.arc");
   REQUIRE_FALSE(empty.read(v));
-  REQUIRE(show(compiler::read_all("1 (2) x", "t.arc")) == "(1 (2) x)");
-  REQUIRE(compiler::read_all(" ", "t.arc") == NIL);
+  REQUIRE(show(compiler::read_all(vm, "1 (2) x", "t.arc")) == "(1 (2) x)");
+  REQUIRE(compiler::read_all(vm, " ", "t.arc") == NIL);
 }
 
 TEST_CASE("tokens end at delimiters", "[reader]") {
-  setup();
-  REQUIRE(show(compiler::read_all("a'b", "t.arc")) == "(a (quote b))");
-  REQUIRE(show(compiler::read_all("a\"s\"b", "t.arc")) == "(a \"s\" b)");
-  REQUIRE(show(compiler::read_all("a;c\nb", "t.arc")) == "(a b)");
-  REQUIRE(show(compiler::read_all("a,b`c", "t.arc")) == "(a (unquote b) (quasiquote c))");
+  VM& vm = setup();
+  REQUIRE(show(compiler::read_all(vm, "a'b", "t.arc")) == "(a (quote b))");
+  REQUIRE(show(compiler::read_all(vm, "a\"s\"b", "t.arc")) == "(a \"s\" b)");
+  REQUIRE(show(compiler::read_all(vm, "a;c\nb", "t.arc")) == "(a b)");
+  REQUIRE(show(compiler::read_all(vm, "a,b`c", "t.arc")) == "(a (unquote b) (quasiquote c))");
   REQUIRE(show(rd("(a(b)c[d]e{f})")) == "(a (b) c (fn (_) (d)) e (f))");
 }
 
@@ -321,16 +321,16 @@ TEST_CASE("lists carry the position of their opening parenthesis", "[reader][pos
 }
 
 TEST_CASE("quote wrappers carry the quote's position; columns count characters", "[reader][pos]") {
-  setup();
+  VM& vm = setup();
   Value q = rd("\n   'x");
   REQUIRE(line_of(q) == 2);
   REQUIRE(col_of(q) == 4);
   REQUIRE(pos_of(cdr(q)) == pos_of(q));
   Value uq = nth(rd("(a ,@b)"), 1);
   REQUIRE(col_of(uq) == 4);
-  Value after = nth(compiler::read_all("\"\xc3\xa9\xc3\xa9\" (a)", "t.arc"), 1);
+  Value after = nth(compiler::read_all(vm, "\"\xc3\xa9\xc3\xa9\" (a)", "t.arc"), 1);
   REQUIRE(col_of(after) == 6);
-  Value after_str = nth(compiler::read_all("\"x\ny\" (a)", "t.arc"), 1);
+  Value after_str = nth(compiler::read_all(vm, "\"x\ny\" (a)", "t.arc"), 1);
   REQUIRE(line_of(after_str) == 2);
   REQUIRE(col_of(after_str) == 4);
   Value after_comment = rd("#| x\n y |# (a)");
@@ -339,10 +339,10 @@ TEST_CASE("quote wrappers carry the quote's position; columns count characters",
 }
 
 TEST_CASE("reading from a port", "[reader][port]") {
-  setup();
+  VM& vm = setup();
   std::unique_ptr<PortImpl> port(make_input_string("(a b)\n  'c \"d\xc3\xa9\""));
   port->name = "p.arc";
-  Reader r(port.get());
+  Reader r(vm, port.get());
   Value v;
   REQUIRE(r.read(v));
   REQUIRE(show(v) == "(a b)");
@@ -357,7 +357,7 @@ TEST_CASE("reading from a port", "[reader][port]") {
 
   std::unique_ptr<PortImpl> bad(make_input_string("\n (x"));
   bad->name = "p.arc";
-  Reader rb(bad.get());
+  Reader rb(vm, bad.get());
   try {
     rb.read(v);
     FAIL("no error");
@@ -413,9 +413,9 @@ TEST_CASE("errors name the position", "[reader][errors]") {
 }
 
 TEST_CASE("error_at_eof tells unfinished input from bad input", "[reader][errors]") {
-  setup();
-  auto at_eof = [](const char* text) {
-    Reader r(text, "t.arc");
+  VM& vm = setup();
+  auto at_eof = [&vm](const char* text) {
+    Reader r(vm, text, "t.arc");
     try {
       Value v;
       while (r.read(v)) {
@@ -434,57 +434,57 @@ TEST_CASE("error_at_eof tells unfinished input from bad input", "[reader][errors
 }
 
 TEST_CASE("the reader goes on after an error", "[reader][errors]") {
-  setup();
-  Reader r(") a", "t.arc");
+  VM& vm = setup();
+  Reader r(vm, ") a", "t.arc");
   Value v;
   REQUIRE_THROWS_AS(r.read(v), ArcError);
   REQUIRE(r.read(v));
-  REQUIRE(v == intern("a"));
+  REQUIRE(v == intern(vm, "a"));
   REQUIRE_FALSE(r.read(v));
 }
 
 TEST_CASE("form_complete for the REPL", "[reader][repl]") {
-  setup();
+  VM& vm = setup();
   using compiler::form_complete;
-  REQUIRE(form_complete(""));
-  REQUIRE(form_complete("   \n"));
-  REQUIRE(form_complete("; just a comment"));
-  REQUIRE(form_complete("foo"));
-  REQUIRE(form_complete("(+ 1 2)\n"));
-  REQUIRE(form_complete("(a) (b)"));
-  REQUIRE(form_complete(")"));  // an error: the REPL reports it
-  REQUIRE(form_complete("(a . b c)"));
-  REQUIRE(form_complete("#\\("));
-  REQUIRE(form_complete("\"a)\""));
-  REQUIRE_FALSE(form_complete("(+ 1"));
-  REQUIRE_FALSE(form_complete("(def f (x)\n  (+ x"));
-  REQUIRE_FALSE(form_complete("(a) (b"));
-  REQUIRE_FALSE(form_complete("\"abc"));
-  REQUIRE_FALSE(form_complete("'"));
-  REQUIRE_FALSE(form_complete("#| open"));
-  REQUIRE_FALSE(form_complete("#;"));
-  REQUIRE_FALSE(form_complete("[a"));
-  REQUIRE_FALSE(form_complete("|ab"));
+  REQUIRE(form_complete(vm, ""));
+  REQUIRE(form_complete(vm, "   \n"));
+  REQUIRE(form_complete(vm, "; just a comment"));
+  REQUIRE(form_complete(vm, "foo"));
+  REQUIRE(form_complete(vm, "(+ 1 2)\n"));
+  REQUIRE(form_complete(vm, "(a) (b)"));
+  REQUIRE(form_complete(vm, ")"));  // an error: the REPL reports it
+  REQUIRE(form_complete(vm, "(a . b c)"));
+  REQUIRE(form_complete(vm, "#\\("));
+  REQUIRE(form_complete(vm, "\"a)\""));
+  REQUIRE_FALSE(form_complete(vm, "(+ 1"));
+  REQUIRE_FALSE(form_complete(vm, "(def f (x)\n  (+ x"));
+  REQUIRE_FALSE(form_complete(vm, "(a) (b"));
+  REQUIRE_FALSE(form_complete(vm, "\"abc"));
+  REQUIRE_FALSE(form_complete(vm, "'"));
+  REQUIRE_FALSE(form_complete(vm, "#| open"));
+  REQUIRE_FALSE(form_complete(vm, "#;"));
+  REQUIRE_FALSE(form_complete(vm, "[a"));
+  REQUIRE_FALSE(form_complete(vm, "|ab"));
 }
 
 TEST_CASE("ends_inside_text for the REPL's completion", "[reader][repl]") {
-  setup();
+  VM& vm = setup();
   using compiler::ends_inside_text;
-  REQUIRE(ends_inside_text("(prn \"sca"));
-  REQUIRE(ends_inside_text("(prn \"a\\\"b"));  // an escaped quote does not end it
-  REQUIRE(ends_inside_text("(list \"one\nline two"));
-  REQUIRE(ends_inside_text("'|a b"));
-  REQUIRE(ends_inside_text("#| a comment"));
-  REQUIRE(ends_inside_text("(prn \"a\" \"b"));
-  REQUIRE_FALSE(ends_inside_text("(sca"));
-  REQUIRE_FALSE(ends_inside_text("(prn \"a\" sca"));
-  REQUIRE_FALSE(ends_inside_text("(list #\\\" sca"));  // #\" is a character
-  REQUIRE_FALSE(ends_inside_text("(a) (b"));
-  REQUIRE_FALSE(ends_inside_text(""));
+  REQUIRE(ends_inside_text(vm, "(prn \"sca"));
+  REQUIRE(ends_inside_text(vm, "(prn \"a\\\"b"));  // an escaped quote does not end it
+  REQUIRE(ends_inside_text(vm, "(list \"one\nline two"));
+  REQUIRE(ends_inside_text(vm, "'|a b"));
+  REQUIRE(ends_inside_text(vm, "#| a comment"));
+  REQUIRE(ends_inside_text(vm, "(prn \"a\" \"b"));
+  REQUIRE_FALSE(ends_inside_text(vm, "(sca"));
+  REQUIRE_FALSE(ends_inside_text(vm, "(prn \"a\" sca"));
+  REQUIRE_FALSE(ends_inside_text(vm, "(list #\\\" sca"));  // #\" is a character
+  REQUIRE_FALSE(ends_inside_text(vm, "(a) (b"));
+  REQUIRE_FALSE(ends_inside_text(vm, ""));
 }
 
 TEST_CASE("100,000 nested parentheses do not crash", "[reader][deep]") {
-  setup();
+  VM& vm = setup();
   const int depth = 100000;
   std::string text = std::string(depth, '(') + "x" + std::string(depth, ')');
   Value v = rd(text);
@@ -493,11 +493,11 @@ TEST_CASE("100,000 nested parentheses do not crash", "[reader][deep]") {
   for (; is_cons(v); v = car(v), ++d) one_each = one_each && cdr(v) == NIL;
   REQUIRE(one_each);
   REQUIRE(d == depth);
-  REQUIRE(v == intern("x"));
+  REQUIRE(v == intern(vm, "x"));
 
   std::string unclosed = std::string(depth, '(');
   REQUIRE_THAT(read_error(unclosed), Catch::Contains("t.arc:1:" + std::to_string(depth)));
-  REQUIRE_FALSE(compiler::form_complete(unclosed));
+  REQUIRE_FALSE(compiler::form_complete(vm, unclosed));
 
   Value q = rd(std::string(depth, '\'') + "y");
   d = 0;

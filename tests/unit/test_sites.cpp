@@ -12,7 +12,7 @@
 namespace {
 
 std::string eval(compiler::Runtime& rt, const std::string& src) {
-  return vm::write_string(rt.eval_string(src, "sites.arc"));
+  return vm::write_string(rt.vm(), rt.eval_string(src, "sites.arc"));
 }
 
 // A fresh system per test: counting is the counting VM's, and ends with it.

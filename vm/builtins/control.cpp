@@ -19,22 +19,22 @@ namespace {
 
 // (err msg . args): msg displayed, then each arg as errors show it
 // (vm/error.h), space-separated.
-Value bi_err(VM&, Value* a, int n) {
+Value bi_err(VM& vm, Value* a, int n) {
   Value irritants = NIL;
-  for (int i = n; i-- > 1;) irritants = cons(a[i], irritants);
-  throw_error_list(disp_string(a[0]), irritants);
+  for (int i = n; i-- > 1;) irritants = cons(vm, a[i], irritants);
+  throw_error_list(vm, disp_string(vm, a[0]), irritants);
 }
 
-Value bi_details(VM&, Value* a, int) {
-  if (TYPE(a[0]) != Kind::Exception) type_error("details", "an exception", a[0]);
-  return string_copy(a[0].as<Exception>()->message);
+Value bi_details(VM& vm, Value* a, int) {
+  if (TYPE(a[0]) != Kind::Exception) type_error(vm, "details", "an exception", a[0]);
+  return string_copy(vm, a[0].as<Exception>()->message);
 }
 
 // (%describe-error e): the message and the Arc backtrace of an exception,
 // as the REPL prints them (the server's error log).
-Value bi_describe_error(VM&, Value* a, int) {
-  if (TYPE(a[0]) != Kind::Exception) type_error("%describe-error", "an exception", a[0]);
-  return make_string_utf8(describe_error(a[0]));
+Value bi_describe_error(VM& vm, Value* a, int) {
+  if (TYPE(a[0]) != Kind::Exception) type_error(vm, "%describe-error", "an exception", a[0]);
+  return make_string_utf8(vm, describe_error(a[0]));
 }
 
 Value bi_ccc(VM& vm, Value* a, int) {
@@ -60,7 +60,7 @@ Value bi_apply(VM& vm, Value* a, int n) {
   for (Value p = lst; is_cons(p); p = cdr(p)) ++len;
   Value tail = lst;
   for (int64_t i = 0; i < len; ++i) tail = cdr(tail);
-  if (!tail.is_nil()) type_error("apply", "a proper list as the last argument", lst);
+  if (!tail.is_nil()) type_error(vm, "apply", "a proper list as the last argument", lst);
   int total = n - 2 + int(len);
   Value* s = vm.tail_call_slots(total);
   // s aliases a: shift a1..an left by one, then append the list.
@@ -87,8 +87,8 @@ Value bi_pop_wind(VM& vm, Value*, int) {
 Value bi_wind_to(VM& vm, Value* a, int) {
   Value p = a[0];
   for (; is_cons(p); p = cdr(p))
-    if (!is_cons(car(p))) type_error("%wind-to", "a list of (before . after) pairs", a[0]);
-  if (!p.is_nil()) type_error("%wind-to", "a list of (before . after) pairs", a[0]);
+    if (!is_cons(car(p))) type_error(vm, "%wind-to", "a list of (before . after) pairs", a[0]);
+  if (!p.is_nil()) type_error(vm, "%wind-to", "a list of (before . after) pairs", a[0]);
   vm.set_winds(a[0]);
   return NIL;
 }
@@ -105,15 +105,15 @@ Value bi_gc(VM& vm, Value*, int) {
 // The heap verifier, for tests: the list of problems found (nil: none).
 Value bi_verify_heap(VM& vm, Value*, int) {
   Value r = NIL;
-  for (const std::string& p : vm.heap().verify()) r = cons(make_string_utf8(p), r);
+  for (const std::string& p : vm.heap().verify()) r = cons(vm, make_string_utf8(vm, p), r);
   return r;
 }
 
 // For tests that must scale their work down when every safe point collects.
 Value bi_gc_stress(VM& vm, Value*, int) { return boolean(vm.heap().stress()); }
 
-Value bi_bound(VM&, Value* a, int) {
-  Value s = arg_symbol("bound", a[0]);
+Value bi_bound(VM& vm, Value* a, int) {
+  Value s = arg_symbol(vm, "bound", a[0]);
   if (s == NIL || s == T) return T;
   return boolean(global_value(s) != UNBOUND);
 }
@@ -140,7 +140,7 @@ void register_control_builtins(VM& vm) {
   define_builtins(vm, kDefs);
   // Room for the library's definitions (about 650) and a program's: the
   // table is not rebuilt nine times over as the library loads.
-  vm.define("sig", make_table(1024));
+  vm.define("sig", make_table(vm, 1024));
 }
 
 }  // namespace vm

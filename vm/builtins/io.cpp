@@ -30,7 +30,7 @@ Value port_arg(Value* args, int nargs, int i, Value dflt) { return nargs > i ? a
 
 // An interactive read from stdin first shows what was written (a prompt).
 PortImpl* input_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
-  PortImpl* in = arg_input(fn, port_arg(args, nargs, i, vm.in_port()));
+  PortImpl* in = arg_input(vm, fn, port_arg(args, nargs, i, vm.in_port()));
   if (in->fd() == 0 && is_output_port(vm.out_port()) && !port_impl(vm.out_port())->closed)
     port_impl(vm.out_port())->flush();
   return in;
@@ -45,7 +45,7 @@ PortImpl* output_arg(VM& vm, const char* fn, Value* args, int nargs, int i) {
     PortImpl* p = port_impl(vm.out_port());
     if (p && p->is_output && !p->closed) return p;
   }
-  return arg_output(fn, port_arg(args, nargs, i, vm.out_port()));
+  return arg_output(vm, fn, port_arg(args, nargs, i, vm.out_port()));
 }
 
 // ---- the current ports ----
@@ -55,14 +55,14 @@ Value bi_stdout(VM& vm, Value*, int) { return vm.out_port(); }
 Value bi_stderr(VM& vm, Value*, int) { return vm.err_port(); }
 
 Value bi_set_stdout(VM& vm, Value* args, int) {
-  if (!is_output_port(args[0])) type_error("%set-stdout", "an output port", args[0]);
+  if (!is_output_port(args[0])) type_error(vm, "%set-stdout", "an output port", args[0]);
   Value old = vm.out_port();
   vm.set_out_port(args[0]);
   return old;
 }
 
 Value bi_set_stdin(VM& vm, Value* args, int) {
-  if (!is_input_port(args[0])) type_error("%set-stdin", "an input port", args[0]);
+  if (!is_input_port(args[0])) type_error(vm, "%set-stdin", "an input port", args[0]);
   Value old = vm.in_port();
   vm.set_in_port(args[0]);
   return old;
@@ -73,26 +73,26 @@ Value bi_set_stdin(VM& vm, Value* args, int) {
 // (%check-input-open who port): nil, or the error an open input port's
 // reader would raise, named for who (an Arc-defined reader such as
 // readline, lib.arc's %check-input).
-Value bi_check_input_open(VM&, Value* args, int) {
-  std::string who = arg_text("%check-input-open", args[0]);
-  arg_input(who.c_str(), args[1]);
+Value bi_check_input_open(VM& vm, Value* args, int) {
+  std::string who = arg_text(vm, "%check-input-open", args[0]);
+  arg_input(vm, who.c_str(), args[1]);
   return NIL;
 }
 
-Value bi_instring(VM&, Value* args, int) {
-  return make_port(make_input_string(string_utf8(arg_string("instring", args[0]))));
+Value bi_instring(VM& vm, Value* args, int) {
+  return make_port(vm, make_input_string(string_utf8(arg_string(vm, "instring", args[0]))));
 }
 
 // The optional argument is a port name in Racket; it is accepted and ignored.
-Value bi_outstring(VM&, Value*, int) { return make_port(make_output_string()); }
+Value bi_outstring(VM& vm, Value*, int) { return make_port(vm, make_output_string()); }
 
 // Works on a closed string port too: its contents stay readable. The
 // buffer is UTF-8; all ASCII (most pages), it becomes a narrow string by
 // one memcpy (make_string_utf8).
-Value bi_inside(VM&, Value* args, int) {
+Value bi_inside(VM& vm, Value* args, int) {
   std::string* s = is_output_port(args[0]) ? port_impl(args[0])->contents() : nullptr;
-  if (!s) type_error("inside", "an output string port", args[0]);
-  return make_string_utf8(*s);
+  if (!s) type_error(vm, "inside", "an output string port", args[0]);
+  return make_string_utf8(vm, *s);
 }
 
 // ---- characters and bytes ----
@@ -113,14 +113,14 @@ Value bi_peekc(VM& vm, Value* args, int nargs) {
 }
 
 Value bi_writec(VM& vm, Value* args, int nargs) {
-  uint32_t c = arg_char("writec", args[0]);
+  uint32_t c = arg_char(vm, "writec", args[0]);
   output_arg(vm, "writec", args, nargs, 1)->write_char(c);
   return args[0];
 }
 
 Value bi_writeb(VM& vm, Value* args, int nargs) {
-  int64_t b = arg_index("writeb", args[0]);
-  if (b > 255) type_error("writeb", "a byte (0 to 255)", args[0]);
+  int64_t b = arg_index(vm, "writeb", args[0]);
+  if (b > 255) type_error(vm, "writeb", "a byte (0 to 255)", args[0]);
   char byte = char(b);
   output_arg(vm, "writeb", args, nargs, 1)->write_bytes(&byte, 1);
   return args[0];
@@ -131,7 +131,7 @@ Value bi_writeb(VM& vm, Value* args, int nargs) {
 Value print_to(VM& vm, const char* fn, Value* args, int nargs, bool write) {
   if (nargs == 0) return NIL;
   PortImpl* out = output_arg(vm, fn, args, nargs, 1);
-  print_value(*out, args[0], write);
+  print_value(vm, *out, args[0], write);
   if (!vm.declarations().explicit_flush) out->flush();
   return NIL;
 }
@@ -143,12 +143,12 @@ Value bi_write(VM& vm, Value* args, int nargs) { return print_to(vm, "write", ar
 // per line, as a log shared by threads (and processes) must have, without
 // building the line in Arc. With flush nil the line waits in the port's
 // buffer (which is only ever written out in whole lines).
-Value bi_log_line(VM&, Value* args, int nargs) {
-  PortImpl* out = arg_output("%log-line", args[0]);
+Value bi_log_line(VM& vm, Value* args, int nargs) {
+  PortImpl* out = arg_output(vm, "%log-line", args[0]);
   std::string text;
   for (Value l = args[1]; TYPE(l) == Kind::Cons; l = cdr(l)) {
     if (!text.empty()) text += ' ';
-    print_value(text, car(l), false);
+    print_value(vm, text, car(l), false);
   }
   text += '\n';
   out->write_str(text);
@@ -162,11 +162,11 @@ Value bi_disp(VM& vm, Value* args, int nargs) { return print_to(vm, "disp", args
 // arc.arc as disp mapped over xs; here they are one call, since a page of
 // HTML is mostly pr (the news front page makes some 1,700 calls): one
 // port check and one flush for all of xs. Each x is printed straight into
-// the port's buffer (print_value), so an x that cannot be printed leaves
+// the port's buffer (print_values), so an x that cannot be printed leaves
 // the ones before it written, as disp one at a time would.
 Value print_all(VM& vm, Value* args, int nargs, bool newline) {
   PortImpl* out = output_arg(vm, newline ? "prn" : "pr", args, 0, 0);
-  for (int i = 0; i < nargs; ++i) print_value(*out, args[i], false);
+  print_values(vm, *out, args, nargs, false);
   if (newline) out->write_char('\n');
   if (!vm.declarations().explicit_flush) out->flush();
   return nargs ? args[0] : NIL;
@@ -184,7 +184,7 @@ Value close_ports(VM& vm, const char* fn, Value* args, int nargs, bool force) {
   for (int i = 0; i < nargs; ++i) {
     Kind k = TYPE(args[i]);
     if (k != Kind::Port && (int(k) >= kHeapKinds || !vm.kind_ops(k).close))
-      type_error(fn, "a port or socket", args[i]);
+      type_error(vm, fn, "a port or socket", args[i]);
   }
   for (int i = 0; i < nargs; ++i) {
     if (Kind k = TYPE(args[i]); k != Kind::Port) {

@@ -12,37 +12,37 @@
 namespace vm {
 namespace {
 
-Value bi_cons(VM&, Value* a, int) { return cons(a[0], a[1]); }
+Value bi_cons(VM& vm, Value* a, int) { return cons(vm, a[0], a[1]); }
 
-Value bi_car(VM&, Value* a, int) {
+Value bi_car(VM& vm, Value* a, int) {
   Value x = a[0];
   if (is_cons(x)) return car(x);
   if (x.is_nil()) return NIL;
-  throw_error("Can't take car of", {x});
+  throw_error(vm, "Can't take car of", {x});
 }
 
-Value bi_cdr(VM&, Value* a, int) {
+Value bi_cdr(VM& vm, Value* a, int) {
   Value x = a[0];
   if (is_cons(x)) return cdr(x);
   if (x.is_nil()) return NIL;
-  throw_error("Can't take cdr of", {x});
+  throw_error(vm, "Can't take cdr of", {x});
 }
 
-Value bi_scar(VM&, Value* a, int) {
+Value bi_scar(VM& vm, Value* a, int) {
   Value x = a[0];
   if (is_cons(x)) {
-    set(x.as<Cons>(), &x.as<Cons>()->car, a[1]);
+    set(vm, x.as<Cons>(), &x.as<Cons>()->car, a[1]);
   } else if (is_string(x) && string_len(x) > 0) {
-    string_set(x, 0, arg_char("scar", a[1]));
+    string_set(vm, x, 0, arg_char(vm, "scar", a[1]));
   } else {
-    type_error("scar", "a cons", x);
+    type_error(vm, "scar", "a cons", x);
   }
   return a[1];
 }
 
-Value bi_scdr(VM&, Value* a, int) {
-  Value x = arg_cons("scdr", a[0]);
-  set(x.as<Cons>(), &x.as<Cons>()->cdr, a[1]);
+Value bi_scdr(VM& vm, Value* a, int) {
+  Value x = arg_cons(vm, "scdr", a[0]);
+  set(vm, x.as<Cons>(), &x.as<Cons>()->cdr, a[1]);
   return a[1];
 }
 
@@ -52,18 +52,21 @@ Value bi_is(VM&, Value* a, int n) {
   return T;
 }
 
-Value bi_lt(VM&, Value* a, int n) {
+Value bi_lt(VM& vm, Value* a, int n) {
   for (int i = 0; i + 1 < n; ++i)
-    if (!(compare_values("<", a[i], a[i + 1]) < 0)) return NIL;
+    if (!(compare_values(vm, "<", a[i], a[i + 1]) < 0)) return NIL;
   return T;
 }
 
 // A NaN is unordered: compare_values calls it greater, which suits only <.
-bool is_nan(Value v) { return TYPE(v) == Kind::Flonum && std::isnan(number_to_double(v)); }
+bool is_nan(VM& vm, Value v) {
+  return TYPE(v) == Kind::Flonum && std::isnan(number_to_double(vm, v));
+}
 
-Value bi_gt(VM&, Value* a, int n) {
+Value bi_gt(VM& vm, Value* a, int n) {
   for (int i = 0; i + 1 < n; ++i)
-    if (!(compare_values(">", a[i], a[i + 1]) > 0) || is_nan(a[i]) || is_nan(a[i + 1])) return NIL;
+    if (!(compare_values(vm, ">", a[i], a[i + 1]) > 0) || is_nan(vm, a[i]) || is_nan(vm, a[i + 1]))
+      return NIL;
   return T;
 }
 
@@ -79,34 +82,35 @@ Value bi_acons(VM&, Value* a, int) { return boolean(TYPE(a[0]) == Kind::Cons); }
 // range, ...). A builtin: in Arc it was a loop of car, cons, cdr and a self
 // call per element, the second largest cost of map and keep (bench/engine
 // closures.arc). It holds no safe point, so its Values need no rooting.
-Value bi_rev_onto(VM&, Value* a, int) {
+Value bi_rev_onto(VM& vm, Value* a, int) {
   Value acc = a[1];
   Value p = a[0];
-  for (; TYPE(p) == Kind::Cons; p = cdr(p)) acc = cons(car(p), acc);
-  if (!p.is_nil()) type_error("%rev-onto", "a list", a[0]);
+  for (; TYPE(p) == Kind::Cons; p = cdr(p)) acc = cons(vm, car(p), acc);
+  if (!p.is_nil()) type_error(vm, "%rev-onto", "a list", a[0]);
   return acc;
 }
 
 // (sref obj value key), docs/LANGUAGE.md 3.8.
-Value bi_sref(VM&, Value* a, int) {
+Value bi_sref(VM& vm, Value* a, int) {
   Value obj = a[0], val = a[1], key = a[2];
   switch (TYPE(obj)) {
-    case Kind::Table: table_put(obj, key, val); return val;
+    case Kind::Table: table_put(vm, obj, key, val); return val;
     case Kind::String: {
-      int64_t i = arg_index("sref", key);
-      if (uint64_t(i) >= string_len(obj)) throw_error("sref: string index out of range:", {key});
-      string_set(obj, uint64_t(i), arg_char("sref", val));
+      int64_t i = arg_index(vm, "sref", key);
+      if (uint64_t(i) >= string_len(obj))
+        throw_error(vm, "sref: string index out of range:", {key});
+      string_set(vm, obj, uint64_t(i), arg_char(vm, "sref", val));
       return val;
     }
     case Kind::Cons: {
-      int64_t i = arg_index("sref", key);
+      int64_t i = arg_index(vm, "sref", key);
       Value p = obj;
       for (int64_t j = 0; j < i && is_cons(p); ++j) p = cdr(p);
-      if (!is_cons(p)) throw_error("sref: list index out of range:", {key});
-      set(p.as<Cons>(), &p.as<Cons>()->car, val);
+      if (!is_cons(p)) throw_error(vm, "sref: list index out of range:", {key});
+      set(vm, p.as<Cons>(), &p.as<Cons>()->car, val);
       return val;
     }
-    default: throw_error("Can't set reference ", {obj, key, val});
+    default: throw_error(vm, "Can't set reference ", {obj, key, val});
   }
 }
 

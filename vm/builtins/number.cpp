@@ -16,6 +16,7 @@
 #include "vm/coerce.h"
 #include "vm/error.h"
 #include "vm/string.h"
+#include "vm/vm.h"
 
 namespace vm {
 
@@ -23,29 +24,29 @@ namespace {
 
 // ---- + as concatenation ----
 
-Value concat_strings(Value* args, int nargs) {
+Value concat_strings(VM& vm, Value* args, int nargs) {
   std::u32string out;
-  for (int i = 0; i < nargs; ++i) append_as_string(out, args[i]);
-  return make_string_u32(out);
+  for (int i = 0; i < nargs; ++i) append_as_string(vm, out, args[i]);
+  return make_string_u32(vm, out);
 }
 
 // A fresh copy of every list, as Arc 3.1 makes one. Only the last list may
 // end in a dotted tail, which is kept.
-Value append_lists(Value* args, int nargs) {
+Value append_lists(VM& vm, Value* args, int nargs) {
   Value head = NIL;
   Cons* tail = nullptr;
   for (int i = 0; i < nargs; ++i) {
     Value p = args[i];
-    if (!is_list(p)) type_error("+", "a list", p);
+    if (!is_list(p)) type_error(vm, "+", "a list", p);
     for (; is_cons(p); p = cdr(p)) {
-      Value c = cons(car(p), NIL);
-      if (tail) set(tail, &tail->cdr, c);
+      Value c = cons(vm, car(p), NIL);
+      if (tail) set(vm, tail, &tail->cdr, c);
       else head = c;
       tail = c.as<Cons>();
     }
-    if (!p.is_nil() && i < nargs - 1) type_error("+", "a proper list", args[i]);
+    if (!p.is_nil() && i < nargs - 1) type_error(vm, "+", "a proper list", args[i]);
     if (!p.is_nil()) {
-      if (tail) set(tail, &tail->cdr, p);
+      if (tail) set(vm, tail, &tail->cdr, p);
       else head = p;
     }
   }
@@ -54,45 +55,45 @@ Value append_lists(Value* args, int nargs) {
 
 // ---- arithmetic ----
 
-Value add(VM&, Value* args, int nargs) {
+Value add(VM& vm, Value* args, int nargs) {
   if (nargs == 0) return Value::fixnum(0);
   Kind k = TYPE(args[0]);
-  if (k == Kind::String || k == Kind::Char) return concat_strings(args, nargs);
-  if (k == Kind::Cons || k == Kind::Nil) return append_lists(args, nargs);
-  Value acc = arg_number("+", args[0]);
-  for (int i = 1; i < nargs; ++i) acc = num_add(acc, args[i]);
+  if (k == Kind::String || k == Kind::Char) return concat_strings(vm, args, nargs);
+  if (k == Kind::Cons || k == Kind::Nil) return append_lists(vm, args, nargs);
+  Value acc = arg_number(vm, "+", args[0]);
+  for (int i = 1; i < nargs; ++i) acc = num_add(vm, acc, args[i]);
   return acc;
 }
 
 // (string . xs): xs coerced to strings and joined, as (+ "" . xs) is in
 // Arc 3.1's arc.arc; a builtin since pages build ids and urls with it.
-Value string_of(VM&, Value* args, int nargs) { return concat_strings(args, nargs); }
+Value string_of(VM& vm, Value* args, int nargs) { return concat_strings(vm, args, nargs); }
 
-Value sub(VM&, Value* args, int nargs) {
-  if (nargs == 1) return num_neg(args[0]);
+Value sub(VM& vm, Value* args, int nargs) {
+  if (nargs == 1) return num_neg(vm, args[0]);
   Value acc = args[0];
-  for (int i = 1; i < nargs; ++i) acc = num_sub(acc, args[i]);
+  for (int i = 1; i < nargs; ++i) acc = num_sub(vm, acc, args[i]);
   return acc;
 }
 
-Value mul(VM&, Value* args, int nargs) {
+Value mul(VM& vm, Value* args, int nargs) {
   if (nargs == 0) return Value::fixnum(1);
-  Value acc = arg_number("*", args[0]);
-  for (int i = 1; i < nargs; ++i) acc = num_mul(acc, args[i]);
+  Value acc = arg_number(vm, "*", args[0]);
+  for (int i = 1; i < nargs; ++i) acc = num_mul(vm, acc, args[i]);
   return acc;
 }
 
-Value divide(VM&, Value* args, int nargs) {
-  if (nargs == 1) return num_div(Value::fixnum(1), args[0]);
+Value divide(VM& vm, Value* args, int nargs) {
+  if (nargs == 1) return num_div(vm, Value::fixnum(1), args[0]);
   Value acc = args[0];
-  for (int i = 1; i < nargs; ++i) acc = num_div(acc, args[i]);
+  for (int i = 1; i < nargs; ++i) acc = num_div(vm, acc, args[i]);
   return acc;
 }
 
-Value mod(VM&, Value* args, int) { return num_mod(args[0], args[1]); }
-Value expt(VM&, Value* args, int) { return num_expt(args[0], args[1]); }
-Value sqrt_(VM&, Value* args, int) { return num_sqrt(args[0]); }
-Value trunc_(VM&, Value* args, int) { return num_trunc(args[0]); }
+Value mod(VM& vm, Value* args, int) { return num_mod(vm, args[0], args[1]); }
+Value expt(VM& vm, Value* args, int) { return num_expt(vm, args[0], args[1]); }
+Value sqrt_(VM& vm, Value* args, int) { return num_sqrt(vm, args[0]); }
+Value trunc_(VM& vm, Value* args, int) { return num_trunc(vm, args[0]); }
 Value exact(VM&, Value* args, int) { return boolean(is_integer(args[0])); }
 
 // ---- rand ----
@@ -103,7 +104,7 @@ std::mt19937_64& rng() {
 }
 
 // Bignum bounds draw from GMP's generator, seeded once from ours.
-Value rand_big(Value n) {
+Value rand_big(VM& vm, Value n) {
   // Process-wide, as rng() is: one random stream per process.
   static gmp_randstate_t state;
   static bool seeded = false;
@@ -116,17 +117,17 @@ Value rand_big(Value n) {
   mpz_inits(bound, r, nullptr);
   integer_to_mpz(n, bound);
   mpz_urandomm(r, state, bound);
-  Value v = make_integer(r);
+  Value v = make_integer(vm, r);
   mpz_clears(bound, r, nullptr);
   return v;
 }
 
-Value rand_(VM&, Value* args, int nargs) {
-  if (nargs == 0) return make_flonum(double(rng()() >> 11) * 0x1p-53);  // 53 random bits
+Value rand_(VM& vm, Value* args, int nargs) {
+  if (nargs == 0) return make_flonum(vm, double(rng()() >> 11) * 0x1p-53);  // 53 random bits
   Value n = args[0];
-  if (!is_integer(n) || num_compare(n, Value::fixnum(0)) <= 0)
-    type_error("rand", "a positive integer", n);
-  if (!n.is_fixnum()) return rand_big(n);
+  if (!is_integer(n) || num_compare(vm, n, Value::fixnum(0)) <= 0)
+    type_error(vm, "rand", "a positive integer", n);
+  if (!n.is_fixnum()) return rand_big(vm, n);
   std::uniform_int_distribution<int64_t> dist(0, n.as_fixnum() - 1);
   return Value::fixnum(dist(rng()));
 }
@@ -135,43 +136,45 @@ Value rand_(VM&, Value* args, int nargs) {
 // We have no complex numbers, so where the host would answer one (asin 2,
 // log -1) these raise an error instead.
 
-double real_arg(const char* fn, Value v) { return number_to_double(arg_number(fn, v)); }
-
-Value flo_unary(const char* fn, double (*f)(double), Value v) {
-  return make_flonum(f(real_arg(fn, v)));
+double real_arg(VM& vm, const char* fn, Value v) {
+  return number_to_double(vm, arg_number(vm, fn, v));
 }
 
-Value in_unit_range(const char* fn, double (*f)(double), Value v) {
-  double x = real_arg(fn, v);
-  if (x < -1 || x > 1) throw_error(std::string(fn) + ": argument outside [-1, 1]", {v});
-  return make_flonum(f(x));
+Value flo_unary(VM& vm, const char* fn, double (*f)(double), Value v) {
+  return make_flonum(vm, f(real_arg(vm, fn, v)));
 }
 
-Value sin_(VM&, Value* args, int) { return flo_unary("sin", std::sin, args[0]); }
-Value cos_(VM&, Value* args, int) { return flo_unary("cos", std::cos, args[0]); }
-Value tan_(VM&, Value* args, int) { return flo_unary("tan", std::tan, args[0]); }
-Value asin_(VM&, Value* args, int) { return in_unit_range("asin", std::asin, args[0]); }
-Value acos_(VM&, Value* args, int) { return in_unit_range("acos", std::acos, args[0]); }
+Value in_unit_range(VM& vm, const char* fn, double (*f)(double), Value v) {
+  double x = real_arg(vm, fn, v);
+  if (x < -1 || x > 1) throw_error(vm, std::string(fn) + ": argument outside [-1, 1]", {v});
+  return make_flonum(vm, f(x));
+}
 
-Value atan_(VM&, Value* args, int nargs) {
-  double y = real_arg("atan", args[0]);
-  if (nargs == 1) return make_flonum(std::atan(y));
-  return make_flonum(std::atan2(y, real_arg("atan", args[1])));
+Value sin_(VM& vm, Value* args, int) { return flo_unary(vm, "sin", std::sin, args[0]); }
+Value cos_(VM& vm, Value* args, int) { return flo_unary(vm, "cos", std::cos, args[0]); }
+Value tan_(VM& vm, Value* args, int) { return flo_unary(vm, "tan", std::tan, args[0]); }
+Value asin_(VM& vm, Value* args, int) { return in_unit_range(vm, "asin", std::asin, args[0]); }
+Value acos_(VM& vm, Value* args, int) { return in_unit_range(vm, "acos", std::acos, args[0]); }
+
+Value atan_(VM& vm, Value* args, int nargs) {
+  double y = real_arg(vm, "atan", args[0]);
+  if (nargs == 1) return make_flonum(vm, std::atan(y));
+  return make_flonum(vm, std::atan2(y, real_arg(vm, "atan", args[1])));
 }
 
 // A bignum past the double range still has a finite logarithm: take it from
 // mantissa and binary exponent.
-Value log_(VM&, Value* args, int) {
-  Value v = arg_number("log", args[0]);
-  if (num_lt(v, Value::fixnum(0))) throw_error("log: negative argument", {v});
-  if (TYPE(v) != Kind::Bignum) return make_flonum(std::log(number_to_double(v)));
+Value log_(VM& vm, Value* args, int) {
+  Value v = arg_number(vm, "log", args[0]);
+  if (num_lt(vm, v, Value::fixnum(0))) throw_error(vm, "log: negative argument", {v});
+  if (TYPE(v) != Kind::Bignum) return make_flonum(vm, std::log(number_to_double(vm, v)));
   mpz_t z;
   mpz_init(z);
   integer_to_mpz(v, z);
   long exp2;
   double m = mpz_get_d_2exp(&exp2, z);
   mpz_clear(z);
-  return make_flonum(std::log(m) + double(exp2) * std::numbers::ln2);
+  return make_flonum(vm, std::log(m) + double(exp2) * std::numbers::ln2);
 }
 
 const BuiltinDef kNumberBuiltins[] = {

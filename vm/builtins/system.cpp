@@ -36,48 +36,50 @@ Value bi_quit(VM& vm, Value* args, int nargs) {
 }
 
 // Resident set size; the heap's live bytes if /proc is unavailable.
-Value bi_memory(VM&, Value*, int) {
+Value bi_memory(VM& vm, Value*, int) {
   long pages_total = 0, pages_resident = 0;
   FILE* f = fopen("/proc/self/statm", "r");
   bool ok = f && fscanf(f, "%ld %ld", &pages_total, &pages_resident) == 2;
   if (f) fclose(f);
-  if (!ok) return make_integer(int64_t(heap().stats().bytes_live));
-  return make_integer(int64_t(pages_resident) * sysconf(_SC_PAGESIZE));
+  if (!ok) return make_integer(vm, int64_t(vm.heap().stats().bytes_live));
+  return make_integer(vm, int64_t(pages_resident) * sysconf(_SC_PAGESIZE));
 }
 
 // ---- time ----
 
-Value bi_seconds(VM&, Value*, int) { return make_integer(int64_t(time(nullptr))); }
-Value bi_msec(VM&, Value*, int) { return make_integer(clock_ms(CLOCK_REALTIME)); }
+Value bi_seconds(VM& vm, Value*, int) { return make_integer(vm, int64_t(time(nullptr))); }
+Value bi_msec(VM& vm, Value*, int) { return make_integer(vm, clock_ms(CLOCK_REALTIME)); }
 
 // (%nsec): a monotonic clock in nanoseconds, for benchmarks and tests that
 // time short intervals (sleep precision).
-Value bi_nsec(VM&, Value*, int) {
+Value bi_nsec(VM& vm, Value*, int) {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return make_integer(int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec);
+  return make_integer(vm, int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec);
 }
-Value bi_process_ms(VM&, Value*, int) { return make_integer(clock_ms(CLOCK_PROCESS_CPUTIME_ID)); }
-Value bi_gc_ms(VM&, Value*, int) {
-  return make_integer(int64_t(std::llround(heap().stats().gc_ms)));
+Value bi_process_ms(VM& vm, Value*, int) {
+  return make_integer(vm, clock_ms(CLOCK_PROCESS_CPUTIME_ID));
+}
+Value bi_gc_ms(VM& vm, Value*, int) {
+  return make_integer(vm, int64_t(std::llround(vm.heap().stats().gc_ms)));
 }
 
 // Seconds as a time_t: a fixnum exactly, another real number floored.
-time_t arg_seconds(Value v) {
+time_t arg_seconds(VM& vm, Value v) {
   if (v.is_fixnum()) return time_t(v.as_fixnum());
-  double d = number_to_double(arg_number("timedate", v));
-  if (!std::isfinite(d) || std::fabs(d) > 1e17) type_error("timedate", "a time in seconds", v);
+  double d = number_to_double(vm, arg_number(vm, "timedate", v));
+  if (!std::isfinite(d) || std::fabs(d) > 1e17) type_error(vm, "timedate", "a time in seconds", v);
   return time_t(std::floor(d));
 }
 
 // (second minute hour day month year) in UTC, whatever the local zone.
-Value bi_timedate(VM&, Value* args, int nargs) {
-  time_t secs = nargs > 0 ? arg_seconds(args[0]) : time(nullptr);
+Value bi_timedate(VM& vm, Value* args, int nargs) {
+  time_t secs = nargs > 0 ? arg_seconds(vm, args[0]) : time(nullptr);
   tm t;
-  if (!gmtime_r(&secs, &t)) type_error("timedate", "a time in seconds", args[0]);
-  return list({Value::fixnum(t.tm_sec), Value::fixnum(t.tm_min), Value::fixnum(t.tm_hour),
-               Value::fixnum(t.tm_mday), Value::fixnum(t.tm_mon + 1),
-               Value::fixnum(int64_t(t.tm_year) + 1900)});
+  if (!gmtime_r(&secs, &t)) type_error(vm, "timedate", "a time in seconds", args[0]);
+  return list(vm, {Value::fixnum(t.tm_sec), Value::fixnum(t.tm_min), Value::fixnum(t.tm_hour),
+                   Value::fixnum(t.tm_mday), Value::fixnum(t.tm_mon + 1),
+                   Value::fixnum(int64_t(t.tm_year) + 1900)});
 }
 
 const BuiltinDef kSystemBuiltins[] = {

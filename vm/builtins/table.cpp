@@ -5,19 +5,20 @@
 #include "vm/table.h"
 
 #include "vm/builtins.h"
+#include "vm/vm.h"
 
 namespace vm {
 
 namespace {
 
-Value bi_table(VM&, Value*, int) { return make_table(); }
+Value bi_table(VM& vm, Value*, int) { return make_table(vm); }
 
 // The keys are gathered first so the caller may modify the table while it
 // walks the list (maptable's function may store into it).
-Value bi_table_keys(VM&, Value* args, int) {
-  Value t = arg_table("%table-keys", args[0]);
+Value bi_table_keys(VM& vm, Value* args, int) {
+  Value t = arg_table(vm, "%table-keys", args[0]);
   Value keys = NIL;
-  table_each(t, [&](Value k, Value) { keys = cons(k, keys); });
+  table_each(t, [&](Value k, Value) { keys = cons(vm, k, keys); });
   return keys;
 }
 
