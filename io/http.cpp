@@ -118,6 +118,32 @@ int transfer_coding_status(const Request& q, std::string& why) {
   return 0;
 }
 
+// A byte of a token (RFC 9110 5.6.2), as a method is.
+bool tchar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         (c != '\0' && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr);
+}
+
+// Whether a request line (without its line end) is method SP
+// request-target SP HTTP-version (RFC 9112 3): the method a token, single
+// spaces, a target of visible ASCII, the version HTTP/d.d (2.3). The
+// non-strict parser takes more (any letters for HTTP, a version of several
+// digits, HTTP/0.9's line without a version), and refuses an unknown
+// method before it has seen the rest of the line.
+bool request_line_well_formed(std::string_view line) {
+  size_t sp1 = line.find(' ');
+  if (sp1 == 0 || sp1 == std::string_view::npos) return false;
+  for (char c : line.substr(0, sp1))
+    if (!tchar(c)) return false;
+  size_t sp2 = line.find(' ', sp1 + 1);
+  if (sp2 == sp1 + 1 || sp2 == std::string_view::npos) return false;
+  for (char c : line.substr(sp1 + 1, sp2 - sp1 - 1))
+    if (uint8_t(c) <= ' ' || uint8_t(c) >= 0x7f) return false;
+  std::string_view v = line.substr(sp2 + 1);
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  return v.size() == 8 && v.substr(0, 5) == "HTTP/" && digit(v[5]) && v[6] == '.' && digit(v[7]);
+}
+
 // The methods the server answers; the other standard ones are 405.
 bool served_method(unsigned m) { return m == HTTP_GET || m == HTTP_HEAD || m == HTTP_POST; }
 bool standard_method(unsigned m) {
@@ -294,7 +320,9 @@ void RequestParser::next() {
   chunk_ = Chunk::HeadEnd;
   chunked_ = false;
   chunk_left_ = 0;
-  start_.clear();
+  request_line_.clear();
+  line_end_ = 0;
+  line_error_ = HPE_OK;
   field_.clear();
   value_.clear();
   in_value_ = false;
@@ -321,11 +349,12 @@ void RequestParser::fail(int status, std::string message) {
 // it) over max_header is 431, once the request line has ended (until then
 // the URI's length decides). And for what the non-strict parser lets
 // through (400): a CR not followed by LF (RFC 9112 2.2), a request line
-// that is not method SP target SP version (3: a space before the method,
-// two spaces, a space before the version's end), a target with a control, space or non-ASCII byte
-// in it (3.2: a tab or form feed the parser takes). Returns how many bytes
-// come before the one that decides (n if none does, or the head ends
-// first), with the verdict. The parser is given only those, so whatever it
+// that is not method SP target SP version (3; request_line_well_formed,
+// decided at the line's LF, and before it a space before the method, two
+// spaces, a space in the version), a target with a control, space or
+// non-ASCII byte in it (3.2: a tab or form feed the parser takes). Returns
+// how many bytes come before the one that decides (n if none does, or the
+// head ends first), with the verdict. The parser is given only those, so whatever it
 // finds wrong in them comes first, and the answer never depends on how the
 // bytes were split.
 size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
@@ -342,6 +371,7 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
       if (c == '\n' && line_ == Line::Headers) return n;
       continue;
     }
+    if (line_ < Line::End && !eol) request_line_ += c;
     switch (line_) {
       case Line::Start:
         if (c == ' ' || c == '\t') {  // (the parser calls it an unknown method: 501)
@@ -352,7 +382,7 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
         break;
       case Line::Method:
         if (c == ' ') line_ = Line::Target;
-        else if (eol) line_ = Line::Headers;
+        else if (eol) line_ = Line::End;
         break;
       case Line::Target:
         if (c == ' ' && target_len_ == 0) {
@@ -360,7 +390,7 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
           return i;
         }
         if (c == ' ' || eol) {
-          line_ = eol ? Line::Headers : Line::Version;
+          line_ = eol ? Line::End : Line::Version;
         } else if (uint8_t(c) <= ' ' || uint8_t(c) >= 0x7f) {
           v = {400, "invalid byte in the request target"};
           return i;
@@ -374,9 +404,18 @@ size_t RequestParser::head_scan(const char* p, size_t n, Verdict& v) {
           v = {400, "malformed request line"};
           return i;
         }
-        if (eol) line_ = Line::Headers;
+        if (eol) line_ = Line::End;
         break;
+      case Line::End:
       case Line::Headers: break;
+    }
+    if (line_ == Line::End && c == '\n') {  // the request line's end
+      if (!request_line_well_formed(request_line_)) {
+        v = {400, "malformed request line"};
+        return i;
+      }
+      line_ = Line::Headers;
+      line_end_ = head_bytes_ + i;
     }
     line_len_ = c == '\n' ? 0 : c == '\r' ? line_len_ : line_len_ + 1;
     if (++head_size_ > limits_.max_header && line_ == Line::Headers) {
@@ -477,23 +516,23 @@ size_t RequestParser::feed(const char* p, size_t n) {
     http_parser_pause(&impl_->p, 0);  // resume after the head
     if (chunked_) n = chunk_scan(p, n, verdict);
   }
+  if (line_error_ != HPE_OK) return refused_line(n, verdict);
   if (n == 0) {  // (zero bytes would tell the parser the input ended)
     if (!verdict.status) verdict = {400, "request not parseable"};
     fail_verdict(verdict);
     return 0;
   }
-  if (head && head_bytes_ < kPrefix) start_.append(p, std::min(n, kPrefix - head_bytes_));
   size_t used = http_parser_execute(&impl_->p, &kSettings, p, n);
-  if (head) head_bytes_ += used;
   http_errno e = HTTP_PARSER_ERRNO(&impl_->p);
   if (e != HPE_OK && e != HPE_PAUSED && state_ != State::Error) {
-    if (e == HPE_INVALID_METHOD)
-      // "FOO /" or "get /" name a method the server does not know; "GET\r\n"
-      // names one it does, in a request line that is not one.
-      malformed_known_method() ? fail(400, "malformed request line") : fail(501, "unknown method");
-    else if (e == HPE_HEADER_OVERFLOW) fail(431, "header block too large");
-    else fail(400, http_errno_description(e));
+    // (On an error, the parser stops at the byte it refused.)
+    if (head && (line_ != Line::Headers || head_bytes_ + used <= line_end_)) {
+      line_error_ = e;
+      return refused_line(n, verdict);
+    }
+    fail_parser(e);
   }
+  if (head) head_bytes_ += used;
   if (state_ == State::Body && !head && verdict.status) fail_verdict(verdict);
   if (state_ != State::Head) return used;
   if (verdict.status) {
@@ -511,14 +550,34 @@ void RequestParser::fail_verdict(const Verdict& v) {
   else fail(v.status, v.why);
 }
 
-bool RequestParser::malformed_known_method() const {
-  size_t i = 0;
-  while (i < start_.size() && start_[i] >= 'A' && start_[i] <= 'Z') ++i;
-  if (i == 0 || i == start_.size() || start_[i] == ' ') return false;
-  std::string token = start_.substr(0, i);
-  for (int m = 0; m <= HTTP_SOURCE; ++m)
-    if (token == http_method_str(http_method(m))) return true;
-  return false;
+void RequestParser::fail_parser(int err) {
+  http_errno e = http_errno(err);
+  if (e == HPE_HEADER_OVERFLOW) fail(431, "header block too large");
+  else fail(400, http_errno_description(e));
+}
+
+// The parser refused a byte of the request line (line_error_), which
+// decides nothing yet: it refuses an unknown method at its first byte it
+// cannot match, before the line's shape is known, and a verdict on a
+// header line after the line must not win when the bytes come whole but
+// lose when they come in pieces. So head_scan alone reads on, over the n
+// bytes it passed in this feed, to the line's end: what comes first of a
+// verdict of its own within the line (a bad byte, the URI's limit, a line
+// not method SP target SP version: 400 at its LF) and the end of a
+// well-formed line decides. A well-formed line with an unknown method is
+// 501 (RFC 9110 9.1); with a known one, the parser's own verdict stands.
+size_t RequestParser::refused_line(size_t n, const Verdict& v) {
+  head_bytes_ += n;
+  size_t allowance = std::max(limits_.max_header, limits_.max_uri) + 64;
+  if (line_ == Line::Headers) {
+    if (line_error_ == HPE_INVALID_METHOD) fail(501, "unknown method");
+    else fail_parser(line_error_);
+  } else if (v.status) {
+    fail_verdict(v);
+  } else if (head_bytes_ >= allowance) {
+    fail(400, "no request line within " + std::to_string(head_bytes_) + " bytes");
+  }
+  return n;
 }
 
 void RequestParser::eof() {

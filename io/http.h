@@ -104,7 +104,8 @@ class RequestParser {
   void fail_verdict(const Verdict& v);
   size_t head_scan(const char* p, size_t n, Verdict& v);
   size_t chunk_scan(const char* p, size_t n, Verdict& v);
-  bool malformed_known_method() const;
+  void fail_parser(int err);
+  size_t refused_line(size_t n, const Verdict& v);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   Limits limits_;
@@ -114,12 +115,20 @@ class RequestParser {
   Request req_;
   uint64_t body_limit_ = UINT64_MAX;
   size_t head_bytes_ = 0;  // bytes of this request's head the parser took
-  // head_scan's place in the head: the line it is in, that line's length
-  // so far, the head's size (without blank lines) and the target's, and
-  // whether the byte before was a CR.
-  enum class Line { Start, Method, Target, Version, Headers } line_ = Line::Start;
+  // head_scan's place in the head: the line it is in (End: the request
+  // line's CR, its LF to come), that line's length so far, the head's size
+  // (without blank lines) and the target's, and whether the byte before was
+  // a CR.
+  enum class Line { Start, Method, Target, Version, End, Headers } line_ = Line::Start;
   size_t line_len_ = 0, head_size_ = 0, target_len_ = 0;
   bool after_cr_ = false;
+  // The request line's bytes (without its line end), whose shape decides
+  // between 400 and 501, and, once it has ended, where its LF is in the head.
+  std::string request_line_;
+  size_t line_end_ = 0;
+  // libhttp-parser's error (an http_errno) on a byte of the request line:
+  // the parser is given no more, and the line's end decides (refused_line).
+  int line_error_ = 0;
   // chunk_scan's place in a chunked body (chunked_), and the bytes of the
   // chunk's data still to come.
   enum class Chunk {
@@ -138,8 +147,6 @@ class RequestParser {
   } chunk_ = Chunk::HeadEnd;
   bool chunked_ = false;
   uint64_t chunk_left_ = 0;
-  static constexpr size_t kPrefix = 16;
-  std::string start_;  // the request's first bytes (to tell 400 from 501)
   // Header assembly: the field or value being received (the parser may
   // deliver each in several pieces).
   std::string field_, value_;

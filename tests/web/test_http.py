@@ -354,6 +354,15 @@ class HttpTest(webtest.ServerTest):
 
     def test_unknown_method_501(self):
         self.bad(b"FROB /hello HTTP/1.1\r\nHost: x\r\n\r\n", 501)
+        self.bad(b"FROB /hello HTTP/1.1\r\n\r\n", 501)
+
+    def test_not_a_request_line_400(self):
+        # Not method SP target SP HTTP/d.d (RFC 9112 3): 400, whatever the
+        # method; 501 is for a well-formed line naming an unknown one.
+        r = self.bad(b"GARBAGE\r\n\r\n", 400)
+        self.assertTrue(r.text.startswith("Bad Request"), r.text)
+        self.bad(b"FROB /hello\r\nHost: x\r\n\r\n", 400)
+        self.bad(b"GET  /hello HTTP/1.1\r\nHost: x\r\n\r\n", 400)
 
     def test_http2_request_line_505(self):
         self.bad(b"GET /hello HTTP/2.0\r\nHost: x\r\n\r\n", 505)
