@@ -1,7 +1,7 @@
 ; ctak: tak where each call returns by invoking a continuation captured
 ; with ccc (4 captures a call): (ctak 18 12 6) = 7; run ITERS times.
 ; Fewer runs than would give Arcana 0.3 s: Guile's call/cc copies the
-; stack, and takes some 50 times Arcana's time here.
+; stack, and takes some 35 to 70 times Arcana's time here.
 (= iters 25)
 
 (def ctak-aux (k x y z)

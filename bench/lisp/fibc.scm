@@ -1,7 +1,7 @@
 ;; fibc: fib where every result is passed back through a continuation
 ;; captured with call/cc, and addition is counting in a loop: (fibc 18) = 2584.
 ;; Fewer runs than would give Arcana 0.3 s: Guile's call/cc copies the
-;; stack, and takes some 50 times Arcana's time here.
+;; stack, and takes some 35 to 70 times Arcana's time here.
 (define iters 150)
 
 (define (addc x y k)
