@@ -4,7 +4,7 @@
 # Puma's wrk ladder), on the site of apps/news/ as news.arc serves it.
 #
 # The data set is made through the site's own functions (news-data.arc:
-# create-acct, create-story, create-comment, vote-for, cook-user): 30
+# create-acct, create-story, create-comment, vote-for, login-cookie): 30
 # stories on the front page, 138 comments, 16 users, and a logged-in user
 # ("reader") with a session cookie. The server is news-server.arc: the site
 # unchanged, with srv.arc's throttle off and one benchmark-only op,
