@@ -582,8 +582,8 @@ static bool is_integral_flonum(Value v) {
 // answers a float: (mod 7.0 3) is 1.0, so (even 2.0) is nil (docs/LANGUAGE.md 4.3).
 Value num_mod(Value a, Value b) {
   bool fa = is_integral_flonum(a), fb = is_integral_flonum(b);
-  if (!fa && !is_integer(a)) type_error("mod", "an integer", a);
-  if (!fb && !is_integer(b)) type_error("mod", "an integer", b);
+  if (!fa && !is_integer(a)) arg_error("mod", 1, a, "; expected an integer");
+  if (!fb && !is_integer(b)) arg_error("mod", 2, b, "; expected an integer");
   if (is_exact_zero(b) || (fb && flo(b) == 0)) throw_error("mod: division by zero", {a});
   if (fa || fb) {
     double x = number_to_double(a), y = number_to_double(b), r = std::fmod(x, y);

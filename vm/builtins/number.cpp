@@ -21,6 +21,24 @@ namespace vm {
 
 namespace {
 
+// ---- errors that name the argument ----
+// The arithmetic builtins take any number of arguments alike, so an error
+// says which one, by position, and shows it: in (+ (tbl 'k) 1) the culprit
+// is the nil a missing key gave, which "expected a number, got 1" hid.
+
+constexpr const char* kAddKinds =
+    "; + adds numbers, joins strings or appends lists, as its first argument chooses";
+
+// Argument i does not fit what the first argument made + do.
+[[noreturn]] void add_mismatch(Value* args, int i) {
+  arg_error("+", i + 1, args[i], " but argument 1 is " + irritant_form(args[0]) + kAddKinds);
+}
+
+void check_numbers(const char* fn, Value* args, int nargs) {
+  for (int i = 0; i < nargs; ++i)
+    if (!is_number(args[i])) arg_error(fn, i + 1, args[i], "; expected a number");
+}
+
 // ---- + as concatenation ----
 
 Value concat_strings(Value* args, int nargs) {
@@ -36,14 +54,15 @@ Value append_lists(Value* args, int nargs) {
   Cons* tail = nullptr;
   for (int i = 0; i < nargs; ++i) {
     Value p = args[i];
-    if (!is_list(p)) type_error("+", "a list", p);
+    if (!is_list(p)) add_mismatch(args, i);
     for (; is_cons(p); p = cdr(p)) {
       Value c = cons(car(p), NIL);
       if (tail) set(tail, &tail->cdr, c);
       else head = c;
       tail = c.as<Cons>();
     }
-    if (!p.is_nil() && i < nargs - 1) type_error("+", "a proper list", args[i]);
+    if (!p.is_nil() && i < nargs - 1)
+      arg_error("+", i + 1, args[i], "; expected a proper list (only the last may end in a dotted tail)");
     if (!p.is_nil()) {
       if (tail) set(tail, &tail->cdr, p);
       else head = p;
@@ -59,8 +78,12 @@ Value add(VM&, Value* args, int nargs) {
   Kind k = TYPE(args[0]);
   if (k == Kind::String || k == Kind::Char) return concat_strings(args, nargs);
   if (k == Kind::Cons || k == Kind::Nil) return append_lists(args, nargs);
-  Value acc = arg_number("+", args[0]);
-  for (int i = 1; i < nargs; ++i) acc = num_add(acc, args[i]);
+  if (!is_number(args[0])) arg_error("+", 1, args[0], "; expected a number, string or list");
+  Value acc = args[0];
+  for (int i = 1; i < nargs; ++i) {
+    if (!is_number(args[i])) add_mismatch(args, i);
+    acc = num_add(acc, args[i]);
+  }
   return acc;
 }
 
@@ -69,6 +92,7 @@ Value add(VM&, Value* args, int nargs) {
 Value string_of(VM&, Value* args, int nargs) { return concat_strings(args, nargs); }
 
 Value sub(VM&, Value* args, int nargs) {
+  check_numbers("-", args, nargs);
   if (nargs == 1) return num_neg(args[0]);
   Value acc = args[0];
   for (int i = 1; i < nargs; ++i) acc = num_sub(acc, args[i]);
@@ -76,13 +100,15 @@ Value sub(VM&, Value* args, int nargs) {
 }
 
 Value mul(VM&, Value* args, int nargs) {
+  check_numbers("*", args, nargs);
   if (nargs == 0) return Value::fixnum(1);
-  Value acc = arg_number("*", args[0]);
+  Value acc = args[0];
   for (int i = 1; i < nargs; ++i) acc = num_mul(acc, args[i]);
   return acc;
 }
 
 Value divide(VM&, Value* args, int nargs) {
+  check_numbers("/", args, nargs);
   if (nargs == 1) return num_div(Value::fixnum(1), args[0]);
   Value acc = args[0];
   for (int i = 1; i < nargs; ++i) acc = num_div(acc, args[i]);
@@ -90,7 +116,10 @@ Value divide(VM&, Value* args, int nargs) {
 }
 
 Value mod(VM&, Value* args, int) { return num_mod(args[0], args[1]); }
-Value expt(VM&, Value* args, int) { return num_expt(args[0], args[1]); }
+Value expt(VM&, Value* args, int) {
+  check_numbers("expt", args, 2);
+  return num_expt(args[0], args[1]);
+}
 Value sqrt_(VM&, Value* args, int) { return num_sqrt(args[0]); }
 Value trunc_(VM&, Value* args, int) { return num_trunc(args[0]); }
 Value exact(VM&, Value* args, int) { return boolean(is_integer(args[0])); }
