@@ -1533,17 +1533,15 @@ function vote(node) {
                            "news"))))
     (tag u (pr "log out everywhere"))))
 
-; The fields as vars-form shows them; a viewer who may change none sees
-; a plain table (no form, no closure).
+; The fields as vars-rform shows them; a viewer who may change none sees
+; a plain table (no form, no closure). An update answers a redirect to
+; the profile, so a reload shows it again instead of posting again.
 (def profile-form (user subject)
-  (let fields (user-fields user subject)
-    (if (some [_ 4] fields)
-        (vars-form user
-                   fields
-                   (fn (name val) (set-profile-field user subject name val))
-                   (fn () (save-prof subject)
-                          (user-page user subject)))
-        (tab (showvars fields)))))
+  (vars-rform user
+              (user-fields user subject)
+              (fn (name val) (set-profile-field user subject name val))
+              (fn () (save-prof subject)
+                     (user-url subject))))
 
 ; Each field the form sent back, kept if user may still change it.
 (def set-profile-field (user subject name val)
