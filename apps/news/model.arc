@@ -48,8 +48,8 @@
 ; rest of 6.9's variables so that one place holds them all).
 (= sand          (color 246 246 239)
    textgray      (gray 130)
-   noob-color*   (color 40 120 40)   ; new accounts' names on sand: 5:1
-   noob-bar-color* (color 0 48 0)    ; and on the top bar's site-color*: 5:1
+   noob-color*   (color 40 120 40)   ; new accounts' names on sand
+   noob-bar-color* (color 0 48 0)    ; and on the top bar's site-color*
    pagefns*      nil
    toplabels*    '(nil "welcome" "new" "threads" "past" "comments" "ask" "show"
                    "leaders" "*")
