@@ -8,7 +8,7 @@
 
 (if argv
     (on arg argv
-      (prn (+ index 1) ": " arg " (" (len arg) " characters)"))
+      (prn (+ index 1) ": " arg " (" (plural (len arg) "character") ")"))
     (prn "no arguments; try: arcana examples/args.arc one two three"))
 (pr "argv is " (len argv) " long: ")
 (write argv)

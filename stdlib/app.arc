@@ -862,26 +862,36 @@
 ; A form that changes nothing (nothing modifiable, as for a visitor) is
 ; only the table, with no closure behind it.
 (def vars-form (user fields f done (o button "update") (o lasts))
-  (let editable (some [_ 4] fields)
-    (if (no editable)
-        (tab (showvars fields))
-        (%app-vars-form user fields f done button lasts))))
+  (%app-vars-form user fields f done button lasts nil))
 
-(def %app-vars-form (user fields f done button lasts)
-  (taform lasts
-          (fn (req)
-            (when-umatch user req
-              (each (k v) req!args
-                (awhen (and v (find [is (string (cadr _)) k] fields))
-                  (let (typ id val view mod) it
-                    (when mod
-                      (let newval (readvar typ v fail*)
-                        (unless (is newval fail*)
-                          (f id newval)))))))
-              (done)))
-    (tab (showvars fields))
-    (br)
-    (submit button)))
+; The same, redirecting (as arform does): done answers the url the
+; browser goes to, so that the address bar shows that page and reloading
+; it does not post the form again.
+(def vars-rform (user fields f done (o button "update") (o lasts))
+  (%app-vars-form user fields f done button lasts t))
+
+(def %app-vars-form (user fields f done button lasts redir)
+  (if (no (some [_ 4] fields))
+      (tab (showvars fields))
+      (let update (fn (req)
+                    (each (k v) req!args
+                      (awhen (and v (find [is (string (cadr _)) k] fields))
+                        (let (typ id val view mod) it
+                          (when mod
+                            (let newval (readvar typ v fail*)
+                              (unless (is newval fail*)
+                                (f id newval))))))))
+        (if redir
+            (tarform lasts
+                     (fn (req) (when-umatch/r user req (update req) (done)))
+              (tab (showvars fields))
+              (br)
+              (submit button))
+            (taform lasts
+                    (fn (req) (when-umatch user req (update req) (done)))
+              (tab (showvars fields))
+              (br)
+              (submit button))))))
 
 (def showvars (fields (o liveurls))
   (each (typ id val view mod question) fields

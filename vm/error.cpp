@@ -2,6 +2,7 @@
 #include "vm/error.h"
 
 #include <cstdint>
+#include <utility>
 
 #include "vm/object.h"
 #include "vm/print.h"
@@ -16,7 +17,7 @@ namespace {
 // its last three the "..." that says so, as in Arc 3.1.
 constexpr size_t kIrritantWidth = 256;
 
-void append_irritant(std::string& text, std::string form) {
+std::string cut_form(std::string form) {
   size_t chars = 0, cut = 0;
   for (size_t i = 0; i < form.size(); ++i) {
     if ((uint8_t(form[i]) & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte
@@ -27,11 +28,17 @@ void append_irritant(std::string& text, std::string form) {
       break;
     }
   }
+  return form;
+}
+
+void append_irritant(std::string& text, std::string form) {
   text += ' ';
-  text += form;
+  text += cut_form(std::move(form));
 }
 
 }  // namespace
+
+std::string irritant_form(VM& vm, Value v) { return cut_form(error_form(vm, v)); }
 
 void throw_error_list(VM& vm, const std::string& msg, Value irritants) {
   std::string text = msg;
@@ -59,6 +66,12 @@ void throw_error(VM& vm, const std::string& msg, std::initializer_list<Value> ir
 
 void type_error(VM& vm, const char* fn, const char* expected, Value got) {
   throw_error(vm, std::string(fn) + ": expected " + expected + ", got", {got});
+}
+
+void arg_error(VM& vm, const char* fn, int position, Value got, const std::string& rest) {
+  std::string text = std::string(fn) + ": argument " + std::to_string(position) + " is " +
+                     irritant_form(vm, got) + rest;
+  throw ArcError{make_exception(vm, make_string_utf8(vm, text), list(vm, {got}), NIL)};
 }
 
 void arity_error(VM& vm, const std::string& fn, int min, int max, int got) {

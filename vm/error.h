@@ -31,6 +31,14 @@ struct ArcError {
 
 // "fn: expected WHAT, got X" — for a builtin's bad argument.
 [[noreturn]] void type_error(VM& vm, const char* fn, const char* expected, Value got);
+// "fn: argument N is X" and then `rest`: for a builtin whose arguments
+// play the same part (+, -, *, /), where only the position tells which one
+// is wrong. N counts from 1.
+[[noreturn]] void arg_error(VM& vm, const char* fn, int position, Value got,
+                            const std::string& rest);
+// A value as an error shows it (error_form), cut to Racket's
+// error-print-width as every irritant is.
+std::string irritant_form(VM& vm, Value v);
 // "fn: expects N arguments, got M".
 [[noreturn]] void arity_error(VM& vm, const std::string& fn, int min, int max, int got);
 

@@ -586,8 +586,8 @@ static bool is_integral_flonum(Value v) {
 // answers a float: (mod 7.0 3) is 1.0, so (even 2.0) is nil (docs/LANGUAGE.md 4.3).
 Value num_mod(VM& vm, Value a, Value b) {
   bool fa = is_integral_flonum(a), fb = is_integral_flonum(b);
-  if (!fa && !is_integer(a)) type_error(vm, "mod", "an integer", a);
-  if (!fb && !is_integer(b)) type_error(vm, "mod", "an integer", b);
+  if (!fa && !is_integer(a)) arg_error(vm, "mod", 1, a, "; expected an integer");
+  if (!fb && !is_integer(b)) arg_error(vm, "mod", 2, b, "; expected an integer");
   if (is_exact_zero(b) || (fb && flo(b) == 0)) throw_error(vm, "mod: division by zero", {a});
   if (fa || fb) {
     double x = number_to_double(vm, a), y = number_to_double(vm, b), r = std::fmod(x, y);

@@ -48,7 +48,8 @@
 ; rest of 6.9's variables so that one place holds them all).
 (= sand          (color 246 246 239)
    textgray      (gray 130)
-   noob-color*   (color 60 150 60)
+   noob-color*   (color 40 120 40)   ; new accounts' names on sand
+   noob-bar-color* (color 0 48 0)    ; and on the top bar's site-color*
    pagefns*      nil
    toplabels*    '(nil "welcome" "new" "threads" "past" "comments" "ask" "show"
                    "leaders" "*")
@@ -798,31 +799,63 @@
            (self (cdr xs) (if (test (car xs)) (+ n 1) n))))
      xs 0)))
 
-; t if user (or the IP) has made too many items of kind ('story or
-; 'comment) lately; see the rate limits at the top.
+; The seconds until fewer than limit of the items of xs (newest first)
+; made in the last minutes pass test: until the limit-th newest of them
+; is minutes old, rounded up. nil if fewer pass already; t for a limit
+; under 1 (never).
+(def recent-wait (test xs minutes limit)
+  (if (< limit 1)
+      t
+      (let cutoff (- (seconds) (* 60 minutes))
+        ((afn (xs n)
+           (if (or (no xs) (<= ((car xs) 'time) cutoff))
+                nil
+               (no (test (car xs)))
+                (self (cdr xs) n)
+               (>= (+ n 1) limit)
+                (let w (- ((car xs) 'time) cutoff)
+                  (if (> w (trunc w)) (+ 1 (trunc w)) (trunc w)))
+                (self (cdr xs) (+ n 1))))
+         xs 0))))
+
+; nil if user (and the IP) may make an item of kind ('story or 'comment)
+; now, see the rate limits at the top; else the seconds until he may (the
+; longest wait of the limits he is over), or t if there is no telling:
+; a rebuffed user, or a limit under 1.
 (def oversubmitting (user ip kind (o url))
   (and (no (editor user))
        (or (check-key user 'rebuff)
-           (if (is kind 'story)
-               (or (>= (count-recent [is _!by user] stories* story-window*)
-                       story-limit*)
-                   (and ip
-                        (>= (count-recent [is _!ip ip] stories* story-window*)
-                            ip-story-limit*))
-                   (and enforce-oversubmit*
-                        (or (noob user)
-                            (< (or (ufield user 'karma) 0) new-karma-threshold*))
-                        (>= (count-recent [is _!by user] stories* 1440)
-                            noob-story-limit*)))
-               (or (and (> comment-wait* 0)
-                        (> (count-recent [is _!by user] comments*
-                                         (/ comment-wait* 60))
-                           0))
-                   (>= (count-recent [is _!by user] comments* comment-window*)
-                       comment-limit*)
-                   (and ip
-                        (>= (count-recent [is _!ip ip] comments* comment-window*)
-                            ip-comment-limit*)))))))
+           (let waits
+                (keep idfn
+                      (if (is kind 'story)
+                          (list (recent-wait [is _!by user] stories* story-window* story-limit*)
+                                (and ip (recent-wait [is _!ip ip] stories* story-window*
+                                                     ip-story-limit*))
+                                (and enforce-oversubmit*
+                                     (or (noob user)
+                                         (< (or (ufield user 'karma) 0) new-karma-threshold*))
+                                     (recent-wait [is _!by user] stories* 1440 noob-story-limit*)))
+                          (list (and (> comment-wait* 0)
+                                     (recent-wait [is _!by user] comments* (/ comment-wait* 60) 1))
+                                (recent-wait [is _!by user] comments* comment-window* comment-limit*)
+                                (and ip (recent-wait [is _!ip ip] comments* comment-window*
+                                                     ip-comment-limit*)))))
+             (if (mem t waits) t
+                 waits         (apply max waits))))))
+
+; The message for oversubmitting's answer, nil for nil: how long to wait,
+; when known, so that a person who replied at once knows when to send it
+; again.
+(def toofast-message (wait)
+  (if (no wait)
+       nil
+      (isa wait 'int)
+       (+ "You're submitting too fast.  Please wait "
+          (if (< wait 120)
+              (plural wait "second")
+              (plural (trunc (/ (+ wait 59) 60)) "minute"))
+          " and try again.  Thanks.")
+       toofast*))
 
 ; A site that is banned with ignore and has had stories in the last 12
 ; hours is spamming.
@@ -851,8 +884,7 @@
              (let site (sitename url)
                (or (big-spamsites* site) (recent-spam site))))
          spammage*
-        (oversubmitting user ip 'story url)
-         toofast*)))
+        (toofast-message (oversubmitting user ip 'story url)))))
 
 ; (comment-problem user parent text ip): nil if the comment may be made,
 ; else the message.
@@ -865,8 +897,7 @@
        notext*
       (len> text text-limit*)
        toolongtext*
-      (oversubmitting user ip 'comment)
-       toofast*))
+      (toofast-message (oversubmitting user ip 'comment))))
 
 ; (poll-problem user title text opts ip): the same for a poll; opts is the
 ; list of its choices.
@@ -881,8 +912,7 @@
        toolong*
       (len< (keep nonblank opts) 2)
        fewopts*
-      (oversubmitting user ip 'story)
-       toofast*))
+      (toofast-message (oversubmitting user ip 'story))))
 
 ; The title with scrubrules* applied, trimmed and capitalized.
 (def process-title (s)

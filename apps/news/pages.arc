@@ -676,7 +676,7 @@ function vote(node) {
 (def user-name (user subject (o name (esc-user subject)))
   (if (no (editor user))              (pr name)
       (ignored subject)               (fontcolor darkred (pr name))
-      (< (user-age subject) 1440)     (fontcolor noob-color* (pr name))
+      (< (user-age subject) 1440)     (spanclass noob (pr name))
                                       (pr name)))
 
 ; A user name escaped (names are checked by goodname, but a name read
@@ -1533,17 +1533,15 @@ function vote(node) {
                            "news"))))
     (tag u (pr "log out everywhere"))))
 
-; The fields as vars-form shows them; a viewer who may change none sees
-; a plain table (no form, no closure).
+; The fields as vars-rform shows them; a viewer who may change none sees
+; a plain table (no form, no closure). An update answers a redirect to
+; the profile, so a reload shows it again instead of posting again.
 (def profile-form (user subject)
-  (let fields (user-fields user subject)
-    (if (some [_ 4] fields)
-        (vars-form user
-                   fields
-                   (fn (name val) (set-profile-field user subject name val))
-                   (fn () (save-prof subject)
-                          (user-page user subject)))
-        (tab (showvars fields)))))
+  (vars-rform user
+              (user-fields user subject)
+              (fn (name val) (set-profile-field user subject name val))
+              (fn () (save-prof subject)
+                     (user-url subject))))
 
 ; Each field the form sent back, kept if user may still change it.
 (def set-profile-field (user subject name val)
@@ -1870,8 +1868,11 @@ function vote(node) {
         (respond-status str 404 unknown-msg*))))
 
 ; The site's look: small gray Verdana, links black, the top bar's links
-; dark, the selected one white; dead and faded text light gray.
-(= news-css* "body, td { font-family: Verdana, Geneva, sans-serif; font-size: 10pt; color: #828282; }
+; dark, the selected one white; dead and faded text light gray. New
+; accounts' names (as editors see them) are green, HN's mark, in greens
+; that keep WCAG AA's 4.5:1 against the page and the top bar
+; (tests/web/test_news_look.py computes it).
+(= news-css* (+ "body, td { font-family: Verdana, Geneva, sans-serif; font-size: 10pt; color: #828282; }
 body { margin: 8px 0; }
 input, textarea { font-family: monospace; font-size: 10pt; color: #000000; }
 input[type=submit] { font-family: Verdana, Geneva, sans-serif; }
@@ -1894,7 +1895,9 @@ a:visited { color: #828282; text-decoration: none; }
 .subtext a:hover, .comhead a:hover { text-decoration: underline; }
 .default p { margin-top: 8px; margin-bottom: 0px; }
 pre { overflow: auto; padding: 2px; max-width: 600px; }
-")
+"
+  ".noob { color: #" (hexrep noob-color*) "; }\n"
+  ".pagetop .noob { color: #" (hexrep noob-bar-color*) "; }\n"))
 
 
 

@@ -6,8 +6,9 @@
 ; NEWSHOME is apps/news/ (ending in "/"), DATADIR an empty folder that
 ; becomes the site's arc/ folder. Made there:
 ;   - 16 accounts (app.arc's create-acct, model.arc's ensure-news-user),
-;     one of them, "reader", the logged-in user of the benchmark, with a
-;     login cookie from app.arc's cook-user;
+;     one of them, "reader", the logged-in user of the benchmark, with the
+;     cookie a login gets (app.arc's login-cookie: a session's, as the
+;     site keeps sessions);
 ;   - 30 stories (create-story, one of them a text post every fifth), all
 ;     on the front page;
 ;   - 138 comments (create-comment, text from md-from-form) in threads
@@ -139,7 +140,7 @@
       (let top (best (compare > [len (family _)]) stories)
         (w/outfile o (+ bench-dir* "bench-info")
           (w/stdout o
-            (prn "cookie " (cook-user "reader"))
+            (prn "cookie " (login-cookie "reader"))
             (prn "item " top!id)
             (prn "stories " (len stories))
             (prn "front " (len (topstories "reader" maxend*)))

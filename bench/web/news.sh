@@ -4,7 +4,7 @@
 # Puma's wrk ladder), on the site of apps/news/ as news.arc serves it.
 #
 # The data set is made through the site's own functions (news-data.arc:
-# create-acct, create-story, create-comment, vote-for, cook-user): 30
+# create-acct, create-story, create-comment, vote-for, login-cookie): 30
 # stories on the front page, 138 comments, 16 users, and a logged-in user
 # ("reader") with a session cookie. The server is news-server.arc: the site
 # unchanged, with srv.arc's throttle off and one benchmark-only op,
@@ -406,7 +406,7 @@ fmt_or() { awk -v v="$1" -v f="$2" 'BEGIN {if (v == "nan" || v == "") print "-";
 echo
 echo "arcana: $arcana; $(nproc) cpus shared by client and server; load average before the start (other work) $load; $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "data (news-data.arc, through the site's functions, $(printf '%.1f' "$seed_secs") s): $(info front) of $(info stories) stories on the front page," \
-     "$(info comments) comments, $(info users) users; logged in as reader (cook-user's cookie);" \
+     "$(info comments) comments, $(info users) users; logged in as reader (a session's cookie, login-cookie);" \
      "/item?id=$item has $(info topcomments) comments"
 echo "speed and GC share: a server without --stats; type dispatches and allocations: a second server with --stats (counting costs time)"
 

@@ -317,6 +317,19 @@
 (tostring ((fns* vf-fnid*) (inst 'request 'args '(("name" "<b>al</b>") ("age" "x") ("id" "zz") ("other" "1")))))
 ; expect: "\n"
 vf-changes* ; expect: (done (name "al"))
+; vars-rform posts to the redirecting op, and its closure answers where
+; done says to go
+(= vf-changes* nil)
+(= vf-page* (tostring (vars-rform nil '((string name "bob" t t))
+                                  (fn (k v) (push (list k v) vf-changes*))
+                                  (fn () (push 'done vf-changes*) "user?id=al"))))
+(if (posmatch "action=\"/r\"" vf-page*) t) ; expect: t
+(= vf-fnid* (let i (+ (findsubseq "name=\"fnid\" value=\"" vf-page*) 19)
+              (sym (cut vf-page* i (pos #\" vf-page* i)))))
+((fns* vf-fnid*) (inst 'request 'args '(("name" "al")))) ; expect: "user?id=al"
+vf-changes* ; expect: (done (name "al"))
+(tostring (vars-rform nil '((string name "bob" t nil)) nil nil))
+; expect: "<table border=0><tr><td valign=top>name:</td><td>bob</td></tr>\n</table>"
 
 ; --- fnids: each user's closures are bounded apart from everyone else's ---
 (= fo-budget* fnids-per-user* fnids-per-user* 3)

@@ -151,7 +151,7 @@ fu-calls ; expect: 5
 (list (fu-mod 7 3) (fu-mod -7 3) (fu-mod 7 -3) (fu-mod -7 -3) (fu-mod 6 3)) ; expect: (1 2 -2 -1 0)
 (list (fu-mod3 -7) (fu-mod3 8) (fu-mod 7.0 2) (fu-mod (expt 2 70) 7)) ; expect: (2 2 1.0 2)
 (fu-mod 7 0) ; error: mod: division by zero
-(fu-mod 7 'a) ; error: mod: expected an integer
+(fu-mod 7 'a) ; error: mod: argument 2 is 'a; expected an integer
 (assign fu-orig* *)
 (assign fu-orig-mod mod)
 (assign * (fn args (list 'times args)))

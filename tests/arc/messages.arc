@@ -75,6 +75,25 @@
 ; Where Arc 3.1's text is Racket's, Arcana's stays (docs/LANGUAGE.md 4.13),
 ; its values shown the same way.
 (on-err details (fn () (err 'sym 1))) ; expect: "sym 1"
-(on-err details (fn () (+ 1 'a))) ; expect: "+: expected a number, got 'a"
+(on-err details (fn () (+ 1 'a))) ; expect: "+: argument 2 is 'a but argument 1 is 1; + adds numbers, joins strings or appends lists, as its first argument chooses"
+
+; The arithmetic builtins name the argument at fault by its position and
+; show it: a nil from a missing table key is the culprit, not the 1 after it.
+(let tbl (table) (on-err details (fn () (+ (tbl 'missing) 1))))
+; expect: "+: argument 2 is 1 but argument 1 is 'nil; + adds numbers, joins strings or appends lists, as its first argument chooses"
+(let tbl (table) (on-err details (fn () (+ 1 2 (tbl 'missing)))))
+; expect: "+: argument 3 is 'nil but argument 1 is 1; + adds numbers, joins strings or appends lists, as its first argument chooses"
+(on-err details (fn () (+ '(1) "a"))) ; expect: "+: argument 2 is \"a\" but argument 1 is '(1 . nil); + adds numbers, joins strings or appends lists, as its first argument chooses"
+(on-err details (fn () (+ 'a 1))) ; expect: "+: argument 1 is 'a; expected a number, string or list"
+(on-err details (fn () (+ (table)))) ; expect: "+: argument 1 is '#hash(); expected a number, string or list"
+(on-err details (fn () (+ '(1 . 2) '(3)))) ; expect: "+: argument 1 is '(1 . 2); expected a proper list (only the last may end in a dotted tail)"
+(+ '(1) '(2 . 3)) ; expect: (1 2 . 3)
+(let x nil (on-err details (fn () (- 5 x)))) ; expect: "-: argument 2 is 'nil; expected a number"
+(let x nil (on-err details (fn () (- x)))) ; expect: "-: argument 1 is 'nil; expected a number"
+(let x "2" (on-err details (fn () (* 1 2 x)))) ; expect: "*: argument 3 is \"2\"; expected a number"
+(let x 'q (on-err details (fn () (/ 6 x)))) ; expect: "/: argument 2 is 'q; expected a number"
+(on-err details (fn () (mod nil 3))) ; expect: "mod: argument 1 is 'nil; expected an integer"
+(on-err details (fn () (mod 7 1.5))) ; expect: "mod: argument 2 is 1.5; expected an integer"
+(on-err details (fn () (expt 2 'x))) ; expect: "expt: argument 2 is 'x; expected a number"
 (on-err details (fn () undefined-var)) ; expect: "reference to undefined identifier: _undefined-var"
 (on-err details (fn () ('(1 2) 5))) ; expect: "list index out of range: 5 '(1 2 . nil)"

@@ -226,11 +226,13 @@ maxid* ; expect: 6
 ; expect: nil
 (do (create-story "http://g2.example.com/" "G2" nil "gina" "8.8.8.8")
     (story-problem "gina" "http://g.example.com/" "G" nil "9.9.9.9"))
-; expect: "You're submitting too fast.  Please slow down.  Thanks."
+; expect: "You're submitting too fast.  Please wait 60 minutes and try again.  Thanks."
+; the wait is until the second newest of her two leaves the hour
+(<= 3599 (oversubmitting "gina" "9.9.9.9" 'story) 3600) ; expect: t
 (story-problem "ivy" "http://g.example.com/" "G" nil "8.8.8.8") ; expect: nil
 (do (create-story "http://g3.example.com/" "G3" nil "frank" "8.8.8.8")
     (story-problem "ivy" "http://g.example.com/" "G" nil "8.8.8.8"))
-; expect: "You're submitting too fast.  Please slow down.  Thanks."
+; expect: "You're submitting too fast.  Please wait 60 minutes and try again.  Thanks."
 (story-problem "hal" "http://g.example.com/" "G" nil "8.8.8.8") ; expect: nil
 (= story-limit* 5 ip-story-limit* 10)
 
@@ -240,17 +242,34 @@ maxid* ; expect: 6
 (comment-problem "ivy" sD "hello" "10.0.0.1") ; expect: "That item is not open for comments."
 (comment-problem "ivy" nil "hello" "10.0.0.1") ; expect: "That item is not open for comments."
 (do (create-comment "first" "ivy" s1 "10.0.0.1")
-    (comment-problem "ivy" s1 "again" "10.0.0.2"))
-; expect: "You're submitting too fast.  Please slow down.  Thanks."
+    (begins (comment-problem "ivy" s1 "again" "10.0.0.2")
+            "You're submitting too fast.  Please wait "))
+; expect: t
+; one comment per comment-wait* (10) seconds: made 4 seconds ago, 6 to go
+; (5 if the clock ticks between the two lines)
+(do (= ((car comments*) 'time) (- (seconds) 4))
+    (<= 5 (oversubmitting "ivy" "10.0.0.2" 'comment) 6))
+; expect: t
+(do (= ((car comments*) 'time) (- (seconds) 10)) (oversubmitting "ivy" "10.0.0.2" 'comment))
+; expect: nil
 (do (= comment-wait* 0) (comment-problem "ivy" s1 "again" "10.0.0.2")) ; expect: nil
 (do (= comment-limit* 2)
     (create-comment "second" "ivy" s1 "10.0.0.2")
     (comment-problem "ivy" s1 "third" "10.0.0.3"))
-; expect: "You're submitting too fast.  Please slow down.  Thanks."
+; expect: "You're submitting too fast.  Please wait 60 minutes and try again.  Thanks."
 (do (= ip-comment-limit* 1) (comment-problem "frank" s1 "x" "10.0.0.2"))
-; expect: "You're submitting too fast.  Please slow down.  Thanks."
+; expect: "You're submitting too fast.  Please wait 60 minutes and try again.  Thanks."
 (comment-problem "frank" s1 "x" "10.0.0.9") ; expect: nil
 (= comment-wait* 10 comment-limit* 30 ip-comment-limit* 60)
+; the message says how long: seconds under two minutes, else minutes
+; rounded up; without a time (a rebuffed user) it says only "too fast"
+(toofast-message nil) ; expect: nil
+(toofast-message 1) ; expect: "You're submitting too fast.  Please wait 1 second and try again.  Thanks."
+(toofast-message 119) ; expect: "You're submitting too fast.  Please wait 119 seconds and try again.  Thanks."
+(toofast-message 120) ; expect: "You're submitting too fast.  Please wait 2 minutes and try again.  Thanks."
+(toofast-message 121) ; expect: "You're submitting too fast.  Please wait 3 minutes and try again.  Thanks."
+(toofast-message t) ; expect: "You're submitting too fast.  Please slow down.  Thanks."
+(recent-wait [is _!by "ivy"] comments* 60 0) ; expect: t
 (do (= sF!time (- (seconds) (* 60 60 24 46))) (comment-problem "frank" sF "x" "10.0.0.9"))
 ; expect: "That item is not open for comments."
 

@@ -85,7 +85,7 @@
 (let x 1/2 (+ x x 1)) ; expect: 2
 (let s "b" (+ "a" s "c")) ; expect: "abc"
 (let l '(2) (+ '(1) l nil '(3))) ; expect: (1 2 3)
-(let x 'a (+ 1 2 x)) ; error: +: expected a number
+(let x 'a (+ 1 2 x)) ; error: +: argument 3 is 'a but argument 1 is 1
 ; a small constant operand (one opcode): fixnums, overflow, other types
 (let x 5 (list (+ x 1) (- x 2) (< x 9) (> x 9) (is x 5) (is x 6))) ; expect: (6 3 t nil t nil)
 (let x 2.5 (list (+ x 1) (- x 2) (< x 9) (> x 9) (is x 5))) ; expect: (3.5 0.5 t nil nil)
@@ -94,7 +94,7 @@
 (let x 1/2 (< x 1)) ; expect: t
 (let x "a" (+ x 1)) ; expect: "a1"
 (let x "a" (is x 1)) ; expect: nil
-(let x 'a (- x 1)) ; error: -: expected a number
+(let x 'a (- x 1)) ; error: -: argument 1 is 'a; expected a number
 (* 1 2 3 4) ; expect: 24
 (caught (fn () (-))) ; expect: caught
 (caught (fn () (+ nil 1))) ; expect: caught

@@ -339,10 +339,11 @@ TEST_CASE("the examples run", "[cli]") {
   Result fib = arcana({dir + "fib.arc", "10"});
   CHECK(fib.exited_with(0));
   CHECK(has(fib.out, "(fib 10) = 55 in "));
-  Result args = arcana({dir + "args.arc", "one", "two"});
+  Result args = arcana({dir + "args.arc", "one", "two", "x"});
   CHECK(args.exited_with(0));
   CHECK(has(args.out, "2: two (3 characters)"));
-  CHECK(has(args.out, "argv is 2 long: (\"one\" \"two\")"));
+  CHECK(has(args.out, "3: x (1 character)\n"));
+  CHECK(has(args.out, "argv is 3 long: (\"one\" \"two\" \"x\")"));
   Result letters = arcana({dir + "letters.arc", "abca"});
   CHECK(letters.exited_with(0));
   CHECK(has(letters.out, "\"abca\" has 4 characters"));

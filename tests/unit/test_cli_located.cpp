@@ -11,11 +11,13 @@
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "subprocess.h"
@@ -179,6 +181,45 @@ TEST_CASE("a run with --cpu-profile writes a gperftools profile", "[cli][located
   CHECK(header[0] == 0);
   CHECK(header[1] == 3);
   CHECK(has(bytes, "arcana"));
+}
+
+// The samples of a gperftools profile: after the header (5 words, the 4th
+// the sampling period in microseconds), records of (count, depth, pcs...)
+// up to the trailer (0, 1, 0). Returns the period and the count.
+static std::pair<uint64_t, uint64_t> cpu_profile_samples(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint64_t> w(bytes.size() / sizeof(uint64_t));
+  std::memcpy(w.data(), bytes.data(), w.size() * sizeof(uint64_t));
+  if (w.size() < 5) return {0, 0};
+  uint64_t samples = 0;
+  for (size_t i = 5; i + 2 < w.size() && !(w[i] == 0 && w[i + 1] == 1 && w[i + 2] == 0);
+       i += 2 + w[i + 1])
+    samples += w[i];
+  return {w[3], samples};
+}
+
+// gperftools' default, 100 a second, leaves a short run with a handful of
+// samples: arcana asks for 1,000 unless CPUPROFILE_FREQUENCY is set, and
+// keeps the variable from the programs it starts.
+TEST_CASE("a run with --cpu-profile samples 1000 times a second unless told otherwise",
+          "[cli][located]") {
+  TempDir dir;
+  std::string prof = dir.path + "/rate.prof";
+  Result r = arcana(
+      {"--cpu-profile=" + prof, "-e", "(do (system \"echo ${CPUPROFILE_FREQUENCY-unset}\") 1)"});
+  REQUIRE(r.exited_with(0));
+  CHECK(r.out == "unset\n1\n");
+  CHECK(cpu_profile_samples(prof).first == 1000);  // microseconds between samples
+  std::string chosen = dir.path + "/chosen.prof";
+  Options o;
+  o.env = {{"CPUPROFILE_FREQUENCY", "250"}};
+  r = arcana(
+      {"--cpu-profile=" + chosen, "-e", "(do (system \"echo ${CPUPROFILE_FREQUENCY-unset}\") 1)"},
+      o);
+  REQUIRE(r.exited_with(0));
+  CHECK(r.out == "250\n1\n");
+  CHECK(cpu_profile_samples(chosen).first == 4000);
 }
 
 TEST_CASE("Ctrl-C in a script interrupts it: cleanups run, status 130", "[cli][located]") {

@@ -639,6 +639,28 @@ class NewsActionsTest(webtest.NewsServerTest):
         f = self.view("carol", "/user?id=carol").form_with("about")
         self.assertEqual(f.fields["about"].strip(), "About " + EVIL)
 
+    # ---- the profile form redirects ----
+
+    def test_profile_update_redirects_to_the_profile(self):
+        p = self.view("bob", "/user?id=bob")
+        f = p.form_with("about")
+        self.assertIsNotNone(f, "no about field on bob's profile")
+        c = self.client("bob")
+        st, _, _ = c.post(abs_path(f.action, "/user?id=bob"),
+                          f.values({"about": "Bob writes redirects"}), follow=False)
+        # a redirect to the profile, so the address bar shows it and a
+        # reload does not post the form again
+        self.assertIn(st, (302, 303))
+        self.assertEqual(abs_path(c.last_headers.get("location", ""), "/r"), "/user?id=bob")
+        p = self.view("bob", "/user?id=bob")
+        self.assertEqual(p.form_with("about").fields["about"].strip(), "Bob writes redirects")
+        self.assertIn("Bob writes redirects", self.view(None, "/user?id=bob").text)
+        # someone else's cookie on bob's form changes nothing
+        f = self.view("bob", "/user?id=bob").form_with("about")
+        self.client("carol").post(abs_path(f.action, "/user?id=bob"),
+                                  f.values({"about": "Carol was here"}))
+        self.assertNotIn("Carol was here", self.view(None, "/user?id=bob").text)
+
     def test_escaped_poll_from_form(self):
         p = self.view("alice", "/newpoll")
         forms = [f for f in p.forms if len(f.fields) >= 2]

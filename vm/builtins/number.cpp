@@ -22,6 +22,25 @@ namespace vm {
 
 namespace {
 
+// ---- errors that name the argument ----
+// The arithmetic builtins take any number of arguments alike, so an error
+// says which one, by position, and shows it: in (+ (tbl 'k) 1) the culprit
+// is the nil a missing key gave, which "expected a number, got 1" hid.
+
+constexpr const char* kAddKinds =
+    "; + adds numbers, joins strings or appends lists, as its first argument chooses";
+
+// Argument i does not fit what the first argument made + do.
+[[noreturn]] void add_mismatch(VM& vm, Value* args, int i) {
+  arg_error(vm, "+", i + 1, args[i],
+            " but argument 1 is " + irritant_form(vm, args[0]) + kAddKinds);
+}
+
+void check_numbers(VM& vm, const char* fn, Value* args, int nargs) {
+  for (int i = 0; i < nargs; ++i)
+    if (!is_number(args[i])) arg_error(vm, fn, i + 1, args[i], "; expected a number");
+}
+
 // ---- + as concatenation ----
 
 Value concat_strings(VM& vm, Value* args, int nargs) {
@@ -37,14 +56,16 @@ Value append_lists(VM& vm, Value* args, int nargs) {
   Cons* tail = nullptr;
   for (int i = 0; i < nargs; ++i) {
     Value p = args[i];
-    if (!is_list(p)) type_error(vm, "+", "a list", p);
+    if (!is_list(p)) add_mismatch(vm, args, i);
     for (; is_cons(p); p = cdr(p)) {
       Value c = cons(vm, car(p), NIL);
       if (tail) set(vm, tail, &tail->cdr, c);
       else head = c;
       tail = c.as<Cons>();
     }
-    if (!p.is_nil() && i < nargs - 1) type_error(vm, "+", "a proper list", args[i]);
+    if (!p.is_nil() && i < nargs - 1)
+      arg_error(vm, "+", i + 1, args[i],
+                "; expected a proper list (only the last may end in a dotted tail)");
     if (!p.is_nil()) {
       if (tail) set(vm, tail, &tail->cdr, p);
       else head = p;
@@ -60,8 +81,12 @@ Value add(VM& vm, Value* args, int nargs) {
   Kind k = TYPE(args[0]);
   if (k == Kind::String || k == Kind::Char) return concat_strings(vm, args, nargs);
   if (k == Kind::Cons || k == Kind::Nil) return append_lists(vm, args, nargs);
-  Value acc = arg_number(vm, "+", args[0]);
-  for (int i = 1; i < nargs; ++i) acc = num_add(vm, acc, args[i]);
+  if (!is_number(args[0])) arg_error(vm, "+", 1, args[0], "; expected a number, string or list");
+  Value acc = args[0];
+  for (int i = 1; i < nargs; ++i) {
+    if (!is_number(args[i])) add_mismatch(vm, args, i);
+    acc = num_add(vm, acc, args[i]);
+  }
   return acc;
 }
 
@@ -70,6 +95,7 @@ Value add(VM& vm, Value* args, int nargs) {
 Value string_of(VM& vm, Value* args, int nargs) { return concat_strings(vm, args, nargs); }
 
 Value sub(VM& vm, Value* args, int nargs) {
+  check_numbers(vm, "-", args, nargs);
   if (nargs == 1) return num_neg(vm, args[0]);
   Value acc = args[0];
   for (int i = 1; i < nargs; ++i) acc = num_sub(vm, acc, args[i]);
@@ -77,13 +103,15 @@ Value sub(VM& vm, Value* args, int nargs) {
 }
 
 Value mul(VM& vm, Value* args, int nargs) {
+  check_numbers(vm, "*", args, nargs);
   if (nargs == 0) return Value::fixnum(1);
-  Value acc = arg_number(vm, "*", args[0]);
+  Value acc = args[0];
   for (int i = 1; i < nargs; ++i) acc = num_mul(vm, acc, args[i]);
   return acc;
 }
 
 Value divide(VM& vm, Value* args, int nargs) {
+  check_numbers(vm, "/", args, nargs);
   if (nargs == 1) return num_div(vm, Value::fixnum(1), args[0]);
   Value acc = args[0];
   for (int i = 1; i < nargs; ++i) acc = num_div(vm, acc, args[i]);
@@ -91,7 +119,10 @@ Value divide(VM& vm, Value* args, int nargs) {
 }
 
 Value mod(VM& vm, Value* args, int) { return num_mod(vm, args[0], args[1]); }
-Value expt(VM& vm, Value* args, int) { return num_expt(vm, args[0], args[1]); }
+Value expt(VM& vm, Value* args, int) {
+  check_numbers(vm, "expt", args, 2);
+  return num_expt(vm, args[0], args[1]);
+}
 Value sqrt_(VM& vm, Value* args, int) { return num_sqrt(vm, args[0]); }
 Value trunc_(VM& vm, Value* args, int) { return num_trunc(vm, args[0]); }
 Value exact(VM&, Value* args, int) { return boolean(is_integer(args[0])); }

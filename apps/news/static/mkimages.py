@@ -4,8 +4,8 @@
   grayarrow.gif  10x10 up-vote arrow: a gray triangle on transparent
   graydown.gif   10x10 down-vote arrow (the same, upside down)
   s.gif          1x1 transparent spacer (html.arc's blank-url)
-  arc.png        18x18 logo: an orange square (site-color*, 255,102,0)
-                 inside a white border
+  arc.png        18x18 logo: a white "A" on an orange square (site-color*,
+                 255,102,0) inside a white border, as HN's "Y" is
   favicon.ico    16x16 icon holding a PNG of the same logo
 
 The GIF encoder is a plain LZW coder (GIF89a, one image, a two- or
@@ -210,15 +210,36 @@ def arrow(up):
     return [p for row in rows for p in row]
 
 
+# The letter of the logo, white on the orange: "A" for Arcana, in strokes
+# two pixels wide so that it reads at 16 and 18 pixels.
+GLYPH = [
+    "....##....",
+    "...####...",
+    "...####...",
+    "..##..##..",
+    "..##..##..",
+    ".##....##.",
+    ".########.",
+    ".########.",
+    "##......##",
+    "##......##",
+    "##......##",
+]
+
+
 def logo(size):
     """size x size RGBA: a one-pixel white border around an orange
-    square."""
+    square, the glyph centred in it."""
+    gw, gh = len(GLYPH[0]), len(GLYPH)
+    left, top = (size - gw) // 2, (size - gh + 1) // 2
     rows = []
     for y in range(size):
         row = []
         for x in range(size):
             edge = x in (0, size - 1) or y in (0, size - 1)
-            row.append((WHITE if edge else ORANGE) + (255,))
+            gx, gy = x - left, y - top
+            letter = 0 <= gx < gw and 0 <= gy < gh and GLYPH[gy][gx] == "#"
+            row.append((WHITE if edge or letter else ORANGE) + (255,))
         rows.append(row)
     return rows
 
