@@ -848,19 +848,8 @@
 
 (def multiple (x y) (is (mod x y) 0))
 
-(def %ascending (xs)
-  (if (and xs (cdr xs))
-      (if (> (car xs) (cadr xs)) nil (%ascending (cdr xs)))
-      t))
-
-(def %descending (xs)
-  (if (and xs (cdr xs))
-      (if (< (car xs) (cadr xs)) nil (%descending (cdr xs)))
-      t))
-
-(def <= args (%ascending args))
-
-(def >= args (%descending args))
+; <= and >= are builtins (vm/builtins/list.cpp) with opcode fast paths,
+; defined as Arc 3.1's arc.arc defines them: not greater, not less.
 
 (def abs (n) (if (< n 0) (- n) n))
 

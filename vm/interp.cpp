@@ -311,8 +311,28 @@ struct VM::RunScope {
   } while (0)
 // One branch for both tests: & of the two as ints (as bools, clang warns).
 #define BOTH_FIXNUMS() (int(sp[-1].is_fixnum()) & int(sp[-2].is_fixnum()))
+// The float fast path of a two-operand arithmetic op (value.h,
+// float_operands): the result in the word, or a heap Flonum when it has no
+// word of its own (allocation never collects).
+#define FLOAT_ARITH(expr)                         \
+  do {                                            \
+    double x, y;                                  \
+    if (float_operands(sp[-2], sp[-1], &x, &y)) { \
+      sp[-2] = make_flonum(*this, expr);          \
+      --sp;                                       \
+      DISPATCH();                                 \
+    }                                             \
+  } while (0)
+#define FLOAT_TEST(expr)                          \
+  do {                                            \
+    double x, y;                                  \
+    if (float_operands(sp[-2], sp[-1], &x, &y)) { \
+      sp -= 2;                                    \
+      TEST_RESULT(expr);                          \
+    }                                             \
+  } while (0)
 // Whether (is a b) is decided by the words: equal words, or an immediate
-// (fixnum, nil, t, character) on either side. Two different heap objects
+// (fixnum, flonum in the word, nil, t, character) on either side. Two different heap objects
 // may still be the same string or number: the general case.
 #define WORDS_DECIDE_IS(a, b) ((a) == (b) || !(int((a).is_ref()) & int((b).is_ref())))
 // A JUMPF's or JUMPT's jump, taken: a backward one closes a loop (the
@@ -786,6 +806,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         --sp;
         DISPATCH();
       }
+      FLOAT_ARITH(x + y);
     op_ADD_general:
       PRIM_SLOW(ADD, 2);
     op_ADDN : {
@@ -805,6 +826,24 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_ADDN_general : {
       int k = int(*pc++);
       PRIM_SLOW(ADD, k);
+    }
+    op_MULN : {
+      int k = int(*pc++);
+      Value* a = sp - k;
+      int64_t product = 1;
+      int i = 0;
+      for (; i < k && a[i].is_fixnum(); ++i)
+        if (__builtin_mul_overflow(product, a[i].as_fixnum(), &product)) break;
+      if (i == k && Value::fits_fixnum(product)) {
+        sp = a;
+        PUSH(Value::fixnum(product));
+        DISPATCH();
+      }
+      PRIM_SLOW(MUL, k);
+    }
+    op_MULN_general : {
+      int k = int(*pc++);
+      PRIM_SLOW(MUL, k);
     }
 // The immediate forms: the fast path on a fixnum; else the immediate goes
 // on the stack and the two-operand general case follows.
@@ -829,16 +868,29 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
   }                                                   \
   op_##name##L_general : PUSH(base[*pc++]);           \
   goto op_##name##_general;
+      // (k, an int32, is exact as a double)
       IMMEDIATE_OP(ADDI, ADD, {
         if (x.is_fixnum() && fixnum_add(x, Value::fixnum(k), &sp[-1])) DISPATCH();
+        if (x.is_flonum_imm()) {
+          sp[-1] = make_flonum(*this, x.as_flonum_imm() + double(k));
+          DISPATCH();
+        }
       })
       IMMEDIATE_OP(SUBI, SUB, {
         if (x.is_fixnum() && fixnum_sub(x, Value::fixnum(k), &sp[-1])) DISPATCH();
+        if (x.is_flonum_imm()) {
+          sp[-1] = make_flonum(*this, x.as_flonum_imm() - double(k));
+          DISPATCH();
+        }
       })
       IMMEDIATE_OP(LTI, LT, {
         if (x.is_fixnum()) {
           --sp;
           TEST_RESULT(x.as_fixnum() < k);
+        }
+        if (x.is_flonum_imm()) {
+          --sp;
+          TEST_RESULT(x.as_flonum_imm() < double(k));
         }
       })
       IMMEDIATE_OP(GTI, GT, {
@@ -846,9 +898,17 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
           --sp;
           TEST_RESULT(x.as_fixnum() > k);
         }
+        if (x.is_flonum_imm()) {
+          --sp;
+          TEST_RESULT(x.as_flonum_imm() > double(k));
+        }
       })
       IMMEDIATE_OP(MULI, MUL, {
         if (x.is_fixnum() && fixnum_mul(x, Value::fixnum(k), &sp[-1])) DISPATCH();
+        if (x.is_flonum_imm()) {
+          sp[-1] = make_flonum(*this, x.as_flonum_imm() * double(k));
+          DISPATCH();
+        }
       })
       IMMEDIATE_OP(MODI, MOD, {
         if (x.is_fixnum() && k != 0) {
@@ -867,6 +927,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         --sp;
         DISPATCH();
       }
+      FLOAT_ARITH(x - y);
     op_SUB_general:
       PRIM_SLOW(SUB, 2);
     op_MUL:
@@ -874,6 +935,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         --sp;
         DISPATCH();
       }
+      FLOAT_ARITH(x * y);
     op_MUL_general:
       PRIM_SLOW(MUL, 2);
     op_MOD:
@@ -889,6 +951,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         sp -= 2;
         TEST_RESULT(sp[0].as_fixnum() < sp[1].as_fixnum());
       }
+      FLOAT_TEST(x < y);
     op_LT_general:
       PRIM_SLOW(LT, 2);
     op_GT:
@@ -896,8 +959,27 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
         sp -= 2;
         TEST_RESULT(sp[0].as_fixnum() > sp[1].as_fixnum());
       }
+      FLOAT_TEST(x > y);
     op_GT_general:
       PRIM_SLOW(GT, 2);
+    // <= and >= are "not greater" and "not less", as Arc 3.1 defines them
+    // (so a NaN on either side gives t, as !(x > y) does).
+    op_LE:
+      if (BOTH_FIXNUMS()) {
+        sp -= 2;
+        TEST_RESULT(sp[0].as_fixnum() <= sp[1].as_fixnum());
+      }
+      FLOAT_TEST(!(x > y));
+    op_LE_general:
+      PRIM_SLOW(LE, 2);
+    op_GE:
+      if (BOTH_FIXNUMS()) {
+        sp -= 2;
+        TEST_RESULT(sp[0].as_fixnum() >= sp[1].as_fixnum());
+      }
+      FLOAT_TEST(!(x < y));
+    op_GE_general:
+      PRIM_SLOW(GE, 2);
     op_IS:
       if (WORDS_DECIDE_IS(sp[-2], sp[-1])) {
         sp -= 2;
@@ -1014,6 +1096,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef SA
 #undef PRIM_SLOW
 #undef BOTH_FIXNUMS
+#undef FLOAT_ARITH
+#undef FLOAT_TEST
 #undef WORDS_DECIDE_IS
 #undef TEST_RESULT
 #undef VALUE_RESULT

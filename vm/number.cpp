@@ -79,7 +79,7 @@ Rank rank(VM& vm, const char* op, Value v) {
   }
 }
 
-double flo(Value v) { return v.as<Flonum>()->d; }
+double flo(Value v) { return flonum_value(v); }
 Value rat_num(Value v) { return v.as<Ratnum>()->num; }
 Value rat_den(Value v) { return v.as<Ratnum>()->den; }
 bool is_exact_zero(Value v) { return v == Value::fixnum(0); }
@@ -155,6 +155,11 @@ const ArithOp kMul{"*", [](double x, double y) { return x * y; }, mpz_mul, mpq_m
 const ArithOp kDiv{"/", [](double x, double y) { return x / y; }, nullptr, mpq_div};
 
 Value arith(VM& vm, const ArithOp& op, Value a, Value b) {
+  // Flonums in the word (and small fixnums with them) need no ranking: the
+  // case of n-ary and applied float arithmetic, which the interpreter's
+  // two-operand fast paths do not see.
+  if (double x, y; float_operands(a, b, &x, &y) && !(&op == &kDiv && is_exact_zero(b)))
+    return make_flonum(vm, op.flo(x, y));
   Rank ra = rank(vm, op.name, a), rb = rank(vm, op.name, b);
   // Arc 3.1's text, without operands: programs match it (docs/LANGUAGE.md 4.13).
   if (&op == &kDiv && is_exact_zero(b)) throw_error(vm, "/: division by zero");

@@ -208,7 +208,7 @@ Value make_box(VM& vm, Value v) {
   return Value::ref(b);
 }
 
-Value make_flonum(VM& vm, double d) {
+Value make_heap_flonum(VM& vm, double d) {
   Flonum* f = alloc<Flonum>(vm, Kind::Flonum);
   f->d = d;
   return Value::ref(f);

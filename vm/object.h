@@ -92,6 +92,7 @@ inline Kind TYPE(Value v) {
   Kind k;
   if (v.is_fixnum()) k = Kind::Fixnum;
   else if (v.is_ref()) k = Kind(v.header()->kind);
+  else if (v.is_flonum_imm()) k = Kind::Flonum;
   else if (v.is_nil()) k = Kind::Nil;
   else if (v.is_char()) k = Kind::Char;
   else if (v == T) k = Kind::True;
@@ -296,7 +297,18 @@ Value make_box(VM& vm, Value v);
 // A box is never an Arc value, only what a slot or an upvalue holds (an
 // assigned variable), so a slot that may hold either is read by this test.
 inline bool is_box(Value v) { return v.is_ref() && v.header()->kind == uint8_t(Kind::Box); }
-Value make_flonum(VM& vm, double d);
+// d in the value word when it has a word of its own (vm/value.h), else a
+// heap Flonum: inline, since float arithmetic makes one per result.
+Value make_heap_flonum(VM& vm, double d);
+inline Value make_flonum(VM& vm, double d) {
+  Value v;
+  if (Value::flonum_imm(d, &v)) return v;
+  return make_heap_flonum(vm, d);
+}
+// A flonum's double, in either form.
+inline double flonum_value(Value v) {
+  return v.is_flonum_imm() ? v.as_flonum_imm() : v.as<Flonum>()->d;
+}
 Value make_tagged(VM& vm, Value tag, Value rep);
 Value make_vector(VM& vm, uint64_t n, Value fill = NIL);
 Value make_blob(VM& vm, uint64_t size);

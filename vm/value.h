@@ -7,6 +7,17 @@
 //   0000000000000000000000000000000    nil (the word 0: zeroed memory is nil)
 //   ........................CCCC 010   immediate: low byte 0x02 | (subtag << 3),
 //                                      a character keeps its code point in bits 8..31
+//   ............................100    flonum: a double of ordinary magnitude (below)
+//
+// Flonums in the word, after the Spur VM's SmallFloat64: a double's 64 bits
+// rotated left one place put its sign lowest and its 11-bit exponent
+// highest. An exponent in [897, 1151] (magnitudes from 2^-126 to just
+// under 2^129), less 896, fits the 8 bits left above the tag, so those
+// doubles, and +0.0 and -0.0 (rotated only), are held exactly in the word,
+// with no allocation. Every other double (subnormal, huge, infinite, NaN)
+// is a heap Flonum. Each double has one representation, so two flonums
+// are eqv when their words are equal or both are heap Flonums with the
+// same bits.
 //
 // Immediates: nil, t, characters, and VM-internal markers (unbound, missing
 // argument, table tombstone) that never reach Arc code.
@@ -14,6 +25,7 @@
 // Every type test goes through TYPE() (vm/object.h), which names one Kind
 // for any value and can count dispatches by kind.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -46,6 +58,28 @@ class Value {
   }
   static Value ref(const void* p) { return Value(reinterpret_cast<Word>(p)); }
 
+  // Flonums in the word (see the top of the file).
+  static constexpr Word kFloTag = 0x04;
+  constexpr bool is_flonum_imm() const { return (w_ & 7) == kFloTag; }
+  // d in the word, if it has a word of its own; else false.
+  static constexpr bool flonum_imm(double d, Value* out) {
+    Word r = std::rotl(std::bit_cast<Word>(d), 1);
+    if (r <= 1) {  // +0.0 or -0.0
+      *out = Value((r << 3) | kFloTag);
+      return true;
+    }
+    // The exponent less 897, unsigned: below 255 for 897..1151.
+    Word e = r - kFloLowest;
+    if (e >= (Word(255) << 53)) return false;
+    *out = Value(((e + (Word(1) << 53)) << 3) | kFloTag);
+    return true;
+  }
+  constexpr double as_flonum_imm() const {
+    Word r = w_ >> 3;
+    if (r > 1) r += kFloBias;
+    return std::bit_cast<double>(std::rotr(r, 1));
+  }
+
   // Immediates.
   static constexpr Word kImmTag = 0x02;
   static constexpr Word imm(Word subtag) { return kImmTag | (subtag << 3); }
@@ -64,6 +98,9 @@ class Value {
                         kSubTailCall = 6;  // VM::tail_call_marker
 
  private:
+  // The rotated exponent's rebasing: 896, and the lowest exponent held, 897.
+  static constexpr Word kFloBias = Word(896) << 53;
+  static constexpr Word kFloLowest = Word(897) << 53;
   constexpr explicit Value(Word w) : w_(w) {}
   Word w_;
 };
@@ -119,5 +156,30 @@ inline int64_t fixnum_mod(int64_t x, int64_t y) {
   return r != 0 && (r < 0) != (y < 0) ? r + y : r;
 }
 static_assert(Value::fixnum(3).word() + (Value::fixnum(-5).word() - 1) == Value::fixnum(-2).word());
+
+// The operands of the interpreter's float fast paths, as doubles: two
+// flonums in the word, or one and a fixnum of at most 2^53 in magnitude,
+// which a double holds exactly (so a comparison with it is exact, as
+// Racket's comparison of a flonum with an exact integer is). Anything else
+// (a heap Flonum, a bignum, a rational, a larger fixnum) takes the general
+// path.
+inline bool float_operands(Value a, Value b, double* x, double* y) {
+  constexpr int64_t kExact = int64_t(1) << 53;
+  auto get = [](Value v, double* d) {
+    if (v.is_flonum_imm()) {
+      *d = v.as_flonum_imm();
+      return true;
+    }
+    if (v.is_fixnum() && v.as_fixnum() >= -kExact && v.as_fixnum() <= kExact) {
+      *d = double(v.as_fixnum());
+      return true;
+    }
+    return false;
+  };
+  if (!(a.is_flonum_imm() || b.is_flonum_imm())) return false;
+  return get(a, x) && get(b, y);
+}
+
+static_assert(Value::fixnum(1).is_fixnum() && !Value::fixnum(1).is_flonum_imm());
 
 }  // namespace vm

@@ -4,7 +4,9 @@
 // link here. A heap and a VM made by hand, as compiler::Runtime makes them,
 // with the core's builtins only: calling them, printing, the library
 // interface (vm/library.h) and the instrument one (vm/instrument.h).
+#include <bit>
 #include <catch2/catch.hpp>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -199,4 +201,48 @@ TEST_CASE("two VMs, each with its own heap, allocate each into its own", "[core]
   CHECK(heap_a->verify().empty());
   CHECK(write_string(a, from_a) == "(\"a's\" 1 2 3)");
   heap_a->finalize_all();
+}
+
+// Flonums in the value word (vm/value.h): every double whose exponent is in
+// [897, 1151], and the two zeros, has a word that gives its bits back
+// exactly, and no other double has one; make_flonum gives the word when
+// there is one and a heap Flonum when not, so each double has one form.
+TEST_CASE("flonums in the word round-trip exactly, and only those of ordinary magnitude",
+          "[core]") {
+  auto fits = [](uint64_t bits) {
+    uint64_t e = (bits >> 52) & 0x7ff;
+    return (bits << 1) == 0 || (e >= 897 && e <= 1151);
+  };
+  auto check = [&](uint64_t bits) {
+    double d = std::bit_cast<double>(bits);
+    Value v;
+    bool in_word = Value::flonum_imm(d, &v);
+    REQUIRE(in_word == fits(bits));
+    if (!in_word) return;
+    REQUIRE(v.is_flonum_imm());
+    REQUIRE(!v.is_ref());
+    REQUIRE(!v.is_fixnum());
+    REQUIRE(TYPE(v) == Kind::Flonum);
+    REQUIRE(std::bit_cast<uint64_t>(v.as_flonum_imm()) == bits);
+  };
+  // The edges of the range, both signs, the smallest and largest mantissas.
+  for (uint64_t sign : {uint64_t(0), uint64_t(1) << 63})
+    for (uint64_t e : {0, 1, 895, 896, 897, 898, 1023, 1150, 1151, 1152, 2046, 2047})
+      for (uint64_t m : {uint64_t(0), uint64_t(1), (uint64_t(1) << 52) - 1})
+        check(sign | (e << 52) | m);
+  // And a spread of bit patterns (a fixed generator: the same every run).
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 200000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    check(x);
+  }
+  VM& vm = core();
+  CHECK(make_flonum(vm, 1.5).is_flonum_imm());
+  CHECK(make_flonum(vm, -0.0).is_flonum_imm());
+  CHECK(make_flonum(vm, -0.0) != make_flonum(vm, 0.0));
+  CHECK(make_flonum(vm, 1e300).is_ref());
+  CHECK(make_flonum(vm, 1e-310).is_ref());
+  CHECK(make_flonum(vm, std::numeric_limits<double>::infinity()).is_ref());
+  CHECK(write_string(vm, make_flonum(vm, 0.1)) == "0.1");
+  CHECK(write_string(vm, make_flonum(vm, 1e300)) == "1e+300");
 }

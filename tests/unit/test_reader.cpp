@@ -75,7 +75,7 @@ std::string show(Value v) {
     case Kind::True: return "t";
     case Kind::Symbol: return symbol_name(v);
     case Kind::Fixnum: return std::to_string(v.as_fixnum());
-    case Kind::Flonum: return "f" + std::to_string(v.as<Flonum>()->d);
+    case Kind::Flonum: return "f" + std::to_string(flonum_value(v));
     case Kind::String: return "\"" + string_utf8(v) + "\"";
     case Kind::Char: return "#\\" + std::to_string(v.as_char());
     case Kind::Cons: return show_list(v);
@@ -145,11 +145,11 @@ TEST_CASE("integers and floats", "[reader]") {
   REQUIRE(rd("#b101") == Value::fixnum(5));
   Value f = rd("1.5");
   REQUIRE(TYPE(f) == Kind::Flonum);
-  REQUIRE(f.as<Flonum>()->d == 1.5);
-  REQUIRE(rd(".5").as<Flonum>()->d == 0.5);
-  REQUIRE(rd("1e3").as<Flonum>()->d == 1000.0);
-  REQUIRE(rd("-2.5e-3").as<Flonum>()->d == -2.5e-3);
-  REQUIRE(rd("+inf.0").as<Flonum>()->d > 1e308);
+  REQUIRE(flonum_value(f) == 1.5);
+  REQUIRE(flonum_value(rd(".5")) == 0.5);
+  REQUIRE(flonum_value(rd("1e3")) == 1000.0);
+  REQUIRE(flonum_value(rd("-2.5e-3")) == -2.5e-3);
+  REQUIRE(flonum_value(rd("+inf.0")) > 1e308);
   REQUIRE(TYPE(rd("1+")) == Kind::Symbol);
 }
 

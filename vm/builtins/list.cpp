@@ -70,6 +70,23 @@ Value bi_gt(VM& vm, Value* a, int n) {
   return T;
 }
 
+// (<= . xs) and (>= . xs): each x not greater (not less) than the next,
+// which is how Arc 3.1 defines them in arc.arc, (no (> a b)) pair by pair,
+// stopping at the first pair that fails: so a NaN gives t, and the errors
+// are those of > and <.
+Value bi_le(VM& vm, Value* a, int n) {
+  for (int i = 0; i + 1 < n; ++i)
+    if (compare_values(vm, ">", a[i], a[i + 1]) > 0 && !is_nan(vm, a[i]) && !is_nan(vm, a[i + 1]))
+      return NIL;
+  return T;
+}
+
+Value bi_ge(VM& vm, Value* a, int n) {
+  for (int i = 0; i + 1 < n; ++i)
+    if (compare_values(vm, "<", a[i], a[i + 1]) < 0) return NIL;
+  return T;
+}
+
 Value bi_no(VM&, Value* a, int) { return boolean(a[0].is_nil()); }
 
 // A builtin, not arc.arc's Arc definition: every list loop (each, on, map)
@@ -124,6 +141,8 @@ const BuiltinDef kDefs[] = {
     {"is", bi_is, 0, -1, "identity; numbers by value and exactness, strings by content"},
     {"<", bi_lt, 0, -1, "strictly increasing: numbers, strings, symbols, chars"},
     {">", bi_gt, 0, -1, "strictly decreasing"},
+    {"<=", bi_le, 0, -1, "each not greater than the next"},
+    {">=", bi_ge, 0, -1, "each not less than the next"},
     {"no", bi_no, 1, 1, "t if x is nil"},
     {"acons", bi_acons, 1, 1, "t if x is a cons"},
     {"sref", bi_sref, 3, 3, "(sref obj value key): store into a table, string or list"},
