@@ -77,7 +77,8 @@ void check_request(vm::http::Request& r, uint64_t body_limit) {
   // Into Arc. The values need no roots: nothing collects inside the call.
   int status = 0;
   std::string message;
-  vm::Value t = vm::http::request_to_arc(r, "127.0.0.1", 1700000000000, status, message);
+  vm::VM& vm = runtime->vm();
+  vm::Value t = vm::http::request_to_arc(vm, r, "127.0.0.1", 1700000000000, status, message);
   if (status != 0) {
     EXPECT(status == 400);
     EXPECT(t == vm::NIL);
