@@ -141,6 +141,16 @@
 (goodname nil) ; expect: nil
 (goodname "été") ; expect: nil
 
+; --- bad-newacct: Arc 3.1's messages word for word, line breaks, spaces
+; and its "a least" too, so the create-account page is 3.1's ---
+(bad-newacct "a b" "secret")
+; expect: "Usernames can only contain letters, digits, dashes and \n        underscores, and should be between 2 and 15 characters long.  \n        Please choose another."
+(bad-newacct "fresh-name" "abc")
+; expect: "Passwords should be a least 4 characters long.  Please \n        choose another."
+(bad-newacct "fresh-name" nil)
+; expect: "Passwords should be a least 4 characters long.  Please \n        choose another."
+(bad-newacct "fresh-name" "abcd") ; expect: nil
+
 ; --- readvar, every type ---
 (readvar 'string "a <b>bold</b> c") ; expect: "a bold c"
 (readvar 'string1 "  ") ; expect: nil
