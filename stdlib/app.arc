@@ -988,13 +988,15 @@
 
 ; (code-block s i): the text of a code block whose first line starts after
 ; index i, up to (not including) the newline before the first line that
-; starts with a nonblank character, or the end of s.
+; starts with a nonblank character, or the end of s. As in Arc 3.1, such a
+; line is looked for only two characters or more before the end, so a last
+; line of one character stays in the block.
 (def code-block (s i)
   (let n (len s)
     ((afn (j)
        (let left (- n j 1)
          (if (or (<= left 0)
-                 (and (> left 1)
+                 (and (> left 2)
                       (is (s (+ j 1)) #\newline)
                       (nonwhite (s (+ j 2)))))
              (cut s (+ i 1) (+ j 1))
