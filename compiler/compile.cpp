@@ -1009,10 +1009,26 @@ class Emitter {
     if (n->b->boxed()) emit(Op::MKBOX, n->b->slot);
   }
 
+  // Code for n as an if's test: what follows runs when n is true, and the
+  // jumps added to to_false are taken when it is false. An (if a b), what
+  // (and a b) expands to, is tested without making its value: a false a
+  // jumps straight to to_false, as a false b does, where its value and a
+  // JUMPF on it would take a NIL, a JUMP and a JUMPF more.
+  void emit_test(Node* n, std::vector<size_t>& to_false) {
+    if (n->kind == NK::If && !n->loop && n->kids[2]->kind == NK::Const &&
+        n->kids[2]->value.is_nil()) {
+      emit_test(n->kids[0], to_false);
+      emit_test(n->kids[1], to_false);
+      return;
+    }
+    emit_node(n, false);
+    to_false.push_back(jump(Op::JUMPF));
+  }
+
   // test; JUMPF else; then; JUMP end (RETURN in tail position); else: else; end:
   void emit_if(Node* n, bool tail) {
-    emit_node(n->kids[0], false);
-    size_t to_else = jump(Op::JUMPF);
+    std::vector<size_t> to_else;
+    emit_test(n->kids[0], to_else);
     int d = depth_;
     LoopInfo* loop = n->loop;  // set when n is a loop's test_if
     if (loop) {
@@ -1023,7 +1039,7 @@ class Emitter {
     size_t to_end = 0;
     if (!tail) to_end = jump(Op::JUMP);
     else if (jump_back_at_ + 1 != insns_.size()) emit(Op::RETURN);
-    patch(to_else);
+    for (size_t at : to_else) patch(at);
     depth_ = d;
     if (loop) {
       loop->else_at = insns_.size();

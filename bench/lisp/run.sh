@@ -52,31 +52,8 @@ compile() {
     "$2/$1.scm" "$tmp/$1.go" >/dev/null 2>&1
 }
 
-# cpu OUT command...: appends the run's user+sys seconds (to the
-# microsecond, from wait4's rusage) to OUT, or "failed" if the program
-# fails. posix_spawn execs straight away, so a forked Python's own work is
-# not counted in the child's rusage (see bench/engine/run.sh).
-cpu() {
-  local out=$1; shift
-  python3 -c '
-import os, sys
-null = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
-try:
-    pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ, file_actions=null)
-except OSError:
-    print("failed"); sys.exit()
-_, status, ru = os.wait4(pid, 0)
-print("%.4f" % (ru.ru_utime + ru.ru_stime) if status == 0 else "failed")
-' "$@" >>"$out"
-}
-median() {  # file: the median of its lines, or "failed"
-  grep -q failed "$1" && { echo failed; return; }
-  sort -n "$1" | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)]}'
-}
-ratio() {  # peer arcana
-  case "$1$2" in *failed*|-*) echo -; return;; esac
-  awk -v p="$1" -v a="$2" 'BEGIN { if (a > 0) printf "%.2f", p / a; else print "-" }'
-}
+# cpu, median, ratio
+. "$here/../timing.sh"
 geomean() {  # file of ratios, one a line: their geometric mean
   [ -s "$1" ] || { echo -; return; }
   awk '{s += log($1); n++} END {printf "%.2f", exp(s / n)}' "$1"

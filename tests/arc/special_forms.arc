@@ -88,6 +88,21 @@
 ; prints: ab
 (if (disp "a") (disp "x") (disp "b") (disp "y") (disp "z"))
 ; prints: abz
+; an and (an if with no else) as a test: each part in order, the first
+; false one choosing the else branch, the parts after it not run; as a
+; value, the last part's
+(map (fn ((a b c)) (if (and a b c) 'then 'else)) '((1 2 3) (nil 2 3) (1 nil 3) (1 2 nil) (nil nil nil))) ; expect: (then else else else else)
+(if (and (disp "a") nil (disp "b")) 1 2)
+; expect: 2
+; prints: a
+(if (if (disp "a") (disp "b")) (disp "x") (disp "y"))
+; prints: ay
+(if (if (do (disp "a") t) (do (disp "b") t)) (disp "x") (disp "y"))
+; prints: abx
+(let x 5 (if (and (> x 1) (< x 10) (is (mod x 5) 0)) 'yes 'no)) ; expect: yes
+(let x 12 (if (and (> x 1) (< x 10)) 'yes 'no)) ; expect: no
+(list (and 1 2 3) (and 1 nil 3) (let x 4 (when (and x (> x 3)) (+ x 1)))) ; expect: (3 nil 5)
+(let i 0 (while (and (< i 10) (no (is i 7))) (++ i)) i) ; expect: 7
 ; if is recognized by name even when a local is called if (7.6 #36)
 ((fn (if) (if nil 1 2)) 5) ; expect: 2
 

@@ -86,6 +86,24 @@ TEST_CASE("golden: if with many branches", "[compiler][golden]") {
 )GOLD");
 }
 
+// An and in an if's test makes no value: each part's false jumps to the
+// else branch (Emitter::emit_test).
+TEST_CASE("golden: and as an if's test", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a b c) (if (and a (< b 3) c) 1 2)))ARC") ==
+        R"GOLD(fn (test:1): 3 required, 0 optional; 3 locals, 0 upvalues
+  0000     1  LOADL_JUMPF 0
+  0001        JUMPF    8	; to 10
+  0002        LTIL     0	; <, local 1, 3
+  0005        JUMPF    4	; to 10
+  0006        LOADL_JUMPF 2
+  0007        JUMPF    2	; to 10
+  0008        FIXNUM   1
+  0009        RETURN
+  0010        FIXNUM   2
+  0011        RETURN
+)GOLD");
+}
+
 TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (a) (car (if a 1 2))))ARC") ==
         R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
