@@ -241,16 +241,19 @@
     (maptable (fn (u hash) (set (dc-usernames* (downcase u)))) hpasswords*))
   (dc-usernames* (downcase user)))
 
+; The messages are Arc 3.1's word for word, with the line breaks and
+; indentation of its string literals and its "a least", so that the page
+; a program built on them prints is 3.1's.
 (def bad-newacct (user pw)
   (if (no (goodname user 2 15))
-       (+ "Usernames can only contain letters, digits, dashes and "
-          "underscores, and should be between 2 and 15 characters long. "
-          "Please choose another.")
+       (+ "Usernames can only contain letters, digits, dashes and \n"
+          "        underscores, and should be between 2 and 15 characters long.  \n"
+          "        Please choose another.")
       (username-taken user)
        "That username is taken. Please choose another."
       (or (no pw) (< (len pw) 4))
-       (+ "Passwords should be at least 4 characters long. "
-          "Please choose another.")))
+       (+ "Passwords should be a least 4 characters long.  Please \n"
+          "        choose another.")))
 
 ; (goodname str (o min 1) (o max)): str if it is a string of letters,
 ; digits, - and _, not starting with -, of min to max characters.
@@ -985,13 +988,15 @@
 
 ; (code-block s i): the text of a code block whose first line starts after
 ; index i, up to (not including) the newline before the first line that
-; starts with a nonblank character, or the end of s.
+; starts with a nonblank character, or the end of s. As in Arc 3.1, such a
+; line is looked for only two characters or more before the end, so a last
+; line of one character stays in the block.
 (def code-block (s i)
   (let n (len s)
     ((afn (j)
        (let left (- n j 1)
          (if (or (<= left 0)
-                 (and (> left 1)
+                 (and (> left 2)
                       (is (s (+ j 1)) #\newline)
                       (nonwhite (s (+ j 2)))))
              (cut s (+ i 1) (+ j 1))

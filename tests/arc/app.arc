@@ -21,7 +21,10 @@
 (markdown "http://example.com/abcdef" 10)
 ; expect: "<a href=\"http://example.com/abcdef\" rel=\"nofollow\">http://exa...</a>"
 (markdown "go to http://x.com/y now" nil t) ; expect: "go to http://x.com/y now"
-(markdown "a\n\n  x = 1\n\nb") ; expect: "a<p><pre><code>  x = 1\n</code></pre>\nb"
+(markdown "a\n\n  x = 1\n\nbc") ; expect: "a<p><pre><code>  x = 1\n</code></pre>\nbc"
+; A line of one character at the very end stays in the code block, as in
+; Arc 3.1 (code-block looks for a line start at least two from the end)
+(markdown "a\n\n  x = 1\n\nb") ; expect: "a<p><pre><code>  x = 1\n\nb</code></pre>"
 (markdown "  code") ; expect: "<p><pre><code>  code</code></pre>"
 (markdown "a\n  not code") ; expect: "a\n  not code"
 (markdown "") ; expect: ""
@@ -42,7 +45,10 @@
 (urlend "http://a.com/(x) y" 0) ; expect: 16
 (list (opendelim #\() (opendelim #\)) (closedelim #\]) (closedelim #\a))
 ; expect: (t nil t nil)
-(code-block "\n  a\n  b\nc" 0) ; expect: "  a\n  b"
+(code-block "\n  a\n  b\ncd" 0) ; expect: "  a\n  b"
+(code-block "\n  a\n  b\nc" 0) ; expect: "  a\n  b\nc"
+(code-block "\n  a\nb" 0) ; expect: "  a\nb"
+(code-block "\n  a" 0) ; expect: "  a"
 
 ; --- md-from-form: tags escaped, \r dropped, the end trimmed ---
 (md-from-form "<script>alert('x')</script>")
@@ -140,6 +146,16 @@
 (goodname 'abc) ; expect: nil
 (goodname nil) ; expect: nil
 (goodname "été") ; expect: nil
+
+; --- bad-newacct: Arc 3.1's messages word for word, line breaks, spaces
+; and its "a least" too, so the create-account page is 3.1's ---
+(bad-newacct "a b" "secret")
+; expect: "Usernames can only contain letters, digits, dashes and \n        underscores, and should be between 2 and 15 characters long.  \n        Please choose another."
+(bad-newacct "fresh-name" "abc")
+; expect: "Passwords should be a least 4 characters long.  Please \n        choose another."
+(bad-newacct "fresh-name" nil)
+; expect: "Passwords should be a least 4 characters long.  Please \n        choose another."
+(bad-newacct "fresh-name" "abcd") ; expect: nil
 
 ; --- readvar, every type ---
 (readvar 'string "a <b>bold</b> c") ; expect: "a bold c"
