@@ -75,7 +75,7 @@
 
 ; n-ary * (MULN): fixnums, overflow into bignums, floats
 (list (* 2 3 4) (* 2 3 4.0) (* 1.5 2 2) (* 4611686018427387903 2 2)) ; expect: (24 24.0 6.0 18446744073709551612)
-(* 2 'a 3) ; error: *: expected a number, got 'a
+(* 2 'a 3) ; error: *: argument 2 is 'a; expected a number
 
 ; a float in the product makes a float, even with an exact 0 (Racket's
 ; exact 0 is not kept: docs/LANGUAGE.md 1.4), on every path: the opcodes,
