@@ -142,6 +142,12 @@ namespace {
 
 using namespace gen;
 
+// One eden chunk. A larger one catches fewer structures half built (bench/gc's
+// binary_trees), but each chunk promoted in place becomes a larger block,
+// and a program whose long-lived data arrives steadily (list_churn) paid
+// more work and memory than the trees saved; it is also the size of the L2
+// cache where that was measured (docs/ARCHITECTURE.md, "Measurements behind
+// the code").
 constexpr size_t kDefaultNursery = size_t(1) << 20;
 constexpr unsigned kDefaultPromoteAge = 2;
 // Demographic feedback on the promotion age (after Ungar and Jackson's
