@@ -43,6 +43,11 @@
 // minor collection's pause). A copy goes to the other survivor space (the
 // to-space) with its age plus one, or to the old generation once that age
 // reaches promote_age_ (or when the to-space is full: an early promotion).
+// Unless the age was set (set_promote_age), it adapts (adapt_age): when most
+// of the from-space's bytes survive their second collection too, the
+// survivor space is only a second copy of what will be promoted anyway, and
+// the next collections promote at the first survival, until one ages again
+// to look.
 // The copies wait on a stack to be traced, so a structure's copies end up
 // near each other, in the order the major collection's marker (also a
 // stack) visits them. (Copying depth first by slots, car before cdr, was
@@ -137,8 +142,24 @@ namespace {
 
 using namespace gen;
 
+// One eden chunk. A larger one catches fewer structures half built (bench/gc's
+// binary_trees), but each chunk promoted in place becomes a larger block,
+// and a program whose long-lived data arrives steadily (list_churn) paid
+// more work and memory than the trees saved; it is also the size of the L2
+// cache where that was measured (docs/ARCHITECTURE.md, "Measurements behind
+// the code").
 constexpr size_t kDefaultNursery = size_t(1) << 20;
 constexpr unsigned kDefaultPromoteAge = 2;
+// Demographic feedback on the promotion age (after Ungar and Jackson's
+// feedback-mediated tenuring): when at least kAgingUseless of the
+// survivors' bytes survive their second minor collection too, waiting in
+// the survivor space only copied them twice, so the next kProbeEvery minor
+// collections promote at the first survival; then one ages again, to see
+// whether the program has changed. A from-space smaller than kMinSample
+// says too little either way. (--promote-age fixes the age instead.)
+constexpr double kAgingUseless = 0.5;
+constexpr unsigned kProbeEvery = 8;
+constexpr size_t kMinSample = size_t(16) << 10;
 constexpr size_t kZeroBlock = size_t(16) << 10;
 // The old generation's footprint before the first major collection: high
 // enough that a program which builds its data and keeps it (bench/engine's
@@ -207,6 +228,8 @@ class GenHeap final : public Heap {
 
   bool set_promote_age(unsigned age) override {
     promote_age_ = std::clamp(age, 1u, kMaxPromoteAge);
+    fixed_age_ = true;
+    skip_aging_ = 0;
     return true;
   }
 
@@ -402,6 +425,7 @@ class GenHeap final : public Heap {
   Word evacuate(GcHeader* h) {
     size_t bytes = object_bytes(h);
     unsigned age = age_of(h) + 1;
+    if (age > 1) survivors_kept_ += bytes;  // (from the from-space: eden's have age 0)
     GcHeader* copy;
     if (age < age_limit_ && size_t(to_end_ - to_top_) >= bytes) {
       copy = reinterpret_cast<GcHeader*>(to_top_);
@@ -532,7 +556,9 @@ class GenHeap final : public Heap {
     Semispace& to = surv_[1 - from_];
     to_start_ = to_top_ = to.start;
     to_end_ = promote_all ? to.start : to.start + to.size;
-    age_limit_ = promote_all ? 1 : promote_age_;
+    age_limit_ = promote_all || skip_aging_ ? 1 : promote_age_;
+    size_t survivors = size_t(from.top - from.start);
+    survivors_kept_ = 0;
     budget_.begin(promote_all, stress(), nursery_size_);
     uint64_t eden = eden_bytes();
     Evacuator e(*this);
@@ -551,6 +577,7 @@ class GenHeap final : public Heap {
     blocks_.add_live(in_place);
     mutable_stats().bytes_promoted += promoted_;
     promoted_ = 0;
+    if (!promote_all) adapt_age(survivors);
     finalize_young();
     // The originals of copies, in the chunks that may become blocks (after
     // finalize_young, which follows their forwarding addresses; the other
@@ -562,6 +589,16 @@ class GenHeap final : public Heap {
     from_ = 1 - from_;
     to_start_ = to_top_ = to_end_ = nullptr;
     reset_eden();
+  }
+
+  // After a minor collection that found `survivors` bytes in the from-space
+  // (kAgingUseless, above): promote at the first survival for a while if
+  // most of them lived on, and age again after that.
+  void adapt_age(size_t survivors) {
+    if (fixed_age_) return;
+    if (survivors >= kMinSample)
+      skip_aging_ = double(survivors_kept_) >= kAgingUseless * double(survivors) ? kProbeEvery : 0;
+    else if (skip_aging_) skip_aging_--;
   }
 
   // After the evacuation: a young object with a finalizer that was not
@@ -808,6 +845,8 @@ class GenHeap final : public Heap {
   int from_ = 0;  // surv_[from_] holds the survivors; the other is empty
   size_t nursery_size_ = kDefaultNursery;
   unsigned promote_age_ = kDefaultPromoteAge;
+  bool fixed_age_ = false;              // set by set_promote_age: no feedback
+  unsigned skip_aging_ = 0;             // minor collections left that promote at the first survival
   std::vector<GcHeader*> young_final_;  // young objects with a finalizer (invariant 7)
   // The old generation: its pages, its blocks, and what refers from it to
   // the young one.
@@ -824,7 +863,8 @@ class GenHeap final : public Heap {
   char* to_top_ = nullptr;
   char* to_end_ = nullptr;
   unsigned age_limit_ = 1;
-  bool young_seen_ = false;  // the Evacuator's note to trace_copy
+  uint64_t survivors_kept_ = 0;  // bytes of the from-space copied out (adapt_age)
+  bool young_seen_ = false;      // the Evacuator's note to trace_copy
   uint64_t promoted_ = 0;
   // A major collection's: the marker's stack, its trigger, and whether the
   // next one compacts whatever the fragmentation (release_spare_memory).

@@ -34,7 +34,7 @@ const char* kUsage =
     "                       environment variable ARCANA_GC names one too (--gc wins)\n"
     "  --nursery=MB         gen's nursery (eden) size, MiB or KiB with K (default 1)\n"
     "  --promote-age=N      gen promotes survivors at their Nth minor collection\n"
-    "                       (1-15, default 2)\n"
+    "                       (1-15; by default 2, or 1 while most live on anyway)\n"
     "  --gc-stress          collect at every safe point (slow; for testing)\n"
     "  --stats              print counters at exit: type dispatches, opcodes, GC\n"
     "  --cpu-profile=FILE   write a gperftools CPU profile (read with google-pprof);\n"

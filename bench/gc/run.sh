@@ -16,8 +16,9 @@
 # Pauses and the GC share come from the GCSTATS line each program prints at
 # its end from (gc-stats).
 # A collector written NAME@MB runs with --nursery=MB as well (gen@4: gen
-# with a 4 MiB nursery), and NAME@MB/N with --promote-age=N too (gen@1/1:
-# a 1 MiB nursery, survivors promoted at their first minor collection).
+# with a 4 MiB nursery), and NAME@MB/N with --promote-age=N too, which
+# fixes the age gen otherwise adapts (gen@1/1: a 1 MiB nursery, survivors
+# always promoted at their first minor collection).
 #   bench/gc/run.sh [path/to/arcana]        RUNS=5 COLLECTORS="gen gen@1 boehm" BENCHES="gcbench"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

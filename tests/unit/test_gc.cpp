@@ -112,6 +112,34 @@ TEST_CASE("gen: an object survives age-1 minor collections young and is old afte
   CHECK(!ms->set_promote_age(2));  // gen only
 }
 
+TEST_CASE("gen: survivors that mostly outlive their second collection are promoted at the first",
+          "[gc]") {
+  auto h = heap_with_res("gen");  // the default age: adapted, not fixed
+  gc::Rooted<Word> a(*h, 0), b(*h, 0), c(*h, 0);
+  auto build = [&](gc::Rooted<Word>& r) {
+    for (int i = 0; i < 1000; ++i) r = w(pair(*h, fix(i), r));  // 24 KB, a sample worth taking
+  };
+  gc::GenFigures f;
+  build(a);
+  h->collect_minor();  // a: to the survivor space
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.survivor_used_bytes == 1000 * sizeof(Pair));
+  h->collect_minor();  // a: all of it lived on, promoted at its second
+  CHECK(h->stats().bytes_promoted == 1000 * sizeof(Pair));
+  build(b);
+  h->collect_minor();  // so b is promoted at its first
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.survivor_used_bytes == 0);
+  CHECK(h->stats().bytes_promoted == 2000 * sizeof(Pair));
+  for (int i = 0; i < 7; ++i) h->collect_minor();
+  build(c);
+  h->collect_minor();  // eight collections on, one ages again
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.survivor_used_bytes == 1000 * sizeof(Pair));
+  CHECK(h->stats().bytes_promoted == 2000 * sizeof(Pair));
+  CHECK(h->verify().empty());
+}
+
 TEST_CASE("gen: a full survivor space promotes the rest early", "[gc]") {
   auto h = heap_with_res("gen");
   h->set_nursery_size(64 << 10);  // survivor spaces of 32 KiB
