@@ -753,6 +753,14 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
           ENTER_FRAME(c, args, Value::fixnum(frame_pc(code, pc)), Value::fixnum(base - r_.stack));
         }
       }
+      // (t k) of a table: a lookup, no call (no safe point, as call_data
+      // makes none).
+      if (kind == uint8_t(Kind::Table) && n == 1) {
+        if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(Kind::Table)]++;
+        Value key = sp[-1];
+        sp -= 2;
+        VALUE_RESULT(table_get(f, key));
+      }
       goto call;
     }
     op_TAILCALL:
@@ -1041,6 +1049,17 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     }
     op_SCDR_general:
       PRIM_SLOW(SCDR, 2);
+    // The store into a table that (= (h k) v) makes; no safe point, as
+    // the builtin sref makes none.
+    op_SREF:
+      if (sp[-3].is_ref() && sp[-3].header()->kind == uint8_t(Kind::Table)) {
+        table_put(*this, sp[-3], sp[-1], sp[-2]);
+        sp[-3] = sp[-2];
+        sp -= 2;
+        DISPATCH();
+      }
+    op_SREF_general:
+      PRIM_SLOW(SREF, 3);
     op_CAPTURES:
       PUSH(Value::fixnum(int64_t(captures_)));
       DISPATCH();

@@ -1,11 +1,28 @@
 // vm/table.cpp — Arc tables, Racket's equal? and the hash that matches it.
 //
-// Open addressing with linear probing. `slots` is a Vector of 2*capacity
-// Values, key then value; capacity is a power of two. A never-used key slot
-// holds EMPTY, a deleted one TOMBSTONE (so probe chains stay intact). `used`
-// counts live entries plus tombstones: when it would pass 3/4 of capacity
-// the table is rebuilt, at a capacity that puts the live entries at or below
-// 1/2 (so deletions followed by insertions also clean tombstones out).
+// A table has two parts, as Lua's tables have (Lua 5.4's ltable.c, whose
+// design this follows; the code is ours). The array part holds the fixnum
+// keys 0..asize-1: key k's value in slot k, nil where k is absent. Indices
+// start at 0 because Arc's do (lists and strings are indexed from 0, and a
+// program ported from a language indexing from 1 only leaves slot 0 empty).
+// Every other key lives in the hash part; a key in the array part's range
+// never does, so a lookup of a fixnum key looks in one part only.
+//
+// The hash part: open addressing with linear probing. `slots` is a Vector
+// of 2*capacity Values, key then value; capacity is a power of two. A
+// never-used key slot holds EMPTY, a deleted one TOMBSTONE (so probe chains
+// stay intact). `used` counts live entries plus tombstones: when it would
+// pass 3/4 of capacity the table is rebuilt, at a capacity that puts the
+// live entries at or below 1/2 (so deletions followed by insertions also
+// clean tombstones out).
+//
+// The array part's size is chosen only when the hash part is rebuilt
+// (rebuild): the largest power of two n such that more than n/2 of the
+// keys 0..n-1 are present, counting the key being inserted (Lua's
+// computesizes). So the array is at least half full when it is sized, and
+// filling 0, 1, 2, ... in order doubles it as the hash part would double,
+// while a key far past the others (a sparse table of integers) stays in
+// the hash part. Deleting keys never shrinks it until the next rebuild.
 //
 // Hashes never use an object's address, which a moving collector changes:
 // identity-compared objects use identity_hash (kept in the header).
@@ -23,6 +40,8 @@ namespace vm {
 namespace {
 
 constexpr uint64_t kMinCapacity = 8;
+// The array part holds keys below 2^kMaxArrayBits at most.
+constexpr int kMaxArrayBits = 30;
 // Structural hashing of conses looks at this many conses at most; equal
 // structures look at the same ones, so the hash stays consistent.
 constexpr int kHashBudget = 32;
@@ -135,16 +154,93 @@ uint64_t capacity_for(uint64_t entries) {
   return cap;
 }
 
-// Rebuilds the table with room for at least one more entry.
-void rebuild(VM& vm, Table* t) {
+// Which power-of-two slice of the array part's candidates a key 0 <=
+// k < 2^kMaxArrayBits falls in: slice 0 is {0}, slice b >= 1 the keys
+// 2^(b-1) <= k < 2^b, so an array part of 2^b slots holds slices 0..b.
+int slice_of(uint64_t k) { return k == 0 ? 0 : 64 - __builtin_clzll(k); }
+
+// Counts key in its slice if it could live in an array part; whether it could.
+bool count_candidate(Value key, uint64_t* nums) {
+  if (!key.is_fixnum() || key.as_fixnum() < 0 || key.as_fixnum() >= (int64_t(1) << kMaxArrayBits))
+    return false;
+  nums[slice_of(uint64_t(key.as_fixnum()))]++;
+  return true;
+}
+
+// The largest power of two n such that more than n/2 of the keys 0..n-1
+// are counted in nums (0 if none: no array part), and how many keys that
+// array part holds.
+uint64_t array_size_for(const uint64_t* nums, uint64_t* held) {
+  uint64_t below = 0, size = 0;
+  *held = 0;
+  for (int b = 0; b <= kMaxArrayBits; ++b) {
+    below += nums[b];
+    if (below > (uint64_t(1) << b) / 2) {
+      size = uint64_t(1) << b;
+      *held = below;
+    }
+  }
+  return size;
+}
+
+void array_put(VM& vm, Table* t, uint64_t i, Value val) {
+  Vector* a = t->array.as<Vector>();
+  bool was = !a->items[i].is_nil();
+  if (was != !val.is_nil()) {
+    t->count += was ? -1 : 1;
+    t->acount += was ? -1 : 1;
+  }
+  set(vm, &a->h, &a->items[i], val);
+}
+
+bool in_array(const Table* t, Value key) {
+  return key.is_fixnum() && uint64_t(key.as_fixnum()) < t->asize;
+}
+
+// Stores a key the table does not hold, with room in the part it goes to.
+void place(VM& vm, Table* t, Value key, Value val) {
+  if (in_array(t, key)) array_put(vm, t, uint64_t(key.as_fixnum()), val);
+  else insert_new(vm, t, key, val, equal_hash(key));
+}
+
+// Rebuilds the table with room for one more entry, key (which it does not
+// hold): sizes the array part anew, then the hash part for the rest.
+// Counting the array part's keys walks it, so that is skipped when neither
+// key nor any key of the hash part could go to an array part and the
+// array part is still more than half full: the size it has is then the
+// one the count would give, or a smaller one nothing asks for.
+void rebuild(VM& vm, Table* t, Value key) {
+  Vector* old_array = t->array.is_nil() ? nullptr : t->array.as<Vector>();
   Vector* old = t->slots.is_nil() ? nullptr : t->slots.as<Vector>();
-  Value fresh = new_slots(vm, capacity_for(t->count + 1));
-  set(vm, t, &t->slots, fresh);
-  t->count = t->used = 0;
-  if (!old) return;
-  for (uint64_t i = 0; i < old->len; i += 2) {
+  uint64_t nums[kMaxArrayBits + 1] = {};
+  bool candidates = count_candidate(key, nums);
+  for (uint64_t i = 0; old && i < old->len; i += 2) {
     Value k = old->items[i];
-    if (k != EMPTY && k != TOMBSTONE) insert_new(vm, t, k, old->items[i + 1], equal_hash(k));
+    if (k != EMPTY && k != TOMBSTONE && count_candidate(k, nums)) candidates = true;
+  }
+  uint64_t asize = t->asize, held = t->acount;
+  if (candidates || t->acount * 2 <= t->asize) {
+    for (uint64_t i = 0; i < t->asize; ++i)
+      if (!old_array->items[i].is_nil()) nums[slice_of(i)]++;
+    asize = array_size_for(nums, &held);
+  }
+  uint64_t hashed = t->count + 1 - held;
+  // Both parts allocated before anything moves: allocation never collects,
+  // so the old parts stay where they are meanwhile.
+  Value array = asize == t->asize ? t->array : asize ? make_vector(vm, asize, NIL) : NIL;
+  Value slots = hashed ? new_slots(vm, capacity_for(hashed)) : NIL;
+  bool array_moved = array != t->array;
+  set(vm, t, &t->array, array);
+  set(vm, t, &t->slots, slots);
+  t->asize = asize;
+  t->used = 0;
+  if (array_moved) t->acount = 0;
+  t->count = t->acount;
+  for (uint64_t i = 0; array_moved && old_array && i < old_array->len; ++i)
+    if (!old_array->items[i].is_nil()) place(vm, t, Value::fixnum(int64_t(i)), old_array->items[i]);
+  for (uint64_t i = 0; old && i < old->len; i += 2) {
+    Value k = old->items[i];
+    if (k != EMPTY && k != TOMBSTONE) place(vm, t, k, old->items[i + 1]);
   }
 }
 
@@ -162,10 +258,12 @@ Value make_table(VM& vm, uint64_t capacity) {
   Table* t = alloc<Table>(vm, Kind::Table);
   t->count = t->used = 0;
   t->slots = slots;
+  t->array = NIL;
+  t->asize = t->acount = 0;
   return Value::ref(t);
 }
 
-Value table_get(Value t, Value key, Value dflt) {
+Value table_get_hashed(Value t, Value key, Value dflt) {
   Vector* v = slots_of(t);
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
@@ -175,6 +273,10 @@ Value table_get(Value t, Value key, Value dflt) {
 
 void table_put(VM& vm, Value tv, Value key, Value val) {
   Table* t = tv.as<Table>();
+  if (in_array(t, key)) {
+    array_put(vm, t, uint64_t(key.as_fixnum()), val);
+    return;
+  }
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
   Vector* v = slots_of(tv);
@@ -187,7 +289,13 @@ void table_put(VM& vm, Value tv, Value key, Value val) {
     set(vm, &v->h, &v->items[2 * i + 1], val);
     return;
   }
-  if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) rebuild(vm, t);
+  if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) {
+    rebuild(vm, t, key);
+    if (in_array(t, key)) {
+      array_put(vm, t, uint64_t(key.as_fixnum()), val);
+      return;
+    }
+  }
   insert_new(vm, t, key, val, hash);
 }
 
