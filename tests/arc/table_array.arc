@@ -156,3 +156,11 @@
   (on h many (for j 0 (mod index 40) (unless (iso (h j) (list index j)) (= ok (list index j)))))
   ok) ; expect: t
 (apply + (map len many)) ; expect: 4100
+
+; --- a redefined sref is what (sref ...) and (= (h k) v) call ---
+(= saved-sref sref)
+(assign sref (fn (o v k) (saved-sref o (list 'wrapped v) k)))
+(let h (table) (sref h 1 'a) (h 'a)) ; expect: (wrapped 1)
+(let h (table) (= (h 0) 2) (h 0)) ; expect: (wrapped 2)
+(assign sref saved-sref)
+(let h (table) (sref h 1 'a) (= (h 0) 2) (list (h 'a) (h 0))) ; expect: (1 2)
