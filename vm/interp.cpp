@@ -1053,7 +1053,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     // the builtin sref makes none.
     op_SREF:
       if (sp[-3].is_ref() && sp[-3].header()->kind == uint8_t(Kind::Table)) {
-        table_put(*this, sp[-3], sp[-1], sp[-2]);
+        if (!table_put_array(*this, sp[-3], sp[-1], sp[-2]))
+          table_put(*this, sp[-3], sp[-1], sp[-2]);
         sp[-3] = sp[-2];
         sp -= 2;
         DISPATCH();

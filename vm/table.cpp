@@ -74,7 +74,8 @@ uint64_t hash_atom(Value v, Kind k) {
   if (k == Kind::Fixnum) return fixnum_hash(v);
   if (is_num_kind(k)) return num_hash(v);
   if (k == Kind::String) return string_hash(v);
-  if (v.is_ref()) return mix(identity_hash(v));
+  // An identity hash is random already (vm/object.cpp): combine's mix is enough.
+  if (v.is_ref()) return identity_hash(v);
   return mix(v.word());  // nil, t, chars, internal markers
 }
 
@@ -107,6 +108,12 @@ uint64_t capacity_of(const Vector* v) { return v ? v->len / 2 : 0; }
 // equal only to itself), so that finding such a key compares words along
 // its probe chain instead of asking each key there what it is.
 uint64_t key_hash(Value key, bool& by_word) {
+  // A symbol first, the key of every field of a record (b!x): what the
+  // general case below gives it, without asking what kind it is.
+  if (key.is_ref() && key.header()->kind == uint8_t(Kind::Symbol)) {
+    by_word = true;
+    return combine(0x51ed27, identity_hash(key));
+  }
   Kind k = TYPE(key);
   by_word = !(k == Kind::String || k == Kind::Cons || k == Kind::Tagged ||
               (k != Kind::Fixnum && is_num_kind(k)));
@@ -183,24 +190,9 @@ uint64_t array_size_for(const uint64_t* nums, uint64_t* held) {
   return size;
 }
 
-void array_put(VM& vm, Table* t, uint64_t i, Value val) {
-  Vector* a = t->array.as<Vector>();
-  bool was = !a->items[i].is_nil();
-  if (was != !val.is_nil()) {
-    t->count += was ? -1 : 1;
-    t->acount += was ? -1 : 1;
-  }
-  set(vm, &a->h, &a->items[i], val);
-}
-
-bool in_array(const Table* t, Value key) {
-  return key.is_fixnum() && uint64_t(key.as_fixnum()) < t->asize;
-}
-
 // Stores a key the table does not hold, with room in the part it goes to.
 void place(VM& vm, Table* t, Value key, Value val) {
-  if (in_array(t, key)) array_put(vm, t, uint64_t(key.as_fixnum()), val);
-  else insert_new(vm, t, key, val, equal_hash(key));
+  if (!table_put_array(vm, Value::ref(t), key, val)) insert_new(vm, t, key, val, equal_hash(key));
 }
 
 // Rebuilds the table with room for one more entry, key (which it does not
@@ -218,26 +210,45 @@ void rebuild(VM& vm, Table* t, Value key) {
     Value k = old->items[i];
     if (k != EMPTY && k != TOMBSTONE && count_candidate(k, nums)) candidates = true;
   }
-  uint64_t asize = t->asize, held = t->acount;
-  if (candidates || t->acount * 2 <= t->asize) {
-    for (uint64_t i = 0; i < t->asize; ++i)
-      if (!old_array->items[i].is_nil()) nums[slice_of(i)]++;
+  uint64_t old_asize = t->asize, asize = old_asize, held = t->acount;
+  if (candidates || t->acount * 2 <= old_asize) {
+    if (t->acount == old_asize) {  // full (filling in order): its counts need no walk
+      for (int b = 0; b <= kMaxArrayBits && (uint64_t(1) << b) <= old_asize; ++b)
+        nums[b] += b == 0 ? 1 : uint64_t(1) << (b - 1);
+    } else {
+      for (uint64_t i = 0; i < old_asize; ++i)
+        if (!old_array->items[i].is_nil()) nums[slice_of(i)]++;
+    }
     asize = array_size_for(nums, &held);
   }
   uint64_t hashed = t->count + 1 - held;
   // Both parts allocated before anything moves: allocation never collects,
   // so the old parts stay where they are meanwhile.
-  Value array = asize == t->asize ? t->array : asize ? make_vector(vm, asize, NIL) : NIL;
+  Value array = asize == old_asize ? t->array : asize ? make_vector(vm, asize, NIL) : NIL;
   Value slots = hashed ? new_slots(vm, capacity_for(hashed)) : NIL;
   bool array_moved = array != t->array;
   set(vm, t, &t->array, array);
   set(vm, t, &t->slots, slots);
   t->asize = asize;
   t->used = 0;
-  if (array_moved) t->acount = 0;
-  t->count = t->acount;
-  for (uint64_t i = 0; array_moved && old_array && i < old_array->len; ++i)
-    if (!old_array->items[i].is_nil()) place(vm, t, Value::fixnum(int64_t(i)), old_array->items[i]);
+  t->count = array_moved ? 0 : t->acount;
+  if (array_moved) {
+    // The old array's entries: each where it was in the new one, past its
+    // end hashed.
+    t->acount = 0;
+    for (uint64_t i = 0; i < old_asize; ++i) {
+      Value v = old_array->items[i];
+      if (v.is_nil()) continue;
+      if (i < asize) {
+        set(vm, &array.as<Vector>()->h, &array.as<Vector>()->items[i], v);
+        t->acount++;
+        t->count++;
+      } else {
+        Value k = Value::fixnum(int64_t(i));
+        insert_new(vm, t, k, v, equal_hash(k));
+      }
+    }
+  }
   for (uint64_t i = 0; old && i < old->len; i += 2) {
     Value k = old->items[i];
     if (k != EMPTY && k != TOMBSTONE) place(vm, t, k, old->items[i + 1]);
@@ -272,11 +283,8 @@ Value table_get_hashed(Value t, Value key, Value dflt) {
 }
 
 void table_put(VM& vm, Value tv, Value key, Value val) {
+  if (table_put_array(vm, tv, key, val)) return;
   Table* t = tv.as<Table>();
-  if (in_array(t, key)) {
-    array_put(vm, t, uint64_t(key.as_fixnum()), val);
-    return;
-  }
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
   Vector* v = slots_of(tv);
@@ -291,10 +299,7 @@ void table_put(VM& vm, Value tv, Value key, Value val) {
   }
   if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) {
     rebuild(vm, t, key);
-    if (in_array(t, key)) {
-      array_put(vm, t, uint64_t(key.as_fixnum()), val);
-      return;
-    }
+    if (table_put_array(vm, tv, key, val)) return;
   }
   insert_new(vm, t, key, val, hash);
 }

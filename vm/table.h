@@ -22,6 +22,19 @@ inline Value table_get(Value t, Value key, Value dflt = NIL) {
   return table_get_hashed(t, key, dflt);
 }
 void table_put(VM& vm, Value t, Value key, Value val);  // val nil deletes
+// table_put when key is in t's array part, inline for the interpreter's
+// SREF; false, having stored nothing, when it is not. (set is vm/vm.h's.)
+inline bool table_put_array(VM& vm, Value t, Value key, Value val) {
+  Table* tb = t.as<Table>();
+  if (!key.is_fixnum() || uint64_t(key.as_fixnum()) >= tb->asize) return false;
+  Vector* a = tb->array.as<Vector>();
+  Value* slot = &a->items[key.as_fixnum()];
+  int64_t change = int64_t(!val.is_nil()) - int64_t(!slot->is_nil());
+  tb->count += uint64_t(change);
+  tb->acount += uint64_t(change);
+  set(vm, &a->h, slot, val);
+  return true;
+}
 uint64_t table_count(Value t);
 // Calls f(key, value) for each entry, the array part's first, in key
 // order; f must not modify the table.
