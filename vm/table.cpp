@@ -124,18 +124,30 @@ uint64_t key_hash(Value key, bool& by_word) {
   return combine(0x51ed27, hash_atom(key, k));  // as hash_bounded gives it
 }
 
+// find for a key only the same word is equal to (key_hash's by_word): the
+// probe loop of a symbol key, every field read b!x, with nothing else in it.
+int64_t find_word(const Vector* v, Value key, uint64_t hash) {
+  uint64_t mask = capacity_of(v) - 1;
+  for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
+    Value k = v->items[2 * i];
+    if (k == key) return int64_t(i);
+    if (k == EMPTY) return -1;
+  }
+}
+
 // The slot index of key, or -1 if absent.
 // A string key (the common key compared by content) meets the keys on its
 // probe path as strings at once: no other kind is equal to a string.
 int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word) {
   if (!v) return -1;
+  if (by_word) return find_word(v, key, hash);
   uint64_t mask = capacity_of(v) - 1;
-  bool string_key = !by_word && TYPE(key) == Kind::String;
+  bool string_key = TYPE(key) == Kind::String;
   for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
     Value k = v->items[2 * i];
     if (k == key) return int64_t(i);
     if (k == EMPTY) return -1;
-    if (by_word || k == TOMBSTONE) continue;
+    if (k == TOMBSTONE) continue;
     if (string_key ? TYPE(k) == Kind::String && string_equal(k, key) : arc_equal(k, key))
       return int64_t(i);
   }
@@ -276,6 +288,7 @@ Value make_table(VM& vm, uint64_t capacity) {
 
 Value table_get_hashed(Value t, Value key, Value dflt) {
   Vector* v = slots_of(t);
+  if (!v) return dflt;
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
   int64_t i = find(v, key, hash, by_word);
