@@ -14,7 +14,7 @@ BUILD ?= build
 CMAKE_ARGS ?=
 DEPS = cmake g++ catch2 libgmp-dev libreadline-dev libgoogle-perftools-dev \
        google-perftools libboost-context-dev libgc-dev libsodium-dev \
-       libhttp-parser-dev zlib1g-dev python3
+       libhttp-parser-dev libsqlite3-dev zlib1g-dev python3
 JOBS ?= $(shell nproc)
 
 .PHONY: all deps configure test run repl sanitize tsan fuzz clean format format-check
