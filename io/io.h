@@ -18,6 +18,6 @@ extern const Library kIoLibrary;
 void register_os_builtins(VM& vm);      // files, directories, shell commands, setuid
 void register_http_builtins(VM& vm);    // requests, responses, static files (srv.arc)
 void register_crypto_builtins(VM& vm);  // password hashes, random strings (libsodium)
-void register_sqlite_builtins(VM& vm);  // SQLite databases: open, exec, query, close
+void register_sqlite_builtins(VM& vm);  // SQLite: sql-open, sql-exec, sql-query, sql-close
 
 }  // namespace vm
