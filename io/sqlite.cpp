@@ -23,9 +23,14 @@
 //
 // SQLite's calls run on the interpreter's OS thread: a commit's fsync
 // blocks the process for as long as it takes, as writefile's fsync does
-// (io/os.cpp, %durable-mvfile). What is opened here is not carried over a
-// fork: a database is opened in the process that uses it.
+// (io/os.cpp, %durable-mvfile). A connection must not be used across a
+// fork (SQLite's "How To Corrupt An SQLite Database File", 2.6): the
+// child of a fork (a worker of --workers) that uses a database its parent
+// opened gets an error saying so, and its sql-close of it lets the handle
+// go without closing it, since closing would drop the POSIX locks the
+// parent holds on the file; the child opens the file again for itself.
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
@@ -47,6 +52,7 @@ namespace {
 struct Database {
   sqlite3* db = nullptr;
   std::string path;
+  pid_t pid = 0;                                              // the process that opened it
   std::unordered_map<std::string, sqlite3_stmt*> statements;  // by their text
 
   ~Database() {
@@ -68,8 +74,13 @@ Database& arg_database(VM& vm, const char* fn, Value v) {
     Tagged* t = v.as<Tagged>();
     if (t->tag == database_tag(vm) && t->rep.is_fixnum()) {
       int64_t i = t->rep.as_fixnum() - 1;
-      if (i >= 0 && size_t(i) < g_databases.size() && g_databases[size_t(i)])
-        return *g_databases[size_t(i)];
+      if (i >= 0 && size_t(i) < g_databases.size() && g_databases[size_t(i)]) {
+        Database& d = *g_databases[size_t(i)];
+        if (d.pid != getpid())
+          throw_error(vm, std::string(fn) + ": " + d.path +
+                              ": opened by another process (before a fork): open it again here");
+        return d;
+      }
       throw_error(vm, std::string(fn) + ": the database is closed");
     }
   }
@@ -185,6 +196,7 @@ Value bi_sql_open(VM& vm, Value* args, int) {
   std::string path = arg_text(vm, "sql-open", args[0]);
   auto d = std::make_unique<Database>();
   d->path = path;
+  d->pid = getpid();
   int rc = sqlite3_open_v2(
       path.c_str(), &d->db,
       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
@@ -255,7 +267,14 @@ Value bi_sql_close(VM& vm, Value* args, int) {
   if (is_tagged(args[0]) && args[0].as<Tagged>()->tag == database_tag(vm) &&
       args[0].as<Tagged>()->rep.is_fixnum()) {
     int64_t i = args[0].as<Tagged>()->rep.as_fixnum() - 1;
-    if (i >= 0 && size_t(i) < g_databases.size()) g_databases[size_t(i)].reset();
+    if (i >= 0 && size_t(i) < g_databases.size() && g_databases[size_t(i)]) {
+      // another process's connection (inherited over a fork) is let go, not closed
+      if (g_databases[size_t(i)]->pid != getpid()) {
+        g_databases[size_t(i)]->db = nullptr;
+        g_databases[size_t(i)]->statements.clear();
+      }
+      g_databases[size_t(i)].reset();
+    }
     return NIL;
   }
   type_error(vm, "sql-close", "a database (sql-open's)", args[0]);

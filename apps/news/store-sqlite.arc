@@ -83,7 +83,7 @@
 ; open before; an unreadable or corrupt file is an error that says so.
 (def %sql-connect ()
   (when %sql-db* (sql-close %sql-db*) (wipe %sql-db*))
-  (= %sql-depth* 0)
+  (= %sql-depth* 0 %sql-worker* (%srv-worker))
   (ensure-dir arcdir*)
   (let path (%sql-path)
     (let db (on-err (fn (e) (err (+ "cannot open the news database: " (details e))))
@@ -108,9 +108,20 @@
     (each t1 '("items" "profiles" "votes" "files")
       (unless (mem t1 tables) (err "no table" t1)))))
 
-(def %sql-exec (sql . params) (apply sql-exec %sql-db* sql params))
+; Each process its own connection: a worker of --workers, forked after
+; store-open, opens the file again (io/sqlite.cpp: a connection is not
+; used across a fork). The workers do not yet see each other's changes
+; (each keeps its own tables in memory): that is issue 43's next step.
+(= %sql-worker* nil)
 
-(def %sql-query (sql . params) (apply sql-query %sql-db* sql params))
+(def %sql-db ()
+  (unless (is (%srv-worker) %sql-worker*)
+    (%sql-connect))
+  %sql-db*)
+
+(def %sql-exec (sql . params) (apply sql-exec (%sql-db) sql params))
+
+(def %sql-query (sql . params) (apply sql-query (%sql-db) sql params))
 
 ; The one value of a query's first row, or nil.
 (def %sql-one (sql . params) (car (car (apply %sql-query sql params))))

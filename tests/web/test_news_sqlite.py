@@ -12,6 +12,12 @@ reach.
 - Errors at the start: a corrupt database file, and a database path
   that cannot be opened (a folder in its place), stop news.arc with
   status 1 and SQLite's reason on stderr, not a crash.
+- Workers (arcana --workers 2): each worker, forked after the store
+  opened the database, opens it again for itself (a connection is not
+  used across a fork): an account made on a worker is stored, and the
+  pages answer from both. (The workers do not yet see each other's
+  changes, so two workers' accounts would overwrite each other's hpw:
+  issue 43's next step.)
 - A backup of a running site on SQLite (--backup: VACUUM INTO under the
   lock) is a database that passes SQLite's integrity check and holds
   what the site had acknowledged.
@@ -25,6 +31,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -53,6 +60,15 @@ def layout_files(d):
                 with open(p, "rb") as f:
                     out[sub + "/" + name] = f.read()
     return out
+
+
+def webtest_stored_hpw(data):
+    c = sqlite3.connect(os.path.join(data, "news.db"))
+    try:
+        row = c.execute("SELECT data FROM files WHERE path = 'hpw'").fetchone()
+        return row[0] if row else ""
+    finally:
+        c.close()
 
 
 class NewsSqliteTest(unittest.TestCase):
@@ -153,6 +169,41 @@ class NewsSqliteTest(unittest.TestCase):
         self.assertEqual(st, 1, so + se)
         self.assertIn("news.arc: cannot open the news database", se)
         self.assertIn("unable to open database file", se)
+
+    def test_workers_open_the_database_each(self):
+        data = os.path.join(self.work, "data")
+        srv = crash.NewsServer(self.work)
+        srv.data = data
+        site = crash.Site(srv)
+        # the parent prints srv.arc's ready line (the workers announce nothing)
+        out_path = os.path.join(self.work, "workers.out")
+        srv.err_path = os.path.join(self.work, "workers.err")
+        cmd = [webtest.ARCANA, "--workers=2", "--host=127.0.0.1", NEWS, "--port", "0",
+               "--host", "127.0.0.1", "--data", data, "--no-demo"] + SQLITE
+        with open(out_path, "wb") as out, open(srv.err_path, "wb") as err:
+            srv.proc = subprocess.Popen(cmd, cwd=self.work, stdin=subprocess.DEVNULL, stdout=out,
+                                        stderr=err, preexec_fn=webtest._child_setup,
+                                        start_new_session=True)
+        try:
+            deadline = time.time() + 30
+            while not srv.port:
+                with open(out_path) as f:
+                    m = re.search(r"^ready to serve port (\d+)", f.read(), re.M)
+                if m:
+                    srv.port = int(m.group(1))
+                elif srv.proc.poll() is not None or time.time() > deadline:
+                    self.fail("the workers did not start: %s" % srv.stderr())
+                else:
+                    time.sleep(0.05)
+            site.create_account("worker1", "workers-pw-1")
+            for _ in range(8):
+                status, _, body = srv.get("/news")
+                self.assertEqual(status, 200, body[:300])
+            logs = srv.logs()
+        finally:
+            srv.kill()
+        self.assertIn('"worker1"', webtest_stored_hpw(data))
+        self.assertNotIn("another process", logs)
 
     def test_backup_of_a_running_site(self):
         data = os.path.join(self.work, "data")
