@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -49,6 +50,10 @@ void Profiler::on_signal(int) {
   if (collecting_.load(std::memory_order_relaxed))
     gc_ticks_.fetch_add(n, std::memory_order_relaxed);
   else g_profile.ticks.fetch_add(n, std::memory_order_relaxed);
+  // Charged where the program is: at the next instruction it dispatches.
+  // The poke is for when it runs none soon (a builtin that calls back into
+  // Arc reaches a safe point first).
+  vm->sample_next_instruction();
   vm->poke_safe_point();
 }
 
@@ -123,10 +128,34 @@ uint64_t Profiler::function_of(Code* c) {
   }
   auto it = functions_.find(c);
   if (it != functions_.end()) return it->second;
-  std::string file = c->file.is_nil() ? "" : string_utf8(c->file);
+  std::string file = c->file.is_nil() ? "" : source_path(string_utf8(c->file));
   uint64_t id = profile_->function(code_function_name(c), file, c->line);
   functions_.emplace(c, id);
   return id;
+}
+
+// pprof -list reads a function's file where the profile names it, from
+// whatever directory pprof runs in: a script's path made absolute (against
+// the directory it was loaded from, taken to be the current one), and the
+// library's files (built into the binary, named core.arc and so on) found
+// in the source tree the binary was built from, where it still is.
+std::string Profiler::source_path(const std::string& file) {
+  auto it = paths_.find(file);
+  if (it != paths_.end()) return it->second;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string path = file;
+  if (!file.empty() && fs::path(file).is_relative()) {
+    fs::path lib = fs::path(ARCANA_STDLIB_DIR) / file;
+    if (fs::exists(file, ec)) {
+      fs::path abs = fs::absolute(file, ec);
+      if (!ec) path = abs.lexically_normal().string();
+    } else if (fs::exists(lib, ec)) {
+      path = lib.string();
+    }
+  }
+  paths_.emplace(file, path);
+  return path;
 }
 
 uint64_t Profiler::builtin_location(const Builtin* b) {

@@ -5,30 +5,36 @@
 // (timer_create on CLOCK_THREAD_CPUTIME_ID, SIGPROF to that thread, at
 // --profile-rate ticks a second, 1,000 by default) only counts: its handler
 // adds one to the VM's tick count (or to the collection tick count while a
-// collection runs) and pokes the safe-point counter, which is async-signal
-// safe. The interpreter then takes the sample at its next safe point
-// (VM::safe_point_slow), where the Arc stack and the heap are consistent:
-// the whole stack, innermost first, each frame a function (the global it
-// was defined as, or fn@FILE:LINE where an anonymous one was made), its file
-// and the line it is at, with the ticks pending as the sample's weight.
+// collection runs), points every entry of the interpreter's dispatch table
+// at the sampling handler (VM::sample_next_instruction) and pokes the
+// safe-point counter, all async-signal safe. The next instruction the
+// interpreter dispatches, wherever it is, then takes the sample
+// (VM::sample_at_instruction) between two instructions, where the Arc stack
+// and the heap are consistent, and puts the table back: the whole stack,
+// innermost first, each frame a function (the global it was defined as, or
+// fn@FILE:LINE where an anonymous one was made), its file and the line it
+// is at, with the ticks pending as the sample's weight. Between ticks the
+// table is the plain one, so sampling costs the loop nothing.
 //
-// Keeping it unbiased. A safe point comes at every call's entry, every
-// backward jump and every self tail call, so a tick is seen within a few
-// instructions of the one it interrupted, except in two places, handled
-// apart:
-//  - at a call's entry the callee has run nothing yet: the ticks pending
-//    there came while the caller ran (its argument set-up, the call), so
-//    they are charged to the caller's frame at the line of the call;
-//  - a builtin runs no safe point of its own (unless it calls back into
-//    Arc): the interpreter compares the tick count before and after each
-//    builtin call it makes (two loads), and ticks that came during the
-//    call are charged to the builtin, as a frame of its own above its
-//    caller. A long instruction is not over-charged: a tick is charged to
-//    whatever was running when it came, wherever it is noticed.
-// Collections are charged as a [gc] frame above the stack they interrupted
-// (the safe point that ran them). Allocated bytes are a second figure: at
-// each sample, the bytes allocated since the previous one, charged to the
-// same stack (so the allocation profile has the timer's resolution).
+// Keeping it unbiased. A tick is charged to the instruction after the one
+// it interrupted, so a loop's body gets its own lines (a sample taken at
+// the next safe point, a backward jump, would charge the whole body to the
+// loop's head). Two places are handled apart:
+//  - a call's entry is a safe point, which comes before the callee's first
+//    instruction: ticks pending there came while the caller ran (its
+//    argument set-up, the call), so they are charged to the caller's frame
+//    at the line of the call;
+//  - a builtin runs no instruction (unless it calls back into Arc): the
+//    interpreter compares the tick count before and after each builtin
+//    call it makes (two loads), and ticks that came during the call are
+//    charged to the builtin, as a frame of its own above its caller. A
+//    long instruction is not over-charged: a tick is charged to whatever
+//    was running when it came, wherever it is noticed.
+// File names are absolute (source_path), so that pprof -list finds them
+// from any directory.
+// Collections are charged as a [gc] frame above the stack they interrupted. Allocated bytes are a
+// second figure: at each sample, the bytes allocated since the previous one, charged to the same
+// stack (so the allocation profile has the timer's resolution).
 //
 // Each sample is labelled with its green thread ("main", "thread 3"); a
 // fiber or generator is sampled on its own stack.
@@ -98,6 +104,7 @@ class Profiler {
   // leaving out the innermost frame if skip_top.
   void record(int64_t ticks, const std::vector<uint64_t>& extra, bool skip_top);
   uint64_t function_of(Code* c);
+  std::string source_path(const std::string& file);
   uint64_t builtin_location(const Builtin* b);
   std::string thread_label() const;
 
@@ -116,6 +123,7 @@ class Profiler {
   uint64_t functions_epoch_ = 0;
   // By name, not by object: a builtin's object moves in collections.
   std::unordered_map<std::string, uint64_t> builtins_;
+  std::unordered_map<std::string, std::string> paths_;  // source_path's
   uint64_t gc_location_ = 0;
 
   // The signal handler's view: process-wide, as a handler has no argument.

@@ -141,6 +141,7 @@ enum class Label : uint16_t {
 #undef PRIM
 #undef OP
   count_op,
+  sample_op,
 };
 #endif
 
@@ -440,9 +441,10 @@ void VM::count_instruction(Insn insn, const Value* base, const Insn* pc) {
 // The first run's labels: each opcode's handler and each primitive's
 // general case (VM::refresh_dispatch makes the tables from them).
 void VM::install_labels(const DispatchTarget* labels, const DispatchTarget* general,
-                        DispatchTarget count_label) {
+                        DispatchTarget count_label, DispatchTarget sample_label) {
   for (int i = 0; i < kOpCount; ++i) op_labels_[i] = labels[i], op_general_labels_[i] = general[i];
   count_label_ = count_label;
+  sample_label_ = sample_label;
   refresh_dispatch();
 }
 
@@ -485,7 +487,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef PRIM
 #undef OP
     };
-    install_labels(labels, general, LABEL(count_op));
+    install_labels(labels, general, LABEL(count_op), LABEL(sample_op));
   } else if (dispatch_counting_ != counters_.count_ops) {
     refresh_dispatch();
   }
@@ -606,6 +608,12 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       count_instruction(insn, base, pc);
       JUMP_TO(op_targets_[insn & 0xff]);
 
+    sample_op:  // a profiler tick came (sample_next_instruction): charged to this instruction
+      SAVE();
+      sample_at_instruction();
+      RELOAD();
+      JUMP_TO(dispatch_[insn & 0xff]);
+
 #if ARCANA_SWITCH_DISPATCH
     dispatch_switch:
       switch (Label(switch_target)) {
@@ -620,6 +628,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef PRIM
 #undef OP
         case Label::count_op: goto count_op;
+        case Label::sample_op: goto sample_op;
         case Label::none: break;
       }
       std::abort();  // a target refresh_dispatch never sets

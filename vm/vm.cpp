@@ -113,8 +113,19 @@ void VM::refresh_dispatch() {
              global_value(intern(*this, kOps[int(also)].global)) != primitives_[int(also)])
       op_targets_[i] = op_general_labels_[i];
   dispatch_counting_ = counters_.count_ops;
+  restore_dispatch();
+}
+
+void VM::restore_dispatch() {
   for (int i = 0; i < kOpCount; ++i)
     dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
+}
+
+void VM::sample_at_instruction() {
+  // The table first: a tick that comes while this one is charged
+  // redirects it again and is charged at the next instruction.
+  restore_dispatch();
+  if (instrument_ && instrument_->sample_pending()) instrument_->sample(false);
 }
 
 VM::~VM() {

@@ -297,6 +297,16 @@ class VM final : public gc::RootSource {
   static constexpr int64_t kIdleSafePoints = int64_t(1) << 16;
   static constexpr int64_t kPoke = gc::Heap::kSafepointPoke;  // far more than any slice
   void poke_safe_point() { preempt_budget.fetch_sub(kPoke, std::memory_order_relaxed); }
+  // For the profiler's signal handler (async-signal-safe; on the VM's own
+  // thread): the next instruction dispatched, wherever it is, takes the
+  // pending sample (sample_at_instruction) and puts the dispatch back.
+  // Safe points come only at calls and backward jumps, so a sample taken
+  // at the next one would charge a loop's body to the jump at its head.
+  void sample_next_instruction() {
+    if (!sample_label_) return;  // no run has filled the labels in yet
+    volatile DispatchTarget* d = dispatch_;
+    for (int i = 0; i < kOpCount; ++i) d[i] = sample_label_;
+  }
   // Raises "stack overflow" when the machine stack is nearly used up (on a
   // fiber's small stack, deep C++ recursion such as nested macro expansion).
   void check_machine_stack();
@@ -362,9 +372,14 @@ class VM final : public gc::RootSource {
   inline Value call_builtin(Builtin* b, Value* args, int n);
   Next unwind_run(Value exc, RunScope& scope, Value* base, uint32_t pc);
   void install_labels(const DispatchTarget* labels, const DispatchTarget* general,
-                      DispatchTarget count_label);
+                      DispatchTarget count_label, DispatchTarget sample_label);
   __attribute__((noinline, cold)) void count_instruction(Insn insn, const Value* base,
                                                          const Insn* pc);
+  // The profiler's tick redirected the dispatch (sample_next_instruction):
+  // the table back as it was, and the pending ticks charged here.
+  __attribute__((noinline, cold)) void sample_at_instruction();
+  // dispatch_ as refresh_dispatch last made it (from op_targets_).
+  void restore_dispatch();
   [[noreturn]] void stack_overflow();
   // Every root but the symbol table (trace_roots, trace_young_roots).
   void trace_roots_but_symbols(gc::Visitor& v);
@@ -403,11 +418,18 @@ class VM final : public gc::RootSource {
   // jumps through, the handler each opcode runs now, and the labels they
   // are made from (filled in by the first run).
   Value primitives_[kOpCount];  // by opcode (primitive())
+  // The profiler's signal handler writes dispatch_ (sample_next_instruction)
+  // on the thread that reads it: volatile stores there, plain loads in
+  // DISPATCH (atomic loads there cost the loop instructions: the compiler
+  // may not arrange them as it arranges plain ones). Every value either side
+  // writes is a valid handler, and were a load ever kept from before a
+  // tick, the sample would only come later, at the next safe point.
   DispatchTarget dispatch_[kOpCount] = {};
   DispatchTarget op_targets_[kOpCount] = {};
   DispatchTarget op_labels_[kOpCount] = {};
   DispatchTarget op_general_labels_[kOpCount] = {};
   DispatchTarget count_label_ = {};
+  DispatchTarget sample_label_ = {};
   bool dispatch_counting_ = false;
   // The running execution's registers: its VM stack (the main program's is
   // reserved with mmap and grows as touched), first free slot, running
