@@ -198,7 +198,7 @@ class Builder {
   // at each level: the expander kept the form within its depth limit, but a
   // thread's or fiber's stack can end sooner, and an Arc error it must be.
   Node* build(Value x, Scope* s, uint32_t line) {
-    VM::current().check_machine_stack();
+    vm_.check_machine_stack();
     switch (TYPE(x)) {
       case Kind::Symbol: return build_ref(x, s, line);
       case Kind::True:  // t may be a parameter name (docs/LANGUAGE.md 1.1)
@@ -239,10 +239,10 @@ class Builder {
 
   Node* build_list(Value x, Scope* s, uint32_t line) {
     Value head = car(x);
-    if (head == S.quote) return constant(car(cdr(x)), line);
-    if (head == S.if_) return build_if(cdr(x), s, line);
-    if (head == S.fn) return build_fn(x, s, line, complex_params(x) ? NIL : fn_name_);
-    if (head == S.assign) return build_assign(cdr(x), s, line);
+    if (head == vm_.S.quote) return constant(car(cdr(x)), line);
+    if (head == vm_.S.if_) return build_if(cdr(x), s, line);
+    if (head == vm_.S.fn) return build_fn(x, s, line, complex_params(x) ? NIL : fn_name_);
+    if (head == vm_.S.assign) return build_assign(cdr(x), s, line);
     if (head == intern(vm_, "%catch")) return build_catch(x, s, line);
     return build_call(x, s, line);
   }
@@ -287,7 +287,7 @@ class Builder {
     return seq->kids.size() == 1 ? seq->kids[0] : seq;
   }
 
-  static bool is_fn_form(Value x) { return is_cons(x) && car(x) == S.fn; }
+  bool is_fn_form(Value x) const { return is_cons(x) && car(x) == vm_.S.fn; }
 
   // Functions are named as Arc 3.1 names them (docs/LANGUAGE.md 1.8): after
   // the nearest enclosing binding, wherever the fn sits inside its value,
@@ -444,7 +444,7 @@ class Builder {
     Value name = car(letparams);
     if (!is_cons(letbody) || !cdr(letbody).is_nil()) return false;
     Value as = car(letbody);  // (assign g (fn params body...))
-    if (!is_cons(as) || car(as) != S.assign || !is_cons(cdr(as)) || car(cdr(as)) != name ||
+    if (!is_cons(as) || car(as) != vm_.S.assign || !is_cons(cdr(as)) || car(cdr(as)) != name ||
         !is_cons(cdr(cdr(as))) || !cdr(cdr(cdr(as))).is_nil())
       return false;
     Value fn = car(cdr(cdr(as)));
@@ -464,17 +464,17 @@ class Builder {
   }
 
   // Whether symbol g occurs in x outside quoted data.
-  static bool occurs(Value x, Value g) {
+  bool occurs(Value x, Value g) const {
     if (x == g) return true;
-    if (!is_cons(x) || car(x) == S.quote) return false;
-    VM::current().check_machine_stack();
+    if (!is_cons(x) || car(x) == vm_.S.quote) return false;
+    vm_.check_machine_stack();
     for (Value p = x;; p = cdr(p)) {
       if (!is_cons(p)) return p == g;
       if (occurs(car(p), g)) return true;
     }
   }
 
-  static bool only_tail_calls_body(Value forms, Value g, int nargs, bool tail) {
+  bool only_tail_calls_body(Value forms, Value g, int nargs, bool tail) const {
     for (Value p = forms; is_cons(p); p = cdr(p))
       if (!only_tail_calls(car(p), g, nargs, tail && cdr(p).is_nil())) return false;
     return true;
@@ -482,12 +482,12 @@ class Builder {
 
   // Whether every use of g in x (an expanded form) is a call with nargs
   // arguments in tail position (tail: x is in tail position).
-  static bool only_tail_calls(Value x, Value g, int nargs, bool tail) {
+  bool only_tail_calls(Value x, Value g, int nargs, bool tail) const {
     if (!is_cons(x)) return x != g;
-    VM::current().check_machine_stack();
+    vm_.check_machine_stack();
     Value head = car(x), args = cdr(x);
-    if (head == S.quote) return true;
-    if (head == S.if_) {
+    if (head == vm_.S.quote) return true;
+    if (head == vm_.S.if_) {
       for (Value p = args; is_cons(p);) {
         if (cdr(p).is_nil()) return only_tail_calls(car(p), g, nargs, tail);  // the else
         if (!only_tail_calls(car(p), g, nargs, false)) return false;          // a test
@@ -496,12 +496,12 @@ class Builder {
       }
       return true;
     }
-    if (head == S.fn) {  // a closure: g must not be in it, unless a parameter hides it
+    if (head == vm_.S.fn) {  // a closure: g must not be in it, unless a parameter hides it
       Value params = is_cons(args) ? car(args) : NIL;
       if (simple_params_list(params) && member(params, g)) return true;
       return !occurs(args, g);
     }
-    if (head == S.assign) {
+    if (head == vm_.S.assign) {
       for (Value p = args; is_cons(p); p = is_cons(cdr(p)) ? cdr(cdr(p)) : NIL) {
         if (car(p) == g) return false;
         if (is_cons(cdr(p)) && !only_tail_calls(car(cdr(p)), g, nargs, false)) return false;
@@ -613,7 +613,7 @@ class Builder {
     Value p = params;
     for (; is_cons(p); p = cdr(p)) {
       Value el = car(p);
-      if (is_cons(el) && car(el) == S.o) {
+      if (is_cons(el) && car(el) == vm_.S.o) {
         Value var = is_cons(cdr(el)) ? car(cdr(el)) : NIL;
         check_name(var, form, line, seen);
         l->lenient = true;
@@ -635,7 +635,7 @@ class Builder {
           l->nopt++;
           Binding* b = bind_param(s, el);
           l->params.push_back(b);
-          pend.push_back({b, list(vm_, {S.o, el})});
+          pend.push_back({b, list(vm_, {vm_.S.o, el})});
         } else {
           l->nreq++;
           l->params.push_back(bind_param(s, el));
@@ -652,7 +652,7 @@ class Builder {
     }
     for (const Pending& pd : pend) {
       if (pd.spec.is_nil()) continue;
-      if (car(pd.spec) == S.o) {
+      if (car(pd.spec) == vm_.S.o) {
         Node* n = node(NK::OptArg, line);
         n->b = pd.slot;
         Value d = is_cons(cdr(cdr(pd.spec))) ? car(cdr(cdr(pd.spec))) : NIL;
@@ -695,14 +695,14 @@ class Builder {
   // a non-list atom is an error (%dcar/%dcdr raise it).
   void destructure(Value pattern, Binding* from, Scope* s, Lambda* l, Value form, uint32_t line,
                    std::vector<Value>& seen) {
-    VM::current().check_machine_stack();
+    vm_.check_machine_stack();
     Binding* cur = bind(s, gensym(vm_, "%rest"));
     cur->internal = true;
     init(cur, local_ref(from, l, line), l, line);
     Value p = pattern;
     for (; is_cons(p); p = cdr(p)) {
       Value el = car(p);
-      if (is_cons(el) && car(el) == S.o) {
+      if (is_cons(el) && car(el) == vm_.S.o) {
         Value var = is_cons(cdr(el)) ? car(cdr(el)) : NIL;
         check_name(var, form, line, seen);
         Node* test = call_internal("%consp", local_ref(cur, l, line), line);
@@ -807,7 +807,7 @@ class Emitter {
   }
 
   void emit_node(Node* n, bool tail) {
-    VM::current().check_machine_stack();
+    vm_.check_machine_stack();
     mark_line(n->line);
     switch (n->kind) {
       case NK::Const: return emit_const(n->value);

@@ -69,14 +69,15 @@ Value expand_compose(VM& vm, const std::string& name) {
   std::vector<Value> items;
   for (const std::string& p : parts) {
     if (p[0] == '~')
-      items.push_back(p.size() == 1 ? S.no : list(vm, {S.complement, piece(vm, p.substr(1))}));
+      items.push_back(p.size() == 1 ? vm.S.no
+                                    : list(vm, {vm.S.complement, piece(vm, p.substr(1))}));
     else items.push_back(piece(vm, p));
   }
   if (items.size() == 1) return items[0];
   if (items.empty()) throw_error(vm, "Bad ssyntax", {intern(vm, name)});
   Value r = NIL;
   for (size_t i = items.size(); i-- > 0;) r = cons(vm, items[i], r);
-  return cons(vm, S.compose, r);
+  return cons(vm, vm.S.compose, r);
 }
 
 Value expand_index(VM& vm, const std::string& name) {
@@ -84,7 +85,7 @@ Value expand_index(VM& vm, const std::string& name) {
   size_t i = 0;
   Value head;
   if (name[0] == '.' || name[0] == '!') {
-    head = S.get;
+    head = vm.S.get;
   } else {
     size_t j = name.find_first_of(".!");
     head = piece(vm, name.substr(0, j));
@@ -97,7 +98,7 @@ Value expand_index(VM& vm, const std::string& name) {
     std::string tok = name.substr(i, j - i);
     if (tok.empty()) throw_error(vm, "Bad ssyntax", {intern(vm, name)});
     Value x = piece(vm, tok);
-    head = sep == '.' ? list(vm, {head, x}) : list(vm, {head, list(vm, {S.quote, x})});
+    head = sep == '.' ? list(vm, {head, x}) : list(vm, {head, list(vm, {vm.S.quote, x})});
     i = j;
   }
   return head;
@@ -116,10 +117,12 @@ Value expand_and(VM& vm, const std::string& name) {
   }
   Value r = NIL;
   for (size_t k = items.size(); k-- > 0;) r = cons(vm, items[k], r);
-  return cons(vm, S.andf, r);
+  return cons(vm, vm.S.andf, r);
 }
 
-bool is_tagged_mac(Value v) { return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == S.mac; }
+bool is_tagged_mac(VM& vm, Value v) {
+  return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == vm.S.mac;
+}
 
 // An error raised while the macro name ran on the form at pos: between the
 // macro's own frames and those compiling the form (eval's caller, if any;
@@ -169,15 +172,15 @@ Value ssexpand(VM& vm, Value s) {
   return expand_and(vm, n);
 }
 
-Value macro_of(Value head) {
+Value macro_of(VM& vm, Value head) {
   if (TYPE(head) != Kind::Symbol) return NIL;
   Value v = global_value(head);
-  return is_tagged_mac(v) ? v : NIL;
+  return is_tagged_mac(vm, v) ? v : NIL;
 }
 
 Value macex1(VM& vm, Value form) {
   if (!is_cons(form)) return form;
-  Value m = macro_of(car(form));
+  Value m = macro_of(vm, car(form));
   if (m.is_nil()) return form;
   std::vector<Value> args;
   for (Value p = cdr(form); is_cons(p); p = cdr(p)) args.push_back(p.is_ref() ? car(p) : NIL);
@@ -203,7 +206,7 @@ enum class Unquotes { None, Some, TooDeep };
 // the way to an unquote, so an unquote more than room levels down means the
 // depth error: TooDeep says so at once, where otherwise each level on the
 // way down would walk to it again.
-Unquotes find_unquote(Value x, int room) {
+Unquotes find_unquote(const Syms& S, Value x, int room) {
   std::vector<std::pair<Value, int>> lists;  // lists still to walk, and how deep they lie
   int depth = 0;
   for (;;) {
@@ -227,27 +230,27 @@ Unquotes find_unquote(Value x, int room) {
 // quoted constant; one without splices or a dotted tail is one %list call.
 Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
   if (!is_cons(x)) {
-    if (TYPE(x) == Kind::Symbol || x.is_nil()) return list(vm_, {S.quote, x});
+    if (TYPE(x) == Kind::Symbol || x.is_nil()) return list(vm_, {vm_.S.quote, x});
     return x;  // self-evaluating
   }
   Nest nest(*this, pos);
-  switch (find_unquote(x, kMaxDepth - depth_)) {
-    case Unquotes::None: return list(vm_, {S.quote, x});
+  switch (find_unquote(vm_.S, x, kMaxDepth - depth_)) {
+    case Unquotes::None: return list(vm_, {vm_.S.quote, x});
     case Unquotes::TooDeep: too_deep(vm_, pos);
     case Unquotes::Some: break;
   }
   Value head = car(x);
-  if (head == S.unquote && is_cons(cdr(x)) && depth == 1) return car(cdr(x));
+  if (head == vm_.S.unquote && is_cons(cdr(x)) && depth == 1) return car(cdr(x));
   // Inside a nested quasiquote, unquote and unquote-splicing alike go out a
   // level, and their arguments are a list at that level, as Racket's
   // quasiquote (Arc 3.1's) reads them: with x (1 2), `(a `(b ,@,x)) gives
   // (a (quasiquote (b (unquote-splicing (1 2))))) and `(a `(b ,,@x)) gives
   // (a (quasiquote (b (unquote 1 2)))).
-  if ((head == S.unquote || head == S.unquote_splicing) && is_cons(cdr(x)) && depth > 1)
-    return list(vm_, {internal(vm_, "%append"), list(vm_, {S.quote, list(vm_, {head})}),
+  if ((head == vm_.S.unquote || head == vm_.S.unquote_splicing) && is_cons(cdr(x)) && depth > 1)
+    return list(vm_, {internal(vm_, "%append"), list(vm_, {vm_.S.quote, list(vm_, {head})}),
                       quasiquote(cdr(x), depth - 1, pos)});
-  if (head == S.quasiquote && is_cons(cdr(x)))
-    return list(vm_, {internal(vm_, "%list"), list(vm_, {S.quote, S.quasiquote}),
+  if (head == vm_.S.quasiquote && is_cons(cdr(x)))
+    return list(vm_, {internal(vm_, "%list"), list(vm_, {vm_.S.quote, vm_.S.quasiquote}),
                       quasiquote(car(cdr(x)), depth + 1, pos)});
   // A list: segments to append. Each element is a one-element list, or a
   // spliced expression; a dotted tail (including `(a . ,b)`) ends it.
@@ -255,8 +258,9 @@ Value Expander::quasiquote(Value x, int depth, uint64_t pos) {
   Value p = x;
   for (; is_cons(p); p = cdr(p)) {
     Value el = car(p);
-    if (el == S.unquote && is_cons(cdr(p)) && cdr(cdr(p)).is_nil()) break;  // (a . ,b)
-    if (is_cons(el) && car(el) == S.unquote_splicing && depth == 1) segs.push_back(car(cdr(el)));
+    if (el == vm_.S.unquote && is_cons(cdr(p)) && cdr(cdr(p)).is_nil()) break;  // (a . ,b)
+    if (is_cons(el) && car(el) == vm_.S.unquote_splicing && depth == 1)
+      segs.push_back(car(cdr(el)));
     else segs.push_back(list(vm_, {internal(vm_, "%list"), quasiquote(el, depth, pos)}));
   }
   Value tail = p.is_nil() ? NIL : quasiquote(p, depth, pos);
@@ -329,25 +333,25 @@ Value Expander::expand_list(Value form, uint64_t pos) {
     Value h = ssexpand(vm_, head);
     return expand(with_pos(vm_, cons(vm_, h, cdr(f)), pos));
   }
-  if (head == S.quote) {
+  if (head == vm_.S.quote) {
     if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
       bad(vm_, "quote takes one argument:", pos, form);
     return form;
   }
-  if (head == S.quasiquote) {
+  if (head == vm_.S.quasiquote) {
     if (!is_cons(cdr(form)) || !cdr(cdr(form)).is_nil())
       bad(vm_, "quasiquote takes one argument:", pos, form);
     return expand(with_pos(vm_, quasiquote(car(cdr(form)), 1, pos), pos));
   }
-  if (head == S.fn) return expand_fn(form, pos);
-  if (head == S.assign) return expand_assign(form, pos);
-  if (head == S.if_ || head == intern(vm_, "%catch")) return expand_elements(form, pos, true);
+  if (head == vm_.S.fn) return expand_fn(form, pos);
+  if (head == vm_.S.assign) return expand_assign(form, pos);
+  if (head == vm_.S.if_ || head == intern(vm_, "%catch")) return expand_elements(form, pos, true);
   if (is_cons(head)) {
     bool done = false;
     Value r = rewrite_operator(head, cdr(form), pos, done);
     if (done) return expand(with_pos(vm_, r, pos));
   }
-  Value m = macro_of(head);
+  Value m = macro_of(vm_, head);
   if (m.truthy()) {
     Value r;
     try {
@@ -387,7 +391,7 @@ Value Expander::expand_fn(Value form, uint64_t pos) {
     body.items.push_back(expand(car(p)));
   Value r = NIL;
   for (size_t i = body.items.size(); i-- > 0;) r = cons(vm_, body.items[i], r);
-  return src_cons(vm_, S.fn, cons(vm_, params, r), pos);
+  return src_cons(vm_, vm_.S.fn, cons(vm_, params, r), pos);
 }
 
 // Parameter lists keep their shape; only the defaults of (o var default)
@@ -399,12 +403,12 @@ Value Expander::expand_params(Value params) {
   RootedVector<Value> items(vm_.heap());
   for (; is_cons(p.get()); p = cdr(p)) {
     Value el = car(p);
-    if (is_cons(el) && car(el) == S.o) {
+    if (is_cons(el) && car(el) == vm_.S.o) {
       Rooted<Value> spec(vm_.heap(), el);
       Value dflt = is_cons(cdr(el)) && is_cons(cdr(cdr(el))) ? car(cdr(cdr(el))) : NIL;
       Value e = expand(dflt);
       Value var = is_cons(cdr(spec)) ? car(cdr(spec)) : NIL;
-      items.items.push_back(list(vm_, {S.o, var, e}));
+      items.items.push_back(list(vm_, {vm_.S.o, var, e}));
     } else if (is_cons(el)) {
       items.items.push_back(expand_params(el));
     } else {
@@ -421,7 +425,7 @@ Value Expander::expand_assign(Value form, uint64_t pos) {
   RootedVector<Value> items(vm_.heap());
   for (; is_cons(p.get()); p = cdr(cdr(p))) {
     Value target = car(p);
-    if (is_cons(target) && macro_of(car(target)).truthy()) target = macex(vm_, target);
+    if (is_cons(target) && macro_of(vm_, car(target)).truthy()) target = macex(vm_, target);
     if (TYPE(target) != Kind::Symbol && !target.is_nil() && target != T)
       bad(vm_, "assign: the target must be a symbol, got", pos, target);
     if (target.is_nil()) throw_error(vm_, where(pos) + "Can't rebind nil");
@@ -437,7 +441,7 @@ Value Expander::expand_assign(Value form, uint64_t pos) {
   }
   Value r = NIL;
   for (size_t i = items.items.size(); i-- > 0;) r = cons(vm_, items.items[i], r);
-  return src_cons(vm_, S.assign, r, pos);
+  return src_cons(vm_, vm_.S.assign, r, pos);
 }
 
 // ((compose f g) x) => (f (g x)); ((complement f) x) => (no (f x));
@@ -445,7 +449,7 @@ Value Expander::expand_assign(Value form, uint64_t pos) {
 Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
   Value op = car(head);
   Value fns = cdr(head);
-  if (op == S.compose) {
+  if (op == vm_.S.compose) {
     done = true;
     if (fns.is_nil()) return is_cons(args) ? car(args) : NIL;
     std::vector<Value> fv;
@@ -454,11 +458,11 @@ Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
     for (size_t i = fv.size() - 1; i-- > 0;) r = list(vm_, {fv[i], r});
     return r;
   }
-  if (op == S.complement && is_cons(fns)) {
+  if (op == vm_.S.complement && is_cons(fns)) {
     done = true;
-    return list(vm_, {S.no, cons(vm_, car(fns), args)});
+    return list(vm_, {vm_.S.no, cons(vm_, car(fns), args)});
   }
-  if (op == S.andf) {
+  if (op == vm_.S.andf) {
     done = true;
     std::vector<Value> temps, argv;
     for (Value p = args; is_cons(p); p = cdr(p)) {
@@ -472,11 +476,11 @@ Value Expander::rewrite_operator(Value head, Value args, uint64_t, bool& done) {
     Value body = T;
     for (size_t i = fv.size(); i-- > 0;) {
       Value call = cons(vm_, fv[i], tl);
-      body = i + 1 == fv.size() ? call : list(vm_, {S.if_, call, body});
+      body = i + 1 == fv.size() ? call : list(vm_, {vm_.S.if_, call, body});
     }
     Value al = NIL;
     for (size_t i = argv.size(); i-- > 0;) al = cons(vm_, argv[i], al);
-    return cons(vm_, list(vm_, {S.fn, tl, body}), al);
+    return cons(vm_, list(vm_, {vm_.S.fn, tl, body}), al);
   }
   return NIL;
 }

@@ -43,7 +43,7 @@ class Expander {
 };
 
 // The global macro named by head, or nil.
-Value macro_of(Value head);
+Value macro_of(vm::VM& vm, Value head);
 // (macex1 form) / (macex form): expand the outermost macro call once / fully.
 Value macex1(vm::VM& vm, Value form);
 Value macex(vm::VM& vm, Value form);

@@ -151,7 +151,7 @@ class FormWriter {
     switch (TYPE(v)) {
       case Kind::Symbol: {
         std::string name = symbol_name(v);
-        if (find_symbol(name) != v) {
+        if (find_symbol(vm_, name) != v) {
           out_ += char(kUsym);
           put_text(out_, name);
           return;
@@ -505,7 +505,7 @@ bool image_valid(std::string_view image, ImageHeader* header, bool own) {
 bool run_image(VM& vm, std::string_view image, void (*after_prelude)(VM& vm)) {
   ImageHeader h;
   if (!image_valid(image, &h, image.data() == embedded_image().data())) return false;
-  advance_uniq_count(h.uniq_count);
+  advance_uniq_count(vm, h.uniq_count);
   FormReader r(vm, image.substr(kHeaderBytes), h.symbols);
   if (h.prelude_forms == 0) after_prelude(vm);
   for (uint32_t i = 0; i < h.forms; ++i) {

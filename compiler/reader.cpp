@@ -439,10 +439,10 @@ bool FormBuilder::step(int32_t c, uint32_t line, uint32_t col, Value& v) {
       // Peek first: reading a port may wait, and other threads collect.
       bool splice = c == ',' && r_.peek() == '@';
       if (splice) r_.next();
-      Value sym = splice      ? vm::S.unquote_splicing
-                  : c == '\'' ? vm::S.quote
-                  : c == '`'  ? vm::S.quasiquote
-                              : vm::S.unquote;
+      Value sym = splice      ? vm_.S.unquote_splicing
+                  : c == '\'' ? vm_.S.quote
+                  : c == '`'  ? vm_.S.quasiquote
+                              : vm_.S.unquote;
       push(Kind::Quote, line, col, sym);
       return false;
     }
@@ -552,8 +552,8 @@ Value FormBuilder::close(int32_t c, uint32_t line, uint32_t col) {
 
 // docs/LANGUAGE.md 2.9: [ ... ] is (fn (_) (...)).
 Value FormBuilder::bracket_fn(Value body, uint64_t pos) {
-  Value params = vm::src_cons(vm_, vm::S.underscore, NIL, pos);
-  return vm::src_cons(vm_, vm::S.fn,
+  Value params = vm::src_cons(vm_, vm_.S.underscore, NIL, pos);
+  return vm::src_cons(vm_, vm_.S.fn,
                       vm::src_cons(vm_, params, vm::src_cons(vm_, body, NIL, pos), pos), pos);
 }
 

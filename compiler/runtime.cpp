@@ -88,7 +88,7 @@ void Runtime::load_library_source(std::string* record) {
       if (writer) writer->end_prelude();
     }
   }
-  if (writer) *record = writer->finish(uniq_count());
+  if (writer) *record = writer->finish(uniq_count(vm()));
 }
 
 Runtime::Runtime(const RuntimeOptions& opts) {

@@ -131,7 +131,7 @@ const CachedSymbol kType("type"), kOp("op"), kArgs("args"), kCooks("cooks"), kIp
 // fresh uninterned one (no op or limit can be registered under a name
 // never interned, and a hostile client must not grow the symbol table).
 Value op_symbol(VM& vm, const std::string& path) {
-  Value s = find_symbol(path);
+  Value s = find_symbol(vm, path);
   return s == UNBOUND ? make_uninterned_symbol(vm, path) : s;
 }
 
@@ -297,14 +297,14 @@ Value error_pair(VM& vm, int status, const std::string& message) {
 
 // The body limit for the op of a request whose head has just been read:
 // its entry in limits (an Arc table, op -> bytes), else dflt.
-uint64_t body_limit(http::Request& r, Value limits, Value dflt) {
+uint64_t body_limit(VM& vm, http::Request& r, Value limits, Value dflt) {
   uint64_t n = is_integer(dflt) && dflt.is_fixnum() && dflt.as_fixnum() >= 0
                    ? uint64_t(dflt.as_fixnum())
                    : uint64_t(1) << 20;
   if (TYPE(limits) != Kind::Table) return n;
   std::string path, query;
   if (!http::split_target(r.target, path, query)) return n;
-  Value op = find_symbol(path);
+  Value op = find_symbol(vm, path);
   if (op == UNBOUND) return n;
   Value v = table_get(limits, op);
   return v.is_fixnum() && v.as_fixnum() >= 0 ? uint64_t(v.as_fixnum()) : n;
@@ -351,7 +351,7 @@ Value bi_http_read(VM& vm, Value* args, int) {
       if (before == State::Head || before == State::Idle) {
         if (p.state() == State::Body) {
           http::Request& r = p.request();
-          p.set_body_limit(body_limit(r, args[2], args[3]));  // a length over it: 413 now
+          p.set_body_limit(body_limit(vm, r, args[2], args[3]));  // a length over it: 413 now
           if (p.state() == State::Error) break;
           if (r.expect_continue && r.content_length > 0 && in->conn().fd >= 0) {
             static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";

@@ -20,6 +20,7 @@ void open_io(VM& vm) {
   register_http_builtins(vm);
   register_server_builtins(vm);
   register_crypto_builtins(vm);
+  register_sqlite_builtins(vm);
 }
 
 }  // namespace

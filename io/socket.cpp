@@ -376,7 +376,7 @@ Value accept_connection(VM& vm, Value* slot, int wake_fd) {
     int err = errno;
     if (err == EINTR || err == ECONNABORTED || err == EPROTO) continue;
     if (err != EAGAIN && err != EWOULDBLOCK) sys_error(vm, "socket-accept", err);
-    if (wait_io(VM::current(), s->fd, false, 0, wake_fd, true) == IoWait::Woken) return NIL;
+    if (wait_io(vm, s->fd, false, 0, wake_fd, true) == IoWait::Woken) return NIL;
   }
 }
 

@@ -99,7 +99,7 @@ char* complete_global(const char* text, int state) {
     index = 0;
     prefix = text;
   }
-  const auto& syms = vm::all_symbols();
+  const auto& syms = vm::all_symbols(*g_vm);
   while (index < syms.size()) {
     vm::Value s = syms[index++];
     if (s.is_nil() || vm::global_value(s) == vm::UNBOUND) continue;  // nil: a hole

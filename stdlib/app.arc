@@ -37,16 +37,36 @@
   (serve port))
 
 (def load-userinfo ()
-  (= hpasswords*   (safe-load-table hpwfile*)
-     openids*      (safe-load-table oidfile*)
-     admins*       (map string (errsafe (readfile adminfile*)))
-     cookie->user* (safe-load-table cookfile*)
+  (= hpasswords*   (%app-load-table hpwfile*)
+     openids*      (%app-load-table oidfile*)
+     admins*       (map string (errsafe (%app-read-all adminfile*)))
+     cookie->user* (%app-load-table cookfile*)
      user->cookie* (table)
      dc-usernames* (table)
-     sessions*     (safe-load-table sessfile*))
+     sessions*     (%app-load-table sessfile*))
   (maptable (fn (cookie user) (= (user->cookie* user) cookie)) cookie->user*)
   (maptable (fn (user hash) (set (dc-usernames* (downcase user)))) hpasswords*)
   t)
+
+; Where the files above are kept: in the files, as Arc 3.1 keeps them,
+; while app-files* is nil. A program that keeps them elsewhere (the news
+; site's SQLite store, apps/news/store-sqlite.arc) sets it to a list of
+; two functions, (read file), the text saved under file's path or nil,
+; and (write file text), which saves it durably; the text is what the
+; file would hold.
+(= app-files* nil)
+
+(def %app-load-table (file)
+  (if app-files*
+      (or (errsafe (let text ((car app-files*) file)
+                     (and text (read-table (instring text)))))
+          (table))
+      (safe-load-table file)))
+
+(def %app-read-all (file)
+  (if app-files*
+      (readall (or ((car app-files*) file) "") (list 'eof))
+      (readfile file)))
 
 ; Saves table h in file, making its directory first if need be (a program
 ; may create accounts before serve has made arcdir*).
@@ -55,6 +75,12 @@
 ; sessions), so it is readable by its owner only: the .tmp file that
 ; writefile fills and renames is made mode 0600 before anything is in it.
 (def %app-save (h file)
+  (if app-files*
+      (atomic ((cadr app-files*) file (tostring (write (tablist h)))))
+      (%app-save-file h file)))
+
+; The file itself, whatever app-files* says (the news site's control file).
+(def %app-save-file (h file)
   (atomic
     (let slash (last (positions #\/ file))
       (when slash (ensure-dir (cut file 0 slash))))

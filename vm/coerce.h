@@ -5,12 +5,17 @@
 #include <string>
 
 #include "vm/object.h"
+#include "vm/vm.h"
 
 namespace vm {
 
 // (type x): the type symbol; a tagged object's tag. Internal kinds raise
-// "type: unknown type".
-Value arc_type(VM& vm, Value v);
+// "type: unknown type". Inline: coerce asks it of every value first.
+Value arc_type_by_object(VM& vm, Value v);  // the kinds whose type is not their kind's
+inline Value arc_type(VM& vm, Value v) {
+  Value t = vm.S.kind_type[int(TYPE(v))];
+  return __builtin_expect(t.is_nil(), 0) ? arc_type_by_object(vm, v) : t;
+}
 // (coerce x type arg): arg is the radix, or MISSING/nil for 10.
 Value coerce(VM& vm, Value x, Value type, Value arg);
 // (coerce v 'string), always a String: nil -> "", symbols their names,

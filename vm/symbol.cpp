@@ -28,8 +28,6 @@
 
 namespace vm {
 
-Syms S;
-
 namespace {
 
 // The names' index: open addressing with linear probing over slots that
@@ -179,45 +177,44 @@ struct InternTable {
   }
 };
 
-struct TableAndSyms {
-  InternTable table;
-  Syms syms;
-};
-
-// The symbol table intern() and the well-known symbols (S) use. Process-wide
-// because intern and symbol_name are called from everywhere without a VM
-// (the reader, printers, builtins' tables); a VM pushes its own and pops it
-// at its end (push_symbol_table).
-TableAndSyms* g_current = new TableAndSyms();
-
-InternTable& table() { return g_current->table; }
-
 }  // namespace
 
-uint64_t uniq_count() { return table().uniq_count; }
-Value next_uniq(VM& vm) { return intern(vm, "gs" + std::to_string(++table().uniq_count)); }
-void advance_uniq_count(uint64_t at_least) {
-  uint64_t& n = table().uniq_count;
+// A VM's own (VM::symbols_).
+struct SymbolTable {
+  InternTable table;
+};
+
+SymbolTable* make_symbol_table() { return new SymbolTable(); }
+void SymbolTableDeleter::operator()(SymbolTable* t) const { delete t; }
+
+namespace {
+InternTable& table(VM& vm) { return vm.symbol_table().table; }
+}  // namespace
+
+uint64_t uniq_count(VM& vm) { return table(vm).uniq_count; }
+Value next_uniq(VM& vm) { return intern(vm, "gs" + std::to_string(++table(vm).uniq_count)); }
+void advance_uniq_count(VM& vm, uint64_t at_least) {
+  uint64_t& n = table(vm).uniq_count;
   if (n < at_least) n = at_least;
 }
 
 Value intern(VM& vm, std::string_view name) {
   if (name == "nil") return NIL;
   if (name == "t") return T;
-  InternTable& t = table();
+  InternTable& t = table(vm);
   return t.syms[t.add(vm, name)];
 }
 
-bool unintern(Value sym) {
+bool unintern(VM& vm, Value sym) {
   if (TYPE(sym) != Kind::Symbol) return false;
   Symbol* s = sym.as<Symbol>();
   if (s->value != UNBOUND || (s->h.flags & (kSymPinned | kSymPrimitiveOp))) return false;
   // Nor one of the well-known symbols (S: special forms, type names), which
   // the compiler and the builtins compare with.
-  const Value* known = reinterpret_cast<const Value*>(&S);
+  const Value* known = reinterpret_cast<const Value*>(&vm.S);
   for (size_t i = 0; i < sizeof(Syms) / sizeof(Value); ++i)
     if (known[i] == sym) return false;
-  InternTable& t = table();
+  InternTable& t = table(vm);
   int64_t i = t.find(string_utf8(s->name));
   if (i < 0 || t.syms[i] != sym) return false;
   t.remove(size_t(i));
@@ -226,7 +223,7 @@ bool unintern(Value sym) {
 }
 
 Value intern(VM& vm, std::string_view name, SymbolPlace& place) {
-  InternTable& t = table();
+  InternTable& t = table(vm);
   if (place.epoch_ == t.epoch) return t.syms[place.index_];
   if (name == "nil") return NIL;  // nil and t have no place
   if (name == "t") return T;
@@ -235,10 +232,10 @@ Value intern(VM& vm, std::string_view name, SymbolPlace& place) {
   return t.syms[place.index_];
 }
 
-Value find_symbol(std::string_view name) {
+Value find_symbol(VM& vm, std::string_view name) {
   if (name == "nil") return NIL;
   if (name == "t") return T;
-  InternTable& t = table();
+  InternTable& t = table(vm);
   int64_t i = t.find(name);
   return i < 0 ? UNBOUND : t.syms[i];
 }
@@ -252,7 +249,7 @@ Value make_uninterned_symbol(VM& vm, std::string_view name) {
 }
 
 Value CachedSymbol::get(VM& vm) const {
-  InternTable& t = table();
+  InternTable& t = table(vm);
   if (table_ != &t) {  // first use, or another runtime's table (tests)
     Value s = intern(vm, name_);
     if (s.is_ref()) index_ = size_t(t.find(name_));
@@ -272,43 +269,29 @@ std::string symbol_name(Value sym) {
 void set_global(VM& vm, Value sym, Value v) {
   Symbol* s = sym.as<Symbol>();
   set(vm, s, &s->value, v);
-  if ((s->h.flags & kSymPrimitiveOp) && has_vm()) VM::current().refresh_dispatch();
+  if (s->h.flags & kSymPrimitiveOp) vm.refresh_dispatch();
 }
 
-const std::vector<Value>& all_symbols() { return table().syms; }
-
-SymbolTable* push_symbol_table() {
-  g_current->syms = S;
-  auto* previous = reinterpret_cast<SymbolTable*>(g_current);
-  g_current = new TableAndSyms();
-  S = Syms{};
-  return previous;
-}
-
-void pop_symbol_table(SymbolTable* previous) {
-  delete g_current;
-  g_current = reinterpret_cast<TableAndSyms*>(previous);
-  S = g_current->syms;
-}
+const std::vector<Value>& all_symbols(VM& vm) { return table(vm).syms; }
 
 namespace {
-// S caches symbols too; a moving collector must update those copies.
-void trace_cached_symbols(gc::Visitor& v) {
+// VM::S caches symbols too; a moving collector must update those copies.
+void trace_cached_symbols(VM& vm, gc::Visitor& v) {
   static_assert(sizeof(Syms) % sizeof(Value) == 0);
-  auto* first = reinterpret_cast<Word*>(&S);
+  auto* first = reinterpret_cast<Word*>(&vm.S);
   v.visit_range(first, first + sizeof(Syms) / sizeof(Value));
 }
 }  // namespace
 
-void trace_symbols(gc::Visitor& v) {
-  std::vector<Value>& syms = table().syms;
+void trace_symbols(VM& vm, gc::Visitor& v) {
+  std::vector<Value>& syms = table(vm).syms;
   v.visit_range(reinterpret_cast<Word*>(syms.data()),
                 reinterpret_cast<Word*>(syms.data() + syms.size()));
-  trace_cached_symbols(v);
+  trace_cached_symbols(vm, v);
 }
 
-void trace_young_symbols(gc::Visitor& v) {
-  InternTable& t = table();
+void trace_young_symbols(VM& vm, gc::Visitor& v) {
+  InternTable& t = table(vm);
   size_t keep = 0;
   for (size_t i : t.young) {
     auto* slot = reinterpret_cast<Word*>(&t.syms[i]);
@@ -317,39 +300,49 @@ void trace_young_symbols(gc::Visitor& v) {
     if (v.young(*slot)) t.young[keep++] = i;
   }
   t.young.resize(keep);
-  trace_cached_symbols(v);
+  trace_cached_symbols(vm, v);
 }
 
 void init_symbols(VM& vm) {
-  S.quote = intern(vm, "quote");
-  S.quasiquote = intern(vm, "quasiquote");
-  S.unquote = intern(vm, "unquote");
-  S.unquote_splicing = intern(vm, "unquote-splicing");
-  S.fn = intern(vm, "fn");
-  S.if_ = intern(vm, "if");
-  S.assign = intern(vm, "assign");
-  S.o = intern(vm, "o");
-  S.compose = intern(vm, "compose");
-  S.complement = intern(vm, "complement");
-  S.andf = intern(vm, "andf");
-  S.no = intern(vm, "no");
-  S.get = intern(vm, "get");
-  S.mac = intern(vm, "mac");
-  S.underscore = intern(vm, "_");
-  S.do_ = intern(vm, "do");
-  S.sig = intern(vm, "sig");
-  S.int_ = intern(vm, "int");
-  S.num = intern(vm, "num");
-  S.string = intern(vm, "string");
-  S.sym = intern(vm, "sym");
-  S.cons = intern(vm, "cons");
-  S.char_ = intern(vm, "char");
-  S.table = intern(vm, "table");
-  S.fn_type = intern(vm, "fn");
-  S.input = intern(vm, "input");
-  S.output = intern(vm, "output");
-  S.exception = intern(vm, "exception");
-  S.append = intern(vm, "append");
+  vm.S.quote = intern(vm, "quote");
+  vm.S.quasiquote = intern(vm, "quasiquote");
+  vm.S.unquote = intern(vm, "unquote");
+  vm.S.unquote_splicing = intern(vm, "unquote-splicing");
+  vm.S.fn = intern(vm, "fn");
+  vm.S.if_ = intern(vm, "if");
+  vm.S.assign = intern(vm, "assign");
+  vm.S.o = intern(vm, "o");
+  vm.S.compose = intern(vm, "compose");
+  vm.S.complement = intern(vm, "complement");
+  vm.S.andf = intern(vm, "andf");
+  vm.S.no = intern(vm, "no");
+  vm.S.get = intern(vm, "get");
+  vm.S.mac = intern(vm, "mac");
+  vm.S.underscore = intern(vm, "_");
+  vm.S.do_ = intern(vm, "do");
+  vm.S.sig = intern(vm, "sig");
+  vm.S.int_ = intern(vm, "int");
+  vm.S.num = intern(vm, "num");
+  vm.S.string = intern(vm, "string");
+  vm.S.sym = intern(vm, "sym");
+  vm.S.cons = intern(vm, "cons");
+  vm.S.char_ = intern(vm, "char");
+  vm.S.table = intern(vm, "table");
+  vm.S.fn_type = intern(vm, "fn");
+  vm.S.input = intern(vm, "input");
+  vm.S.output = intern(vm, "output");
+  vm.S.exception = intern(vm, "exception");
+  vm.S.append = intern(vm, "append");
+  static const char* const kTypeNames[kKindCount] = {
+#define X(k, n) n,
+      ARC_KINDS(X)
+#undef X
+  };
+  for (int k = 0; k < kKindCount; ++k) vm.S.kind_type[k] = intern(vm, kTypeNames[k]);
+  // Kinds a program never holds, and those `type` answers by the object.
+  for (Kind k :
+       {Kind::Blob, Kind::Vector, Kind::Code, Kind::Box, Kind::Internal, Kind::Tagged, Kind::Port})
+    vm.S.kind_type[int(k)] = NIL;
 }
 
 }  // namespace vm

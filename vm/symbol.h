@@ -15,7 +15,7 @@ namespace vm {
 Value intern(VM& vm, std::string_view utf8_name);
 // The symbol of that name if one was interned, else UNBOUND; interns
 // nothing (for names from the network, which must not grow the table).
-Value find_symbol(std::string_view utf8_name);
+Value find_symbol(VM& vm, std::string_view utf8_name);
 // A symbol of that name outside the table: equal (is) to no other symbol,
 // collected when unreferenced.
 Value make_uninterned_symbol(VM& vm, std::string_view utf8_name);
@@ -25,7 +25,7 @@ Value make_uninterned_symbol(VM& vm, std::string_view utf8_name);
 // symbol is collected once nothing holds it. Refused (false) for a symbol
 // not in the table, one with a global value, one of the well-known ones
 // (S) and one C++ code has cached.
-bool unintern(Value sym);
+bool unintern(VM& vm, Value sym);
 // The symbol's name in UTF-8 ("nil" and "t" for the immediates).
 std::string symbol_name(Value sym);
 
@@ -60,33 +60,39 @@ inline Value global_value(Value sym) { return sym.as<Symbol>()->value; }
 void set_global(VM& vm, Value sym, Value v);
 // Every interned symbol (for completion and root tracing); a place an
 // uninterned symbol left holds nil until a new name takes it.
-const std::vector<Value>& all_symbols();
-void trace_symbols(gc::Visitor& v);
+const std::vector<Value>& all_symbols(VM& vm);
+// The table's symbols and the VM's well-known ones (VM::S), as roots.
+void trace_symbols(VM& vm, gc::Visitor& v);
 // For a minor collection: only the symbols that may be young (interned
 // since the last one, or found young by it); the others are old and stay
 // where they are (vm/symbol.cpp).
-void trace_young_symbols(gc::Visitor& v);
-// Each VM has its own symbols (they live in its heap): a VM installs a fresh
-// table when made and reinstates the previous one when destroyed.
+void trace_young_symbols(VM& vm, gc::Visitor& v);
+// Each VM has its own symbols (they live in its heap): its table, made
+// with it and freed with it (VM::symbols_).
 struct SymbolTable;
-SymbolTable* push_symbol_table();
-void pop_symbol_table(SymbolTable* previous);
+SymbolTable* make_symbol_table();
+struct SymbolTableDeleter {
+  void operator()(SymbolTable* t) const;
+};
 
 // The counter behind Arc 3.1's uniq (gs1, gs2, ...), kept with the symbol
 // table its names are interned in (each VM's own). The library image
 // (compiler/image.h) records where the library left it and advances it
 // there, so a start from the image makes the names a start from source does.
-uint64_t uniq_count();
+uint64_t uniq_count(VM& vm);
 Value next_uniq(VM& vm);
-void advance_uniq_count(uint64_t at_least);
+void advance_uniq_count(VM& vm, uint64_t at_least);
 
-// Frequently used symbols, interned once at start (vm/symbol.cpp).
+// Frequently used symbols, interned once by each VM as it starts
+// (init_symbols), kept in it as VM::S.
 struct Syms {
   Value quote, quasiquote, unquote, unquote_splicing, fn, if_, assign, o, compose, complement, andf,
       no, get, mac, underscore, do_, sig, int_, num, string, sym, cons, char_, table, fn_type,
       input, output, exception, append;
+  // What `type` gives for a value of each kind (ARC_KINDS' names); nil for
+  // the kinds it answers otherwise (tagged, port) or never meets.
+  Value kind_type[kKindCount];
 };
-extern Syms S;
 void init_symbols(VM& vm);
 
 }  // namespace vm

@@ -23,8 +23,9 @@ namespace {
 
 // The running VM (VM::current()). Process-wide because what reaches it has
 // no VM at hand: signal handlers (Ctrl-C, VM::request_interrupt), heap
-// finalizers, and set_global's dispatch refresh. One VM runs at a time; a
-// VM made while another exists stacks on it (previous_vm_).
+// finalizers, ports waiting on a file descriptor. The newest VM is the
+// current one; a VM made while another exists stacks on it (previous_vm_),
+// and the one below is current again when it ends.
 VM* g_vm = nullptr;
 
 }  // namespace
@@ -59,7 +60,6 @@ VM::VM(gc::Heap& heap, const Options& o) : opts_(o) {
   fibers_ = make_fiber_registry();
   previous_vm_ = g_vm;
   g_vm = this;
-  previous_symbols_ = push_symbol_table();
   heap_->add_root_source(this);
   init_symbols(*this);
   ports_.in = make_port(*this, make_fd_input(0, "stdin", false));
@@ -138,8 +138,16 @@ VM::~VM() {
   free_fiber_registry(fibers_);
   heap_->remove_root_source(this);
   delete fiber_pool_;
-  pop_symbol_table(previous_symbols_);
-  g_vm = previous_vm_;
+  // Out of the stack of VMs, wherever it is in it (VMs may end in any order).
+  if (g_vm == this) {
+    g_vm = previous_vm_;
+  } else {
+    for (VM* v = g_vm; v; v = v->previous_vm_)
+      if (v->previous_vm_ == this) {
+        v->previous_vm_ = previous_vm_;
+        break;
+      }
+  }
   munmap(r_.stack, opts_.stack_limit_bytes);
   if (oom_reserve_) munmap(oom_reserve_, kOomReserveBytes);
 }
@@ -259,12 +267,12 @@ void VM::check_machine_stack() {
 
 void VM::trace_roots(gc::Visitor& v) {
   trace_roots_but_symbols(v);
-  trace_symbols(v);
+  trace_symbols(*this, v);
 }
 
 void VM::trace_young_roots(gc::Visitor& v) {
   trace_roots_but_symbols(v);
-  trace_young_symbols(v);
+  trace_young_symbols(*this, v);
 }
 
 void VM::trace_roots_but_symbols(gc::Visitor& v) {

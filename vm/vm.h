@@ -16,6 +16,7 @@
 #include "vm/library.h"
 #include "vm/object.h"
 #include "vm/stack_pool.h"
+#include "vm/symbol.h"
 
 namespace vm {
 
@@ -148,6 +149,11 @@ class VM final : public gc::RootSource {
   bool has_library(const char* name) const;
   void set_kind_ops(Kind k, const KindOps& ops) { kind_ops_[int(k)] = ops; }
   const KindOps& kind_ops(Kind k) const { return kind_ops_[int(k)]; }
+
+  // ---- symbols ----
+  // The well-known symbols (vm/symbol.h), interned in this VM's table.
+  Syms S;
+  SymbolTable& symbol_table() { return *symbols_; }
 
   // ---- globals and primitives ----
   void define(const char* name, Value v);
@@ -430,6 +436,8 @@ class VM final : public gc::RootSource {
   DispatchTarget op_general_labels_[kOpCount] = {};
   DispatchTarget count_label_ = {};
   DispatchTarget sample_label_ = {};
+  // Its intern table (vm/symbol.cpp): its symbols live in this VM's heap.
+  std::unique_ptr<SymbolTable, SymbolTableDeleter> symbols_{make_symbol_table()};
   bool dispatch_counting_ = false;
   // The running execution's registers: its VM stack (the main program's is
   // reserved with mmap and grows as touched), first free slot, running
@@ -457,7 +465,6 @@ class VM final : public gc::RootSource {
   uint64_t next_run_id_ = 1;
   uint64_t captures_ = 0;  // captures()
   VM* previous_vm_ = nullptr;
-  SymbolTable* previous_symbols_ = nullptr;
   // The capture cache (r_.capture_cache, r_.capture_low): the last
   // continuation captured in the running run, and the lowest frame base
   // entered since. Stack words below that frame are still what the

@@ -35,7 +35,8 @@
 (unless (and (bound 'news-home*) news-home*)
   (= news-home* (or (news-this-script) "apps/news/")))
 
-(each f '("store.arc" "model.arc" "pages.arc" "admin.arc" "demo.arc" "operate.arc")
+(each f '("store.arc" "store-sqlite.arc" "model.arc" "pages.arc" "admin.arc" "demo.arc"
+          "operate.arc")
   (load (+ news-home* f)))
 
 (= staticdir* (+ news-home* "static/"))
@@ -92,6 +93,9 @@
   --host ADDR   the address to listen on (default 127.0.0.1; 0.0.0.0: all)
   --data DIR    the data directory, Arc 3.1's arc/ folder (default arc/):
                 DIR/news/story/ID, DIR/news/profile/USER, DIR/hpw, DIR/admins
+  --store KIND  where the data is kept: file (the default: Arc 3.1's files
+                under DIR, one a record) or sqlite (one SQLite database,
+                DIR/news.db; README.md, \"Running a site\", says when)
   --no-demo     do not seed demo data into an empty data directory
 The site's identity (each also a key of the settings file DIR/site, a
 table as ((name \"My News\") (url \"https://news.example.org/\")); the
@@ -111,6 +115,12 @@ Commands that run and exit instead of serving:
                        data, written to the new folder DEST
   --restore SRC        make the data directory the backup SRC, keeping what
                        it held in DIR/replaced-DATE/ (with the site stopped)
+  --import SRC         read SRC, a data directory in Arc 3.1's layout, into
+                       the store (--store), which must be empty: with
+                       --store sqlite, files to a database (site stopped)
+  --export DEST        write the store's data as Arc 3.1's layout into the
+                       new folder DEST: with --store sqlite, a database to
+                       files (site stopped)
   --help        print this and exit
 An empty data directory is given demo users, stories and comments, and an
 admin account whose password is printed once (--new-password admin gives
@@ -135,7 +145,7 @@ another).")
 (def news-parse-args (args)
   ; arcana's own --host (before the script's name) sets srv-host* first
   (let o (obj port 8080 host (or srv-host* "127.0.0.1") data "arc/" demo t
-              site (table) command nil)
+              store 'file site (table) command nil)
     (while args
       (with (a (pop args) val nil)
         (awhen (and (begins a "--") (pos #\= a))
@@ -157,13 +167,20 @@ another).")
                                     (if (is d "")
                                         (news-usage-error "--data wants a directory")
                                         d)))
+            "--store"   (= o!store (let k (value)
+                                     (if (in k "file" "sqlite")
+                                         (sym k)
+                                         (news-usage-error (+ "--store is file or sqlite, not "
+                                                              (tostring (write k)))))))
             "--no-demo" (wipe o!demo)
                         (let name (cut a 2)
                           (if (and (begins a "--") (mem name (site-setting-names)))
                                (= (o!site (sym name)) (value))
-                              (mem name '("admin" "new-password" "backup" "restore"))
+                              (mem name '("admin" "new-password" "backup" "restore" "import"
+                                          "export"))
                                (do (when o!command
-                                     (news-usage-error "give one of --admin, --new-password, --backup, --restore"))
+                                     (news-usage-error (+ "give one of --admin, --new-password, "
+                                                          "--backup, --restore, --import, --export")))
                                    (= o!command (list (sym name) (value))))
                               (news-usage-error (+ "unknown option " a))))))))
     (unless (endmatch "/" o!data) (zap [+ _ "/"] o!data))
@@ -178,7 +195,13 @@ another).")
 
 (def news-main (args)
   (let o (news-parse-args args)
-    (store-open o!data)
+    (when (is o!store 'sqlite) (store-use-sqlite))
+    ; a store that cannot be opened (a corrupt or unwritable database)
+    ; stops the start with the reason, and status 1
+    (on-err (fn (e)
+              (w/stdout (stderr) (prn "news.arc: " (details e)))
+              (quit 1))
+            (fn () (store-open o!data)))
     (= srv-host* o!host
        news-seed* o!demo)
     (news-configure o)
@@ -197,8 +220,8 @@ another).")
               (w/stdout (stderr) (prn "news.arc: " (details e)))
               (quit 1))
             (fn ()
-              (when (in cmd 'admin 'new-password)
-                (unless (goodname arg 2 15)
+              (when (in cmd 'admin 'new-password 'import 'export)
+                (unless (or (in cmd 'import 'export) (goodname arg 2 15))
                   (err (+ "a user name is 2 to 15 letters, digits, - or _, not "
                           (tostring (write arg)))))
                 (when (news-server-running)
@@ -211,7 +234,11 @@ another).")
                   admin        (do (news-load) (news-make-admin arg login))
                   new-password (news-new-password arg login)
                   backup       (news-backup arg)
-                  restore      (news-restore arg)))))
+                  restore      (news-restore arg)
+                  import       (prn "imported " (store-import arg) " files of " arg
+                                    " into " (store-dir) " (" o!store ")")
+                  export       (prn "exported " (store-export arg) " files of " (store-dir)
+                                    " (" o!store ") to " arg)))))
     (flushout)
     (quit 0)))
 

@@ -60,6 +60,17 @@
 ; One process owns these files: every write runs under `atomic', the
 ; process's one lock, so two writes never share a FILE.tmp, and what is
 ; in memory is what the files hold.
+;
+; The second backend, SQLite (store-sqlite.arc, chosen with
+; (store-use-sqlite) before store-open), keeps the same records in one
+; database file, DIR/news.db, each as the same text its file holds here,
+; and puts every function of this interface but the operator's files
+; (DIR/site, DIR/control) and the copying of folders in place of this
+; file's; the internal functions it replaces are named there. Between
+; the two, (store-entries) lists what a store holds as Arc 3.1's files
+; would (each a list of path and text), (store-put-entries es) stores
+; such a list, (store-export dest) writes the store out as Arc 3.1's
+; layout and (store-import src) reads one in.
 
 ; --- Where the files are -----------------------------------------------------
 
@@ -80,8 +91,12 @@
        profdir*   (+ dir "news/profile/")
        votedir*   (+ dir "news/vote/")
        topfile*   (+ dir "news/topstories"))
+    (%store-connect)
     (%store-load-vars)
     dir))
+
+; The files need no connection (the SQLite backend opens its database).
+(def %store-connect () nil)
 
 (def %store-dirs ()
   (list arcdir* logdir* newsdir* storydir* profdir* votedir*))
@@ -256,19 +271,26 @@
 
 (def store-change (records f (o undo))
   (atomic
-    (with (before (map (fn ((kind key r ks))
-                         (list kind key r ks
-                               (if ks (map [list _ (r _)] ks) (tablist r))))
-                       (keep [_ 2] records))
+    (with (before (%store-remember records)
            done   nil)
       (after (do1 (f) (set done))
              (unless done
-               (each (kind key r ks old) before
-                 (each k (or ks (keys r)) (wipe (r k)))
-                 (each (k v) old (= (r k) v)))
+               (%store-put-back before)
                (when undo (errsafe (undo)))
                (each (kind key r) before
                  (%store-write-back (list kind key r))))))))
+
+; What store-change keeps of each record to put back if f fails: its keys'
+; values (all of them, or those of keys).
+(def %store-remember (records)
+  (map (fn ((kind key r ks))
+         (list kind key r ks (if ks (map [list _ (r _)] ks) (tablist r))))
+       (keep [_ 2] records)))
+
+(def %store-put-back (before)
+  (each (kind key r ks old) before
+    (each k (or ks (keys r)) (wipe (r k)))
+    (each (k v) old (= (r k) v))))
 
 ; (store-update record f): (f table) changes the record's table, which
 ; is then saved; f's value is the result. Nothing else changes the record
@@ -313,7 +335,9 @@
 ; (durable-writes*, stdlib/lib.arc), then syncs everything once: for a
 ; program that makes thousands of files while nothing else runs (the
 ; demo data), where a crash half way leaves nothing worth keeping anyway.
-(def store-batch (f)
+(def store-batch (f) (%store-files-batch f))
+
+(def %store-files-batch (f)
   (let durable durable-writes*
     (= durable-writes* nil)
     (after (f)
@@ -338,11 +362,11 @@
 
 ; The control file, DIR/control: where the running server listens and
 ; the key that lets the operator's commands ask it for a backup (a table:
-; host port key). Readable by its owner only (app.arc's %app-save), so
+; host port key). Readable by its owner only (app.arc's %app-save-file), so
 ; that whoever can read the data may ask, and no one else. Written at the
 ; start, removed at a clean stop; one a killed server left names an
 ; address nothing answers at.
-(def store-save-control (h) (%app-save h (+ arcdir* "control")))
+(def store-save-control (h) (%app-save-file h (+ arcdir* "control")))
 
 (def store-control ()
   (let f (+ arcdir* "control")
@@ -409,7 +433,7 @@
 ; news/ or an hpw file.
 (def store-looks-like-data (d)
   (let d (+ (%store-rtrim-slash d) "/")
-    (or (dir-exists (+ d "news")) (file-exists (+ d "hpw")))))
+    (or (dir-exists (+ d "news")) (file-exists (+ d "hpw")) (file-exists (+ d "news.db")))))
 
 ; (store-restore src): the data directory becomes the backup src (a folder
 ; store-copy-dir made); what it held is moved, not deleted, into
@@ -427,6 +451,68 @@
         (mvfile (+ arcdir* e) (+ aside e)))
       (%store-sh "cp -a " (%store-q (+ src "/.")) " " (%store-q arcdir*) " && sync")
       aside)))
+
+; --- Arc 3.1's layout as entries: export, import -------------------------------
+
+; The files of Arc 3.1's layout that hold the site's data, as entries
+; (path text), path relative to the data directory: app.arc's files at the
+; top (%store-app-files*), every file of news/ and of its story, profile
+; and vote folders; not the logs, the operator's site and control files,
+; backups, nor a FILE.tmp a crash left. text is the file's, as it is.
+(= %store-app-files* '("hpw" "openids" "cooks" "sessions" "admins"))
+
+(def %store-layout-entries (d)
+  (let d (+ (%store-rtrim-slash d) "/")
+    (join (trues [and (%store-plain-file (+ d _)) (list _ (filechars (+ d _)))]
+                 %store-app-files*)
+          (mappend (fn (sub)
+                     (trues [let path (+ sub _)
+                              (and (~endmatch ".tmp" _) (%store-plain-file (+ d path))
+                                   (list path (filechars (+ d path))))]
+                            (or (errsafe (dir (+ d sub))) nil)))
+                   '("news/" "news/story/" "news/profile/" "news/vote/")))))
+
+(def %store-plain-file (f) (and (file-exists f) (no (dir-exists f))))
+
+; Writes entries as files under folder d, each as writefile writes, all
+; synced once at the end; app.arc's files readable by their owner only.
+(def %store-write-layout (d entries)
+  (let d (+ (%store-rtrim-slash d) "/")
+    (%store-files-batch
+      (fn ()
+        (each (path text) entries
+          (withs (f     (+ d path)
+                  slash (last (positions #\/ f)))
+            (ensure-dir (cut f 0 slash))
+            (when (mem path %store-app-files*)
+              (w/outfile o (+ f ".tmp"))
+              (%chmod (+ f ".tmp") 384))
+            (%writefile-with f (fn (o) (disp text o)))))))))
+
+(def store-entries () (%store-layout-entries arcdir*))
+
+(def store-put-entries (entries) (%store-write-layout arcdir* entries))
+
+; (store-export dest): the store's data written as Arc 3.1's layout into
+; the new folder dest. With the files, a copy; from SQLite, the files
+; Arc 3.1 (and this backend) reads.
+(def store-export (dest)
+  (when (or (dir-exists dest) (file-exists dest))
+    (err (+ dest " exists already; give a new folder")))
+  (let es (store-entries)
+    (%store-write-layout dest es)
+    (len es)))
+
+; (store-import src): the data of src, a folder in Arc 3.1's layout,
+; into this store, which must hold none yet (nothing is merged).
+(def store-import (src)
+  (unless (dir-exists (+ (%store-rtrim-slash src) "/news"))
+    (err (+ src " is not a news site's data directory in Arc 3.1's layout (no news/ in it)")))
+  (when (store-entries)
+    (err (+ (store-dir) " holds data already: import into an empty data directory")))
+  (let es (%store-layout-entries src)
+    (store-put-entries es)
+    (len es)))
 
 (def %store-rtrim-slash (s)
   (if (and (> (len s) 1) (endmatch "/" s)) (%store-rtrim-slash (cut s 0 -1)) s))

@@ -1,10 +1,11 @@
 ; bench/web/news-server.arc — the news site as bench/web/news.sh runs it:
 ;
-;   build/arcana [--stats] bench/web/news-server.arc NEWSHOME DATADIR PORT
+;   build/arcana [--stats] bench/web/news-server.arc NEWSHOME DATADIR PORT [STORE]
 ;
 ; NEWSHOME is apps/news/ (ending in "/"), DATADIR a folder made by
 ; news-data.arc, PORT 0 for a free one (the "ready to serve port N" line
-; names it). The site is apps/news/news.arc's, unchanged, with two
+; names it), STORE file (the default) or sqlite (DATADIR then holds the
+; data set converted by news.arc --import: DATADIR/news.db). The site is apps/news/news.arc's, unchanged, with two
 ; differences a benchmark needs:
 ;   - srv.arc's per-IP throttle is off (req-limit* nil), since one client
 ;     makes thousands of requests a second, and it listens on 127.0.0.1;
@@ -60,5 +61,6 @@
          s!allocations " " s!bytes " " s!gc-ms))
   (= opstats* (table)))
 
+(when (is (and (> (len argv) 3) (argv 3)) "sqlite") (store-use-sqlite))
 (store-open (cadr argv))
 (nsv (int (argv 2)))

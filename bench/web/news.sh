@@ -51,6 +51,14 @@
 #     chunk ((gc-stats) through /bench-stats), and the heap retained after
 #     a full collection (/bench-gc: (gc), then live-bytes) before and after
 #     the ladder.
+#  1b. The store: the same data set converted to the SQLite backend
+#     (news.arc --store sqlite --import, apps/news/store-sqlite.arc), a
+#     server on each (one worker, no --stats) up at once, and for each
+#     page ab -n 3000 -c 1 -k on the file server then on the sqlite one,
+#     RUNS times interleaved; the medians and the ratio of the means
+#     (sqlite over file). Target (issue 43): the sqlite backend no slower
+#     than the file backend on any page by more than 10%.
+#     STORE_ONLY=1 runs the seeding and this section alone.
 #  4. Ratios to the reference figures of the issue (Arc 3.1 on Racket 8.7,
 #     Arcueid), printed as constants: no Racket Arc runs here, so they are
 #     "reference, not measured in this run".
@@ -61,7 +69,8 @@
 #   under 10,000 type dispatches per logged-in /news page;
 #   GC under 5% of request time;
 #   RSS at most 30 MB, and flat over 100,000 requests;
-#   0 bytes per request of growth over the ladder (within 1 byte of noise).
+#   0 bytes per request of growth over the ladder (within 1 byte of noise);
+#   the sqlite store within 10% of the file store's mean on every page (1b).
 #
 # The machine's cores are shared by the client (ab, wrk) and the server
 # (and whatever else runs: the load average is printed).
@@ -80,6 +89,7 @@ wrk_runs=${WRK_RUNS:-1}
 stats_n=${STATS_N:-1000}
 ladder_secs=${LADDER_SECS:-4}
 rss_reqs=${RSS_REQS:-100000}
+store_only=${STORE_ONLY:-}
 [ -x "$arcana" ] || { echo "no $arcana: build arcana first (or set ARCANA)" >&2; exit 1; }
 arcana=$(cd "$(dirname "$arcana")" && pwd)/$(basename "$arcana")
 [ -f "$news/news.arc" ] || { echo "no $news/news.arc" >&2; exit 1; }
@@ -115,17 +125,25 @@ seed_secs=$(echo "$(date +%s.%N) - $t0" | bc -l)
 info() { awk -v k="$1" '$1 == k {print $2}' "$tmp/data/bench-info"; }
 cookie=$(info cookie); item=$(info item)
 [ -n "$cookie" ] && [ -n "$item" ] || { echo "news-data.arc wrote no bench-info: $(cat "$tmp/seed.out")" >&2; exit 1; }
+# The same data in the SQLite store (1b), converted by news.arc's --import.
+(cd "$tmp" && "$arcana" "$news/news.arc" --store sqlite --data "$tmp/data-sqlite/" \
+   --import "$tmp/data/") >"$tmp/import.out" 2>&1 ||
+  { echo "news.arc --import failed: $(tail -5 "$tmp/import.out")" >&2; exit 1; }
 
 # ---- servers ----
 
 # start_server NAME [--stats]: a copy of the data set in $tmp/NAME, the
 # server in it on a free port. Sets srv_pid, srv_name, srv_dir, base.
+# With srv_store=sqlite, the copy is of the SQLite data set, served so.
+srv_store=file
 start_server() {
   srv_name=$1; shift
   srv_dir=$tmp/$srv_name
-  rm -rf "$srv_dir"; cp -a "$tmp/data" "$srv_dir"
+  local src=$tmp/data
+  [ "$srv_store" = sqlite ] && src=$tmp/data-sqlite
+  rm -rf "$srv_dir"; cp -a "$src" "$srv_dir"
   local out=$srv_dir/srv.out err=$srv_dir/srv.err port= i
-  (cd "$srv_dir" && exec "$arcana" "$@" "$here/news-server.arc" "$news" "$srv_dir/" 0) >"$out" 2>"$err" &
+  (cd "$srv_dir" && exec "$arcana" "$@" "$here/news-server.arc" "$news" "$srv_dir/" 0 "$srv_store") >"$out" 2>"$err" &
   srv_pid=$!
   for i in $(seq 300); do
     port=$(sed -n 's/^ready to serve port \([0-9]*\).*/\1/p' "$out")
@@ -302,7 +320,7 @@ mkdir -p "$tmp/res"
 # ---- 1. speed (no --stats) ----
 
 echo "1. speed: server without --stats" >&2
-if start_server speed; then
+if [ -z "$store_only" ] && start_server speed; then
   check_pages
   warm_up
   for r in $(seq "$runs"); do
@@ -336,10 +354,41 @@ if start_server speed; then
   stop_server
 fi
 
+# ---- 1b. the store: file against sqlite (no --stats) ----
+
+# Two servers up at once; use_server NAME makes one the current one.
+echo "1b. the store: a file server and a sqlite server" >&2
+declare -A srv_of
+use_server() { read -r srv_pid srv_name srv_dir base <<<"${srv_of[$1]}"; }
+store_up=
+if start_server store-file; then
+  srv_of[file]="$srv_pid $srv_name $srv_dir $base"
+  srv_store=sqlite
+  if start_server store-sqlite; then
+    srv_of[sqlite]="$srv_pid $srv_name $srv_dir $base"
+    store_up=1
+  fi
+  srv_store=file
+fi
+if [ -n "$store_up" ]; then
+  for k in file sqlite; do use_server $k; check_pages; warm_up; done
+  for r in $(seq "$runs"); do
+    for p in $pages; do
+      for k in file sqlite; do
+        echo "store run $r/$runs: $k $(page_name "$p")" >&2
+        use_server $k
+        run_ab "$p" -n 3000 -c 1 -k >>"$tmp/res/$p.store-$k"
+        alive "ab -c 1 -k ($k store)" || break 3
+      done
+    done
+  done
+fi
+for k in sqlite file; do [ -n "${srv_of[$k]:-}" ] && { use_server $k; stop_server; }; done
+
 # ---- 2. counters (--stats) ----
 
 echo "2. counters: server with --stats" >&2
-if start_server counters --stats; then
+if [ -z "$store_only" ] && start_server counters --stats; then
   check_pages
   warm_up
   for p in $pages; do
@@ -364,7 +413,7 @@ fi
 echo "3. memory: $rss_reqs requests, then the ladder" >&2
 ladder="4 8 16 32 64 32 16 8 4"
 : >"$tmp/ladder"; : >"$tmp/rss"
-if start_server memory; then
+if [ -z "$store_only" ] && start_server memory; then
   echo "rest 0 $srv_start_rss" >>"$tmp/rss"
   done_reqs=1
   res=$(run_ab li -n 2000 -c 1 -k); done_reqs=$((done_reqs + 2000))
@@ -432,6 +481,23 @@ for p in $pages; do
     printf '%-22s %-20s | %8s %8s %8s %4d | %s\n' "$(page_name "$p")" "$sh" \
       "$(fmt_or "$rps" '%.0f')" "$(fmt_or "$mean" '%.3f')" "$(fmt_or "$p99" '%.3f')" "$errs" "$tgt"
   done
+done
+
+echo
+echo "1b. the store: file (Arc 3.1's files) against sqlite (news.db, WAL, synchronous=FULL), one worker each, the same data;"
+echo "    ab -n 3000 -c 1 -k, medians of $runs runs interleaved (req/s; mean, p99 in ms); ratio: sqlite's mean over file's"
+printf '%-22s | %8s %8s %8s | %8s %8s %8s | %6s | %s\n' "page" "file r/s" "mean" "p99" "sqlite" "mean" "p99" "ratio" "target"
+for p in $pages; do
+  ff=$tmp/res/$p.store-file; fs=$tmp/res/$p.store-sqlite
+  fm=$(median "$ff" 2); sm=$(median "$fs" 2)
+  ratio=$(awk -v a="$sm" -v b="$fm" 'BEGIN {if (a == "nan" || b == "nan" || b == 0) print "nan"; else printf "%.3f", a / b}')
+  ok=$(awk -v r="$ratio" -v e="$(( $(sum_col "$ff" 5) + $(sum_col "$fs" 5) ))" \
+         'BEGIN {print (r != "nan" && r <= 1.10 && e == 0) ? 1 : 0}')
+  verdict "sqlite store within 10% of the file store, $(page_name "$p")" "$(fmt_or "$ratio" '%.3fx')" "$(pf "$ok")"
+  printf '%-22s | %8s %8s %8s | %8s %8s %8s | %6s | %s\n' "$(page_name "$p")" \
+    "$(fmt_or "$(median "$ff" 1)" '%.0f')" "$(fmt_or "$fm" '%.3f')" "$(fmt_or "$(median "$ff" 4)" '%.3f')" \
+    "$(fmt_or "$(median "$fs" 1)" '%.0f')" "$(fmt_or "$sm" '%.3f')" "$(fmt_or "$(median "$fs" 4)" '%.3f')" \
+    "$(fmt_or "$ratio" '%.3f')" "<= 1.10: $(pf "$ok")"
 done
 
 echo

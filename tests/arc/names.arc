@@ -345,3 +345,7 @@
 (bound 'srv-conns/ip*) ; expect: t
 (bound 'respond-status) ; expect: t
 (bound 'esc-attr) ; expect: t
+(bound 'sql-open) ; expect: t
+(bound 'sql-exec) ; expect: t
+(bound 'sql-query) ; expect: t
+(bound 'sql-close) ; expect: t

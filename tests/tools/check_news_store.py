@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that the news site touches its files through apps/news/store.arc
-alone: no other file of apps/news/ calls a function that reads, writes,
+(and its second backend, apps/news/store-sqlite.arc) alone: no other file of apps/news/ calls a function that reads, writes,
 lists, moves or removes files, names a path of the data directory, or
 uses the store's internals (%store-...). CTest runs it as `news/store`.
 
@@ -29,6 +29,9 @@ ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(__file__), "..", ".."))
 NEWS = os.path.join(ROOT, "apps", "news")
 STORE = "store.arc"
+# The store's backends beside it: each one's file is the store's too
+# (store.arc's header), so it may touch files and use %store- names.
+BACKENDS = {"store-sqlite.arc"}
 
 # Functions and macros of the standard library and the builtins that touch
 # files, and the variables that hold the data directory's paths.
@@ -113,7 +116,7 @@ def main():
         return 1
     for path in files:
         name = os.path.basename(path)
-        if name == STORE:
+        if name == STORE or name in BACKENDS:
             continue
         with open(path, encoding="utf-8") as f:
             text = f.read()

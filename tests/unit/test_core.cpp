@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -160,47 +161,64 @@ TEST_CASE("an attached instrument hears collections and counted allocations", "[
 }
 
 // The VM is the context (docs/ARCHITECTURE.md, "The rooms"): what a VM
-// allocates goes into the heap it was built with, and nothing reads a
-// process-wide heap. Two heaps of different collectors and two VMs, alive
-// at once, each building into its own. (The symbol table is still one per
-// process at a time: a VM pushes its own at construction and pops it at
-// destruction, so VMs must end in the reverse order they began, and the
-// older one does not collect while the newer lives, since it would trace
-// the newer one's symbols. Symbols are not compared across VMs here.)
+// allocates goes into the heap it was built with, its symbols into a table
+// of its own, and nothing reads a process-wide heap or table. Two heaps of
+// different collectors and two VMs, alive at once, each building into its
+// own, each collecting while the other lives, and the older ending first.
 TEST_CASE("two VMs, each with its own heap, allocate each into its own", "[core]") {
-  core();  // made first, so that it outlives the two below
+  core();  // made first (the suite's VM), alive throughout
   std::unique_ptr<gc::Heap> heap_a(gc::make_heap("marksweep"));
-  VM a(*heap_a);
+  std::unique_ptr<gc::Heap> heap_b(gc::make_heap("gen"));
+  auto a = std::make_unique<VM>(*heap_a);
   auto list_of = [](VM& vm, int n) {
     gc::Rooted<Value> l(vm.heap(), NIL);
     for (int i = n; i > 0; --i) l = cons(vm, Value::fixnum(i), l);
     return Value(l);
   };
-  gc::Rooted<Value> from_a(*heap_a, list_of(a, 3));
-  {
-    std::unique_ptr<gc::Heap> heap_b(gc::make_heap("gen"));
-    VM b(*heap_b);
-    uint64_t a_before = heap_a->objects_allocated_now();
-    uint64_t b_before = heap_b->objects_allocated_now();
-    gc::Rooted<Value> from_b(*heap_b, list_of(b, 1000));
-    CHECK(heap_b->objects_allocated_now() - b_before >= 1000);
-    CHECK(heap_a->objects_allocated_now() == a_before);
-    b_before = heap_b->objects_allocated_now();
-    from_a = cons(a, make_string_utf8(a, "a's"), from_a);
-    CHECK(heap_a->objects_allocated_now() - a_before >= 2);
-    CHECK(heap_b->objects_allocated_now() == b_before);
-    // Each VM runs its builtins on its own values, in its own heap.
-    CHECK(b.apply(global_value(intern(b, "len")), {from_b}) == Value::fixnum(1000));
-    b.collect_garbage();
-    CHECK(heap_b->verify().empty());
-    CHECK(write_string(b, car(from_b)) == "1");
-    heap_b->finalize_all();
-  }
-  CHECK(write_string(a, from_a) == "(\"a's\" 1 2 3)");
-  a.collect_garbage();
+  // Optional: a's roots go before a does, b's stay.
+  std::optional<gc::Rooted<Value>> from_a, sym_a;
+  from_a.emplace(*heap_a, list_of(*a, 3));
+  auto b = std::make_unique<VM>(*heap_b);
+  uint64_t a_before = heap_a->objects_allocated_now();
+  uint64_t b_before = heap_b->objects_allocated_now();
+  gc::Rooted<Value> from_b(*heap_b, list_of(*b, 1000));
+  CHECK(heap_b->objects_allocated_now() - b_before >= 1000);
+  CHECK(heap_a->objects_allocated_now() == a_before);
+  b_before = heap_b->objects_allocated_now();
+  *from_a = cons(*a, make_string_utf8(*a, "a's"), *from_a);
+  CHECK(heap_a->objects_allocated_now() - a_before >= 2);
+  CHECK(heap_b->objects_allocated_now() == b_before);
+  // Each its own symbols: the same name is two symbols, each in its VM's
+  // heap, and a global set in one is not set in the other.
+  sym_a.emplace(*heap_a, intern(*a, "only-in-a"));
+  gc::Rooted<Value> sym_b(*heap_b, intern(*b, "only-in-a"));
+  CHECK(Value(*sym_a) != Value(sym_b));
+  CHECK(a->S.quote != b->S.quote);
+  CHECK(find_symbol(*b, "only-in-a") == Value(sym_b));
+  set_global(*a, *sym_a, Value::fixnum(7));
+  CHECK(global_value(sym_b) == UNBOUND);
+  // The older collects while the newer lives (its table is not traced).
+  a->collect_garbage();
   CHECK(heap_a->verify().empty());
-  CHECK(write_string(a, from_a) == "(\"a's\" 1 2 3)");
+  CHECK(global_value(intern(*a, "only-in-a")) == Value::fixnum(7));
+  // Each VM runs its builtins on its own values, in its own heap.
+  CHECK(b->apply(global_value(intern(*b, "len")), {from_b}) == Value::fixnum(1000));
+  b->collect_garbage();
+  CHECK(heap_b->verify().empty());
+  CHECK(write_string(*b, car(from_b)) == "1");
+  CHECK(write_string(*a, *from_a) == "(\"a's\" 1 2 3)");
+  // The older ends first; the newer goes on.
   heap_a->finalize_all();
+  sym_a.reset();  // (a heap's roots are a stack: the last made goes first)
+  from_a.reset();
+  a.reset();
+  heap_a.reset();
+  from_b = cons(*b, intern(*b, "after-a"), from_b);
+  b->collect_garbage();
+  CHECK(heap_b->verify().empty());
+  CHECK(write_string(*b, car(from_b)) == "after-a");
+  CHECK(global_value(intern(*b, "only-in-a")) == UNBOUND);
+  heap_b->finalize_all();
 }
 
 // Flonums in the value word (vm/value.h): every double whose exponent is in

@@ -63,9 +63,9 @@ TEST_CASE("intern returns one symbol per name; nil and t are immediates", "[data
   CHECK(global_value(sym("never-assigned")) == UNBOUND);
   set_global(vm, a, fix(3));
   CHECK(global_value(sym("foo")) == fix(3));
-  CHECK(S.quote == sym("quote"));
-  CHECK(S.unquote_splicing == sym("unquote-splicing"));
-  CHECK(S.fn_type == sym("fn"));
+  CHECK(vm.S.quote == sym("quote"));
+  CHECK(vm.S.unquote_splicing == sym("unquote-splicing"));
+  CHECK(vm.S.fn_type == sym("fn"));
 }
 
 TEST_CASE("UTF-8 round trip keeps wide characters", "[data][string]") {
@@ -391,7 +391,7 @@ TEST_CASE("printing lists", "[data][print]") {
   CHECK(write_string(vm, cons(vm, fix(1), fix(2))) == "(1 . 2)");
   CHECK(write_string(vm, cons(vm, fix(1), cons(vm, fix(2), fix(3)))) == "(1 2 . 3)");
   CHECK(write_string(vm, list(vm, {NIL})) == "(nil)");
-  CHECK(write_string(vm, list(vm, {S.quote, sym("x")})) == "(quote x)");
+  CHECK(write_string(vm, list(vm, {vm.S.quote, sym("x")})) == "(quote x)");
   CHECK(write_string(vm, list(vm, {str("a"), Value::character('b')})) == "(\"a\" #\\b)");
   CHECK(disp_string(vm, list(vm, {str("a"), Value::character('b')})) == "(a b)");
   CHECK(write_string(vm, list(vm, {list(vm, {fix(1)}), list(vm, {})})) == "((1) nil)");
@@ -470,7 +470,7 @@ TEST_CASE("printing procedures, ports, exceptions and internal kinds", "[data][p
   CHECK(write_string(vm, make_named_closure(NIL)) == "#<procedure>");
   CHECK(write_string(vm, make_named_closure(sym("foo"))) == "#<procedure: foo>");
   CHECK(write_string(vm, make_test_builtin("car")) == "#<procedure:car>");
-  Value mac = make_tagged(vm, S.mac, make_named_closure(sym("m")));
+  Value mac = make_tagged(vm, vm.S.mac, make_named_closure(sym("m")));
   CHECK(write_string(vm, mac) == "#(tagged mac #<procedure: m>)");
   PortImpl* in = make_input_string("");
   in->name = "stdin";
@@ -487,18 +487,18 @@ TEST_CASE("printing procedures, ports, exceptions and internal kinds", "[data][p
 
 TEST_CASE("type names every Arc type", "[data][type]") {
   VM& vm = setup();
-  CHECK(arc_type(vm, NIL) == S.sym);
-  CHECK(arc_type(vm, T) == S.sym);
-  CHECK(arc_type(vm, sym("a")) == S.sym);
-  CHECK(arc_type(vm, list(vm, {fix(1)})) == S.cons);
-  CHECK(arc_type(vm, fix(1)) == S.int_);
-  CHECK(arc_type(vm, make_flonum(vm, 2.0)) == S.num);
-  CHECK(arc_type(vm, Value::character('a')) == S.char_);
-  CHECK(arc_type(vm, str("")) == S.string);
-  CHECK(arc_type(vm, make_table(vm)) == S.table);
-  CHECK(arc_type(vm, make_named_closure(NIL)) == S.fn_type);
-  CHECK(arc_type(vm, make_tagged(vm, S.mac, NIL)) == S.mac);
-  CHECK(arc_type(vm, make_exception(vm, str("x"), NIL, NIL)) == S.exception);
+  CHECK(arc_type(vm, NIL) == vm.S.sym);
+  CHECK(arc_type(vm, T) == vm.S.sym);
+  CHECK(arc_type(vm, sym("a")) == vm.S.sym);
+  CHECK(arc_type(vm, list(vm, {fix(1)})) == vm.S.cons);
+  CHECK(arc_type(vm, fix(1)) == vm.S.int_);
+  CHECK(arc_type(vm, make_flonum(vm, 2.0)) == vm.S.num);
+  CHECK(arc_type(vm, Value::character('a')) == vm.S.char_);
+  CHECK(arc_type(vm, str("")) == vm.S.string);
+  CHECK(arc_type(vm, make_table(vm)) == vm.S.table);
+  CHECK(arc_type(vm, make_named_closure(NIL)) == vm.S.fn_type);
+  CHECK(arc_type(vm, make_tagged(vm, vm.S.mac, NIL)) == vm.S.mac);
+  CHECK(arc_type(vm, make_exception(vm, str("x"), NIL, NIL)) == vm.S.exception);
   CHECK(error_of([&vm] { arc_type(vm, make_box(vm, NIL)); }).find("unknown type") !=
         std::string::npos);
 }
@@ -506,47 +506,48 @@ TEST_CASE("type names every Arc type", "[data][type]") {
 TEST_CASE("coerce: chars and numbers", "[data][coerce]") {
   VM& vm = setup();
   Value a = Value::character('a');
-  CHECK(coerce(vm, a, S.int_, MISSING) == fix(97));
-  CHECK(write_string(vm, coerce(vm, a, S.string, MISSING)) == "\"a\"");
-  CHECK(coerce(vm, a, S.sym, MISSING) == sym("a"));
-  CHECK(coerce(vm, fix(97), S.char_, MISSING) == a);
-  CHECK(write_string(vm, coerce(vm, fix(255), S.string, fix(16))) == "\"ff\"");
-  CHECK(write_string(vm, coerce(vm, fix(-12), S.string, MISSING)) == "\"-12\"");
-  CHECK(coerce(vm, fix(5), S.num, MISSING) == fix(5));
-  CHECK(coerce(vm, make_flonum(vm, 2.5), S.int_, MISSING) == fix(2));
-  CHECK(coerce(vm, make_flonum(vm, 3.5), S.int_, MISSING) == fix(4));
-  CHECK(coerce(vm, make_flonum(vm, 97.2), S.char_, MISSING) == a);
-  CHECK(write_string(vm, coerce(vm, make_flonum(vm, 2.5), S.string, MISSING)) == "\"2.5\"");
-  CHECK(error_of([&vm] { coerce(vm, fix(1), S.sym, MISSING); }) == "Can't coerce 1 'sym");
-  CHECK(error_of([&vm] { coerce(vm, Value::character('a'), S.num, MISSING); }) ==
+  CHECK(coerce(vm, a, vm.S.int_, MISSING) == fix(97));
+  CHECK(write_string(vm, coerce(vm, a, vm.S.string, MISSING)) == "\"a\"");
+  CHECK(coerce(vm, a, vm.S.sym, MISSING) == sym("a"));
+  CHECK(coerce(vm, fix(97), vm.S.char_, MISSING) == a);
+  CHECK(write_string(vm, coerce(vm, fix(255), vm.S.string, fix(16))) == "\"ff\"");
+  CHECK(write_string(vm, coerce(vm, fix(-12), vm.S.string, MISSING)) == "\"-12\"");
+  CHECK(coerce(vm, fix(5), vm.S.num, MISSING) == fix(5));
+  CHECK(coerce(vm, make_flonum(vm, 2.5), vm.S.int_, MISSING) == fix(2));
+  CHECK(coerce(vm, make_flonum(vm, 3.5), vm.S.int_, MISSING) == fix(4));
+  CHECK(coerce(vm, make_flonum(vm, 97.2), vm.S.char_, MISSING) == a);
+  CHECK(write_string(vm, coerce(vm, make_flonum(vm, 2.5), vm.S.string, MISSING)) == "\"2.5\"");
+  CHECK(error_of([&vm] { coerce(vm, fix(1), vm.S.sym, MISSING); }) == "Can't coerce 1 'sym");
+  CHECK(error_of([&vm] { coerce(vm, Value::character('a'), vm.S.num, MISSING); }) ==
         "Can't coerce #\\a 'num");
 }
 
 TEST_CASE("coerce: strings, symbols, lists and the quirks", "[data][coerce]") {
   VM& vm = setup();
-  CHECK(coerce(vm, str("nil"), S.sym, MISSING) == NIL);
-  CHECK(write_string(vm, coerce(vm, str("a b"), S.sym, MISSING)) == "|a b|");
-  CHECK(write_string(vm, coerce(vm, str("abc"), S.cons, MISSING)) == "(#\\a #\\b #\\c)");
-  CHECK(coerce(vm, str(""), S.cons, MISSING) == NIL);
-  CHECK(coerce(vm, str("12"), S.num, MISSING) == fix(12));
-  CHECK(coerce(vm, str("ff"), S.int_, fix(16)) == fix(255));
-  CHECK(coerce(vm, str("1.5"), S.int_, MISSING) == fix(2));
-  CHECK(error_of([&vm] { coerce(vm, str("abc"), S.num, MISSING); }) == "Can't coerce \"abc\" 'num");
+  CHECK(coerce(vm, str("nil"), vm.S.sym, MISSING) == NIL);
+  CHECK(write_string(vm, coerce(vm, str("a b"), vm.S.sym, MISSING)) == "|a b|");
+  CHECK(write_string(vm, coerce(vm, str("abc"), vm.S.cons, MISSING)) == "(#\\a #\\b #\\c)");
+  CHECK(coerce(vm, str(""), vm.S.cons, MISSING) == NIL);
+  CHECK(coerce(vm, str("12"), vm.S.num, MISSING) == fix(12));
+  CHECK(coerce(vm, str("ff"), vm.S.int_, fix(16)) == fix(255));
+  CHECK(coerce(vm, str("1.5"), vm.S.int_, MISSING) == fix(2));
+  CHECK(error_of([&vm] { coerce(vm, str("abc"), vm.S.num, MISSING); }) ==
+        "Can't coerce \"abc\" 'num");
   Value mixed = list(
       vm, {fix(1), str("a"), Value::character('b'), sym("sym"), NIL, list(vm, {str("x"), fix(2)})});
-  CHECK(disp_string(vm, coerce(vm, mixed, S.string, MISSING)) == "1absymx2");
-  CHECK(disp_string(vm, coerce(vm, NIL, S.string, MISSING)) == "");
-  CHECK(disp_string(vm, coerce(vm, sym("foo"), S.string, MISSING)) == "foo");
-  CHECK(coerce(vm, NIL, S.sym, MISSING) == NIL);
+  CHECK(disp_string(vm, coerce(vm, mixed, vm.S.string, MISSING)) == "1absymx2");
+  CHECK(disp_string(vm, coerce(vm, NIL, vm.S.string, MISSING)) == "");
+  CHECK(disp_string(vm, coerce(vm, sym("foo"), vm.S.string, MISSING)) == "foo");
+  CHECK(coerce(vm, NIL, vm.S.sym, MISSING) == NIL);
   Value s = str("same");
-  CHECK(coerce(vm, s, S.string, MISSING) == s);
+  CHECK(coerce(vm, s, vm.S.string, MISSING) == s);
   Value t = make_table(vm);
-  CHECK(coerce(vm, t, S.cons, MISSING) == t);  // 3.1: unknown source type unchanged
+  CHECK(coerce(vm, t, vm.S.cons, MISSING) == t);  // 3.1: unknown source type unchanged
   CHECK(error_of([&vm] {
-          coerce(vm, make_tagged(vm, sym("x"), fix(1)), S.string, MISSING);
+          coerce(vm, make_tagged(vm, sym("x"), fix(1)), vm.S.string, MISSING);
         }).find("Can't coerce annotated object") == 0);
-  CHECK(error_of([&vm] { coerce(vm, sym("a"), S.cons, MISSING); }) == "Can't coerce 'a 'cons");
-  CHECK(error_of([&vm] { coerce(vm, NIL, S.cons, MISSING); }) == "Can't coerce 'nil 'cons");
+  CHECK(error_of([&vm] { coerce(vm, sym("a"), vm.S.cons, MISSING); }) == "Can't coerce 'a 'cons");
+  CHECK(error_of([&vm] { coerce(vm, NIL, vm.S.cons, MISSING); }) == "Can't coerce 'nil 'cons");
 }
 
 TEST_CASE("coerce_to_string is what + on strings uses", "[data][coerce]") {

@@ -163,7 +163,7 @@ TEST_CASE("every bound name of arcana, called with odd arguments, returns or rai
   compiler::Runtime rt;
   vm::VM& vm = rt.vm();
   std::vector<std::string> names;
-  for (vm::Value s : vm::all_symbols())
+  for (vm::Value s : vm::all_symbols(vm))
     if (s.is_ref() && vm::global_value(s) != vm::UNBOUND) names.push_back(vm::symbol_name(s));
   std::sort(names.begin(), names.end());
   REQUIRE(names.size() > 300);  // the builtins and the library

@@ -28,7 +28,7 @@ std::string describe(VM& vm, Value v) {
   if (v == UNBOUND) return "unbound";
   Kind k = TYPE(v);
   if (k == Kind::Closure) return "fn " + compiler::disassemble(vm, v);
-  if (k == Kind::Tagged && v.as<Tagged>()->tag == S.mac &&
+  if (k == Kind::Tagged && v.as<Tagged>()->tag == vm.S.mac &&
       TYPE(v.as<Tagged>()->rep) == Kind::Closure)
     return "mac " + compiler::disassemble(vm, v.as<Tagged>()->rep);
   if (k == Kind::Table) {  // its entries, sorted: the order is the keys' hashes'
@@ -51,7 +51,7 @@ std::map<std::string, std::string> library_globals(bool image, bool* from_image)
   compiler::Runtime rt(opts);
   *from_image = rt.library_from_image();
   std::map<std::string, std::string> globals;
-  for (Value sym : all_symbols())
+  for (Value sym : all_symbols(rt.vm()))
     if (TYPE(sym) == Kind::Symbol && global_value(sym) != UNBOUND)
       globals[symbol_name(sym)] = describe(rt.vm(), global_value(sym));
   return globals;
@@ -99,7 +99,7 @@ TEST_CASE("uniq goes on past the names the library's macros took", "[image]") {
   compiler::Runtime rt;
   REQUIRE(rt.library_from_image());
   uint64_t highest = 0;
-  for (Value sym : all_symbols()) {
+  for (Value sym : all_symbols(rt.vm())) {
     if (TYPE(sym) != Kind::Symbol) continue;
     std::string n = symbol_name(sym);
     if (n.size() > 2 && n.compare(0, 2, "gs") == 0 &&

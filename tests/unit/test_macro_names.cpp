@@ -95,7 +95,9 @@ bool arc31_macro(const std::string& name) {
          std::end(kArc31Macros);
 }
 
-bool is_macro(Value v) { return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == S.mac; }
+bool is_macro(VM& vm, Value v) {
+  return TYPE(v) == Kind::Tagged && v.as<Tagged>()->tag == vm.S.mac;
+}
 
 }  // namespace
 
@@ -106,8 +108,8 @@ TEST_CASE(
   compiler::Runtime rt;
   VM& vm = rt.vm();
   std::vector<std::string> added;
-  for (Value sym : all_symbols()) {
-    if (TYPE(sym) != Kind::Symbol || !is_macro(global_value(sym))) continue;
+  for (Value sym : all_symbols(vm)) {
+    if (TYPE(sym) != Kind::Symbol || !is_macro(vm, global_value(sym))) continue;
     std::string name = symbol_name(sym);
     if (!arc31_macro(name)) added.push_back(name);
   }
@@ -121,7 +123,7 @@ TEST_CASE(
            (name.size() >= 10 && name.find('-') != std::string::npos)));
   }
   // Arc 3.1's own are macros here too, and locals do not shadow them.
-  CHECK(is_macro(global_value(intern(vm, "def"))));
-  CHECK(is_macro(global_value(intern(vm, "w/infile"))));
+  CHECK(is_macro(vm, global_value(intern(vm, "def"))));
+  CHECK(is_macro(vm, global_value(intern(vm, "w/infile"))));
   CHECK(write_string(vm, rt.eval_string("(let prof (obj a 1) (prof 'a))")) == "1");
 }

@@ -192,7 +192,7 @@ TEST_CASE("the quote family", "[reader]") {
   REQUIRE(show(rd("' a")) == "(quote a)");
   REQUIRE(show(rd("`(a ,b ,@c)")) == "(quasiquote (a (unquote b) (unquote-splicing c)))");
   REQUIRE(show(rd("'(a . b)")) == "(quote (a . b))");
-  REQUIRE(car(rd("'x")) == S.quote);
+  REQUIRE(car(rd("'x")) == setup().S.quote);
 }
 
 TEST_CASE("square brackets read as (fn (_) (...))", "[reader]") {
@@ -203,8 +203,8 @@ TEST_CASE("square brackets read as (fn (_) (...))", "[reader]") {
   REQUIRE(show(rd("[map [car _] _]")) == "(fn (_) (map (fn (_) (car _)) _))");
   REQUIRE(show(rd("'[car _]")) == "(quote (fn (_) (car _)))");
   Value f = rd("[x]");
-  REQUIRE(car(f) == S.fn);
-  REQUIRE(car(car(cdr(f))) == S.underscore);
+  REQUIRE(car(f) == setup().S.fn);
+  REQUIRE(car(car(cdr(f))) == setup().S.underscore);
 }
 
 TEST_CASE("strings and their escapes", "[reader]") {

@@ -148,9 +148,9 @@ class NewsActionsTest(webtest.NewsServerTest):
         self.assertIn("http://fresh.example.com/a", p.hrefs())
         sid = self.story_id("Fresh url story")
         self.assertEqual(self.score(sid), 1)  # the author's own vote
-        # saved before the answer: arc/news/story/ID, one s-expression
-        with open(self.srv.path("arc", "news", "story", str(sid))) as f:
-            stored = f.read()
+        # saved before the answer: arc/news/story/ID (or its row), one s-expression
+        stored = webtest.stored_text(self.srv.path("arc"), "news/story/%d" % sid)
+        self.assertIsNotNone(stored, "story %d is not stored" % sid)
         self.assertIn('(title "Fresh url story")', stored)
         self.assertIn('(by "alice")', stored)
         p = self.view(None, "/submitted?id=alice")
@@ -318,8 +318,8 @@ class NewsActionsTest(webtest.NewsServerTest):
         self.assertIn(st, (200, 204))
         self.assertEqual(self.score(vid), score0 + 1)
         self.assertEqual(self.karma("bob"), karma0 + 1, "the author's karma")
-        with open(self.srv.path("arc", "news", "vote", "alice")) as f:
-            self.assertRegex(f.read(), r"\(%d\b" % vid, "the vote is not in alice's vote file")
+        self.assertRegex(webtest.stored_text(self.srv.path("arc"), "news/vote/alice") or "",
+                         r"\(%d\b" % vid, "the vote is not in alice's votes")
         # voted: no arrow any more, and a second vote does nothing
         self.assertIsNone(self.vote_link(self.view("alice", "/item?id=%d" % vid), vid))
         self.follow("alice", link)

@@ -401,8 +401,8 @@ class NewsHNStoreTest(unittest.TestCase):
         srv.kill()
         srv.start()
         check("after the restart")
-        p = os.path.join(srv.data, "news", "profile", "ann")
-        prof = crash.as_table(crash.read_arc_file(p), p)
+        p = "news/profile/ann"
+        prof = crash.as_table(crash.read_arc(webtest.stored_text(srv.data, p)), p)
         self.assertEqual(prof[crash.Sym("favorites")], [kept])
         self.assertEqual(prof[crash.Sym("hidden")], [hid])
 

@@ -42,7 +42,8 @@ class ProxyTest(unittest.TestCase):
         cls.work = tempfile.mkdtemp(prefix="arcana-news-proxy-")
         cls.srv = crash.NewsServer(cls.work)
         data = cls.srv.data
-        p = subprocess.run([webtest.ARCANA, crash.NEWS, "--data", data, "--admin", "boss"],
+        p = subprocess.run([webtest.ARCANA, crash.NEWS, "--data", data, "--admin", "boss"]
+                           + webtest.news_store_args(),
                            cwd=cls.work, capture_output=True, timeout=60)
         m = re.search(r"password: (\S+)", p.stdout.decode())
         assert m, p.stdout + p.stderr
@@ -159,8 +160,8 @@ class ProxyTest(unittest.TestCase):
                                                   "application/x-www-form-urlencoded")], body))
         r = c.response()
         self.assertIn(r.status, (200, 302), r)
-        stories = glob.glob(os.path.join(self.srv.data, "news", "story", "*"))
-        found = [crash.as_table(crash.read_arc_file(p), p) for p in stories]
+        stories = webtest.stored_texts(self.srv.data, "news/story/")
+        found = [crash.as_table(crash.read_arc(text), p) for p, text in stories.items()]
         mine = [s for s in found if s.get("title") == "Proxied story"]
         self.assertEqual(len(mine), 1, found)
         self.assertEqual(mine[0].get("ip"), "10.7.2.1")

@@ -36,6 +36,64 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SERVERS = os.path.join(HERE, "servers")
 ARCANA = None  # the binary, from the command line (main)
 
+# The news site's store backend the news tests run on: file (Arc 3.1's
+# files, the default) or sqlite. tests/CMakeLists.txt runs the news tests
+# once with each (web/NAME and web-sqlite/NAME), through this variable.
+NEWS_STORE = os.environ.get("ARCANA_NEWS_STORE", "file")
+if NEWS_STORE not in ("file", "sqlite"):
+    sys.exit("ARCANA_NEWS_STORE is file or sqlite, not %r" % NEWS_STORE)
+
+
+def news_store_args():
+    """news.arc's (and servers/newsserver.arc's) options for NEWS_STORE."""
+    return ["--store", NEWS_STORE] if NEWS_STORE != "file" else []
+
+
+def stored_texts(data, folder):
+    """{path: text} of every record the store holds under folder, one of
+    news/story/, news/profile/, news/vote/ (see stored_text)."""
+    if NEWS_STORE == "file":
+        d = os.path.join(data, folder)
+        names = [n for n in os.listdir(d) if not n.endswith(".tmp")] if os.path.isdir(d) else []
+        return {folder + n: stored_text(data, folder + n) for n in names}
+    import sqlite3
+    table, key = {"news/story/": ("items", "id"), "news/profile/": ("profiles", "name"),
+                  "news/vote/": ("votes", "name")}[folder]
+    db = sqlite3.connect("file:%s?mode=ro" % os.path.join(data, "news.db"), uri=True, timeout=10)
+    try:
+        return {folder + str(k): v
+                for k, v in db.execute("SELECT %s, data FROM %s" % (key, table))}
+    finally:
+        db.close()
+
+
+def stored_text(data, path):
+    """The text the news site's store holds for path, a file of Arc 3.1's
+    layout under the data directory data (news/story/ID, news/vote/USER,
+    hpw ...), or None: the file's, or with the sqlite store the row of
+    DATA/news.db that stands for it (apps/news/store-sqlite.arc)."""
+    if NEWS_STORE == "file":
+        p = os.path.join(data, path)
+        if not os.path.isfile(p):
+            return None
+        with open(p, encoding="utf-8") as f:
+            return f.read()
+    import sqlite3
+    db = sqlite3.connect("file:%s?mode=ro" % os.path.join(data, "news.db"), uri=True, timeout=10)
+    try:
+        for prefix, sql in (("news/story/", "SELECT data FROM items WHERE id = ?"),
+                            ("news/profile/", "SELECT data FROM profiles WHERE name = ?"),
+                            ("news/vote/", "SELECT data FROM votes WHERE name = ?")):
+            if path.startswith(prefix):
+                key = path[len(prefix):]
+                row = db.execute(sql, (int(key) if prefix == "news/story/" else key,)).fetchone()
+                break
+        else:
+            row = db.execute("SELECT data FROM files WHERE path = ?", (path,)).fetchone()
+        return row[0] if row else None
+    finally:
+        db.close()
+
 _libc = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
 
@@ -611,7 +669,7 @@ class NewsServerTest(ServerTest):
 
     @classmethod
     def setUpClass(cls):
-        cls.srv = Server(cls.SCRIPT, setup=cls.setup_dir)
+        cls.srv = Server(cls.SCRIPT, *news_store_args(), setup=cls.setup_dir)
         cls.srv.start(timeout=60)
         out = cls.srv.stdout()
         cls.cookies = dict(re.findall(r"^cookie (\S+) (\S+)$", out, re.M))

@@ -39,14 +39,14 @@ Value bi_uniq(VM& vm, Value*, int) { return next_uniq(vm); }
 // (%find-sym s): the symbol named s if one exists, else nil, interning
 // nothing: for names that come from the network (the server's fnids).
 Value bi_find_sym(VM& vm, Value* args, int) {
-  Value s = find_symbol(string_utf8(arg_string(vm, "%find-sym", args[0])));
+  Value s = find_symbol(vm, string_utf8(arg_string(vm, "%find-sym", args[0])));
   return s == UNBOUND ? NIL : s;
 }
 
 // (%unintern sym): takes sym out of the intern table (vm/symbol.h's
 // unintern): for ids such as the server's fnids, dropped with their
 // closures. t if it was taken out.
-Value bi_unintern(VM&, Value* args, int) { return boolean(unintern(args[0])); }
+Value bi_unintern(VM& vm, Value* args, int) { return boolean(unintern(vm, args[0])); }
 
 // (%substring s start end): the characters [start, end) of s, a fresh
 // string; cut's string case (stdlib/core.arc), which checks the bounds

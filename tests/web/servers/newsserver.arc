@@ -3,7 +3,8 @@
 ; folder as ../../../apps/news/), with a data directory made here of
 ; known users, stories and comments whose times and scores are set so
 ; that the front page's order is known. Run as: arcana --host=127.0.0.1 newsserver.arc 0
-; in a fresh directory (arc/ is made there).
+; [--store sqlite] in a fresh directory (arc/ is made there); with
+; --store sqlite the data is in arc/news.db (apps/news/store-sqlite.arc).
 ;
 ; Before "ready to serve port N" it prints, one a line:
 ;   cookie USER COOKIE   a login cookie (a session's) of each user (no
@@ -20,7 +21,7 @@
 
 (= news-home*
    (+ (cut script* 0 (+ 1 (last (positions #\/ script*)))) "../../../apps/news/"))
-(each f '("store.arc" "model.arc" "pages.arc" "admin.arc")
+(each f '("store.arc" "store-sqlite.arc" "model.arc" "pages.arc" "admin.arc")
   (load (+ news-home* f)))
 (= staticdir* (+ news-home* "static/"))
 
@@ -28,6 +29,7 @@
 ; changed, logged in or not.
 (= caching* 0)
 
+(when (iso (cdr argv) '("--store" "sqlite")) (store-use-sqlite))
 (store-open "arc/")
 (news-load)
 
@@ -44,7 +46,7 @@
   (each u (cdr nt-users*)
     (set (dc-usernames* u))
     (= (hpasswords* u) h)))
-(save-table hpasswords* hpwfile*)
+(%app-save hpasswords* hpwfile*)
 (load-userinfo)
 
 (def nt-days-ago (d) (- (seconds) (* d 24 60 60)))
