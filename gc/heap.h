@@ -372,6 +372,11 @@ class Heap {
   // --workers): not if it runs a thread of its own (vcgc), which the child
   // does not have.
   virtual bool fork_safe() const { return true; }
+  // Called just before fork() by a process that will go on using the heap
+  // in the child: a collector with a thread it can start again (cgen's
+  // marker) finishes its work and stops it, so that the child, which has
+  // only the forking thread, starts its own.
+  virtual void before_fork() {}
   // Finalizes every object still allocated (ports close and free their
   // buffers), for the heap's owner to call just before it destroys the
   // heap, while what the finalizers use (the VM) still exists. The heap

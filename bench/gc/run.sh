@@ -2,13 +2,13 @@
 # bench/gc/run.sh — the collectors against each other, in the same run. Each
 # program (binary_trees.arc at depth 18, binary_trees_plain.arc (the same
 # work over globals with repeat and ++), gcbench.arc, list_churn.arc) runs
-# under --gc=marksweep, --gc=gen, --gc=vcgc and --gc=boehm, RUNS times each (default
+# under --gc=marksweep, --gc=gen, --gc=cgen, --gc=vcgc and --gc=boehm, RUNS times each (default
 # 3), interleaved (run 1 of every collector, then run 2, ...) so that a
 # change of machine load falls on all of them. Printed, each the median of
 # the runs:
 #   wall, cpu     seconds: elapsed, and user + system (/usr/bin/time)
 #   maxpause, p99 the longest pause and the 99th percentile, in ms
-#   minor99       the 99th percentile of minor pauses (gen only), in ms
+#   minor99       the 99th percentile of minor pauses (gen and cgen only), in ms
 #   gc%           time in collections as a share of the run ((gc-stats) gc-share)
 #   rss           peak resident set, MiB (/usr/bin/time %M)
 #   x-boehm       throughput against boehm: boehm's wall / this wall (above 1:
@@ -24,7 +24,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 arcana=${1:-$here/../../build/arcana}
 runs=${RUNS:-3}
-collectors=${COLLECTORS:-"marksweep gen vcgc boehm"}
+collectors=${COLLECTORS:-"marksweep gen cgen vcgc boehm"}
 benches=${BENCHES:-"binary_trees binary_trees_plain gcbench list_churn"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -87,7 +87,7 @@ for bench in $benches; do
         -v sh="$sh" -v rss="$rss" -v bw="$bw" -v bc="$bc" -v fails="$fails" 'BEGIN {
       xr = (bw == "nan" || w == "nan" || w == 0) ? "-" : sprintf("%.2f", bw / w)
       xc = (bc == "nan" || c == "nan" || c == 0) ? "-" : sprintf("%.2f", bc / c)
-      mm = (g ~ /^gen/) ? sprintf("%.2f", m) : "-"
+      mm = (g ~ /^c?gen/) ? sprintf("%.2f", m) : "-"
       printf "%-18s %-9s %7.2f %7.2f %9.2f %8.2f %8s %5.1f%% %7.0f %8s %8s%s\n",
              b, g, w, c, mp, p, mm, sh * 100, rss / 1024, xr, xc,
              (fails > 0 ? "  (" fails " failed)" : "")
