@@ -135,13 +135,19 @@
 // marker, out of work, asks for one and the log handed over is empty, or
 // when a minor collection finds nothing left to mark, or when the old
 // generation has doubled since the start (the marker cannot keep up: the
-// rest is marked in the pause). Eden is emptied first (a compaction
-// rewrites the references of everything but eden), the log's last
-// entries and any overflow of the mark stack are marked on the mutator,
-// and the sweep and compaction are the stop-the-world collection's
-// (sweep_old; the survivors, unmarked here, are rewritten only where they
-// point into the old generation's live objects). Finalizers therefore
-// run on the mutator. Under stress, every kStressCheckEvery-th mark is
+// rest is marked in the pause). The log's last entries and any overflow
+// of the mark stack are marked on the mutator; the remembered set loses
+// its dead, the large objects and the blocks are swept, and the pages are
+// swept in steps (PageSpace::begin_sweep): each minor collection after it
+// sweeps pages for kSweepSlice, allocation meanwhile taking swept pages'
+// cells and fresh pages only, until none is left (finish_sweeping before
+// the next mark, or anything that walks the pages). A compaction (the
+// stop-the-world collection's, sweep_old) needs the pages swept first, and
+// then sweeps them in the pause; it rewrites the references of the
+// survivors (unmarked here) only where they point into the old
+// generation's live objects, and those of eden, whose objects all date
+// from after the snapshot (the mark ends without emptying it).
+// Finalizers run on the mutator, in the sweep. Under stress, every kStressCheckEvery-th mark is
 // checked before its sweep (check_marked: every reachable old object
 // marked), minor collections mark kStressAssist objects themselves (they
 // come too close together for the marker to get a turn), and verify()
@@ -250,6 +256,10 @@ constexpr size_t kStressAssist = 4096;
 // its end (check_marked: a walk of the whole heap, which at every mark
 // made the stress runs six times slower).
 constexpr uint64_t kStressCheckEvery = 4;
+// A sweep in steps (cgen): each minor collection sweeps pages, kSweepPages
+// at a time, until kSweepSlice has passed.
+constexpr size_t kSweepPages = 8;
+constexpr auto kSweepSlice = std::chrono::microseconds(300);
 
 // A survivor space: objects from start to top, packed.
 struct Semispace {
@@ -329,9 +339,11 @@ class GenHeap final : public Heap {
     auto t0 = std::chrono::steady_clock::now();
     if (marking_) return collect_while_marking(t0);
     minor(false);
+    if (old_.sweeping()) sweep_step();
     bool major =
         old_footprint() > major_trigger_ || (stress() && ++stress_count_ % kStressMajorEvery == 0);
     if (major && concurrent_) {
+      finish_sweeping();
       start_marking();
       major = false;  // the pause was a minor collection and the roots' snapshot
     } else if (major) {
@@ -342,6 +354,7 @@ class GenHeap final : public Heap {
 
   void collect() override {
     if (marking_) end_marking(std::chrono::steady_clock::now());
+    finish_sweeping();
     auto t0 = std::chrono::steady_clock::now();
     minor(true);
     mark_sweep();
@@ -364,6 +377,7 @@ class GenHeap final : public Heap {
   // allocation anyway, copies overwrite).
   void release_spare_memory() override {
     if (marking_) end_marking(std::chrono::steady_clock::now());
+    finish_sweeping();
     if (old_.figures().free_partial_bytes > kReleaseCompactMinBytes) {
       compact_next_ = true;
       collect();
@@ -414,6 +428,8 @@ class GenHeap final : public Heap {
     f.survivor_overflow_bytes = overflow_bytes_;
     f.old = old_.figures();
     f.compactions = compactions_;
+    f.marking = marking_;
+    f.sweeping = old_.sweeping();
   }
 
  protected:
@@ -764,6 +780,7 @@ class GenHeap final : public Heap {
   // survivors), then sweep the old generation, compacting it when the last
   // sweep found it fragmented.
   void mark_sweep() {
+    finish_sweeping();
     blocks_.begin_marking();
     mark_from_roots(
         stack_,
@@ -789,7 +806,9 @@ class GenHeap final : public Heap {
   // next major collection's trigger set. survivors_marked: the mark went
   // through the survivors (the stop-the-world one) and left their marks,
   // which say which of them are live.
-  void sweep_old(bool survivors_marked) {
+  // lazy: the pages are swept in steps after it (sweep_step), unless a
+  // compaction needs them swept now.
+  void sweep_old(bool survivors_marked, bool lazy = false) {
     size_t keep = 0;
     for (GcHeader* o : remembered_)
       if (blocks_.is_marked(o)) remembered_[keep++] = o;
@@ -800,15 +819,45 @@ class GenHeap final : public Heap {
                    (stress() && ++stress_majors_ % 2 == 0);
     compact_next_ = false;
     if (compact) compact = old_.plan_evacuation(kinds(), kSparsePage) > 0;
-    old_.sweep(kinds());
+    if (lazy && !compact) old_.begin_sweep(kinds());
+    else old_.sweep(kinds());
     // The blocks this one frees become spare eden chunks for now (trimmed
     // below).
-    size_t adopted = blocks_.take_adopted();
-    spare_limit_ = std::max<size_t>(2, adopted);
+    adopted_ = blocks_.take_adopted();
+    spare_limit_ = std::max<size_t>(2, adopted_);
     blocks_.sweep(kinds(), recycler());
     bool blocks = blocks_.plan_evacuation(kSparsePage, kCompactMinBytes, stress());
+    if (blocks && old_.sweeping()) old_.finish_sweep(kinds());
     if (compact || blocks) compact_old(survivors_marked);  // while survivors' marks are kept
     for_each_survivor([](GcHeader* o) { o->gcbits &= ~kMarkBit; });
+    if (!old_.sweeping()) after_sweep();
+  }
+
+  // A slice of a sweep in steps, at a minor collection: pages until
+  // kSweepSlice has passed.
+  void sweep_step() {
+    if (stress()) {  // a few pages at a time, so that promotions fall between
+      if (old_.sweep_some(kinds(), kSweepPages)) after_sweep();
+      return;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    while (!old_.sweep_some(kinds(), kSweepPages)) {
+      if (std::chrono::steady_clock::now() - t0 > kSweepSlice) return;
+    }
+    after_sweep();
+  }
+
+  // Whatever is left of a sweep in steps, now: before a mark, and before
+  // anything that walks the old generation's objects or pages.
+  void finish_sweeping() {
+    if (!old_.sweeping()) return;
+    old_.finish_sweep(kinds());
+    after_sweep();
+  }
+
+  // After the sweep: the next major collection's trigger, and the memory
+  // kept for the growth until then.
+  void after_sweep() {
     uint64_t live = old_footprint();
     major_trigger_ = std::max(kMinMajorTrigger, uint64_t(double(live) * kGrowth));
     // What the generation grows by before the next one is kept mapped, to
@@ -816,7 +865,7 @@ class GenHeap final : public Heap {
     // two eden turns over, as many as promotions in place took since the
     // last one, and empty pages for the rest.
     uint64_t grow = major_trigger_ - live;
-    spare_limit_ = std::max<size_t>(2, std::min<uint64_t>(adopted, grow / nursery_size_));
+    spare_limit_ = std::max<size_t>(2, std::min<uint64_t>(adopted_, grow / nursery_size_));
     while (spare_.size() > spare_limit_) {
       munmap(spare_.back().start, spare_.back().size);
       spare_.pop_back();
@@ -893,6 +942,7 @@ class GenHeap final : public Heap {
   // keeps the snapshot whole, objects promoted or allocated old are born
   // marked, and the marker thread marks the rest.
   void start_marking() {
+    finish_sweeping();  // (the marks of the last one are still on unswept pages)
     blocks_.begin_marking();
     marking_ = true;
     old_bits_ = kMarkBit;
@@ -973,9 +1023,6 @@ class GenHeap final : public Heap {
   // generation is swept as after a stop-the-world mark.
   void end_marking(std::chrono::steady_clock::time_point t0) {
     hold_marker();
-    // Eden emptied first: a compaction rewrites the references of the
-    // roots, the old generation and the survivors, not of eden's objects.
-    if (eden_bytes() > 0) minor(false);
     drain_some(SIZE_MAX);
     Shader s(*this);
     while (stack_.take_overflow()) {  // what the full stack dropped (MarkStack)
@@ -989,7 +1036,7 @@ class GenHeap final : public Heap {
       blocks_.for_each_object(kinds(), retrace, false);
     }
     if (stress() && ++stress_marks_ % kStressCheckEvery == 0) check_marked();
-    sweep_old(false);
+    sweep_old(false, true);
     marking_ = false;
     old_bits_ = 0;
     set_barrier(true, kYoung | kRemembered);
@@ -1091,6 +1138,20 @@ class GenHeap final : public Heap {
     return [this](char* start, size_t size) { recycle_chunk(start, size); };
   }
 
+  // Every object in eden's chunks, dead or alive (they are packed).
+  template <class F>
+  void for_each_eden_object(F f) {
+    auto walk = [this, &f](char* p, char* end) {
+      while (p < end) {
+        auto* o = reinterpret_cast<GcHeader*>(p);
+        p += object_bytes(o);
+        f(o);
+      }
+    };
+    for (const Chunk& c : active_) walk(c.start, c.used_end);
+    if (cur_.start) walk(cur_.start, eden_.top);
+  }
+
   template <class F>
   void for_each_survivor(F f) {
     const Semispace& s = surv_[from_];
@@ -1149,9 +1210,13 @@ class GenHeap final : public Heap {
           if (h->gcbits & kForwarded) *slot = reinterpret_cast<Word*>(h + 1)[0];
         }
       } guarded(*this);
-      for_each_survivor([this, &guarded](GcHeader* o) {
+      auto retrace_guarded = [this, &guarded](GcHeader* o) {
         if (auto tr = kinds()[o->kind].trace) tr(o, guarded);
-      });
+      };
+      for_each_survivor(retrace_guarded);
+      // The concurrent mark ends without emptying eden: its objects, all
+      // made since the snapshot, are rewritten too.
+      for_each_eden_object(retrace_guarded);
     }
     old_.release_evacuated();
     blocks_.release_evacuated(recycler());
@@ -1279,6 +1344,7 @@ class GenHeap final : public Heap {
   uint64_t stress_count_ = 0;
   uint64_t stress_majors_ = 0;
   uint64_t stress_marks_ = 0;
+  size_t adopted_ = 0;  // chunks adopted as blocks before the last major collection
 };
 
 // Walks everything reachable from the roots (with its own visited set, so no
@@ -1288,6 +1354,7 @@ class GenHeap final : public Heap {
 // (check_marked) is reported with the rest.
 std::vector<std::string> GenHeap::verify() {
   if (marking_) end_marking(std::chrono::steady_clock::now());
+  finish_sweeping();
   std::vector<std::string> problems = mark_problems_;
   std::vector<std::string> now = verify_reachable(
       [this](Word w) {  // invariant 5

@@ -934,8 +934,9 @@ namespace {
 
 // A mutator that keeps moving references while a concurrent collector
 // (vcgc, cgen) marks.
-// kLength: long enough that a mark spans many of the mutator's moves.
-void moves_references_while_marking(gc::Heap* h, int kLength) {
+// kLength: long enough that a mark spans many of the mutator's moves;
+// rounds: at least that many.
+void moves_references_while_marking(gc::Heap* h, int kLength, int rounds) {
   // 64 holders, each with a list of kLength pairs tagged with the list's
   // number; the mutator keeps swapping lists between holders through the
   // barrier, so a list is often reachable only from a holder the collector
@@ -954,9 +955,9 @@ void moves_references_while_marking(gc::Heap* h, int kLength) {
     seed = seed * 6364136223846793005u + 1442695040888963407u;
     return int(seed >> 33);
   };
-  // At least 20,000 rounds and 5 epochs (the collector thread may be slow
+  // At least `rounds` rounds and 5 major collections (the collector thread may be slow
   // to get a CPU on a loaded machine).
-  for (int round = 0; round < 20000 || (h->stats().major_collections < 5 && round < 20000000);
+  for (int round = 0; round < rounds || (h->stats().major_collections < 5 && round < 20000000);
        ++round) {
     h->collect_minor();                          // a handover whenever the collector has finished
     arr = reinterpret_cast<Array*>(root.get());  // (cgen's minor collections move it)
@@ -998,7 +999,7 @@ void moves_references_while_marking(gc::Heap* h, int kLength) {
 TEST_CASE("vcgc: the snapshot survives a mutator that moves references while marking",
           "[gc][vcgc]") {
   auto h = vcgc_heap();
-  moves_references_while_marking(h.get(), 50);
+  moves_references_while_marking(h.get(), 50, 20000);
 }
 
 // Under stress, cgen starts a concurrent mark every few dozen minor
@@ -1007,7 +1008,7 @@ TEST_CASE("vcgc: the snapshot survives a mutator that moves references while mar
 TEST_CASE("cgen: the snapshot survives a mutator that moves references while marking",
           "[gc][cgen]") {
   auto h = heap_with_res("cgen");
-  moves_references_while_marking(h.get(), 2000);
+  moves_references_while_marking(h.get(), 1000, 5000);
 }
 
 TEST_CASE("cgen: old objects die in a concurrent major collection, finalized on the mutator",
@@ -1039,6 +1040,49 @@ TEST_CASE("cgen: old objects die in a concurrent major collection, finalized on 
   for (Word l = keep; l; l = as_pair(l)->b) CHECK(as_pair(l)->a == fix(999 - n++));
   CHECK(n == 1000);
   CHECK(h->verify().empty());
+}
+
+TEST_CASE("cgen: pages are swept in steps after a mark, objects promoted meanwhile kept",
+          "[gc][cgen]") {
+  auto h = heap_with_res("cgen");
+  gc::Rooted<Word> keep(*h, 0);
+  for (int i = 0; i < 1000; ++i) keep = w(pair(*h, fix(1), keep));
+  {
+    // Old garbage, a hundred pages of it, a sixth of each page's cells on
+    // the free lists when the mark begins (too few for a compaction, which
+    // would sweep at once): one pair in six of an old list unlinked and
+    // collected, then the list dropped.
+    gc::Rooted<Word> drop(*h, 0);
+    for (int i = 0; i < 300000; ++i) drop = w(pair(*h, fix(-1), drop));
+    h->collect();
+    int i = 0;
+    for (Word l = drop; l && as_pair(l)->b; l = as_pair(l)->b)
+      if (++i % 5 == 0) h->write(&as_pair(l)->h, &as_pair(l)->b, as_pair(as_pair(l)->b)->b);
+    h->collect();
+  }
+  h->set_stress(true);
+  gc::GenFigures f;
+  uint64_t majors = h->stats().major_collections;
+  for (int i = 0; i < 10000 && h->stats().major_collections == majors; ++i) h->collect_minor();
+  REQUIRE(h->stats().major_collections == majors + 1);
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.sweeping);
+  // While the pages are swept a few at a time, each minor collection
+  // promotes new pairs into the old generation.
+  gc::Rooted<Word> fresh(*h, 0);
+  int made = 0, minors = 0;
+  while (gc::gen_figures(*h, f) && f.sweeping && !f.marking) {
+    for (int i = 0; i < 100; ++i, ++made) fresh = w(pair(*h, fix(2), fresh));
+    h->collect_minor();
+    ++minors;
+  }
+  h->set_stress(false);
+  CHECK(minors > 5);
+  CHECK(list_length(fresh, fix(2)) == made);
+  CHECK(list_length(keep, fix(1)) == 1000);
+  CHECK(h->verify().empty());
+  h->collect();
+  CHECK(list_length(fresh, fix(2)) == made);
 }
 
 TEST_CASE(
