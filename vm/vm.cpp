@@ -121,6 +121,14 @@ void VM::restore_dispatch() {
     dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
 }
 
+void VM::end_run_record() {
+  runs_.pop_back();
+  // A Ctrl-C that came after the last safe point of a top-level form must
+  // not interrupt the next one at the REPL (a script keeps it:
+  // set_interrupt_spans_forms).
+  if (--r_.level == 0 && !interrupt_spans_forms_) interrupt_ = 0;
+}
+
 void VM::sample_at_instruction() {
   // The table first: a tick that comes while this one is charged
   // redirects it again and is charged at the next instruction.

@@ -387,6 +387,9 @@ class VM final : public gc::RootSource {
   Next begin_run(RunScope& scope, int nargs, const RunContinue* cont);
   inline Value call_builtin(Builtin* b, Value* args, int n);
   Next unwind_run(Value exc, RunScope& scope, Value* base, uint32_t pc);
+  // The end of a run that made its own record (vm/vm.cpp): the record
+  // popped, and the REPL's Ctrl-C policy applied at a top-level form's end.
+  void end_run_record();
   void install_labels(const DispatchTarget* labels, const DispatchTarget* general,
                       DispatchTarget count_label, DispatchTarget sample_label);
   __attribute__((noinline, cold)) void count_instruction(Insn insn, const Value* base,
