@@ -52,9 +52,9 @@
 ; of the other processes since then: each record they name is read again
 ; and handed to the model (store-on-change*), which changes its table in
 ; place; the app files (accounts, cookies, sessions) are read again by
-; app.arc, the disk vars here. It runs before each request (srv.arc's
-; before-request*), every few seconds from the store's job, and at the
-; start of every transaction, after BEGIN IMMEDIATE: holding the write
+; app.arc, the disk vars here. It runs before each request of a worker
+; (srv.arc's before-request*), every few seconds from the store's job,
+; and at the start of every transaction, after BEGIN IMMEDIATE: holding the write
 ; lock, the process then sees the latest of everything, so the
 ; read-modify-write that follows (a vote: the item's score and votes, the
 ; author's karma, the voter's votes; a comment: its parent's kids; an
@@ -66,7 +66,7 @@
 ; commits); the log is read only when it moved. A write outside a change
 ; (a single save) does not catch up first: it stores what this process
 ; holds, so of two processes writing the same row outside a change the
-; last wins, as the model's read-modify-writes all run in changes. The
+; last wins (the model's read-modify-writes all run in changes). The
 ; log keeps its last %sql-log-keep* entries; a process that finds it has
 ; missed some (a worker restarted long after its parent loaded) reads
 ; every record again.
@@ -103,7 +103,7 @@
      %store-connect        %sql-connect
      %store-load-vars      %sql-load-vars
      app-files*            (list %sql-read-app-file %sql-write-app-file %sql-in)
-     before-request*       %sql-catch-up)
+     before-request*       %sql-before-request)
   'sqlite)
 
 ; --- The database ------------------------------------------------------------
@@ -225,6 +225,12 @@
                                           rows))))
             (= %sql-seen* (car (last rows)))))
         (= %sql-version* v)))))
+
+; Before a request: only a worker of --workers has others that write (a
+; command that writes refuses to run beside a server), so a single
+; process spares the check.
+(def %sql-before-request ()
+  (when (%srv-worker) (%sql-catch-up)))
 
 ; Applies changed records, given as (kind key): items first, so that the
 ; front page and what names them find them; app.arc's files, the disk

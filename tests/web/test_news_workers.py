@@ -20,6 +20,8 @@ servers/news_seed.arc (voters with sessions, a story).
   workers' pages.
 - A login on one worker is known to the other (its session), and a
   logout on the other ends it on the first.
+- A worker killed and started again (forked from the parent's memory of
+  the start) shows what was submitted before.
 
 usage: python3 tests/web/test_news_workers.py path/to/arcana
 """
@@ -224,6 +226,11 @@ class NewsWorkersTest(unittest.TestCase):
         self.ips += 1
         return "127.3.%d.%d" % (self.ips // 250, self.ips % 250 + 1)
 
+    def workers_pid(self, conn):
+        """The pid of the worker that holds pinned connection conn."""
+        ip, port = conn.conn.sock.getsockname()
+        return holder(self.workers, socket_inode(self.port, ip, port))
+
     def pin(self, worker, cookie=None):
         """A keep-alive connection to worker (0 or 1: self.workers' index)."""
         for _ in range(200):
@@ -241,6 +248,17 @@ class NewsWorkersTest(unittest.TestCase):
             c.close()
         self.fail("200 connections and none on worker %d" % worker)
 
+    def submit(self, conn, title, url):
+        """Submits a story over conn (its form is a closure of that worker)."""
+        status, _, body = conn.get("/submit")
+        self.assertEqual(status, 200)
+        form = next(f for f in crash.parse_page(body).forms
+                    if {"t", "u"} <= {k for k, _ in f["fields"]})
+        fields = [[k, {"t": title, "u": url, "x": ""}.get(k, v)] for k, v in form["fields"]]
+        status, headers, body = conn.request("POST", crash.absolute(form["action"] or "/r"),
+                                             body=fields)
+        self.assertIn(status, (302, 303), body[:500])
+
     # ---- the tests ---------------------------------------------------------
 
     def test_submit_on_one_read_on_the_other(self):
@@ -255,15 +273,7 @@ class NewsWorkersTest(unittest.TestCase):
             self.assertEqual(status, 200)
             self.assertNotIn("Made on worker 0", crash.page_text(body))
 
-        status, _, body = w0.get("/submit")
-        self.assertEqual(status, 200)
-        form = next(f for f in crash.parse_page(body).forms
-                    if {"t", "u"} <= {k for k, _ in f["fields"]})
-        fields = [[k, {"t": "Made on worker 0", "u": "http://example.com/workers/zero",
-                       "x": ""}.get(k, v)] for k, v in form["fields"]]
-        status, headers, body = w0.request("POST", crash.absolute(form["action"] or "/r"),
-                                           body=fields)
-        self.assertIn(status, (302, 303), body[:500])
+        self.submit(w0, "Made on worker 0", "http://example.com/workers/zero")
         # worker 0 shows it...
         status, _, body = w0.get("/newest")
         self.assertIn("Made on worker 0", crash.page_text(body))
@@ -290,6 +300,32 @@ class NewsWorkersTest(unittest.TestCase):
         self.assertIn("Commented on worker 1", crash.page_text(body),
                       "worker 0's item page lacks worker 1's comment\n" + self.logs())
         self.assertIn("1 comment", crash.page_text(body))
+
+    def test_a_restarted_worker_catches_up(self):
+        # A worker the parent starts again is forked from the parent's
+        # memory, as it was when the site started: it applies everything
+        # the workers changed since.
+        self.seed(1)
+        self.start()
+        name, cookie, _ = self.users[0]
+        w0 = self.pin(0, cookie)
+        self.submit(w0, "Before the restart", "http://example.com/workers/before")
+        old = self.workers[1]
+        os.kill(old, 9)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            now = children(self.proc.pid)
+            if len(now) == 2 and old not in now:
+                break
+            time.sleep(0.05)
+        self.assertNotIn(old, now)
+        self.workers = now
+        w1 = self.pin(now.index(next(p for p in now if p != self.workers_pid(w0))), cookie)
+        for path in ("/newest", "/news"):
+            status, _, body = w1.get(path)
+            self.assertEqual(status, 200)
+            self.assertIn("Before the restart", crash.page_text(body),
+                          "the restarted worker's %s\n%s" % (path, self.logs()))
 
     def test_votes_from_both_workers_count_exactly(self):
         self.seed(VOTERS)
