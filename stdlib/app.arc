@@ -269,9 +269,12 @@
 
 ; --- Accounts and passwords ------------------------------------------------
 
+; The name is taken before the slow hash, and again after set-pw, whose
+; change may have read the password file again (app-file-changed).
 (def create-acct (user pw)
   (set (dc-usernames* (downcase user)))
-  (set-pw user pw))
+  (set-pw user pw)
+  (set (dc-usernames* (downcase user))))
 
 (def disable-acct (user)
   (set-pw user (rand-string 20))
