@@ -234,15 +234,21 @@
 
 ; Applies changed records, given as (kind key): items first, so that the
 ; front page and what names them find them; app.arc's files, the disk
-; vars and the front page after.
+; vars and the front page after. One that cannot be applied is logged
+; and left as it was here: failing the request, it would fail every
+; request after it.
 (def %sql-apply (changed)
   (each (kind key) (sort (compare < [if (is (car _) 'item) 0 (is (car _) 'file) 2 1]) changed)
-    (case kind
-      item    (do (++ (store-versions* key 0))
-                  (store-on-change* 'item key (%sql-load-item key)))
-      profile (store-on-change* 'profile key (%sql-load-profile key))
-      votes   (store-on-change* 'votes key (%sql-load-votes key))
-      file    (%sql-file-changed key))))
+    (on-err (fn (e)
+              (errsafe (srvlog 'err "news: another worker's change not applied:" kind key
+                               (details e))))
+            (fn ()
+              (case kind
+                item    (do (++ (store-versions* key 0))
+                            (store-on-change* 'item key (%sql-load-item key)))
+                profile (store-on-change* 'profile key (%sql-load-profile key))
+                votes   (store-on-change* 'votes key (%sql-load-votes key))
+                file    (%sql-file-changed key))))))
 
 (def %sql-file-changed (path)
   (iflet v (find [is (+ "news/" (_ 2)) path] store-vars*)
