@@ -36,7 +36,7 @@ void Measure::count_sites(bool on) {
   if (on) sites_.snapshot();
 }
 
-bool Measure::counting_sites() const { return g_profile.counting == this; }
+bool Measure::counting_sites() const { return vm_.counting_instrument() == this; }
 
 void Measure::allocation(Kind k, size_t bytes) {
   sites_.allocation(k, bytes, vm_.heap().collection_wanted());

@@ -49,7 +49,7 @@ void Profiler::on_signal(int) {
   uint64_t n = 1 + uint64_t(more > 0 ? more : 0);
   if (collecting_.load(std::memory_order_relaxed))
     gc_ticks_.fetch_add(n, std::memory_order_relaxed);
-  else g_profile.ticks.fetch_add(n, std::memory_order_relaxed);
+  else vm->profile_ticks.fetch_add(n, std::memory_order_relaxed);
   // Charged where the program is: at the next instruction it dispatches.
   // The poke is for when it runs none soon (a builtin that calls back into
   // Arc reaches a safe point first).
@@ -69,7 +69,7 @@ Profiler::Profiler(VM& vm, int rate) : vm_(vm), rate_(rate) {
           {"samples", "count"}, {"cpu", "nanoseconds"}, {"alloc_space", "bytes"}},
       pprof::ValueType{"cpu", "nanoseconds"}, period_ns_);
   profile_->set_default_sample_type("cpu");
-  charged_ = g_profile.ticks.load();
+  charged_ = vm.profile_ticks.load();
   gc_charged_ = gc_ticks_.load();
   last_bytes_ = vm.heap().bytes_allocated_now();
   started_ns_ = now_ns(CLOCK_REALTIME);
@@ -190,8 +190,13 @@ void Profiler::record(int64_t ticks, const std::vector<uint64_t>& extra, bool sk
   profile_->add(stack, {ticks, ticks * period_ns_, allocated}, {{"thread", thread_label()}});
 }
 
+bool Profiler::pending() const {
+  return vm_.profile_ticks.load(std::memory_order_relaxed) != charged_ ||
+         gc_ticks_.load(std::memory_order_relaxed) != gc_charged_;
+}
+
 void Profiler::sample(bool at_entry) {
-  uint64_t t = g_profile.ticks.load(std::memory_order_relaxed);
+  uint64_t t = vm_.profile_ticks.load(std::memory_order_relaxed);
   if (t != charged_) {
     record(int64_t(t - charged_), {}, at_entry);
     charged_ = t;
@@ -205,7 +210,7 @@ void Profiler::sample(bool at_entry) {
 }
 
 void Profiler::sample_builtin(const Builtin* b, uint64_t before) {
-  uint64_t t = g_profile.ticks.load(std::memory_order_relaxed);
+  uint64_t t = vm_.profile_ticks.load(std::memory_order_relaxed);
   // Those that came during the call, but none charged already (by a safe
   // point of Arc code the builtin called).
   uint64_t during = t - std::max(before, charged_);

@@ -68,13 +68,10 @@ class Profiler {
   Profiler(const Profiler&) = delete;
   Profiler& operator=(const Profiler&) = delete;
 
-  // The timer counts its ticks in the core's Profile::ticks (vm/object.h),
+  // The timer counts its ticks in its VM's profile_ticks (vm/vm.h),
   // which the interpreter compares around builtin calls.
   // Whether ticks wait to be charged (the safe point's test).
-  bool pending() const {
-    return g_profile.ticks.load(std::memory_order_relaxed) != charged_ ||
-           gc_ticks_.load(std::memory_order_relaxed) != gc_charged_;
-  }
+  bool pending() const;
   // Tells the handler a collection runs (its ticks are [gc] ticks).
   static void set_collecting(bool on) { collecting_.store(on, std::memory_order_relaxed); }
 

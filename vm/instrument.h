@@ -1,11 +1,12 @@
 // vm/instrument.h — how the measurement library (measure/) watches the
 // core without the core knowing it: the VM calls the Instrument attached
 // to it (VM::attach) at the few events measuring needs, and nothing when
-// none is attached or the instrument is idle. The counting of type
-// dispatches and allocations that must cost nothing while off stays a
-// counter of the core's (Profile, vm/object.h); what the counts mean, the
-// sites they are charged to, the profiler's samples and their pprof file
-// are the library's.
+// none is attached or the instrument is idle. The counting that must cost
+// nothing while off stays the core's: the type dispatches' counters
+// (Profile, vm/object.h), the VM's test before counting an allocation
+// (VM::counting) and the profiler's tick count (VM::profile_ticks); what
+// the counts mean, the sites they are charged to, the profiler's samples
+// and their pprof file are the library's.
 #pragma once
 #include <cstdint>
 

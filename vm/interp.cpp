@@ -387,7 +387,7 @@ struct VM::RunScope {
 // has one), the site it gives back when counting, and where the loop
 // starts: the first call, or the frames a continuing run picks up.
 Next VM::begin_run(RunScope& scope, int nargs, const RunContinue* cont) {
-  if (__builtin_expect(g_profile.counting != nullptr, 0) && counting()) scope.save_site();
+  if (__builtin_expect(counting(), 0)) scope.save_site();
   if (cont) {
     scope.fslot = r_.stack + runs_.back().fslot;
   } else {
@@ -415,12 +415,12 @@ Next VM::begin_run(RunScope& scope, int nargs, const RunContinue* cont) {
 // come during the call are the builtin's (Profile::ticks, vm/object.h):
 // two loads while it is off.
 inline Value VM::call_builtin(Builtin* b, Value* args, int n) {
-  uint64_t ticks = g_profile.ticks.load(std::memory_order_relaxed);
+  uint64_t ticks = profile_ticks.load(std::memory_order_relaxed);
   Value r = b->fn(*this, args, n);
   // Not b: the builtin may have collected, moving its object (and a full
   // collection may have given the old place back to the system); its slot
   // on the stack, below its arguments, is kept up to date.
-  if (__builtin_expect(g_profile.ticks.load(std::memory_order_relaxed) != ticks, 0))
+  if (__builtin_expect(profile_ticks.load(std::memory_order_relaxed) != ticks, 0))
     sample_builtin(args - 1, r, ticks);
   return r;
 }

@@ -138,10 +138,6 @@ uint32_t g_next_hash = 0x9e3779b9u;
 
 }  // namespace
 
-void count_allocation(Kind k, size_t bytes) {
-  if (g_profile.counting) g_profile.counting->allocation(k, gc::round_object_size(bytes));
-}
-
 const char* kind_name(Kind k) {
   static const char* names[] = {
 #define X(k, n) #k,

@@ -66,26 +66,17 @@ constexpr int kHeapKinds = int(Kind::Fixnum);
 constexpr int kKindCount = int(Kind::Count);
 const char* kind_name(Kind k);
 
-// ---- profile counters (g_profile is defined in vm/object.cpp) ----
-// Process-wide, as TYPE and alloc, which count, have no VM at hand, and as
-// the profiler's timer signal, which ticks. The measurement library
-// (measure/) reads them and turns them on; the core only counts.
-class Instrument;  // vm/instrument.h
+// ---- the type dispatches' counters (g_profile, vm/object.cpp) ----
+// Process-wide, because TYPE, which counts, is called everywhere without a
+// VM, and must cost one test while off: a VM's would cost a load of the
+// VM first. The VM's set_counting turns counting on; the measurement
+// library (measure/) reads the counts. The rest of the profile state is
+// the VM's (its instrument, the profiler's ticks: vm/vm.h).
 struct Profile {
   bool count_types = false;  // --stats, (count-sites t) turn this on
   uint64_t type_counts[kKindCount] = {};
-  Instrument* counting = nullptr;  // the running VM's instrument, while it counts sites
-  // Ticks of the sampling profiler's timer (measure/profiler.h): a builtin
-  // call during which it moved is charged to the builtin.
-  std::atomic<uint64_t> ticks{0};
 };
 extern Profile g_profile;
-// Counting allocations by site, on allocate()'s path: while the VM counts,
-// the heap's bump is suspended (Heap::suspend_bump), so the inline fast
-// path is as it is without counting. (TYPE's counting stays an increment:
-// a call there costs the interpreter loop registers; the instrument reads
-// the counts.)
-void count_allocation(Kind k, size_t bytes);
 
 // The one type test. Everything that asks "what is this value" calls it.
 inline Kind TYPE(Value v) {

@@ -130,7 +130,7 @@ void VM::sample_at_instruction() {
 
 VM::~VM() {
   if (counting()) {  // counting ends with the VM that counted
-    g_profile.counting = nullptr;
+    counting_ = nullptr;
     g_profile.count_types = false;
     heap_->suspend_bump(false);
   }
@@ -364,11 +364,15 @@ void VM::attach(std::unique_ptr<Instrument> i) {
   instrument_ = std::move(i);
 }
 
+void VM::count_allocation(Kind k, size_t bytes) {
+  if (counting_) counting_->allocation(k, gc::round_object_size(bytes));
+}
+
 void VM::set_counting(bool on) {
   if (on && !instrument_) throw_error(*this, "count-sites: no measurement library is open");
   counters_.count_ops = on;
   g_profile.count_types = on;
-  g_profile.counting = on ? instrument_.get() : nullptr;
+  counting_ = on ? instrument_.get() : nullptr;
   heap_->suspend_bump(on);  // every allocation through allocate(), counted
   refresh_dispatch();
 }

@@ -344,7 +344,17 @@ class VM final : public gc::RootSource {
   // (count-sites t)), charged to the attached instrument, on or off; takes
   // effect at the next instruction.
   void set_counting(bool on);
-  bool counting() const { return instrument_ && g_profile.counting == instrument_.get(); }
+  bool counting() const { return counting_ != nullptr; }
+  // The instrument counting sites (the attached one, while it counts), or null.
+  Instrument* counting_instrument() const { return counting_; }
+  // Counting allocations by site, on allocate()'s path: while the VM
+  // counts, the heap's bump is suspended (Heap::suspend_bump), so the
+  // inline fast path is as it is without counting.
+  __attribute__((noinline, cold)) void count_allocation(Kind k, size_t bytes);
+  // Ticks of the sampling profiler's timer (measure/profiler.h), added by
+  // its signal handler: a builtin call during which it moved is charged to
+  // the builtin (call_builtin).
+  std::atomic<uint64_t> profile_ticks{0};
 
   // ---- hooks: functions of the prelude the interpreter calls ----
   // (%run-winds thunks v): runs the cleanups and befores of a transfer of
@@ -407,6 +417,7 @@ class VM final : public gc::RootSource {
 
   gc::Heap* heap_;
   std::unique_ptr<Instrument> instrument_;
+  Instrument* counting_ = nullptr;  // instrument_ while it counts sites (set_counting)
   // A builtin call during which the profiler's timer ticked (vm/interp.cpp).
   // slot: where the builtin was called from, which a collection keeps up
   // to date; r: what it returned (a tail call has put its callee there).
@@ -523,7 +534,7 @@ inline T* alloc(VM& vm, Kind k, size_t extra) {
   gc::Heap& h = vm.heap();
   if (GcHeader* o = h.try_bump(sizeof(T) + extra, uint8_t(k))) return reinterpret_cast<T*>(o);
   GcHeader* o = h.allocate(sizeof(T) + extra, uint8_t(k));
-  if (__builtin_expect(g_profile.counting != nullptr, 0)) count_allocation(k, sizeof(T) + extra);
+  if (__builtin_expect(vm.counting(), 0)) vm.count_allocation(k, sizeof(T) + extra);
   return reinterpret_cast<T*>(o);
 }
 
