@@ -61,9 +61,10 @@
 ; edit, a flag, a new session) cannot lose another process's update.
 ; store-update is store.arc's, a store-change of one record. Item ids are
 ; taken from a counter row inside a transaction, so no two processes hand
-; out the same. The common case, nothing changed by anyone else, costs one
-; "PRAGMA data_version" (the number SQLite moves when another connection
-; commits); the log is read only when it moved. A write outside a change
+; out the same. The common case, nothing changed by anyone else, costs
+; before a request a look at the workers' generation (%sql-before-request),
+; and in a transaction one "PRAGMA data_version" (the number SQLite moves
+; when another connection commits); the log is read only when it moved. A write outside a change
 ; (a single save) does not catch up first: it stores what this process
 ; holds, so of two processes writing the same row outside a change the
 ; last wins (the model's read-modify-writes all run in changes). The
@@ -185,6 +186,7 @@
       (after (do1 (do (when (and fresh (is depth 0)) (%sql-catch-up))
                       (f))
                   (%sql-exec (if (is depth 0) "COMMIT" "RELEASE change"))
+                  (when (is depth 0) (%srv-bump-generation))
                   (set ok))
              (= %sql-depth* depth)
              (unless ok
@@ -228,9 +230,20 @@
 
 ; Before a request: only a worker of --workers has others that write (a
 ; command that writes refuses to run beside a server), so a single
-; process spares the check.
+; process spares the check; and a worker that finds the workers'
+; generation (io/server.cpp) where it was when it last caught up knows
+; that no worker has committed since, for a load from shared memory where
+; data_version costs a read transaction. A worker killed between its
+; commit and the bump had not answered the request that wrote; the
+; others find its commit at their next transaction or job.
+(= %sql-generation* nil)
+
 (def %sql-before-request ()
-  (when (%srv-worker) (%sql-catch-up)))
+  (when (%srv-worker)
+    (let g (%srv-generation)
+      (unless (and g (is g %sql-generation*))
+        (%sql-catch-up)
+        (= %sql-generation* g)))))
 
 ; Applies changed records, given as (kind key): items first, so that the
 ; front page and what names them find them; app.arc's files, the disk
