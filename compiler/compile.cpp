@@ -22,6 +22,7 @@ using namespace vm;
 namespace {
 
 struct Lambda;
+struct Node;
 
 struct Binding {
   Value name;
@@ -30,6 +31,9 @@ struct Binding {
   bool captured = false;
   bool assigned = false;
   bool internal = false;  // a compiler temporary, invisible to the program
+  // Set by the emitter (Emitter::alias_init): a binding never assigned,
+  // whose first value is a constant, is that constant wherever it is read.
+  Node* constant = nullptr;
   // An assigned variable that a closure captures lives in a box from its
   // binding on, shared with the closures.
   bool boxed() const { return assigned && captured; }
@@ -721,6 +725,7 @@ class Builder {
       if (el.is_nil() && !binds_something(cdr(p))) continue;
       Node* step = node(NK::SetLocal, line);
       step->b = cur;
+      cur->assigned = true;  // so it keeps a slot of its own (Emitter::alias_init)
       step->kids.push_back(call_internal("%dcdr", local_ref(cur, l, line), line));
       l->prologue.push_back(step);
     }
@@ -855,7 +860,16 @@ class Emitter {
   // True iff n reads a local of this frame that needs no box (what LOADL
   // pushes): a local form can take it.
   bool frame_local(Node* n) const {
-    return n->kind == NK::Local && n->b->owner == l_ && !n->b->boxed() && !n->b->shared();
+    return n->kind == NK::Local && n->b->owner == l_ && !n->b->boxed() && !n->b->shared() &&
+           !n->b->constant;
+  }
+
+  // The constant node n is: itself, or the one a local bound to a constant
+  // stands for (alias_init); else nullptr.
+  static const Node* constant_of(const Node* n) {
+    if (n->kind == NK::Const) return n;
+    if (n->kind == NK::Local && n->b->constant) return n->b->constant;
+    return nullptr;
   }
 
   // The immediate opcode for (op a k) with k a fixnum constant that fits
@@ -949,6 +963,7 @@ class Emitter {
   // goes straight from the stack into its slot (POPL; POPX for an
   // assignment to a shared one); else n, then POP.
   void emit_statement(Node* n) {
+    if (n->kind == NK::InitLocal && alias_init(n)) return;
     if ((n->kind == NK::InitLocal || n->kind == NK::SetLocal) && n->b->owner == l_ &&
         !n->b->boxed()) {
       mark_line(n->line);
@@ -958,6 +973,35 @@ class Emitter {
     }
     emit_node(n, false);
     pop();
+  }
+
+  // A let binding that needs no slot of its own: one never assigned whose
+  // first value is another local of this frame never assigned reads that
+  // local's slot (both keep their values for as long as the binding is in
+  // scope); one whose first value is a constant, and which no closure
+  // captures, is the constant, unless a fixnum: a loop's bound (down's 0)
+  // compared as a local fuses with the loop's step (ADDIL_LTL and its
+  // kin), as an immediate it would not. So (let g x (sref g v k)), what
+  // every = on a place expands to, makes no copy. Settled before anything
+  // reads the binding: its reads come after this, in its scope.
+  bool alias_init(Node* n) {
+    Binding* b = n->b;
+    Node* init = n->kids[0];
+    if (b->owner != l_ || b->assigned) return false;
+    if (init->kind == NK::Local && init->b->constant && !b->captured) {
+      b->constant = init->b->constant;
+      return true;
+    }
+    if (init->kind == NK::Local && init->b->owner == l_ && !init->b->assigned &&
+        !init->b->constant) {
+      b->slot = init->b->slot;
+      return true;
+    }
+    if (init->kind == NK::Const && !b->captured && !init->value.is_fixnum()) {
+      b->constant = init;
+      return true;
+    }
+    return false;
   }
 
   // A shared local's LOADX, STOREX or POPX, its slot noted for Code::shared.
@@ -977,6 +1021,7 @@ class Emitter {
   }
 
   void emit_local(Binding* b) {
+    if (b->constant) return emit_const(b->constant->value);
     if (b->owner == l_ && b->shared()) return emit_shared(Op::LOADX, b);
     if (b->owner == l_) return emit(b->boxed() ? Op::LOADB : Op::LOADL, b->slot);
     emit(b->boxed() ? Op::LOADUB : Op::LOADU, l_->capture_index(b));
@@ -1015,8 +1060,8 @@ class Emitter {
   // jumps straight to to_false, as a false b does, where its value and a
   // JUMPF on it would take a NIL, a JUMP and a JUMPF more.
   void emit_test(Node* n, std::vector<size_t>& to_false) {
-    if (n->kind == NK::If && !n->loop && n->kids[2]->kind == NK::Const &&
-        n->kids[2]->value.is_nil()) {
+    if (n->kind == NK::If && !n->loop && constant_of(n->kids[2]) &&
+        constant_of(n->kids[2])->value.is_nil()) {
       emit_test(n->kids[0], to_false);
       emit_test(n->kids[1], to_false);
       return;

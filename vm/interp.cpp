@@ -120,6 +120,14 @@ Value call_data(VM& vm, Value f, Kind k, Value* args, int n) {
   return car(p);
 }
 
+// SREF's fast path (vm/opcodes.def): (sref h v k) of a table h, the three
+// at the top of the stack, h's place left holding v; the new top.
+inline Value* sref_table(VM& vm, Value* sp) {
+  if (!table_put_array(vm, sp[-3], sp[-1], sp[-2])) table_put(vm, sp[-3], sp[-1], sp[-2]);
+  sp[-3] = sp[-2];
+  return sp - 2;
+}
+
 #if ARCANA_CHECKED
 [[noreturn]] void stack_accounting_failure(VM& vm, Code* c, Value* base, Value* sp) {
   std::fprintf(stderr,
@@ -762,6 +770,13 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
           ENTER_FRAME(c, args, Value::fixnum(frame_pc(code, pc)), Value::fixnum(base - r_.stack));
         }
       }
+      // (t k): a lookup, no call, no safe point
+      if (__builtin_expect(kind == uint8_t(Kind::Table) && n == 1, 0)) {
+        if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(Kind::Table)]++;
+        Value key = sp[-1];
+        sp -= 2;
+        VALUE_RESULT(table_get(f, key));
+      }
       goto call;
     }
     op_TAILCALL:
@@ -1050,6 +1065,13 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     }
     op_SCDR_general:
       PRIM_SLOW(SCDR, 2);
+    op_SREF:  // a table's store, no call, no safe point (the builtin has none)
+      if (sp[-3].is_ref() && sp[-3].header()->kind == uint8_t(Kind::Table)) {
+        sp = sref_table(*this, sp);
+        DISPATCH();
+      }
+    op_SREF_general:
+      PRIM_SLOW(SREF, 3);
     op_CAPTURES:
       PUSH(Value::fixnum(int64_t(captures_)));
       DISPATCH();

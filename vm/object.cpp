@@ -77,7 +77,11 @@ void ratnum_trace(GcHeader* h, Visitor& v) {
   visit(v, r->num);
   visit(v, r->den);
 }
-void table_trace(GcHeader* h, Visitor& v) { visit(v, reinterpret_cast<Table*>(h)->slots); }
+void table_trace(GcHeader* h, Visitor& v) {
+  auto* t = reinterpret_cast<Table*>(h);
+  visit(v, t->slots);
+  visit(v, t->array);
+}
 size_t closure_size(const GcHeader* h) {
   return sizeof(Closure) + reinterpret_cast<const Closure*>(h)->nup * sizeof(Value);
 }

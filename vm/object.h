@@ -167,12 +167,18 @@ struct Ratnum {
   Value num, den;
 };
 
-// Open addressing; slots is a Vector of 2*capacity Values (key, value).
+// Two parts (vm/table.cpp): an array part for the fixnum keys 0..asize-1,
+// the value of key k in array's slot k (nil: absent), and a hash part by
+// open addressing, slots a Vector of 2*capacity Values (key, value), for
+// every other key.
 struct Table {
   GcHeader h;
-  uint64_t count;
-  uint64_t used;  // live plus tombstones
-  Value slots;
+  uint64_t count;   // live entries, both parts
+  uint64_t used;    // hash part: live plus tombstones
+  Value slots;      // hash part: a Vector, or nil before the first key
+  Value array;      // array part: a Vector of asize Values, or nil
+  uint64_t asize;   // array's length (0 with none)
+  uint64_t acount;  // live entries in the array part
 };
 
 struct Closure {

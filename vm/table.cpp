@@ -1,11 +1,28 @@
 // vm/table.cpp — Arc tables, Racket's equal? and the hash that matches it.
 //
-// Open addressing with linear probing. `slots` is a Vector of 2*capacity
-// Values, key then value; capacity is a power of two. A never-used key slot
-// holds EMPTY, a deleted one TOMBSTONE (so probe chains stay intact). `used`
-// counts live entries plus tombstones: when it would pass 3/4 of capacity
-// the table is rebuilt, at a capacity that puts the live entries at or below
-// 1/2 (so deletions followed by insertions also clean tombstones out).
+// A table has two parts, as Lua's tables have (Lua 5.4's ltable.c, whose
+// design this follows; the code is ours). The array part holds the fixnum
+// keys 0..asize-1: key k's value in slot k, nil where k is absent. Indices
+// start at 0 because Arc's do (lists and strings are indexed from 0, and a
+// program ported from a language indexing from 1 only leaves slot 0 empty).
+// Every other key lives in the hash part; a key in the array part's range
+// never does, so a lookup of a fixnum key looks in one part only.
+//
+// The hash part: open addressing with linear probing. `slots` is a Vector
+// of 2*capacity Values, key then value; capacity is a power of two. A
+// never-used key slot holds EMPTY, a deleted one TOMBSTONE (so probe chains
+// stay intact). `used` counts live entries plus tombstones: when it would
+// pass 3/4 of capacity the table is rebuilt, at a capacity that puts the
+// live entries at or below 1/2 (so deletions followed by insertions also
+// clean tombstones out).
+//
+// The array part's size is chosen only when the hash part is rebuilt
+// (rebuild): the largest power of two n such that more than n/2 of the
+// keys 0..n-1 are present, counting the key being inserted (Lua's
+// computesizes). So the array is at least half full when it is sized, and
+// filling 0, 1, 2, ... in order doubles it as the hash part would double,
+// while a key far past the others (a sparse table of integers) stays in
+// the hash part. Deleting keys never shrinks it until the next rebuild.
 //
 // Hashes never use an object's address, which a moving collector changes:
 // identity-compared objects use identity_hash (kept in the header).
@@ -23,6 +40,8 @@ namespace vm {
 namespace {
 
 constexpr uint64_t kMinCapacity = 8;
+// The array part holds keys below 2^kMaxArrayBits at most.
+constexpr int kMaxArrayBits = 30;
 // Structural hashing of conses looks at this many conses at most; equal
 // structures look at the same ones, so the hash stays consistent.
 constexpr int kHashBudget = 32;
@@ -55,7 +74,8 @@ uint64_t hash_atom(Value v, Kind k) {
   if (k == Kind::Fixnum) return fixnum_hash(v);
   if (is_num_kind(k)) return num_hash(v);
   if (k == Kind::String) return string_hash(v);
-  if (v.is_ref()) return mix(identity_hash(v));
+  // An identity hash is random already (vm/object.cpp): combine's mix is enough.
+  if (v.is_ref()) return identity_hash(v);
   return mix(v.word());  // nil, t, chars, internal markers
 }
 
@@ -88,6 +108,12 @@ uint64_t capacity_of(const Vector* v) { return v ? v->len / 2 : 0; }
 // equal only to itself), so that finding such a key compares words along
 // its probe chain instead of asking each key there what it is.
 uint64_t key_hash(Value key, bool& by_word) {
+  // A symbol first, the key of every field of a record (b!x): what the
+  // general case below gives it, without asking what kind it is.
+  if (key.is_ref() && key.header()->kind == uint8_t(Kind::Symbol)) {
+    by_word = true;
+    return combine(0x51ed27, identity_hash(key));
+  }
   Kind k = TYPE(key);
   by_word = !(k == Kind::String || k == Kind::Cons || k == Kind::Tagged ||
               (k != Kind::Fixnum && is_num_kind(k)));
@@ -98,18 +124,30 @@ uint64_t key_hash(Value key, bool& by_word) {
   return combine(0x51ed27, hash_atom(key, k));  // as hash_bounded gives it
 }
 
+// find for a key only the same word is equal to (key_hash's by_word): the
+// probe loop of a symbol key, every field read b!x, with nothing else in it.
+int64_t find_word(const Vector* v, Value key, uint64_t hash) {
+  uint64_t mask = capacity_of(v) - 1;
+  for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
+    Value k = v->items[2 * i];
+    if (k == key) return int64_t(i);
+    if (k == EMPTY) return -1;
+  }
+}
+
 // The slot index of key, or -1 if absent.
 // A string key (the common key compared by content) meets the keys on its
 // probe path as strings at once: no other kind is equal to a string.
 int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word) {
   if (!v) return -1;
+  if (by_word) return find_word(v, key, hash);
   uint64_t mask = capacity_of(v) - 1;
-  bool string_key = !by_word && TYPE(key) == Kind::String;
+  bool string_key = TYPE(key) == Kind::String;
   for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
     Value k = v->items[2 * i];
     if (k == key) return int64_t(i);
     if (k == EMPTY) return -1;
-    if (by_word || k == TOMBSTONE) continue;
+    if (k == TOMBSTONE) continue;
     if (string_key ? TYPE(k) == Kind::String && string_equal(k, key) : arc_equal(k, key))
       return int64_t(i);
   }
@@ -135,16 +173,97 @@ uint64_t capacity_for(uint64_t entries) {
   return cap;
 }
 
-// Rebuilds the table with room for at least one more entry.
-void rebuild(VM& vm, Table* t) {
+// Which power-of-two slice of the array part's candidates a key 0 <=
+// k < 2^kMaxArrayBits falls in: slice 0 is {0}, slice b >= 1 the keys
+// 2^(b-1) <= k < 2^b, so an array part of 2^b slots holds slices 0..b.
+int slice_of(uint64_t k) { return k == 0 ? 0 : 64 - __builtin_clzll(k); }
+
+// Counts key in its slice if it could live in an array part; whether it could.
+bool count_candidate(Value key, uint64_t* nums) {
+  if (!key.is_fixnum() || key.as_fixnum() < 0 || key.as_fixnum() >= (int64_t(1) << kMaxArrayBits))
+    return false;
+  nums[slice_of(uint64_t(key.as_fixnum()))]++;
+  return true;
+}
+
+// The largest power of two n such that more than n/2 of the keys 0..n-1
+// are counted in nums (0 if none: no array part), and how many keys that
+// array part holds.
+uint64_t array_size_for(const uint64_t* nums, uint64_t* held) {
+  uint64_t below = 0, size = 0;
+  *held = 0;
+  for (int b = 0; b <= kMaxArrayBits; ++b) {
+    below += nums[b];
+    if (below > (uint64_t(1) << b) / 2) {
+      size = uint64_t(1) << b;
+      *held = below;
+    }
+  }
+  return size;
+}
+
+// Stores a key the table does not hold, with room in the part it goes to.
+void place(VM& vm, Table* t, Value key, Value val) {
+  if (!table_put_array(vm, Value::ref(t), key, val)) insert_new(vm, t, key, val, equal_hash(key));
+}
+
+// Rebuilds the table with room for one more entry, key (which it does not
+// hold): sizes the array part anew, then the hash part for the rest.
+// Counting the array part's keys walks it, so that is skipped when neither
+// key nor any key of the hash part could go to an array part and the
+// array part is still more than half full: the size it has is then the
+// one the count would give, or a smaller one nothing asks for.
+void rebuild(VM& vm, Table* t, Value key) {
+  Vector* old_array = t->array.is_nil() ? nullptr : t->array.as<Vector>();
   Vector* old = t->slots.is_nil() ? nullptr : t->slots.as<Vector>();
-  Value fresh = new_slots(vm, capacity_for(t->count + 1));
-  set(vm, t, &t->slots, fresh);
-  t->count = t->used = 0;
-  if (!old) return;
-  for (uint64_t i = 0; i < old->len; i += 2) {
+  uint64_t nums[kMaxArrayBits + 1] = {};
+  bool candidates = count_candidate(key, nums);
+  for (uint64_t i = 0; old && i < old->len; i += 2) {
     Value k = old->items[i];
-    if (k != EMPTY && k != TOMBSTONE) insert_new(vm, t, k, old->items[i + 1], equal_hash(k));
+    if (k != EMPTY && k != TOMBSTONE && count_candidate(k, nums)) candidates = true;
+  }
+  uint64_t old_asize = t->asize, asize = old_asize, held = t->acount;
+  if (candidates || t->acount * 2 <= old_asize) {
+    if (t->acount == old_asize) {  // full (filling in order): its counts need no walk
+      for (int b = 0; b <= kMaxArrayBits && (uint64_t(1) << b) <= old_asize; ++b)
+        nums[b] += b == 0 ? 1 : uint64_t(1) << (b - 1);
+    } else {
+      for (uint64_t i = 0; i < old_asize; ++i)
+        if (!old_array->items[i].is_nil()) nums[slice_of(i)]++;
+    }
+    asize = array_size_for(nums, &held);
+  }
+  uint64_t hashed = t->count + 1 - held;
+  // Both parts allocated before anything moves: allocation never collects,
+  // so the old parts stay where they are meanwhile.
+  Value array = asize == old_asize ? t->array : asize ? make_vector(vm, asize, NIL) : NIL;
+  Value slots = hashed ? new_slots(vm, capacity_for(hashed)) : NIL;
+  bool array_moved = array != t->array;
+  set(vm, t, &t->array, array);
+  set(vm, t, &t->slots, slots);
+  t->asize = asize;
+  t->used = 0;
+  t->count = array_moved ? 0 : t->acount;
+  if (array_moved) {
+    // The old array's entries: each where it was in the new one, past its
+    // end hashed.
+    t->acount = 0;
+    for (uint64_t i = 0; i < old_asize; ++i) {
+      Value v = old_array->items[i];
+      if (v.is_nil()) continue;
+      if (i < asize) {
+        set(vm, &array.as<Vector>()->h, &array.as<Vector>()->items[i], v);
+        t->acount++;
+        t->count++;
+      } else {
+        Value k = Value::fixnum(int64_t(i));
+        insert_new(vm, t, k, v, equal_hash(k));
+      }
+    }
+  }
+  for (uint64_t i = 0; old && i < old->len; i += 2) {
+    Value k = old->items[i];
+    if (k != EMPTY && k != TOMBSTONE) place(vm, t, k, old->items[i + 1]);
   }
 }
 
@@ -162,11 +281,14 @@ Value make_table(VM& vm, uint64_t capacity) {
   Table* t = alloc<Table>(vm, Kind::Table);
   t->count = t->used = 0;
   t->slots = slots;
+  t->array = NIL;
+  t->asize = t->acount = 0;
   return Value::ref(t);
 }
 
-Value table_get(Value t, Value key, Value dflt) {
+Value table_get_hashed(Value t, Value key, Value dflt) {
   Vector* v = slots_of(t);
+  if (!v) return dflt;
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
   int64_t i = find(v, key, hash, by_word);
@@ -174,6 +296,7 @@ Value table_get(Value t, Value key, Value dflt) {
 }
 
 void table_put(VM& vm, Value tv, Value key, Value val) {
+  if (table_put_array(vm, tv, key, val)) return;
   Table* t = tv.as<Table>();
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
@@ -187,7 +310,10 @@ void table_put(VM& vm, Value tv, Value key, Value val) {
     set(vm, &v->h, &v->items[2 * i + 1], val);
     return;
   }
-  if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) rebuild(vm, t);
+  if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) {
+    rebuild(vm, t, key);
+    if (table_put_array(vm, tv, key, val)) return;
+  }
   insert_new(vm, t, key, val, hash);
 }
 

@@ -143,6 +143,15 @@
                (thread (sleep 0) (atomic (push 3 order))))
   (wait-all ths)
   (rev order)) ; expect: (1 2 3)
+; so does a store into a table place, which one thread alone makes with no
+; call (the ATOMIC opcode's inline body, SREF): while the holder sleeps
+; between its two stores, main's waits, and comes last
+(= lockh (table))
+(let th (thread (atomic (= (lockh 0) 'first) (sleep 0.05) (= (lockh 0) 'second)))
+  (until (lockh 0) (sleep 0))
+  (= (lockh 0) 'main)
+  (wait-all (list th))
+  (lockh 0)) ; expect: main
 
 ; threads and fibers: each thread runs its own generators
 (= gens nil)

@@ -330,6 +330,59 @@ TEST_CASE("golden: let inlined into the frame", "[compiler][golden]") {
 )GOLD");
 }
 
+// A let binding never assigned, of a local never assigned or of a constant
+// other than a fixnum, takes no slot of its own (Emitter::alias_init): the
+// copies every = on a place made (withs of gensyms) are gone, so a store
+// into a table is its operands and SREF. One of a call, or of a local
+// assigned later, keeps its slot.
+TEST_CASE("golden: a let of a local or a constant makes no copy", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (x) ((fn (a b) (cons a b)) x 'k)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 3 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        CONST    0	; k
+  0002        CONS     1	; cons
+  0003        RETURN
+)GOLD");
+  CHECK(disasm_of(R"ARC((fn (f x) ((fn (a b) (assign x 1) (cons a b)) (f) x)))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 4 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        CALL     0
+  0002        POPL     2
+  0003        LOADX    1
+  0004        POPL     3
+  0005        FIXNUM   1
+  0006        POPX     1
+  0007        LOADL    2
+  0008        CONSL    0	; cons, local 3
+  0010        RETURN
+)GOLD");
+  CHECK(disasm_of(R"ARC((fn (h k) (= (h k) nil)))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
+  0000     1  ATOMIC   0	; atomic-invoke
+  0001        JUMPF    5	; to 7
+  0002        LOADL    0
+  0003        NIL
+  0004        LOADL    1
+  0005        SREF     1	; sref
+  0006        RETURN
+  0007        LOADG    0	; atomic-invoke
+  0008        CLOSURE  2	; <code fn> local0 local1
+  0011        TAILCALL 1
+  0012        RETURN
+
+fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
+  0000     1  LOADU    0
+  0001        POPL     0
+  0002        LOADU    1
+  0003        POPL     1
+  0004        LOADL    0
+  0005        NIL
+  0006        LOADL    1
+  0007        SREF     0	; sref
+  0008        RETURN
+)GOLD");
+}
+
 TEST_CASE("golden: string literal copied per evaluation", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn () "s"))ARC") ==
         R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues

@@ -254,6 +254,57 @@ TEST_CASE("tables: list keys, 1 vs 1.0, symbols and identity keys", "[data][tabl
   CHECK(table_get(t, NIL) == fix(0));
 }
 
+// The array part (vm/table.cpp): where keys live is not visible from Arc,
+// so this looks at the parts themselves.
+TEST_CASE("tables: dense fixnum keys go to the array part, sparse ones stay hashed",
+          "[data][table]") {
+  VM& vm = setup();
+  Value t = make_table(vm);
+  for (int i = 0; i < 1000; ++i) table_put(vm, t, fix(i), fix(i * 2));
+  const Table* tb = t.as<Table>();
+  CHECK(tb->asize >= 1000);
+  CHECK(tb->asize <= 2048);  // more than half full when it was sized
+  CHECK(tb->acount == 1000);
+  CHECK(tb->slots.is_nil());  // nothing in the hash part
+  CHECK(table_count(t) == 1000);
+  for (int i = 0; i < 1000; ++i) CHECK(table_get(t, fix(i)) == fix(i * 2));
+  // other keys go to the hash part; the array part keeps its own
+  table_put(vm, t, fix(-1), fix(7));
+  table_put(vm, t, make_flonum(vm, 3.0), fix(8));
+  table_put(vm, t, fix(1 << 20), fix(9));
+  CHECK(table_count(t) == 1003);
+  CHECK(t.as<Table>()->acount == 1000);
+  CHECK(table_get(t, fix(-1)) == fix(7));
+  CHECK(table_get(t, make_flonum(vm, 3.0)) == fix(8));
+  CHECK(table_get(t, fix(3)) == fix(6));
+  CHECK(table_get(t, fix(1 << 20)) == fix(9));
+  // nil deletes from the array part too
+  table_put(vm, t, fix(3), NIL);
+  CHECK(table_get(t, fix(3)) == NIL);
+  CHECK(table_count(t) == 1002);
+  CHECK(t.as<Table>()->acount == 999);
+  // a table of squares is too sparse for an array part
+  Value sq = make_table(vm);
+  for (int i = 1; i < 200; ++i) table_put(vm, sq, fix(i * i), fix(i));
+  CHECK(sq.as<Table>()->asize < 64);
+  for (int i = 1; i < 200; ++i) CHECK(table_get(sq, fix(i * i)) == fix(i));
+  CHECK(table_get(sq, fix(2)) == NIL);
+  // keys filled downwards reach the array part once they are dense
+  Value down = make_table(vm);
+  for (int i = 999; i >= 0; --i) table_put(vm, down, fix(i), fix(i));
+  CHECK(down.as<Table>()->asize >= 1000);
+  for (int i = 0; i < 1000; ++i) CHECK(table_get(down, fix(i)) == fix(i));
+  // and every entry is seen once by table_each
+  uint64_t seen = 0, sum = 0;
+  table_each(down, [&](Value k, Value v) {
+    ++seen;
+    sum += uint64_t(k.as_fixnum());
+    CHECK(k == v);
+  });
+  CHECK(seen == 1000);
+  CHECK(sum == 499500);
+}
+
 TEST_CASE("arc_equal on a long list does not overflow the stack", "[data][table]") {
   VM& vm = setup();
   Value a = NIL, b = NIL;
