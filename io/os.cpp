@@ -128,7 +128,7 @@ void sync_path(VM& vm, const char* fn, const std::string& path, bool dir) {
   do rc = fsync(fd);
   while (rc != 0 && errno == EINTR);
   int err = errno;
-  close_fd(fd);
+  close_fd(vm, fd);
   errno = err;
   if (rc != 0) os_error(vm, fn, "cannot sync", path);
 }
@@ -155,10 +155,10 @@ Value bi_durable_mvfile(VM& vm, Value* args, int) {
 // ---- processes ----
 
 // Copies everything readable from fd to out, then closes fd.
-void copy_to_port(int fd, PortImpl* out) {
+void copy_to_port(VM& vm, int fd, PortImpl* out) {
   char buf[16384];
   for (;;) {
-    wait_fd(VM::current(), fd, false);  // the other threads run meanwhile
+    wait_fd(vm, fd, false);  // the other threads run meanwhile
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
@@ -186,12 +186,12 @@ Value bi_system(VM& vm, Value* args, int) {
   // exceptions being handled belongs to the OS thread, not to ours.
   std::exception_ptr failed;
   try {
-    copy_to_port(fds[0], out);
+    copy_to_port(vm, fds[0], out);
   } catch (...) {
     failed = std::current_exception();
   }
   ::close(fds[0]);
-  wait_child(pid);
+  wait_child(vm, pid);
   if (failed) std::rethrow_exception(failed);
   if (!vm.declarations().explicit_flush) out->flush();
   return NIL;
@@ -217,9 +217,9 @@ Value bi_pipe_from(VM& vm, Value* args, int) {
     ::close(fd);
     throw_error(vm, std::string("pipe-from: cannot run the shell: ") + strerror(err), {args[0]});
   }
-  wait_child(pid);
+  wait_child(vm, pid);
   lseek(fd, 0, SEEK_SET);
-  return make_port(vm, make_fd_input(fd, "pipe-from", true));
+  return make_port(vm, make_fd_input(vm, fd, "pipe-from", true));
 }
 
 // Returns setuid's result (0 or -1) rather than raising: srv.arc calls

@@ -1,7 +1,7 @@
 // io/server.cpp — see server.h: stop signals, the workers of --workers,
 // and the server's builtins that are about processes and threads rather
 // than HTTP (%srv-open, %srv-accept, %srv-signals, %srv-stopping,
-// %srv-worker, %alarm).
+// %srv-worker, %srv-generation, %srv-bump-generation, %alarm).
 #include "io/server.h"
 
 #include <fcntl.h>
@@ -9,12 +9,14 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -43,6 +45,14 @@ namespace {
 volatile sig_atomic_t g_stopping = 0;
 int g_stop_fd = -1;
 int g_worker = -1;  // this worker's index; -1 in a process that is none
+
+// The workers' generation: a counter in memory the parent maps shared
+// before it forks them, so that every worker, and one started again, sees
+// the same word. A worker bumps it after each commit to a store they share
+// (apps/news/store-sqlite.arc), and one that reads the value it saw last
+// knows that no other worker has committed since, for a load and a
+// compare, where asking the database costs a read transaction.
+std::atomic<uint64_t>* g_generation = nullptr;
 
 void on_stop_signal(int) {
   int saved = errno;  // a handler must not change errno under the code it interrupts
@@ -208,6 +218,11 @@ Value bi_srv_open(VM& vm, Value* args, int) {
   if (!vm.heap().fork_safe())
     throw_error(vm, std::string("--workers needs a collector without a thread of its own (not ") +
                         vm.heap().name() + ")");
+  if (!g_generation) {
+    void* p = mmap(nullptr, sizeof(std::atomic<uint64_t>), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) g_generation = new (p) std::atomic<uint64_t>(0);
+  }
   // The reservation: bound, never listening, so no connection waits on it.
   Value reserve = open_listen_socket(vm, port, host, true, false);
   ListenSocket* rs = reserve.as<ListenSocket>();
@@ -231,6 +246,20 @@ Value bi_srv_signals(VM&, Value*, int) {
 Value bi_srv_stopping(VM&, Value*, int) { return boolean(g_stopping != 0); }
 
 Value bi_srv_worker(VM&, Value*, int) { return g_worker >= 0 ? Value::fixnum(g_worker) : NIL; }
+
+// (%srv-generation): the workers' generation (a fixnum), or nil in a
+// process that is not a worker.
+Value bi_srv_generation(VM&, Value*, int) {
+  if (g_worker < 0 || !g_generation) return NIL;
+  return Value::fixnum(
+      int64_t(g_generation->load(std::memory_order_acquire) & ((uint64_t(1) << 61) - 1)));
+}
+
+// (%srv-bump-generation): a worker's commit, told to the others.
+Value bi_srv_bump_generation(VM&, Value*, int) {
+  if (g_worker >= 0 && g_generation) g_generation->fetch_add(1, std::memory_order_acq_rel);
+  return NIL;
+}
 
 // (%srv-accept s): a connection (in out ip), or nil once the server is
 // told to stop.
@@ -319,6 +348,10 @@ const BuiltinDef kDefs[] = {
     {"%srv-signals", bi_srv_signals, 0, 0, "SIGTERM (and SIGINT outside the REPL) stop the server"},
     {"%srv-stopping", bi_srv_stopping, 0, 0, "t once the server has been told to stop"},
     {"%srv-worker", bi_srv_worker, 0, 0, "this worker's index, or nil"},
+    {"%srv-generation", bi_srv_generation, 0, 0,
+     "the workers' shared generation, moved by each commit to a shared store; nil outside them"},
+    {"%srv-bump-generation", bi_srv_bump_generation, 0, 0,
+     "moves the workers' generation (after a commit)"},
     {"%srv-accept", bi_srv_accept, 1, 1, "a connection (in out ip), or nil when stopping"},
     {"%alarm", bi_alarm, 1, 1, "break this thread in secs seconds; nil cancels"},
     {"%trim-memory", bi_trim_memory, 1, 2,

@@ -17,7 +17,9 @@
 // line once every child listens, restarts a child that dies, and on
 // SIGTERM or SIGINT passes the signal on, waits for the children (each
 // stops as above), and exits 0. Workers share nothing but the port and the
-// files: for applications that keep no state in memory between requests.
+// files: for applications that keep no state in memory between requests,
+// or keep it coherent through a store they share (the news site's SQLite
+// store, apps/news/store-sqlite.arc).
 #pragma once
 
 namespace vm {

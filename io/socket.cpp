@@ -72,7 +72,7 @@ std::string normal_ip(const std::string& text) {
 
 // ---- the descriptor ----
 
-void SocketConn::close_fd() { vm::close_fd(fd); }
+void SocketConn::close_fd() { vm::close_fd(vm, fd); }
 
 void SocketConn::reset() {
   if (fd < 0) return;
@@ -155,7 +155,7 @@ SocketInput::Fill SocketInput::fill(uint64_t deadline, int wake_fd) {
       if (errno != EAGAIN && errno != EWOULDBLOCK) return Fill::Reset;
     }
     drained_ = false;
-    switch (wait_io(VM::current(), conn_->fd, false, deadline, wake_fd, true)) {
+    switch (wait_io(vm_, conn_->fd, false, deadline, wake_fd, true)) {
       case IoWait::Ready: break;
       case IoWait::Timeout: return Fill::Timeout;
       case IoWait::Woken: return Fill::Woken;
@@ -240,7 +240,7 @@ SocketOutput::Sent SocketOutput::send(const char* const* pieces, const size_t* s
       if (w < 0) {
         if (errno == EINTR) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
-          if (wait_io(VM::current(), conn_->fd, true, deadline, -1, true) == IoWait::Timeout) {
+          if (wait_io(vm_, conn_->fd, true, deadline, -1, true) == IoWait::Timeout) {
             buf_.clear();
             return Sent::Timeout;
           }
@@ -351,11 +351,12 @@ Value open_listen_socket(VM& vm, int port, const std::string& host, bool reuse_p
   ListenSocket* s = alloc<ListenSocket>(vm, Kind::Socket);
   s->fd = fd;
   s->port = bound;
+  s->vm = &vm;
   return Value::ref(s);
 }
 
 Value connection_ports(VM& vm, int fd, const std::string& ip, bool with_ip) {
-  auto conn = std::make_shared<SocketConn>();
+  auto conn = std::make_shared<SocketConn>(vm);
   conn->fd = fd;
   conn->ip = ip;
   conn->created_ns = monotonic_ns();
@@ -386,7 +387,10 @@ int arg_port(VM& vm, const char* fn, Value v) {
   return int(p);
 }
 
-void close_listen_socket(Value sv, bool) { close_fd(listen_socket(sv)->fd); }
+void close_listen_socket(Value sv, bool) {
+  ListenSocket* s = listen_socket(sv);
+  close_fd(*s->vm, s->fd);
+}
 
 void print_listen_socket(Value sv, std::string& out) {
   out += "#<socket " + std::to_string(listen_socket(sv)->port) + ">";
@@ -398,7 +402,10 @@ namespace {
 
 size_t listen_size(const GcHeader*) { return sizeof(ListenSocket); }
 
-void listen_finalize(GcHeader* h) { close_fd(reinterpret_cast<ListenSocket*>(h)->fd); }
+void listen_finalize(GcHeader* h) {
+  auto* s = reinterpret_cast<ListenSocket*>(h);
+  close_fd(*s->vm, s->fd);
+}
 
 }  // namespace
 

@@ -19,14 +19,20 @@ namespace vm {
 
 class VM;
 
+// A socket and a connection keep the VM that made them, whose threads
+// they wait with and wake on closing (vm/thread.h), for their close and
+// finalizer, which are given no VM (as vm/port.h's descriptors do).
 struct ListenSocket {
   GcHeader h;
   int fd;
   int port;  // the bound port (the one the kernel chose for port 0)
+  VM* vm;
 };
 
 // The descriptor of one connection, shared by its two ports.
 struct SocketConn {
+  explicit SocketConn(VM& v) : vm(v) {}
+  VM& vm;
   int fd = -1;
   std::string ip;           // the peer's address
   uint64_t created_ns = 0;  // when it was accepted (monotonic_ns)

@@ -81,7 +81,7 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
         try {
           wait_io(vm, fd, true, 0, -1, true);
         } catch (...) {
-          close_fd(fd);
+          close_fd(vm, fd);
           freeaddrinfo(res);
           throw;
         }
@@ -90,7 +90,7 @@ Value bi_connect_socket(VM& vm, Value* args, int) {
       } else {
         err = errno;
       }
-      if (err) close_fd(fd);
+      if (err) close_fd(vm, fd);
     }
   }
   freeaddrinfo(res);

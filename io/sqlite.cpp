@@ -55,16 +55,33 @@ struct Database {
   pid_t pid = 0;                                              // the process that opened it
   std::unordered_map<std::string, sqlite3_stmt*> statements;  // by their text
 
+  // Another process's connection (inherited over a fork) is let go, not
+  // closed: closing would drop the POSIX locks its opener holds.
   ~Database() {
+    if (pid != getpid()) return;
     for (auto& [text, st] : statements) sqlite3_finalize(st);
     if (db) sqlite3_close_v2(db);
   }
 };
 
-// The open databases; a database value holds its index here plus one.
-// Process-wide, as file descriptors are: the handle is a number in a
-// tagged object, so the collector needs to know nothing of it.
-std::vector<std::unique_ptr<Database>> g_databases;
+// A VM's open databases (its library state, vm/library.h); a database
+// value holds its index here plus one: the handle is a number in a tagged
+// object, so the collector needs to know nothing of it. They close when
+// the VM ends (or exit_process ends the states).
+struct Databases final : LibraryState {
+  std::vector<std::unique_ptr<Database>> open;
+};
+
+std::vector<std::unique_ptr<Database>>& databases(VM& vm) {
+  constexpr const char* kName = "sqlite";
+  auto* d = static_cast<Databases*>(vm.library_state(kName));
+  if (!d) {
+    auto made = std::make_unique<Databases>();
+    d = made.get();
+    vm.set_library_state(kName, std::move(made));
+  }
+  return d->open;
+}
 
 Value database_tag(VM& vm) { return intern(vm, "sqlite"); }
 
@@ -74,8 +91,9 @@ Database& arg_database(VM& vm, const char* fn, Value v) {
     Tagged* t = v.as<Tagged>();
     if (t->tag == database_tag(vm) && t->rep.is_fixnum()) {
       int64_t i = t->rep.as_fixnum() - 1;
-      if (i >= 0 && size_t(i) < g_databases.size() && g_databases[size_t(i)]) {
-        Database& d = *g_databases[size_t(i)];
+      auto& dbs = databases(vm);
+      if (i >= 0 && size_t(i) < dbs.size() && dbs[size_t(i)]) {
+        Database& d = *dbs[size_t(i)];
         if (d.pid != getpid())
           throw_error(vm, std::string(fn) + ": " + d.path +
                               ": opened by another process (before a fork): open it again here");
@@ -206,10 +224,11 @@ Value bi_sql_open(VM& vm, Value* args, int) {
     throw_error(vm, "sql-open: " + path + ": " + msg);
   }
   sqlite3_busy_timeout(d->db, 5000);
+  auto& dbs = databases(vm);
   size_t i = 0;
-  while (i < g_databases.size() && g_databases[i]) ++i;
-  if (i == g_databases.size()) g_databases.emplace_back();
-  g_databases[i] = std::move(d);
+  while (i < dbs.size() && dbs[i]) ++i;
+  if (i == dbs.size()) dbs.emplace_back();
+  dbs[i] = std::move(d);
   return make_tagged(vm, database_tag(vm), Value::fixnum(int64_t(i) + 1));
 }
 
@@ -267,14 +286,8 @@ Value bi_sql_close(VM& vm, Value* args, int) {
   if (is_tagged(args[0]) && args[0].as<Tagged>()->tag == database_tag(vm) &&
       args[0].as<Tagged>()->rep.is_fixnum()) {
     int64_t i = args[0].as<Tagged>()->rep.as_fixnum() - 1;
-    if (i >= 0 && size_t(i) < g_databases.size() && g_databases[size_t(i)]) {
-      // another process's connection (inherited over a fork) is let go, not closed
-      if (g_databases[size_t(i)]->pid != getpid()) {
-        g_databases[size_t(i)]->db = nullptr;
-        g_databases[size_t(i)]->statements.clear();
-      }
-      g_databases[size_t(i)].reset();
-    }
+    auto& dbs = databases(vm);
+    if (i >= 0 && size_t(i) < dbs.size()) dbs[size_t(i)].reset();  // ~Database: closed or let go
     return NIL;
   }
   type_error(vm, "sql-close", "a database (sql-open's)", args[0]);

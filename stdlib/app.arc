@@ -37,24 +37,46 @@
   (serve port))
 
 (def load-userinfo ()
-  (= hpasswords*   (%app-load-table hpwfile*)
-     openids*      (%app-load-table oidfile*)
-     admins*       (map string (errsafe (%app-read-all adminfile*)))
-     cookie->user* (%app-load-table cookfile*)
-     user->cookie* (table)
-     dc-usernames* (table)
-     sessions*     (%app-load-table sessfile*))
-  (maptable (fn (cookie user) (= (user->cookie* user) cookie)) cookie->user*)
-  (maptable (fn (user hash) (set (dc-usernames* (downcase user)))) hpasswords*)
+  (each file (list hpwfile* oidfile* adminfile* cookfile* sessfile*)
+    (app-file-changed file))
   t)
+
+; Reads file (one of the files above) again into its tables: at the
+; start, and when another process sharing them (a worker of --workers
+; over the news site's SQLite store) changed it.
+(def app-file-changed (file)
+  (atomic
+    (if (is file hpwfile*)
+          (do (= hpasswords* (%app-load-table file) dc-usernames* (table))
+              (maptable (fn (user hash) (set (dc-usernames* (downcase user)))) hpasswords*))
+        (is file oidfile*)
+          (= openids* (%app-load-table file))
+        (is file adminfile*)
+          (= admins* (map string (errsafe (%app-read-all file))))
+        (is file cookfile*)
+          (do (= cookie->user* (%app-load-table file) user->cookie* (table))
+              (maptable (fn (cookie user) (= (user->cookie* user) cookie)) cookie->user*))
+        (is file sessfile*)
+          (= sessions* (%app-load-table file))
+          (err "app-file-changed: not a file of app.arc" file))))
 
 ; Where the files above are kept: in the files, as Arc 3.1 keeps them,
 ; while app-files* is nil. A program that keeps them elsewhere (the news
 ; site's SQLite store, apps/news/store-sqlite.arc) sets it to a list of
-; two functions, (read file), the text saved under file's path or nil,
-; and (write file text), which saves it durably; the text is what the
-; file would hold.
+; three functions, (read file), the text saved under file's path or nil,
+; (write file text), which saves it durably (the text is what the file
+; would hold), and (in f), which runs f, a read-modify-write of the
+; tables and its saves, as one transaction that first brings the tables
+; up to date (app-file-changed) with what other processes wrote.
 (= app-files* nil)
+
+; (%app-change body ...): body's change of the tables above and its
+; saves, kept whole: under the lock, and in app-files*'s transaction.
+(mac %app-change body
+  `(%app-in (fn () ,@body)))
+
+(def %app-in (f)
+  (if app-files* ((app-files* 2) f) (atomic (f))))
 
 (def %app-load-table (file)
   (if app-files*
@@ -111,11 +133,12 @@
 ; --- Cookies ---------------------------------------------------------------
 
 (def cook-user (user)
-  (let id (new-user-cookie)
-    (= (cookie->user* id) user
-       (user->cookie* user) id)
-    (%app-save cookie->user* cookfile*)
-    id))
+  (%app-change
+    (let id (new-user-cookie)
+      (= (cookie->user* id) user
+         (user->cookie* user) id)
+      (%app-save cookie->user* cookfile*)
+      id)))
 
 ; 22 characters of rand-string, from the kernel's random source: 131 bits
 ; (Arc 3.1 used an 8-character unique-id).
@@ -128,11 +151,11 @@
 ; With sessions, every one of the user's sessions ends too.
 (def logout-user (user)
   (when user
-    (wipe (logins* user))
-    (awhen (user->cookie* user) (wipe (cookie->user* it)))
-    (wipe (user->cookie* user))
-    (%app-save cookie->user* cookfile*)
-    (atomic
+    (%app-change
+      (wipe (logins* user))
+      (awhen (user->cookie* user) (wipe (cookie->user* it)))
+      (wipe (user->cookie* user))
+      (%app-save cookie->user* cookfile*)
       (whenlet ss (user-sessions user)
         (each s ss (%app-drop-session (car s)))
         (%app-save sessions* sessfile*)))))
@@ -188,7 +211,7 @@
           secret (rand-string 22)
           rec    (list user (+ (seconds) session-life*) (%digest secret)
                        (rand-string 22)))
-    (atomic
+    (%app-change
       (each (id r) (tablist sessions*)
         (unless (> (cadr r) (seconds)) (%app-drop-session id)))
       (= (sessions* sid) rec)
@@ -196,7 +219,7 @@
     (+ sid "." secret)))
 
 (def end-session (sid)
-  (atomic
+  (%app-change
     (when (sessions* sid)
       (%app-drop-session sid)
       (%app-save sessions* sessfile*))))
@@ -246,17 +269,22 @@
 
 ; --- Accounts and passwords ------------------------------------------------
 
+; The name is taken before the slow hash, and again after set-pw, whose
+; change may have read the password file again (app-file-changed).
 (def create-acct (user pw)
   (set (dc-usernames* (downcase user)))
-  (set-pw user pw))
+  (set-pw user pw)
+  (set (dc-usernames* (downcase user))))
 
 (def disable-acct (user)
   (set-pw user (rand-string 20))
   (logout-user user))
 
 (def set-pw (user pw)
-  (= (hpasswords* user) (and pw (shash pw)))
-  (%app-save hpasswords* hpwfile*))
+  (let h (and pw (shash pw))   ; the slow hash outside the change
+    (%app-change
+      (= (hpasswords* user) h)
+      (%app-save hpasswords* hpwfile*))))
 
 ; An Argon2id hash with a salt of its own ("$argon2id$v=19$..."), never
 ; the SHA-1 of Arc 3.1; good-login checks with %pw-verify.

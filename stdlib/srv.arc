@@ -281,14 +281,24 @@ Connection: close"))
         (when srv-noisy* (write (tablist req)) (prn))
         (%alarm threadlife*)
         (if breaksrv
-            (respond str req!op req!args req!cooks ip req)
+            (%srv-respond str req ip)
             (on-err (fn (e) (%srv-failed str req ip e))
-                    (fn () (respond str req!op req!args req!cooks ip req))))
+                    (fn () (%srv-respond str req ip))))
         (%alarm nil)
         (do1 (%http-send o str i)
              (log-request req!type req!op req!args req!cooks ip req!start t1
                           (%http-status i))
              (harvest-fnids)))))
+
+; before-request*, when not nil, is run before each request is answered,
+; in its thread and inside its error handler (so that its failure is the
+; request's 500): the news site's SQLite store applies there what the
+; other workers changed.
+(= before-request* nil)
+
+(def %srv-respond (str req ip)
+  (when before-request* (before-request*))
+  (respond str req!op req!args req!cooks ip req))
 
 ; A handler's error: the client gets a plain 500 (whatever the handler had
 ; printed is dropped); the message and the Arc backtrace go to the log, on

@@ -118,6 +118,10 @@ struct SuspendedStack {
   size_t size;
   ContextEntry entry;  // a fresh context's entry; null once it has run
 };
+// thread_local, not a VM's or a pool's: the switch is below the VM (it
+// knows stacks, not VMs), ASan's fake stacks are per OS thread, and
+// asan_start reads t_starting as a fresh context's first instruction,
+// before anything that could lead to an owner is reachable.
 thread_local std::map<uintptr_t, SuspendedStack> t_suspended;
 thread_local ContextEntry t_starting = nullptr;
 
@@ -181,6 +185,8 @@ struct SuspendedFiber {
   void* fiber;
   ContextEntry entry;  // a fresh context's entry; null once it has run
 };
+// thread_local for the reasons given for ASan's above: TSan's current
+// fiber is per OS thread too, and tsan_start reads t_starting first.
 thread_local std::map<uintptr_t, SuspendedFiber> t_fibers;
 thread_local void* t_switched_from = nullptr;  // the fiber the last switch left
 thread_local ContextEntry t_starting = nullptr;

@@ -32,6 +32,10 @@ namespace vm {
 
 struct FiberImpl {
   enum Status { Fresh, Suspended, Running, Done } status = Fresh;
+  // Its VM, for what reaches the fiber with no VM at hand: its first frame
+  // on its own stack (fiber_entry) and its finalizer. Null once the VM has
+  // ended (~FiberRegistry), when a finalizer has only the record to free.
+  VM* vm = nullptr;
   StackSlot* slot = nullptr;
   Context ctx = nullptr;      // where resuming it continues
   Context resumer = nullptr;  // where it yields to
@@ -64,6 +68,9 @@ struct FiberRegistry {
   uint64_t acquired_since = 0, last_collections = 0, live_after = 0;
   ~FiberRegistry() {
     for (FiberImpl* f : spare) delete f;
+    // The live records are their Fiber objects' until those are finalized,
+    // which may be after the VM (a heap whose owner did not finalize it).
+    for (FiberImpl* f = live; f; f = f->next) f->vm = nullptr;
   }
 };
 
@@ -160,11 +167,11 @@ void fiber_finalize(GcHeader* h) {
   FiberImpl* f = fb->impl;
   if (!f) return;
   fb->impl = nullptr;
-  if (!has_vm()) {  // its VM, with the pool and the lists, is gone
+  if (!f->vm) {  // its VM, with the pool and the lists, is gone
     delete f;
     return;
   }
-  VM& vm = VM::current();
+  VM& vm = *f->vm;
   if (f->slot) vm.fiber_pool().release(f->slot);
   unlink_live(vm.fibers(), f);
   free_impl(vm.fibers(), f);
@@ -173,7 +180,7 @@ void fiber_finalize(GcHeader* h) {
 void fiber_entry(Transfer t) {
   FiberImpl* f = static_cast<FiberImpl*>(t.data);
   f->resumer = t.from;
-  VM& vm = VM::current();
+  VM& vm = *f->vm;
   Message msg = kDone;
   try {
     Value arg = f->value;
@@ -264,6 +271,7 @@ Value bi_fiber(VM& vm, Value* a, int) {
   if (!is_runnable(a[0])) type_error(vm, "fiber", "a function", a[0]);
   Fiber* fb = alloc<Fiber>(vm, Kind::Fiber);
   fb->impl = new_impl(vm.fibers());
+  fb->impl->vm = &vm;
   fb->impl->fn = a[0];
   fb->impl->self = Value::ref(fb);
   link_live(vm.fibers(), fb->impl);
@@ -331,7 +339,9 @@ void register_fiber_kind(gc::Heap& h) {
   gc::KindInfo k{"Fiber", fiber_size, fiber_trace, fiber_finalize,
                  /*trace_on_mutator=*/true};  // its state has no barrier
   // Its state is malloc'd, which a collector that does not trace objects
-  // (boehm) never sees: the live fibers' states are traced as roots.
+  // (boehm) never sees: the live fibers' states are traced as roots. The
+  // hook is given nothing but the visitor (gc::KindInfo), so it finds its
+  // VM as the running one (VM::current, vm/vm.cpp).
   k.trace_outside = [](gc::Visitor& v) {
     if (has_vm()) trace_fibers_as_roots(VM::current(), v);
   };

@@ -193,13 +193,7 @@ struct VM::RunScope {
     for (; in_place > 0; --in_place) fiber_exit(vm, FiberExit::Fail, false);
     while (vm.handlers_.size() > nhandlers) vm.handlers_.pop_back();
     vm.r_.capture_cache = NIL;  // its frames are gone
-    if (own_record) {
-      vm.runs_.pop_back();
-      // A Ctrl-C that came after the last safe point of a top-level form
-      // must not interrupt the next one at the REPL (a script keeps it:
-      // VM::set_interrupt_spans_forms).
-      if (--vm.r_.level == 0 && !vm.interrupt_spans_forms_) vm.interrupt_ = 0;
-    }
+    if (own_record) vm.end_run_record();
     vm.r_.base = base;
     vm.r_.builtin_args = bargs;
     vm.r_.builtin_pc = bpc;
@@ -758,11 +752,11 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       // to call:, whose TYPE counts it)
       uint8_t kind = f.is_ref() ? f.header()->kind : 0xff;
       if (kind == uint8_t(Kind::Builtin)) {
-        if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(Kind::Builtin)]++;
+        count_type(Kind::Builtin);
         goto call_builtin;
       }
       if (kind == uint8_t(Kind::Closure)) {
-        if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(Kind::Closure)]++;
+        count_type(Kind::Closure);
         Code* c = code_of(f);
         if (n == c->exact_nargs) {
           Value* args = sp - n;
@@ -772,7 +766,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       }
       // (t k): a lookup, no call, no safe point
       if (__builtin_expect(kind == uint8_t(Kind::Table) && n == 1, 0)) {
-        if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(Kind::Table)]++;
+        count_type(Kind::Table);
         Value key = sp[-1];
         sp -= 2;
         VALUE_RESULT(table_get(f, key));
@@ -825,266 +819,8 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
 
-    op_ADD:
-      if (BOTH_FIXNUMS() && fixnum_add(sp[-2], sp[-1], &sp[-2])) {
-        --sp;
-        DISPATCH();
-      }
-      FLOAT_ARITH(x + y);
-    op_ADD_general:
-      PRIM_SLOW(ADD, 2);
-    op_ADDN : {
-      int k = int(*pc++);
-      Value* a = sp - k;
-      int64_t sum = 0;
-      int i = 0;
-      for (; i < k && a[i].is_fixnum(); ++i)
-        if (__builtin_add_overflow(sum, a[i].as_fixnum(), &sum)) break;
-      if (i == k && Value::fits_fixnum(sum)) {
-        sp = a;
-        PUSH(Value::fixnum(sum));
-        DISPATCH();
-      }
-      PRIM_SLOW(ADD, k);
-    }
-    op_ADDN_general : {
-      int k = int(*pc++);
-      PRIM_SLOW(ADD, k);
-    }
-    op_MULN : {
-      int k = int(*pc++);
-      Value* a = sp - k;
-      int64_t product = 1;
-      int i = 0;
-      for (; i < k && a[i].is_fixnum(); ++i)
-        if (__builtin_mul_overflow(product, a[i].as_fixnum(), &product)) break;
-      if (i == k && Value::fits_fixnum(product)) {
-        sp = a;
-        PUSH(Value::fixnum(product));
-        DISPATCH();
-      }
-      PRIM_SLOW(MUL, k);
-    }
-    op_MULN_general : {
-      int k = int(*pc++);
-      PRIM_SLOW(MUL, k);
-    }
-// The immediate forms: the fast path on a fixnum; else the immediate goes
-// on the stack and the two-operand general case follows.
-#define IMMEDIATE_OP(name, prim, FAST)                \
-  op_##name : {                                       \
-    int64_t k = int32_t(*pc++);                       \
-    Value x = sp[-1];                                 \
-    FAST PUSH(Value::fixnum(k));                      \
-    PRIM_SLOW(prim, 2);                               \
-  }                                                   \
-  op_##name##_general : {                             \
-    int64_t k = int32_t(*pc++);                       \
-    PUSH(Value::fixnum(k));                           \
-    PRIM_SLOW(prim, 2);                               \
-  }                                                   \
-  op_##name##L : { /* the local form (x read once) */ \
-    Value x = base[*pc++];                            \
-    PUSH(x);                                          \
-    int64_t k = int32_t(*pc++);                       \
-    FAST PUSH(Value::fixnum(k));                      \
-    PRIM_SLOW(prim, 2);                               \
-  }                                                   \
-  op_##name##L_general : PUSH(base[*pc++]);           \
-  goto op_##name##_general;
-      // (k, an int32, is exact as a double)
-      IMMEDIATE_OP(ADDI, ADD, {
-        if (x.is_fixnum() && fixnum_add(x, Value::fixnum(k), &sp[-1])) DISPATCH();
-        if (x.is_flonum_imm()) {
-          sp[-1] = make_flonum(*this, x.as_flonum_imm() + double(k));
-          DISPATCH();
-        }
-      })
-      IMMEDIATE_OP(SUBI, SUB, {
-        if (x.is_fixnum() && fixnum_sub(x, Value::fixnum(k), &sp[-1])) DISPATCH();
-        if (x.is_flonum_imm()) {
-          sp[-1] = make_flonum(*this, x.as_flonum_imm() - double(k));
-          DISPATCH();
-        }
-      })
-      IMMEDIATE_OP(LTI, LT, {
-        if (x.is_fixnum()) {
-          --sp;
-          TEST_RESULT(x.as_fixnum() < k);
-        }
-        if (x.is_flonum_imm()) {
-          --sp;
-          TEST_RESULT(x.as_flonum_imm() < double(k));
-        }
-      })
-      IMMEDIATE_OP(GTI, GT, {
-        if (x.is_fixnum()) {
-          --sp;
-          TEST_RESULT(x.as_fixnum() > k);
-        }
-        if (x.is_flonum_imm()) {
-          --sp;
-          TEST_RESULT(x.as_flonum_imm() > double(k));
-        }
-      })
-      IMMEDIATE_OP(MULI, MUL, {
-        if (x.is_fixnum() && fixnum_mul(x, Value::fixnum(k), &sp[-1])) DISPATCH();
-        if (x.is_flonum_imm()) {
-          sp[-1] = make_flonum(*this, x.as_flonum_imm() * double(k));
-          DISPATCH();
-        }
-      })
-      IMMEDIATE_OP(MODI, MOD, {
-        if (x.is_fixnum() && k != 0) {
-          sp[-1] = Value::fixnum(fixnum_mod(x.as_fixnum(), k));
-          DISPATCH();
-        }
-      })
-      // As IS: a fixnum on either side makes identity the answer.
-      IMMEDIATE_OP(ISI, IS, {
-        --sp;
-        TEST_RESULT(x == Value::fixnum(k));
-      })
-#undef IMMEDIATE_OP
-    op_SUB:
-      if (BOTH_FIXNUMS() && fixnum_sub(sp[-2], sp[-1], &sp[-2])) {
-        --sp;
-        DISPATCH();
-      }
-      FLOAT_ARITH(x - y);
-    op_SUB_general:
-      PRIM_SLOW(SUB, 2);
-    op_MUL:
-      if (BOTH_FIXNUMS() && fixnum_mul(sp[-2], sp[-1], &sp[-2])) {
-        --sp;
-        DISPATCH();
-      }
-      FLOAT_ARITH(x * y);
-    op_MUL_general:
-      PRIM_SLOW(MUL, 2);
-    op_MOD:
-      if (BOTH_FIXNUMS() && sp[-1] != Value::fixnum(0)) {
-        sp[-2] = Value::fixnum(fixnum_mod(sp[-2].as_fixnum(), sp[-1].as_fixnum()));
-        --sp;
-        DISPATCH();
-      }
-    op_MOD_general:
-      PRIM_SLOW(MOD, 2);
-    op_LT:
-      if (BOTH_FIXNUMS()) {
-        sp -= 2;
-        TEST_RESULT(sp[0].as_fixnum() < sp[1].as_fixnum());
-      }
-      FLOAT_TEST(x < y);
-    op_LT_general:
-      PRIM_SLOW(LT, 2);
-    op_GT:
-      if (BOTH_FIXNUMS()) {
-        sp -= 2;
-        TEST_RESULT(sp[0].as_fixnum() > sp[1].as_fixnum());
-      }
-      FLOAT_TEST(x > y);
-    op_GT_general:
-      PRIM_SLOW(GT, 2);
-    // <= and >= are "not greater" and "not less", as Arc 3.1 defines them
-    // (so a NaN on either side gives t, as !(x > y) does).
-    op_LE:
-      if (BOTH_FIXNUMS()) {
-        sp -= 2;
-        TEST_RESULT(sp[0].as_fixnum() <= sp[1].as_fixnum());
-      }
-      FLOAT_TEST(!(x > y));
-    op_LE_general:
-      PRIM_SLOW(LE, 2);
-    op_GE:
-      if (BOTH_FIXNUMS()) {
-        sp -= 2;
-        TEST_RESULT(sp[0].as_fixnum() >= sp[1].as_fixnum());
-      }
-      FLOAT_TEST(!(x < y));
-    op_GE_general:
-      PRIM_SLOW(GE, 2);
-    op_IS:
-      if (WORDS_DECIDE_IS(sp[-2], sp[-1])) {
-        sp -= 2;
-        TEST_RESULT(sp[0] == sp[1]);
-      }
-    op_IS_general:
-      PRIM_SLOW(IS, 2);
-// car and cdr: of a cons, or nil of nil; else the general case.
-// (the tag tested directly, as the fast paths do: see PRIM_SLOW)
-#define IS_CONS_TAG(x) ((x).is_ref() && (x).header()->kind == uint8_t(Kind::Cons))
-#define LIST_PART(name, part, prim)            \
-  op_##name : {                                \
-    Value x = sp[-1];                          \
-    if (IS_CONS_TAG(x)) {                      \
-      --sp;                                    \
-      VALUE_RESULT(part(x));                   \
-    }                                          \
-    if (x.is_nil()) DISPATCH();                \
-  }                                            \
-  op_##name##_general : PRIM_SLOW(prim, 1);    \
-  op_##name##L : {                             \
-    Value x = base[*pc++];                     \
-    if (IS_CONS_TAG(x)) VALUE_RESULT(part(x)); \
-    PUSH(x);                                   \
-    if (x.is_nil()) DISPATCH();                \
-    goto op_##name##_general;                  \
-  }                                            \
-  op_##name##L_general : PUSH(base[*pc++]);    \
-  goto op_##name##_general;
-      LIST_PART(CAR, car, CAR)
-      LIST_PART(CDR, cdr, CDR)
-#undef LIST_PART
-#undef IS_CONS_TAG
-    op_CONS:
-      sp[-2] = cons(*this, sp[-2], sp[-1]);
-      --sp;
-      DISPATCH();
-    op_CONS_general:
-      PRIM_SLOW(CONS, 2);
-    op_NO:
-      --sp;
-      TEST_RESULT(sp[0].is_nil());
-    op_NO_general:
-      PRIM_SLOW(NO, 1);
-    op_ACONS : {
-      Value x = sp[-1];
-      sp[-1] = boolean(x.is_ref() && x.header()->kind == uint8_t(Kind::Cons));
-      DISPATCH();
-    }
-    op_ACONS_general:
-      PRIM_SLOW(ACONS, 1);
-    op_SCDR : {
-      Value p = sp[-2], x = sp[-1];
-      if (!(p.is_ref() && p.header()->kind == uint8_t(Kind::Cons))) goto op_SCDR_general;
-      set(*this, p.as<Cons>(), &p.as<Cons>()->cdr, x);
-      sp[-2] = x;
-      --sp;
-      DISPATCH();
-    }
-    op_SCDR_general:
-      PRIM_SLOW(SCDR, 2);
-    op_SREF:  // a table's store, no call, no safe point (the builtin has none)
-      if (sp[-3].is_ref() && sp[-3].header()->kind == uint8_t(Kind::Table)) {
-        sp = sref_table(*this, sp);
-        DISPATCH();
-      }
-    op_SREF_general:
-      PRIM_SLOW(SREF, 3);
-    op_CAPTURES:
-      PUSH(Value::fixnum(int64_t(captures_)));
-      DISPATCH();
-    op_CAPTURES_general:
-      PRIM_SLOW(CAPTURES, 0);
-
-    // (atomic-invoke (fn () body)) with the body inline after it (vm/opcodes.def).
-    op_ATOMIC:
-      TEST_RESULT(!other_threads(*this));
-    op_ATOMIC_general:
-      TEST_RESULT(false);
-
 #include "vm/interp_fused.inc"
+#include "vm/interp_prims.inc"
 
     op_CATCH:
       handlers_.push_back(Handler{size_t(base - r_.stack), size_t(sp - r_.stack),

@@ -22,6 +22,14 @@ struct Library {
   void (*open)(VM& vm);
 };
 
+// What a library keeps in each VM it is open in (io's open SQLite
+// databases), by a name of its own (VM::library_state): owned by the VM,
+// so no library needs a process-wide table, and ended with it, or earlier
+// by VM::end_library_states.
+struct LibraryState {
+  virtual ~LibraryState() = default;
+};
+
 // What the core does with an object of a kind a library owns: write and
 // disp print it with print, close and force-close close it with close.
 // Unset, it prints as #<type> and close refuses it as it refuses a number.

@@ -78,6 +78,12 @@ struct Profile {
 };
 extern Profile g_profile;
 
+// Counts a type dispatch of kind k (--stats), for a test that decides a
+// value's kind without TYPE (the interpreter's fast paths).
+inline void count_type(Kind k) {
+  if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(k)]++;
+}
+
 // The one type test. Everything that asks "what is this value" calls it.
 inline Kind TYPE(Value v) {
   Kind k;
@@ -88,7 +94,7 @@ inline Kind TYPE(Value v) {
   else if (v.is_char()) k = Kind::Char;
   else if (v == T) k = Kind::True;
   else k = Kind::Internal;
-  if (__builtin_expect(g_profile.count_types, 0)) g_profile.type_counts[int(k)]++;
+  count_type(k);
   return k;
 }
 

@@ -47,7 +47,7 @@ constexpr int32_t kReplacement = 0xFFFD;
 
 class FdInput final : public PortImpl {
  public:
-  FdInput(int fd, const std::string& nm, bool owns) : fd_(fd), owns_(owns) {
+  FdInput(VM& vm, int fd, const std::string& nm, bool owns) : vm_(vm), fd_(fd), owns_(owns) {
     is_input = true;
     name = nm;
   }
@@ -73,23 +73,23 @@ class FdInput final : public PortImpl {
     ssize_t n;
     // With other threads about, wait for input as a thread (they run
     // meanwhile) rather than in read().
-    if (has_vm()) wait_fd(VM::current(), fd_, false);
+    wait_fd(vm_, fd_, false);
     // Another thread reading this port may have filled the buffer meanwhile.
     if (pos_ < end_) return true;
     if (fd_ < 0) return false;  // or closed it
     // A signal (Ctrl-C) wakes a blocked read: raise the interrupt if one
     // is pending, else read again.
-    while ((n = ::read(fd_, buf_.get(), kBufSize)) < 0 && errno == EINTR)
-      if (has_vm()) VM::current().poll_interrupt();
+    while ((n = ::read(fd_, buf_.get(), kBufSize)) < 0 && errno == EINTR) vm_.poll_interrupt();
     pos_ = 0;
     end_ = n > 0 ? size_t(n) : 0;
     return end_ > 0;
   }
   void release() {
-    if (owns_) close_fd(fd_);
+    if (owns_) close_fd(vm_, fd_);
     fd_ = -1;
   }
 
+  VM& vm_;
   int fd_;
   bool owns_;
   std::unique_ptr<uint8_t[]> buf_;  // allocated on first read
@@ -173,12 +173,12 @@ class FdOutput final : public PortImpl {
     } g{*this};
     draining_ = true;
     // A regular file is always ready: no wait (and no poll) before writing.
-    bool threads = may_wait && !regular_ && has_vm() && other_threads(VM::current());
+    bool threads = may_wait && !regular_ && other_threads(vm_);
     int err = 0;
     while (g.done < buf_.size() && fd_ >= 0) {
       size_t chunk = buf_.size() - g.done;
       if (threads) {
-        wait_fd(VM::current(), fd_, true);
+        wait_fd(vm_, fd_, true);
         if (fd_ < 0) break;  // another thread closed it
         chunk = std::min(chunk, size_t(PIPE_BUF));
       }
@@ -200,7 +200,7 @@ class FdOutput final : public PortImpl {
   }
   void close_quietly() {
     drain();
-    if (owns_) close_fd(fd_);
+    if (owns_) close_fd(vm_, fd_);
     fd_ = -1;
   }
 
@@ -345,7 +345,7 @@ PortImpl* open_input_file(VM& vm, const std::string& path) {
     ::close(fd);
     open_error(vm, "input", path, EISDIR);
   }
-  return new FdInput(fd, path, true);
+  return new FdInput(vm, fd, path, true);
 }
 
 PortImpl* open_output_file(VM& vm, const std::string& path, bool append) {
@@ -358,8 +358,8 @@ PortImpl* open_output_file(VM& vm, const std::string& path, bool append) {
 PortImpl* make_input_string(const std::string& utf8) { return new StringInput(utf8); }
 PortImpl* make_output_string() { return new StringOutput(); }
 
-PortImpl* make_fd_input(int fd, const std::string& name, bool owns) {
-  return new FdInput(fd, name, owns);
+PortImpl* make_fd_input(VM& vm, int fd, const std::string& name, bool owns) {
+  return new FdInput(vm, fd, name, owns);
 }
 PortImpl* make_fd_output(VM& vm, int fd, const std::string& name, bool owns) {
   return new FdOutput(vm, fd, name, owns);
@@ -382,19 +382,19 @@ int spawn_shell(const std::string& cmd, int out_fd) {
   return pid;
 }
 
-int wait_child(int pid) {
+int wait_child(VM& vm, int pid) {
   // With other threads about, wait as a thread: a pidfd is readable once
   // the child has exited (Linux 5.3; older kernels wait in waitpid).
-  if (has_vm() && other_threads(VM::current())) {
+  if (other_threads(vm)) {
     int pfd = int(syscall(SYS_pidfd_open, pid, 0));
     if (pfd >= 0) {
       try {
-        wait_fd(VM::current(), pfd, false);
+        wait_fd(vm, pfd, false);
       } catch (...) {
         // The thread was killed or broken while it waited: the child goes
         // on, and is reaped when it exits.
         ::close(pfd);
-        if (waitpid(pid, nullptr, WNOHANG) == 0) reap_later(VM::current(), pid);
+        if (waitpid(pid, nullptr, WNOHANG) == 0) reap_later(vm, pid);
         throw;
       }
       ::close(pfd);

@@ -93,7 +93,12 @@ PortImpl* open_input_file(VM& vm, const std::string& path);
 PortImpl* open_output_file(VM& vm, const std::string& path, bool append);
 PortImpl* make_input_string(const std::string& utf8);
 PortImpl* make_output_string();
-PortImpl* make_fd_input(int fd, const std::string& name, bool owns);
+// A descriptor's port keeps the VM that made it, whose threads its reads,
+// writes and close wait with and wake (vm/thread.h), as every port that
+// may wait does (io/socket.h's too): its virtual fill and drain are given
+// no VM. So it is used, closed and finalized while that VM exists (the
+// heap's owner finalizes before it ends the VM: gc::Heap::finalize_all).
+PortImpl* make_fd_input(VM& vm, int fd, const std::string& name, bool owns);
 PortImpl* make_fd_output(VM& vm, int fd, const std::string& name, bool owns);
 
 // Shell commands whose output feeds a port (pipe-from, system): starts
@@ -101,6 +106,6 @@ PortImpl* make_fd_output(VM& vm, int fd, const std::string& name, bool owns);
 // Returns the child's pid, or -1 with errno set.
 int spawn_shell(const std::string& cmd, int out_fd);
 // Waits for a child started by spawn_shell; its exit status or -1.
-int wait_child(int pid);
+int wait_child(VM& vm, int pid);
 
 }  // namespace vm

@@ -80,6 +80,7 @@ using Timers = std::multimap<uint64_t, ThreadImpl*>;
 
 struct ThreadImpl {
   enum State { Runnable, Running, Sleeping, WaitingFd, WaitingLock } state = Runnable;
+  VM* vm = nullptr;  // its VM, for its first frame on its own stacks (thread_entry)
   bool is_main = false;
   bool started = false;   // has run (the main thread always has)
   bool finished = false;  // returned, failed or unwound
@@ -255,6 +256,7 @@ ThreadImpl* Scheduler::make_thread(Value fn) {
   gc::Rooted<Value> f(vm.heap(), fn);
   Thread* th = alloc<Thread>(vm, Kind::Thread);
   auto* t = new ThreadImpl();
+  t->vm = &vm;
   t->number = threads_made++;
   th->impl = t;
   t->self = Value::ref(th);
@@ -328,6 +330,8 @@ void Scheduler::kill(ThreadImpl* t) {
     t->finished = true;
     live.erase(std::find(live.begin(), live.end(), t));
     t->fn = NIL;
+    if (t->slot) vm.fiber_pool().release(t->slot);  // now: see thread_finalize
+    t->slot = nullptr;
     update_budget();
     return;
   }
@@ -638,9 +642,10 @@ void Scheduler::finish(ThreadImpl* t) {
 namespace {
 
 // Where a thread's first switch arrives: run the thunk on its own stacks,
-// report an uncaught error, end.
+// report an uncaught error, end. tr.data is the thread that switched here,
+// of the same VM.
 void thread_entry(Transfer tr) {
-  VM& vm = VM::current();
+  VM& vm = *static_cast<ThreadImpl*>(tr.data)->vm;
   Scheduler& s = *vm.scheduler();
   s.after_switch(tr);
   ThreadImpl* t = s.current;
@@ -690,7 +695,7 @@ Value bi_new_thread(VM& vm, Value* a, int) {
     vm.fiber_pool().release(slot);
     throw;
   }
-  t->slot = slot;  // the finalizer gives it back if the thread never runs
+  t->slot = slot;  // until it ends, or kill-thread's before it first runs
   ++s.stats.threads_started;
   s.make_runnable(t);
   s.update_budget();
@@ -806,12 +811,16 @@ Value bi_atomic_invoke(VM& vm, Value* a, int) {
 size_t thread_size(const GcHeader*) { return sizeof(Thread); }
 
 // A Thread object nobody refers to: its thread has finished (a live thread
-// is a root), so only the record is left to free.
+// is a root), so only the record is left to free. A thread holds stacks
+// only while it is live (a finished one's go back at the next switch, a
+// thread killed before it ran gives them back in kill), so one finalized
+// with stacks is being finalized with its whole heap, and its stacks go
+// with its VM's pool, which unmaps them all; the finalizer, which may run
+// after the VM has ended, needs no VM.
 void thread_finalize(GcHeader* h) {
   Thread* th = reinterpret_cast<Thread*>(h);
   ThreadImpl* t = th->impl;
   if (!t) return;
-  if (t->slot && has_vm()) VM::current().fiber_pool().release(t->slot);
   delete t;
   th->impl = nullptr;
 }
@@ -964,9 +973,9 @@ uint64_t deadline_after(double secs) {
   return now_ns() + uint64_t(std::min(secs, kForever) * 1e9);
 }
 
-void close_fd(int& fd) {
+void close_fd(VM& vm, int& fd) {
   if (fd < 0) return;
-  if (has_vm()) fd_closing(VM::current(), fd);  // wake its waiters
+  fd_closing(vm, fd);  // wake its waiters
   ::close(fd);
   fd = -1;
 }

@@ -117,7 +117,7 @@ void scheduler_after_fork(VM& vm);
 // Never switches threads (finalizers call it).
 void fd_closing(VM& vm, int fd);
 // Closes fd, if it is open, after fd_closing; leaves it -1.
-void close_fd(int& fd);
+void close_fd(VM& vm, int& fd);
 // A child whose waiter gave up (its thread was killed or broken): the
 // scheduler reaps it when it exits, so it does not stay a zombie.
 void reap_later(VM& vm, int pid);

@@ -21,11 +21,15 @@ namespace vm {
 
 namespace {
 
-// The running VM (VM::current()). Process-wide because what reaches it has
-// no VM at hand: signal handlers (Ctrl-C, VM::request_interrupt), heap
-// finalizers, ports waiting on a file descriptor. The newest VM is the
-// current one; a VM made while another exists stacks on it (previous_vm_),
-// and the one below is current again when it ends.
+// The running VM (VM::current()). Everything else is given its VM, or
+// keeps the VM that made it (a port, a socket, a fiber's or a thread's
+// record); this is for the one hook that is given nothing but a visitor
+// and must find a VM: the fiber kind's trace_outside (vm/fiber.cpp),
+// which gc::KindInfo gives no context (tests/tools/check_globals.py keeps
+// it the only one). The signal handlers keep pointers of their own
+// (measure/profiler.cpp, repl/repl.cpp, repl/main.cpp). The newest VM is
+// the current one; a VM made while another exists stacks on it
+// (previous_vm_), and the one below is current again when it ends.
 VM* g_vm = nullptr;
 
 }  // namespace
@@ -62,7 +66,7 @@ VM::VM(gc::Heap& heap, const Options& o) : opts_(o) {
   g_vm = this;
   heap_->add_root_source(this);
   init_symbols(*this);
-  ports_.in = make_port(*this, make_fd_input(0, "stdin", false));
+  ports_.in = make_port(*this, make_fd_input(*this, 0, "stdin", false));
   ports_.out = make_port(*this, make_fd_output(*this, 1, "stdout", false));
   ports_.err = make_port(*this, make_fd_output(*this, 2, "stderr", false));
   interrupt_exc_ = make_exception(*this, make_string_utf8(*this, "interrupted"), NIL, NIL);
@@ -102,6 +106,21 @@ bool VM::has_library(const char* name) const {
   return false;
 }
 
+LibraryState* VM::library_state(const char* name) const {
+  for (auto& [n, state] : library_states_)
+    if (std::strcmp(n, name) == 0) return state.get();
+  return nullptr;
+}
+
+void VM::set_library_state(const char* name, std::unique_ptr<LibraryState> state) {
+  for (auto& [n, s] : library_states_)
+    if (std::strcmp(n, name) == 0) {
+      s = std::move(state);
+      return;
+    }
+  library_states_.emplace_back(name, std::move(state));
+}
+
 void VM::refresh_dispatch() {
   if (!op_labels_[0]) return;  // the first run fills the labels in, then calls this
   for (int i = 0; i < kOpCount; ++i) op_targets_[i] = op_labels_[i];
@@ -121,6 +140,14 @@ void VM::restore_dispatch() {
     dispatch_[i] = dispatch_counting_ ? count_label_ : op_targets_[i];
 }
 
+void VM::end_run_record() {
+  runs_.pop_back();
+  // A Ctrl-C that came after the last safe point of a top-level form must
+  // not interrupt the next one at the REPL (a script keeps it:
+  // set_interrupt_spans_forms).
+  if (--r_.level == 0 && !interrupt_spans_forms_) interrupt_ = 0;
+}
+
 void VM::sample_at_instruction() {
   // The table first: a tick that comes while this one is charged
   // redirects it again and is charged at the next instruction.
@@ -134,6 +161,7 @@ VM::~VM() {
     g_profile.count_types = false;
     heap_->suspend_bump(false);
   }
+  end_library_states();
   destroy_scheduler(*this);
   free_fiber_registry(fibers_);
   heap_->remove_root_source(this);

@@ -141,7 +141,9 @@ class VM final : public gc::RootSource {
   ~VM() override;
   VM(const VM&) = delete;
 
-  static VM& current();  // the one VM of this process
+  // The newest VM alive: only for what is given no VM and can keep none
+  // (vm/vm.cpp says what); everything else is passed its VM.
+  static VM& current();
 
   // ---- the libraries above the core (vm/library.h) ----
   // Opens lib: its builtins are defined, its kinds' functions registered.
@@ -149,6 +151,13 @@ class VM final : public gc::RootSource {
   bool has_library(const char* name) const;
   void set_kind_ops(Kind k, const KindOps& ops) { kind_ops_[int(k)] = ops; }
   const KindOps& kind_ops(Kind k) const { return kind_ops_[int(k)]; }
+  // A library's state in this VM by its name; null until set.
+  LibraryState* library_state(const char* name) const;
+  void set_library_state(const char* name, std::unique_ptr<LibraryState> state);
+  // Ends every library's state now (exit_process, where the VM itself is
+  // never destroyed: what the states hold is released, as the finalizers
+  // release what objects hold).
+  void end_library_states() { library_states_.clear(); }
 
   // ---- symbols ----
   // The well-known symbols (vm/symbol.h), interned in this VM's table.
@@ -387,6 +396,9 @@ class VM final : public gc::RootSource {
   Next begin_run(RunScope& scope, int nargs, const RunContinue* cont);
   inline Value call_builtin(Builtin* b, Value* args, int n);
   Next unwind_run(Value exc, RunScope& scope, Value* base, uint32_t pc);
+  // The end of a run that made its own record (vm/vm.cpp): the record
+  // popped, and the REPL's Ctrl-C policy applied at a top-level form's end.
+  void end_run_record();
   void install_labels(const DispatchTarget* labels, const DispatchTarget* general,
                       DispatchTarget count_label, DispatchTarget sample_label);
   __attribute__((noinline, cold)) void count_instruction(Insn insn, const Value* base,
@@ -402,6 +414,7 @@ class VM final : public gc::RootSource {
 
   Options opts_;
   std::vector<const char*> libraries_;  // open()'s, by name
+  std::vector<std::pair<const char*, std::unique_ptr<LibraryState>>> library_states_;
   KindOps kind_ops_[kHeapKinds] = {};
   Counters counters_;
   Declarations declarations_;

@@ -143,13 +143,14 @@
 ; An item brought back gets the key nokill, so flags do not kill it again;
 ; one killed loses it.
 (def toggle-kill (i user)
-  (atomic
-    (if i!dead
-        (do (wipe i!dead)
-            (pushnew 'nokill i!keys)
-            (save-item i))
-        (do (pull 'nokill i!keys)
-            (kill i user))))
+  (store-change (list (item-record i))
+    (fn ()
+      (if i!dead
+          (do (wipe i!dead)
+              (pushnew 'nokill i!keys)
+              (save-item i))
+          (do (pull 'nokill i!keys)
+              (kill i user)))))
   (when (astory i) (adjust-rank i)))
 
 ; (toggle-blast i user (o nuke)): blast kills i and ignores its author;
@@ -159,22 +160,22 @@
 ; lifts the site's ban.
 (def toggle-blast (i user (o nuke))
   (let site (and nuke (adm-sitename i!url))
-    (atomic
-      (if (ignored i!by)
-          (do (wipe i!dead)
-              (unignore user i!by)
-              (when site (set-site-ban user site nil)))
-          (do (kill i user)
-              (ignore user i!by (if nuke 'nuke 'blast))
-              (when site (set-site-ban user site 'ignore))))
-      (save-item i))
+    (store-change (list (item-record i))
+      (fn ()
+        (if (ignored i!by)
+            (do (wipe i!dead)
+                (unignore user i!by)
+                (when site (set-site-ban user site nil)))
+            (do (kill i user)
+                (ignore user i!by (if nuke 'nuke 'blast))
+                (when site (set-site-ban user site 'ignore))))
+        (save-item i)))
     (when (astory i) (adjust-rank i))))
 
 ; (unignore user subject): user lifts subject's ignore.
 (def unignore (user subject)
   (when (ignored subject)
-    (wipe (ignored subject))
-    (save-prof subject)
+    (store-update (profile-record subject) [wipe _!ignore])
     (log-ignore user subject 'unignore)))
 
 (def toggle-ignore (user subject)

@@ -561,18 +561,20 @@
         (gen-topstories))))
 
 ; Puts story s where its rank now places it (after a vote, an edit, a
-; kill) and saves the front page.
+; kill) and saves the front page. A change of the store, so that with
+; several processes the list it changes is the one last saved.
 (def adjust-rank (s (o scorefn frontpage-rank))
   (when (metastory s)
-    (atomic
-      ; The others keep their places (the background job re-ranks them):
-      ; s goes before the first that ranks lower, as insortnew puts it.
-      (let r (scorefn s)
-        (= ranked-stories*
-           (firstn 180 (insert-sorted (fn (a b) (> r (scorefn b)))
-                                      s
-                                      (rem s ranked-stories*)))))
-      (save-topstories))))
+    (store-change nil
+      (fn ()
+        ; The others keep their places (the background job re-ranks them):
+        ; s goes before the first that ranks lower, as insortnew puts it.
+        (let r (scorefn s)
+          (= ranked-stories*
+             (firstn 180 (insert-sorted (fn (a b) (> r (scorefn b)))
+                                        s
+                                        (rem s ranked-stories*)))))
+        (save-topstories)))))
 
 ; The background job: one of the top 50 re-ranked.
 (def rerank-random ()
@@ -1054,14 +1056,60 @@
 ; Takes a new item i out of memory and out of the store (store-change's
 ; undo of a creation): items*, the lists, its url, its record.
 (def unmake-item (i)
+  (forget-item i)
+  (errsafe (store-remove-item i!id)))
+
+(def forget-item (i)
   (atomic
     (wipe (items* i!id))
     (zap [rem i _] stories*)
     (zap [rem i _] comments*)
     (zap [rem i _] ranked-stories*)
     (when (and i!url (is (url->story* (canonical-url i!url)) i!id))
-      (wipe (url->story* (canonical-url i!url))))
-    (errsafe (store-remove-item i!id))))
+      (wipe (url->story* (canonical-url i!url))))))
+
+; --- What other processes changed ----------------------------------------------
+
+; The store calls this (store-on-change*) with each record that another
+; process sharing it (a worker of --workers over the SQLite store) has
+; changed since this one last looked, as it is stored now (nil: removed),
+; and when the saved front page changed. Tables are filled again in
+; place, since the lists, the front page and the records a change holds
+; name them; an item new here goes into the lists as load-items puts it.
+(def news-stored (kind key r)
+  (atomic
+    (case kind
+      item       (news-stored-item key r)
+      profile    (news-stored-table profs* key r)
+      votes      (news-stored-table votes* key r)
+      topstories (ensure-topstories))))
+
+(= store-on-change* news-stored)
+
+(def news-stored-table (tbl key r)
+  (iflet old (tbl key)
+         (if r (refill-table old r) (wipe (tbl key)))
+         (when r (= (tbl key) r))))
+
+(def refill-table (old new)
+  (each k (keys old) (wipe (old k)))
+  (each (k v) (tablist new) (= (old k) v)))
+
+(def news-stored-item (id r)
+  (let old (items* id)
+    (if (no r)
+          (when old (forget-item old))
+        old
+          (refill-table old r)
+          (do (= (items* id) r maxid* (max maxid* id))
+              (case r!type
+                story   (= stories* (insert-sorted (fn (a b) (> a!id b!id)) r stories*))
+                poll    (= stories* (insert-sorted (fn (a b) (> a!id b!id)) r stories*))
+                comment (= comments* (insert-sorted (fn (a b) (> a!id b!id)) r comments*)))))
+    (awhen (and r (astory r) (live r) (nonblank r!url))
+      (register-url (items* id) it))
+    (wipe (comment-cache* id))
+    (hook 'item-stored id)))
 
 ; --- Creating items ----------------------------------------------------------------
 
@@ -1377,7 +1425,7 @@
 
 (def news-start-jobs ()
   (news-job 'rerank 30 rerank-random)
-  (news-job 'unsaved 10 store-save-unsaved)
+  (news-job 'store 5 (fn () (store-job)))
   (news-job 'update-avg 45 (fn () (unless (empty profs*) (update-avg)))))
 
 ; Loads everything of the data directory (store-load-all readies it).

@@ -709,6 +709,10 @@ function vote(node) {
 ; delayed comment in it shows.
 (= thread-counts* (table) pages-version* 0)
 
+; An item another worker changed (model.arc's news-stored) may change a
+; thread's count.
+(defhook item-stored (id) (++ pages-version*))
+
 (def thread-count (i)
   (let e (thread-counts* i!id)   ; taken apart by car and cdr: no lookups
     (if (and e
@@ -1019,8 +1023,7 @@ function vote(node) {
   (if yes
       (unless i!deleted (delete-item user i))
       (when i!deleted
-        (wipe i!deleted)
-        (save-item i)))
+        (store-update (item-record i) [wipe _!deleted])))
   (wipe (comment-cache* i!id))
   (++ pages-version*)
   (when (metastory i) (adjust-rank i)))
@@ -1470,22 +1473,28 @@ function vote(node) {
     (shortpage user nil nil "Edit" here
       (tab (display-item nil i user here))
       (br2)
-      (vars-form user
-                 ((fieldfn* i!type) user i)
-                 (fn (name val)
-                   (when (and (canedit user i)
-                              (no (ignore-edit user i name val)))
-                     (when (and (is name 'dead) val (no i!dead))
-                       (log-kill i user))
-                     (= (i name) val)))
-                 (fn ()
-                   (when (canedit user i)
-                     (when (admin user) (pushnew 'locked i!keys))
-                     (save-item i)
-                     (wipe (comment-cache* i!id))
-                     (++ pages-version*)
-                     (when (metastory i) (adjust-rank i)))
-                   (edit-page user i)))
+      ; the fields sent are applied in one store-update, to the item as
+      ; stored then (another worker may have changed it since)
+      (let edits nil
+        (vars-form user
+                   ((fieldfn* i!type) user i)
+                   (fn (name val) (push (list name val) edits))
+                   (fn ()
+                     (let es (rev edits)
+                       (wipe edits)
+                       (when (canedit user i)
+                         (store-update (item-record i)
+                           (fn (i)
+                             (each (name val) es
+                               (unless (ignore-edit user i name val)
+                                 (when (and (is name 'dead) val (no i!dead))
+                                   (log-kill i user))
+                                 (= (i name) val)))
+                             (when (admin user) (pushnew 'locked i!keys))))
+                         (wipe (comment-cache* i!id))
+                         (++ pages-version*)
+                         (when (metastory i) (adjust-rank i))))
+                     (edit-page user i))))
       (hook 'edit user i))))
 
 ; --- Profiles -----------------------------------------------------------------------
@@ -1536,12 +1545,21 @@ function vote(node) {
 ; The fields as vars-rform shows them; a viewer who may change none sees
 ; a plain table (no form, no closure). An update answers a redirect to
 ; the profile, so a reload shows it again instead of posting again.
+; The fields sent are applied in one store-update, to the profile as
+; stored then (another worker may have changed its karma since).
 (def profile-form (user subject)
-  (vars-rform user
-              (user-fields user subject)
-              (fn (name val) (set-profile-field user subject name val))
-              (fn () (save-prof subject)
-                     (user-url subject))))
+  (let edits nil
+    (vars-rform user
+                (user-fields user subject)
+                (fn (name val) (push (list name val) edits))
+                (fn ()
+                  (let es (rev edits)
+                    (wipe edits)
+                    (when (profile subject)
+                      (store-update (profile-record subject)
+                        (fn (p)
+                          (each (name val) es (set-profile-field user subject name val))))))
+                  (user-url subject)))))
 
 ; Each field the form sent back, kept if user may still change it.
 (def set-profile-field (user subject name val)

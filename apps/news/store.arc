@@ -19,7 +19,8 @@
 ;   (store-save-item i), (store-save-profile u p), (store-save-votes u v),
 ;   (store-save-topstories ids)
 ;                             durable writes: done when they return
-;   (store-next-id n)         the first id above n that no item has
+;   (store-next-id n)         an id above n that no item has and that no
+;                             other call (in any process) gives
 ;   (store-remove-item id)    an item's record gone (a failed creation's)
 ;   (store-admins), (store-add-admin u)
 ;                             app.arc's admins file, read and added to
@@ -28,6 +29,14 @@
 ;   (store-update record f)   a read-modify-write of one record
 ;   (store-item-version id)   how many times item id has been saved
 ;   (store-batch f)           f's many writes made durable at its end
+;   (store-job)               the background job model.arc runs every few
+;                             seconds (writes left unsaved, other processes'
+;                             changes)
+;   store-on-change*          set by the model: (f kind key r), what another
+;                             process sharing the store changed, for the
+;                             model to apply to its tables in memory (kind
+;                             item, profile or votes, r the record as stored
+;                             now, nil if removed; or kind topstories)
 ;   (store-site-settings)     the operator's settings file, DIR/site
 ;   (store-save-control h), (store-control), (store-remove-control)
 ;                             the running server's address and key
@@ -298,11 +307,9 @@
 ; leaves it as it was, in memory and on disk (store-change). Here the
 ; record in memory is what its file holds, since this process alone
 ; writes the files, and atomic keeps every other writer out: so the read
-; is the table itself, and the lock is enough. A backend that several
-; processes share must instead, under a lock they all respect (a lock on
-; the file, a database's transaction), read the record again into the
-; table before f (another process may have changed it) and write it
-; before it lets go.
+; is the table itself, and the lock is enough. The SQLite backend, which
+; several processes share, makes the record current in the same place,
+; store-change: its transaction first applies what the others changed.
 (def store-update (record f)
   (store-change (list record)
     (fn () (do1 (f (record 2)) (%store-write record)))))
@@ -323,11 +330,16 @@
             (errsafe (srvlog 'err "news: not saved, will retry:" (details e))))
           (fn () (%store-write record))))
 
-; The unsaved job (model.arc starts it): writes each record store-change
-; could not write back.
+; The unsaved job: writes each record store-change could not write back.
 (def store-save-unsaved ()
   (each record (atomic (do1 store-unsaved* (wipe store-unsaved*)))
     (%store-write-back record)))
+
+; The store's background job (model.arc starts it).
+(def store-job () (store-save-unsaved))
+
+; This process alone writes the files: no other changes anything.
+(= store-on-change* (fn (kind key r) nil))
 
 ; --- Many writes at once -----------------------------------------------------
 

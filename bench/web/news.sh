@@ -58,7 +58,16 @@
 #     RUNS times interleaved; the medians and the ratio of the means
 #     (sqlite over file). Target (issue 43): the sqlite backend no slower
 #     than the file backend on any page by more than 10%.
-#     STORE_ONLY=1 runs the seeding and this section alone.
+#     STORE_ONLY=1 runs the seeding and this section (and 1c) alone.
+#  1c. Workers: the SQLite data set served by one process and by
+#     arcana --workers=2 (two worker processes over the one database,
+#     coherent through its change log: docs/ARCHITECTURE.md, "Workers over
+#     one store"), both up at once; for /news anonymous and logged in,
+#     wrk -t1 -c16 -d5s on each, RUNS times interleaved; the medians and
+#     the ratio of the requests a second (2 workers over 1). wrk shares
+#     the two cores with the workers, so the CPU time wrk used (from
+#     /proc, over the run's wall time) is printed beside it. The issue's
+#     target (2 workers at least 1.5x one) is printed, not required here.
 #  4. Ratios to the reference figures of the issue (Arc 3.1 on Racket 8.7,
 #     Arcueid), printed as constants: no Racket Arc runs here, so they are
 #     "reference, not measured in this run".
@@ -385,6 +394,44 @@ if [ -n "$store_up" ]; then
 fi
 for k in sqlite file; do [ -n "${srv_of[$k]:-}" ] && { use_server $k; stop_server; }; done
 
+# ---- 1c. workers: one process against --workers=2, sqlite ----
+
+echo "1c. workers: a sqlite server of one process and one of 2 workers" >&2
+workers_up=
+srv_store=sqlite
+if start_server workers-1; then
+  srv_of[w1]="$srv_pid $srv_name $srv_dir $base"
+  if start_server workers-2 --workers=2; then
+    srv_of[w2]="$srv_pid $srv_name $srv_dir $base"
+    workers_up=1
+  fi
+fi
+srv_store=file
+wpages="anon li"
+if [ -n "$workers_up" ]; then
+  for k in w1 w2; do use_server $k; check_pages; warm_up; done
+  for r in $(seq "$runs"); do
+    for p in $wpages; do
+      for k in w1 w2; do
+        echo "workers run $r/$runs: $k $(page_name "$p")" >&2
+        use_server $k
+        tick=$(getconf CLK_TCK)
+        c0=$(awk '{print $16 + $17}' /proc/$$/stat)
+        t0=$(date +%s.%N)
+        line=$(run_wrk "$p" -t1 -c16 -d5s)
+        t1=$(date +%s.%N)
+        # wrk's CPU: what this shell's finished children used (cutime + cstime)
+        c1=$(awk '{print $16 + $17}' /proc/$$/stat)
+        cores=$(awk -v a="$c0" -v b="$c1" -v t="$tick" -v w0="$t0" -v w1="$t1" \
+                  'BEGIN {printf "%.2f", (b - a) / t / (w1 - w0)}')
+        echo "$line $cores" >>"$tmp/res/$p.workers-$k"
+        alive "wrk -t1 -c16 ($k)" || break 3
+      done
+    done
+  done
+fi
+for k in w2 w1; do [ -n "${srv_of[$k]:-}" ] && { use_server $k; stop_server; }; done
+
 # ---- 2. counters (--stats) ----
 
 echo "2. counters: server with --stats" >&2
@@ -498,6 +545,22 @@ for p in $pages; do
     "$(fmt_or "$(median "$ff" 1)" '%.0f')" "$(fmt_or "$fm" '%.3f')" "$(fmt_or "$(median "$ff" 4)" '%.3f')" \
     "$(fmt_or "$(median "$fs" 1)" '%.0f')" "$(fmt_or "$sm" '%.3f')" "$(fmt_or "$(median "$fs" 4)" '%.3f')" \
     "$(fmt_or "$ratio" '%.3f')" "<= 1.10: $(pf "$ok")"
+done
+
+echo
+echo "1c. workers: the sqlite data set on one process and on arcana --workers=2; wrk -t1 -c16 -d5s, medians of $runs runs"
+echo "    interleaved (req/s; mean, p99 in ms; wrk's cores: its CPU time over the run's time); ratio: 2 workers' req/s over 1's"
+printf '%-22s | %8s %8s %8s %5s | %8s %8s %8s %5s | %6s | %s\n' "page" "1 proc" "mean" "p99" "wrk" "2 wkrs" "mean" "p99" "wrk" "ratio" "issue's target"
+for p in $wpages; do
+  f1=$tmp/res/$p.workers-w1; f2=$tmp/res/$p.workers-w2
+  r1=$(median "$f1" 1); r2=$(median "$f2" 1)
+  ratio=$(awk -v a="$r2" -v b="$r1" 'BEGIN {if (a == "nan" || b == "nan" || b == 0) print "nan"; else printf "%.3f", a / b}')
+  ok=$(awk -v r="$ratio" -v e="$(( $(sum_col "$f1" 5) + $(sum_col "$f2" 5) ))" \
+         'BEGIN {print (r != "nan" && r >= 1.5 && e == 0) ? 1 : 0}')
+  printf '%-22s | %8s %8s %8s %5s | %8s %8s %8s %5s | %6s | %s\n' "$(page_name "$p")" \
+    "$(fmt_or "$r1" '%.0f')" "$(fmt_or "$(median "$f1" 2)" '%.3f')" "$(fmt_or "$(median "$f1" 4)" '%.3f')" "$(median "$f1" 7)" \
+    "$(fmt_or "$r2" '%.0f')" "$(fmt_or "$(median "$f2" 2)" '%.3f')" "$(fmt_or "$(median "$f2" 4)" '%.3f')" "$(median "$f2" 7)" \
+    "$(fmt_or "$ratio" '%.3f')" ">= 1.5x: $(pf "$ok")"
 done
 
 echo

@@ -4,6 +4,8 @@
 // link here. A heap and a VM made by hand, as compiler::Runtime makes them,
 // with the core's builtins only: calling them, printing, the library
 // interface (vm/library.h) and the instrument one (vm/instrument.h).
+#include <unistd.h>
+
 #include <bit>
 #include <catch2/catch.hpp>
 #include <limits>
@@ -18,6 +20,7 @@
 #include "vm/instrument.h"
 #include "vm/library.h"
 #include "vm/object.h"
+#include "vm/port.h"
 #include "vm/print.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
@@ -207,6 +210,26 @@ TEST_CASE("two VMs, each with its own heap, allocate each into its own", "[core]
   CHECK(heap_b->verify().empty());
   CHECK(write_string(*b, car(from_b)) == "1");
   CHECK(write_string(*a, *from_a) == "(\"a's\" 1 2 3)");
+  // What reaches its VM with none at hand finds its own, not the newest:
+  // a fiber's first frame on its own stacks, a thread's, and a port's
+  // wait for its descriptor (vm/port.h).
+  auto fn = [&](VM& vm, const char* name) { return global_value(intern(vm, name)); };
+  {
+    b_before = heap_b->objects_allocated_now();
+    gc::Rooted<Value> fb(*heap_a, a->apply(fn(*a, "fiber"), {fn(*a, "type")}));
+    Value got = a->apply(fn(*a, "resume"), {fb, Value::fixnum(5)});
+    CHECK(write_string(*a, got) == "int");
+    CHECK(heap_b->objects_allocated_now() == b_before);
+    gc::Rooted<Value> th(*heap_a, a->apply(fn(*a, "new-thread"), {fn(*a, "current-thread")}));
+    a->apply(fn(*a, "sleep"), {Value::fixnum(0)});
+    CHECK(a->apply(fn(*a, "dead"), {th}) == T);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    REQUIRE(write(fds[1], "xy", 2) == 2);
+    close(fds[1]);
+    std::unique_ptr<PortImpl> in(make_fd_input(*a, fds[0], "pipe-in", true));
+    CHECK(in->read_byte() == 'x');
+  }
   // The older ends first; the newer goes on.
   heap_a->finalize_all();
   sym_a.reset();  // (a heap's roots are a stack: the last made goes first)

@@ -232,7 +232,7 @@ TEST_CASE("fd ports wrap descriptors they may or may not own", "[io]") {
   int fds[2];
   REQUIRE(pipe(fds) == 0);
   std::unique_ptr<PortImpl> out(make_fd_output(vm, fds[1], "pipe-out", true));
-  std::unique_ptr<PortImpl> in(make_fd_input(fds[0], "pipe-in", true));
+  std::unique_ptr<PortImpl> in(make_fd_input(vm, fds[0], "pipe-in", true));
   out->write_str("via pipe");
   out->close();  // owned: closing gives the reader end of input
   CHECK(read_all_bytes(in.get()) == "via pipe");

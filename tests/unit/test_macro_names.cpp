@@ -88,7 +88,8 @@ const char* const kArc31Macros[] = {
 };
 
 // The macros the library adds, each a name of the rule above.
-const char* const kAddedMacros[] = {"%forward", "%prompt-admin-only", "w/profile", "profile-top"};
+const char* const kAddedMacros[] = {"%app-change", "%forward", "%prompt-admin-only", "w/profile",
+                                    "profile-top"};
 
 bool arc31_macro(const std::string& name) {
   return std::find(std::begin(kArc31Macros), std::end(kArc31Macros), name) !=

@@ -15,9 +15,8 @@ reach.
 - Workers (arcana --workers 2): each worker, forked after the store
   opened the database, opens it again for itself (a connection is not
   used across a fork): an account made on a worker is stored, and the
-  pages answer from both. (The workers do not yet see each other's
-  changes, so two workers' accounts would overwrite each other's hpw:
-  issue 43's next step.)
+  pages answer from both. (That the workers see each other's changes is
+  test_news_workers.py's.)
 - A backup of a running site on SQLite (--backup: VACUUM INTO under the
   lock) is a database that passes SQLite's integrity check and holds
   what the site had acknowledged.

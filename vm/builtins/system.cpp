@@ -107,8 +107,10 @@ void exit_process(VM& vm, int status) {
   flush_quietly(vm.err_port());
   // The heap stays allocated (as the VM does) until the process ends: only
   // what the finalizers release is released, and nothing runs afterwards
-  // that could use an object they finalized.
+  // that could use an object they finalized; the libraries' states (open
+  // databases) end too.
   vm.heap().finalize_all();
+  vm.end_library_states();
   std::exit(status);
 }
 
