@@ -1040,7 +1040,9 @@ class GenHeap final : public Heap {
     marking_ = false;
     old_bits_ = 0;
     set_barrier(true, kYoung | kRemembered);
-    mutable_stats().gc_ms += marker_cpu_ms();
+    double marker_ms = marker_cpu_ms();
+    mutable_stats().gc_ms += marker_ms;
+    mutable_stats().collector_thread_ms += marker_ms;
     finish(t0, true);
   }
 

@@ -218,6 +218,9 @@ struct GcStats {
   uint64_t compactions = 0;
   uint64_t bytes_compacted = 0;
   double gc_ms = 0;
+  // The CPU time of a collector's own thread (vcgc's collector, cgen's
+  // marker), which gc_ms includes: the price of a pause not taken.
+  double collector_thread_ms = 0;
   double max_pause_ms = 0;
   PauseRecord pauses_ms;        // every pause, for percentiles
   PauseRecord minor_pauses_ms;  // the minor ones among them
