@@ -973,7 +973,8 @@ class GenHeap final : public Heap {
     // The references of every fiber, young or old, alive or not: their
     // stacks change without the barrier, so the marker never reads them.
     for (int i = 0; i < kMaxKinds; ++i)
-      if (kinds()[i].trace_on_mutator && kinds()[i].trace_outside) kinds()[i].trace_outside(s);
+      if (kinds()[i].trace_on_mutator && kinds()[i].trace_outside)
+        kinds()[i].trace_outside(kinds()[i].outside_context, s);
     cycle_start_footprint_ = old_footprint();
     start_marker();
     {
