@@ -53,7 +53,8 @@
 ; Bytes: a body over the op's limit in max-body* (default
 ; max-body-default*) is answered 413. Connections: past max-conns* open
 ; at once, a new one waits up to conn-wait* seconds for a free place, then
-; is answered 503. srv-grace* is how long a stopping server (SIGTERM) lets
+; is answered 503 (and so does one to be handed to another worker whose
+; channel stays full: %srv-route). srv-grace* is how long a stopping server (SIGTERM) lets
 ; the requests in flight finish.
 (= header-timeout* 10 idle-timeout* 5 body-timeout* 10)
 (= body-deadline* 120 body-min-rate* 500 body-rate-grace* 10)

@@ -15,6 +15,8 @@ its new worker, which /w on it then shows.
   form (/r); each made on one worker, followed on the other, both ways.
 - A request pipelined behind the handed one is answered, in order, by
   the new worker.
+- A closure made before the workers were forked (no index in its fnid)
+  is every worker's, and answered where it is read.
 - A forged fnid naming no worker (7_...), and an unknown one naming the
   other worker, get the expired answer.
 - A fnid of a worker since killed and restarted gets the expired answer
@@ -163,6 +165,16 @@ class FnidWorkersTest(Closures, webtest.ServerTest):
         path, fnid = closures["link"]
         r = self.ask(c, "GET", "%s?fnid=%s&a=1" % (path, fnid))
         self.assertEqual(r.text.strip(), "link made on 1 followed on 1 a=1")
+
+    def test_closure_made_before_the_fork_is_every_workers(self):
+        c = self.pin(0)
+        path = self.ask(c, "GET", "/shared").text.strip()
+        self.assertRegex(path, r"^/x\?fnid=[0-9A-Za-z]{22}$")
+        for on in (0, 1):
+            c = self.pin(on)
+            r = self.ask(c, "GET", path)
+            self.assertEqual(r.text.strip(), "shared link followed on %d" % on)
+            self.assertEqual(self.worker_of(c), on)
 
     # ---- fnids that name no closure ---------------------------------------
 

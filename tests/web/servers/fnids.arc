@@ -29,4 +29,9 @@
     (arform (fn (r) (string "w?made=" made "&len=" (len (arg r "text"))))
       (pr "<input name=text>"))))
 
+; A closure made before serve, in the process the workers are forked
+; from: every worker has it, and answers it itself.
+(= shared-link* (flink (fn (r) (pr "shared link followed on " (%srv-worker)))))
+(defop shared req (pr shared-link*))
+
 (serve (int (car argv)))
