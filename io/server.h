@@ -16,10 +16,10 @@
 // to srv.arc's serve loop; the parent never returns: it prints the ready
 // line once every child listens, restarts a child that dies, and on
 // SIGTERM or SIGINT passes the signal on, waits for the children (each
-// stops as above), and exits 0. Workers share nothing but the port and the
-// files: for applications that keep no state in memory between requests,
-// or keep it coherent through a store they share (the news site's SQLite
-// store, apps/news/store-sqlite.arc).
+// stops as above), and exits 0. Workers share nothing but the port, the
+// files and the channels below: for applications that keep no state in
+// memory between requests, or keep it coherent through a store they share
+// (the news site's SQLite store, apps/news/store-sqlite.arc).
 //
 // Closures. A fnid (srv.arc's closures as links and forms) lives in the
 // worker that made it, which writes its index into the fnid's name; a
