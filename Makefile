@@ -49,21 +49,30 @@ sanitize: deps
 	cd $(SANITIZE_BUILD) && \
 	  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:check_initialization_order=1:allocator_may_return_null=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS) -E '^web-sqlite/'
+	  ctest --output-on-failure -j $(JOBS) -E '^(web-sqlite|arc-cgen-stress|arc-boehm|arc-marksweep)/'
 
 # (Left out above: web-sqlite/*, the news site's HTTP tests run again over
 # the SQLite store. They run the same C++ as web/* does, which is under
 # the sanitizers here, and web/news_sqlite runs the SQLite builtins
-# themselves; the rerun would add minutes to CI for no code of its own.)
+# themselves; the rerun would add minutes to CI for no code of its own.
+# And arc-cgen-stress/*, the Arc suite under cgen with stress: gen's code
+# but for the marker, whose cases in gc_tests (cgen: ...) and unit_tests
+# are here, and which make tsan runs over Arc files too. And the Arc suite
+# under boehm and marksweep: the VM's C++ is the same as arc/*'s, which is
+# here with gen, whose old generation is marksweep's page space; boehm's
+# glue and marksweep have their cases in gc_tests, here too; together they
+# were some three of this target's minutes.)
 
 # ThreadSanitizer (CMakeLists.txt, ARCANA_TSAN) in its own build directory,
-# over the tests of the concurrent collector (ctest -R vcgc: its unit cases
-# in gc_tests and unit_tests, and the Arc suite under --gc=vcgc, with and
-# without stress); any report fails its test. CI runs it (.ci/run). It
-# builds only the executables those tests run (TSAN_TARGETS), not the
-# benchmarks. tests/tsan.supp lists what TSan cannot see (see there).
-# Why only vcgc: TSan checks memory shared between OS threads, and vcgc's
-# collector is the one thread that shares the heap with the interpreter.
+# over the tests of the concurrent collectors (ctest -R vcgc: its unit
+# cases in gc_tests and unit_tests, and the Arc suite under --gc=vcgc,
+# with and without stress; and cgen's, below); any report fails its test.
+# CI runs it (.ci/run). It builds only the executables those tests run
+# (TSAN_TARGETS), not the benchmarks. tests/tsan.supp lists what TSan
+# cannot see (see there).
+# Why only those: TSan checks memory shared between OS threads, and vcgc's
+# collector and cgen's marker are the threads that share the heap with the
+# interpreter.
 # (The only other threads, the pool that hashes passwords in
 # io/crypto.cpp, share a job queue under a mutex; tests/arc/app.arc
 # hashes, so arc-vcgc/app checks them too.) The other collectors stop the
@@ -80,6 +89,13 @@ sanitize: deps
 # TSan (its shadow memory, its record of every frame) the process grows
 # until the kernel's out-of-memory killer ends it. deep.arc checks depth,
 # which arc/deep and make sanitize cover, not threads.
+# cgen (gen whose old generation a thread marks while the interpreter
+# runs) shares the heap with its marker the same way: its unit cases in
+# gc_tests, and under stress the Arc files that run threads, fibers and
+# sockets (its whole Arc suite under stress runs in the plain build; under
+# TSan, continuations.arc and lib_iteration.arc alone took over four
+# minutes each, for the same code paths).
+TSAN_CGEN_ARC = threads|fibers|sockets
 TSAN_BUILD ?= build-tsan
 TSAN_TARGETS = gc_tests unit_tests arc_test
 tsan: deps
@@ -88,7 +104,8 @@ tsan: deps
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(TSAN_TARGETS)
 	cd $(TSAN_BUILD) && \
 	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
-	  ctest --output-on-failure -j $(JOBS) -R vcgc -E '^arc-vcgc/fibers$$|^arc-vcgc(-stress)?/deep$$'
+	  ctest --output-on-failure -j $(JOBS) -R 'vcgc|^cgen: |^arc-cgen-stress/($(TSAN_CGEN_ARC))$$' \
+	    -E '^arc-vcgc/fibers$$|^arc-vcgc(-stress)?/deep$$'
 
 # libFuzzer (CMakeLists.txt, ARCANA_FUZZ) in its own build directory, with
 # clang: tests/fuzz/fuzz_http.cpp for FUZZ_TIME seconds under ASan and

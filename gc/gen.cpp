@@ -1,5 +1,6 @@
-// gc/gen.cpp — the generational, stop-the-world collector (`gen`), the
-// default.
+// gc/gen.cpp — the generational collector (`gen`), the default, stop the
+// world; and the same with its old generation marked concurrently (`cgen`,
+// below).
 //
 // Two generations. The young one is the nursery: eden, a list of chunks
 // (nursery_size_ bytes each) that new objects are bump-allocated in, and two
@@ -99,6 +100,60 @@
 // collection missed reads 0xdb bytes (an unknown kind) instead of a
 // plausible new object.
 //
+// The concurrent major collection (`cgen`: the same class, concurrent_).
+// A major collection is due at the same trigger; instead of marking in
+// the pause, the pause of the minor collection that finds it due takes
+// the snapshot (start_marking): the blocks' sense flips, and every old
+// object that a root, a survivor (all of them, live or not: eden is
+// empty) or any fiber's state refers to is marked and stacked (grey).
+// Then a marker thread traces from there while the program runs.
+//   The invariant is the snapshot's (Yuasa), as vcgc's: every object
+// reachable at the start is marked by the end. The paths from the roots
+// at the start pass through roots, young objects and fibers, whose
+// references were all taken at the snapshot, and through old objects,
+// whose every store goes through the write barrier: while marking, the
+// filter excuses young objects only (not remembered ones), and a store
+// into an old object logs the referent it overwrites when that is old
+// and unmarked (log_overwritten), for the marker to shade. What the
+// program can reach later is either reachable at the start or newer, and
+// newer old objects are born marked: copies and objects promoted in place
+// by minor collections meanwhile (old_bits_, promoted_bits, and the block
+// adopted counted as marked), large objects allocated old. So an old
+// object still unmarked when the marker has run out of work and the log
+// is empty is garbage. Young objects are never the marker's: it skips any
+// reference to one (its kYoung bit, read atomically).
+//   Minor collections run during the mark as before, with the marker held
+// (hold_marker: it stops at its next slice of kMarkerSlice objects and
+// waits), since they move young objects and rewrite old objects' slots;
+// so the marker only ever reads old objects and young headers, never
+// while they move. Its mark bits share a byte with the barrier's
+// kRemembered, so both are set with atomic operations while it runs.
+// A fiber's state changes without the barrier (trace_on_mutator): the
+// marker marks a fiber but does not trace it; the snapshot took every
+// fiber's references (KindInfo::trace_outside).
+//   The end (end_marking), in a pause: at the first safe point after the
+// marker, out of work, asks for one and the log handed over is empty, or
+// when a minor collection finds nothing left to mark, or when the old
+// generation has doubled since the start (the marker cannot keep up: the
+// rest is marked in the pause). The log's last entries and any overflow
+// of the mark stack are marked on the mutator; the remembered set loses
+// its dead, the large objects and the blocks are swept, and the pages are
+// swept in steps (PageSpace::begin_sweep): each minor collection after it
+// sweeps pages for kSweepSlice, allocation meanwhile taking swept pages'
+// cells and fresh pages only, until none is left (finish_sweeping before
+// the next mark, or anything that walks the pages). A compaction (the
+// stop-the-world collection's, sweep_old) needs the pages swept first, and
+// then sweeps them in the pause; it rewrites the references of the
+// survivors (unmarked here) only where they point into the old
+// generation's live objects, and those of eden, whose objects all date
+// from after the snapshot (the mark ends without emptying it).
+// Finalizers run on the mutator, in the sweep. Under stress, every kStressCheckEvery-th mark is
+// checked before its sweep (check_marked: every reachable old object
+// marked), minor collections mark kStressAssist objects themselves (they
+// come too close together for the marker to get a turn), and verify()
+// reports what those checks found. before_fork() ends a mark and stops
+// the thread; a child of fork starts its own at its first mark.
+//
 // Invariants, between collections (verify() checks 1 to 5):
 //  1. Every old object that holds a reference to a young object has
 //     kRemembered, and every object with kRemembered is in remembered_, once.
@@ -108,7 +163,8 @@
 //     block.
 //  3. No reachable object is forwarded (kForwarded exists only during a
 //     collection).
-//  4. No mark bit is set, except in blocks, where every object's mark bit is
+//  4. No mark bit is set (but during a concurrent mark, which verify()
+//     therefore ends first), except in blocks, where every object's mark bit is
 //     the blocks' sense (Blocks::is_marked: marked as of the last major
 //     collection, unmarked for the next, which flips the sense).
 //  5. Every reference from a root or a reachable object points at an object
@@ -123,15 +179,20 @@
 //  8. Blocks are never allocated into.
 #include "gc/gen.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <new>
+#include <thread>
 
 #include "gc/gen_promote.h"
 #include "gc/heap.h"
@@ -183,6 +244,22 @@ constexpr uint64_t kCompactMinBytes = uint64_t(1) << 20;  // less is not worth a
 // resident memory) come to this much.
 constexpr uint64_t kReleaseCompactMinBytes = uint64_t(64) << 10;
 constexpr int kPoison = 0xdb;
+// The concurrent mark: the mutator's log goes to the marker this many
+// entries at a time; the marker looks whether the mutator wants the heap
+// every kMarkerSlice objects (the wait a minor collection may have to
+// add to its pause); and under stress, the mutator marks kStressAssist
+// objects at each minor collection.
+constexpr size_t kLogChunk = 1024;
+constexpr size_t kMarkerSlice = 256;
+constexpr size_t kStressAssist = 4096;
+// Under stress, every kStressCheckEvery-th concurrent mark is checked at
+// its end (check_marked: a walk of the whole heap, which at every mark
+// made the stress runs six times slower).
+constexpr uint64_t kStressCheckEvery = 4;
+// A sweep in steps (cgen): each minor collection sweeps pages, kSweepPages
+// at a time, until kSweepSlice has passed.
+constexpr size_t kSweepPages = 8;
+constexpr auto kSweepSlice = std::chrono::microseconds(300);
 
 // A survivor space: objects from start to top, packed.
 struct Semispace {
@@ -193,20 +270,21 @@ struct Semispace {
 
 class GenHeap final : public Heap {
  public:
-  GenHeap() {
+  explicit GenHeap(bool concurrent) : concurrent_(concurrent) {
     eden_.gcbits = kYoung;
     eden_.max_bytes = kMaxSmall;
     use_alloc_buffer(&eden_);
     set_barrier(true, kYoung | kRemembered);  // stores into old objects not yet remembered
   }
   ~GenHeap() override {
+    stop_marker();
     for (Chunk& c : active_) munmap(c.start, c.size);
     for (Chunk& c : spare_) munmap(c.start, c.size);
     if (cur_.start) munmap(cur_.start, cur_.size);
     unmap_survivors();
   }
 
-  const char* name() const override { return "gen"; }
+  const char* name() const override { return concurrent_ ? "cgen" : "gen"; }
 
   void set_nursery_size(size_t bytes) override {
     bytes = std::max(kMinNursery, (bytes + 4095) & ~size_t(4095));
@@ -259,18 +337,33 @@ class GenHeap final : public Heap {
 
   void collect_minor() override {
     auto t0 = std::chrono::steady_clock::now();
+    if (marking_) return collect_while_marking(t0);
     minor(false);
+    if (old_.sweeping()) sweep_step();
     bool major =
         old_footprint() > major_trigger_ || (stress() && ++stress_count_ % kStressMajorEvery == 0);
-    if (major) mark_sweep();
+    if (major && concurrent_) {
+      finish_sweeping();
+      start_marking();
+      major = false;  // the pause was a minor collection and the roots' snapshot
+    } else if (major) {
+      mark_sweep();
+    }
     finish(t0, major);
   }
 
   void collect() override {
+    if (marking_) end_marking(std::chrono::steady_clock::now());
+    finish_sweeping();
     auto t0 = std::chrono::steady_clock::now();
     minor(true);
     mark_sweep();
     finish(t0, true);
+  }
+
+  void before_fork() override {
+    if (marking_) end_marking(std::chrono::steady_clock::now());
+    stop_marker();  // a child of fork has no thread but the one that forked
   }
 
   // The full collection just made measured the bytes free between live
@@ -283,6 +376,8 @@ class GenHeap final : public Heap {
   // (it reads as zeros when next touched: eden zeroes ahead of its
   // allocation anyway, copies overwrite).
   void release_spare_memory() override {
+    if (marking_) end_marking(std::chrono::steady_clock::now());
+    finish_sweeping();
     if (old_.figures().free_partial_bytes > kReleaseCompactMinBytes) {
       compact_next_ = true;
       collect();
@@ -314,6 +409,8 @@ class GenHeap final : public Heap {
   // Old objects are unmarked between collections, so a sweep finalizes them
   // all; the young ones with a finalizer are listed.
   void finalize_all() override {
+    if (marking_) end_marking(std::chrono::steady_clock::now());
+    stop_marker();
     for (GcHeader* h : young_final_) kinds()[h->kind].finalize(h);
     young_final_.clear();
     old_.sweep(kinds());
@@ -331,20 +428,27 @@ class GenHeap final : public Heap {
     f.survivor_overflow_bytes = overflow_bytes_;
     f.old = old_.figures();
     f.compactions = compactions_;
+    f.marking = marking_;
+    f.sweeping = old_.sweeping();
   }
 
  protected:
   // Invariant 1. The filter (set_barrier) has excused young and remembered
   // objects already.
+  // While the marker runs, the filter excuses young objects only (a store
+  // into a remembered object must still log what it overwrites), and the
+  // header bits are read and set atomically: the marker sets mark bits in
+  // the same bytes.
   void remember_slow(GcHeader* obj) override {
-    obj->gcbits |= kRemembered;
+    if (bits(obj) & kRemembered) return;
+    set_bits(obj, kRemembered);
     remembered_.push_back(obj);
   }
 
-  void barrier_slow(GcHeader* obj, Word*, Word, Word value) override {
-    if (!is_ref(value) || !(header_of(value)->gcbits & kYoung)) return;
-    obj->gcbits |= kRemembered;
-    remembered_.push_back(obj);
+  void barrier_slow(GcHeader* obj, Word*, Word old_value, Word value) override {
+    if (marking_ && is_ref(old_value)) log_overwritten(header_of(old_value));
+    if (!is_ref(value) || !(bits(header_of(value)) & kYoung)) return;
+    remember_slow(obj);
   }
 
  private:
@@ -436,7 +540,7 @@ class GenHeap final : public Heap {
     } else {
       copy = old_.allocate_uninitialised(bytes);
       copy_object(copy, h, bytes);
-      copy->gcbits = 0;
+      copy->gcbits = old_bits_;
       promoted_ += bytes;
       if (age < age_limit_) overflow_bytes_ += bytes;
     }
@@ -459,7 +563,7 @@ class GenHeap final : public Heap {
   GcHeader* allocate_old(size_t bytes) {
     allocated_before_ += bytes;
     GcHeader* h = old_.allocate(bytes);
-    h->gcbits = kRemembered;  // its initialising stores skip the barrier
+    h->gcbits = kRemembered | old_bits_;  // its initialising stores skip the barrier
     remembered_.push_back(h);
     direct_old_ += bytes;
     if (direct_old_ > nursery_size_) want_collection();
@@ -639,7 +743,7 @@ class GenHeap final : public Heap {
     for (Chunk& c : active_) allocated_before_ += uint64_t(c.used_end - c.start);
     for (Chunk& c : active_) {
       if (c.promoted) {
-        blocks_.adopt(c);
+        blocks_.adopt(c, marking_);
         continue;
       }
       if (stress()) std::memset(c.start, kPoison, size_t(c.used_end - c.start));
@@ -676,6 +780,7 @@ class GenHeap final : public Heap {
   // survivors), then sweep the old generation, compacting it when the last
   // sweep found it fragmented.
   void mark_sweep() {
+    finish_sweeping();
     blocks_.begin_marking();
     mark_from_roots(
         stack_,
@@ -693,6 +798,17 @@ class GenHeap final : public Heap {
           blocks_.for_each_object(kinds(), marked, false);
           for_each_survivor(marked);
         });
+    sweep_old(true);
+  }
+
+  // After the mark (of either kind): the remembered set loses its dead,
+  // the old generation is swept and compacted when fragmented, and the
+  // next major collection's trigger set. survivors_marked: the mark went
+  // through the survivors (the stop-the-world one) and left their marks,
+  // which say which of them are live.
+  // lazy: the pages are swept in steps after it (sweep_step), unless a
+  // compaction needs them swept now.
+  void sweep_old(bool survivors_marked, bool lazy = false) {
     size_t keep = 0;
     for (GcHeader* o : remembered_)
       if (blocks_.is_marked(o)) remembered_[keep++] = o;
@@ -703,15 +819,45 @@ class GenHeap final : public Heap {
                    (stress() && ++stress_majors_ % 2 == 0);
     compact_next_ = false;
     if (compact) compact = old_.plan_evacuation(kinds(), kSparsePage) > 0;
-    old_.sweep(kinds());
+    if (lazy && !compact) old_.begin_sweep(kinds());
+    else old_.sweep(kinds());
     // The blocks this one frees become spare eden chunks for now (trimmed
     // below).
-    size_t adopted = blocks_.take_adopted();
-    spare_limit_ = std::max<size_t>(2, adopted);
+    adopted_ = blocks_.take_adopted();
+    spare_limit_ = std::max<size_t>(2, adopted_);
     blocks_.sweep(kinds(), recycler());
     bool blocks = blocks_.plan_evacuation(kSparsePage, kCompactMinBytes, stress());
-    if (compact || blocks) compact_old();  // while the live survivors are still marked
+    if (blocks && old_.sweeping()) old_.finish_sweep(kinds());
+    if (compact || blocks) compact_old(survivors_marked);  // while survivors' marks are kept
     for_each_survivor([](GcHeader* o) { o->gcbits &= ~kMarkBit; });
+    if (!old_.sweeping()) after_sweep();
+  }
+
+  // A slice of a sweep in steps, at a minor collection: pages until
+  // kSweepSlice has passed.
+  void sweep_step() {
+    if (stress()) {  // a few pages at a time, so that promotions fall between
+      if (old_.sweep_some(kinds(), kSweepPages)) after_sweep();
+      return;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    while (!old_.sweep_some(kinds(), kSweepPages)) {
+      if (std::chrono::steady_clock::now() - t0 > kSweepSlice) return;
+    }
+    after_sweep();
+  }
+
+  // Whatever is left of a sweep in steps, now: before a mark, and before
+  // anything that walks the old generation's objects or pages.
+  void finish_sweeping() {
+    if (!old_.sweeping()) return;
+    old_.finish_sweep(kinds());
+    after_sweep();
+  }
+
+  // After the sweep: the next major collection's trigger, and the memory
+  // kept for the growth until then.
+  void after_sweep() {
     uint64_t live = old_footprint();
     major_trigger_ = std::max(kMinMajorTrigger, uint64_t(double(live) * kGrowth));
     // What the generation grows by before the next one is kept mapped, to
@@ -719,7 +865,7 @@ class GenHeap final : public Heap {
     // two eden turns over, as many as promotions in place took since the
     // last one, and empty pages for the rest.
     uint64_t grow = major_trigger_ - live;
-    spare_limit_ = std::max<size_t>(2, std::min<uint64_t>(adopted, grow / nursery_size_));
+    spare_limit_ = std::max<size_t>(2, std::min<uint64_t>(adopted_, grow / nursery_size_));
     while (spare_.size() > spare_limit_) {
       munmap(spare_.back().start, spare_.back().size);
       spare_.pop_back();
@@ -728,8 +874,284 @@ class GenHeap final : public Heap {
     old_.trim_pool(grow > spares ? grow - spares : 0);
   }
 
+  // ---- The concurrent major collection (cgen) ----
+
+  static uint8_t bits(const GcHeader* h) { return __atomic_load_n(&h->gcbits, __ATOMIC_RELAXED); }
+  static void set_bits(GcHeader* h, uint8_t b) {
+    __atomic_fetch_or(&h->gcbits, b, __ATOMIC_RELAXED);
+  }
+
+  // Greys h if it is old and unmarked: marks it, and stacks it for tracing
+  // if it holds references. Young objects are the snapshot's roots, not
+  // the marker's (start_marking).
+  void shade(GcHeader* h) {
+    uint8_t g = bits(h);
+    if ((g & kYoung) || blocks_.marked_bits(g)) return;
+    if ((g & (kInBlock | kYoung)) == kInBlock) blocks_.mark_atomic(h);
+    else set_bits(h, kMarkBit);
+    if (traced(h)) stack_.push(h);
+  }
+
+  class Shader final : public Visitor {
+   public:
+    explicit Shader(GenHeap& h) : heap_(h) {}
+    void visit(Word* slot) override { heap_.shade(header_of(load_word(slot))); }
+
+   private:
+    GenHeap& heap_;
+  };
+
+  // The marker's step: h's references, greyed. An object whose references
+  // change without the barrier (a fiber) is marked but not traced: its
+  // references were taken at the snapshot (start_marking), and what it
+  // holds since is either reachable from the snapshot or new.
+  void trace_marked(GcHeader* h, Shader& s) {
+    const KindInfo& k = kinds()[h->kind];
+    if (k.trace_on_mutator) return;
+    if (k.ref_words) {
+      Word* w = reinterpret_cast<Word*>(h + 1);
+      for (unsigned i = 0; i < k.ref_words; ++i) {
+        Word v = load_word(&w[i]);
+        if (is_ref(v)) shade(header_of(v));
+      }
+    } else if (k.trace) {
+      k.trace(h, s);
+    }
+  }
+
+  // The deletion barrier: the referent a store into an old object
+  // overwrote, if it may still be unmarked, is logged for the marker.
+  void log_overwritten(GcHeader* h) {
+    uint8_t g = bits(h);
+    if ((g & kYoung) || blocks_.marked_bits(g)) return;
+    log_.push_back(h);
+    if (log_.size() >= kLogChunk) {
+      std::lock_guard lk(mu_);
+      hand_over_log();
+      cv_.notify_one();
+    }
+  }
+  void hand_over_log() {  // under mu_
+    inbox_.insert(inbox_.end(), log_.begin(), log_.end());
+    log_.clear();
+  }
+
+  // The start of a concurrent major collection, in the pause of a minor
+  // one (eden is empty): the snapshot. Every old object a root, a survivor
+  // or a fiber's state refers to is greyed; from here the deletion barrier
+  // keeps the snapshot whole, objects promoted or allocated old are born
+  // marked, and the marker thread marks the rest.
+  void start_marking() {
+    finish_sweeping();  // (the marks of the last one are still on unswept pages)
+    blocks_.begin_marking();
+    marking_ = true;
+    old_bits_ = kMarkBit;
+    set_barrier(true, kYoung);
+    Shader s(*this);
+    trace_all_roots(s);
+    for_each_survivor([this, &s](GcHeader* o) {
+      const KindInfo& k = kinds()[o->kind];
+      if (k.trace) k.trace(o, s);
+    });
+    // The references of every fiber, young or old, alive or not: their
+    // stacks change without the barrier, so the marker never reads them.
+    for (int i = 0; i < kMaxKinds; ++i)
+      if (kinds()[i].trace_on_mutator && kinds()[i].trace_outside) kinds()[i].trace_outside(s);
+    cycle_start_footprint_ = old_footprint();
+    start_marker();
+    {
+      std::lock_guard lk(mu_);
+      paused_ = false;
+    }
+    cv_.notify_one();
+  }
+
+  // A safe point while the marker runs: the nursery's collection if it is
+  // due, with the marker held; the log handed over; and, once the marker
+  // has nothing left, the end of the mark.
+  void collect_while_marking(std::chrono::steady_clock::time_point t0) {
+    bool nursery = !active_.empty() || direct_old_ > nursery_size_ || stress();
+    if (!nursery) {
+      bool done;
+      {
+        std::lock_guard lk(mu_);
+        hand_over_log();
+        done = !running_ && inbox_.empty() && stack_.empty();
+      }
+      if (done) return end_marking(t0);
+      clear_wanted();
+      cv_.notify_one();
+      return;
+    }
+    hold_marker();
+    minor(false);
+    // Under stress the minor collections come so close together that the
+    // marker may never get the processor between them: the mutator marks
+    // a share itself, so that a cycle ends.
+    if (stress()) drain_some(kStressAssist);
+    // A marker that cannot keep up (the old generation doubled since the
+    // mark began, all of it promoted marked) is finished here, in a pause,
+    // rather than letting the heap grow without bound.
+    bool behind = old_footprint() > 2 * cycle_start_footprint_;
+    bool done = inbox_.empty() && log_.empty() && stack_.empty();
+    if (done || behind) {
+      finish(t0, false);
+      return end_marking(std::chrono::steady_clock::now());
+    }
+    {
+      std::lock_guard lk(mu_);
+      hand_over_log();
+      paused_ = false;
+    }
+    cv_.notify_one();
+    finish(t0, false);
+  }
+
+  // Marks up to n objects on the mutator, the marker held.
+  void drain_some(size_t n) {
+    Shader s(*this);
+    for (GcHeader* h : inbox_) shade(h);
+    inbox_.clear();
+    for (GcHeader* h : log_) shade(h);
+    log_.clear();
+    while (n-- > 0 && !stack_.empty()) trace_marked(stack_.pop(), s);
+  }
+
+  // The end of the mark, in a pause: whatever the marker left is marked
+  // here (the log's last entries; everything, when the mark is finished
+  // early), every object reachable is now marked or young, and the old
+  // generation is swept as after a stop-the-world mark.
+  void end_marking(std::chrono::steady_clock::time_point t0) {
+    hold_marker();
+    drain_some(SIZE_MAX);
+    Shader s(*this);
+    while (stack_.take_overflow()) {  // what the full stack dropped (MarkStack)
+      auto retrace = [&](GcHeader* h) {
+        if (blocks_.is_marked(h)) {
+          trace_marked(h, s);
+          drain_some(SIZE_MAX);
+        }
+      };
+      old_.for_each_object(retrace);
+      blocks_.for_each_object(kinds(), retrace, false);
+    }
+    if (stress() && ++stress_marks_ % kStressCheckEvery == 0) check_marked();
+    sweep_old(false, true);
+    marking_ = false;
+    old_bits_ = 0;
+    set_barrier(true, kYoung | kRemembered);
+    double marker_ms = marker_cpu_ms();
+    mutable_stats().gc_ms += marker_ms;
+    mutable_stats().collector_thread_ms += marker_ms;
+    finish(t0, true);
+  }
+
+  // Under stress, the mark's result checked: every object reachable from
+  // the roots and old is marked (a young one need not be). A problem is
+  // kept for verify() to report.
+  void check_marked() {
+    auto found = verify_reachable(
+        [this](Word w) {
+          return in_eden(w) || in_survivors(w) || old_.contains(w) || blocks_.contains(w);
+        },
+        [this](GcHeader* h, GcHeader*, const VerifyProblem& problem) {
+          if (!(h->gcbits & kYoung) && !blocks_.is_marked(h))
+            problem("a reachable old object left unmarked by the concurrent mark");
+          return true;
+        });
+    mark_problems_.insert(mark_problems_.end(), found.begin(), found.end());
+  }
+
+  // ---- The marker thread: started at the first concurrent mark, stopped
+  // before a fork (before_fork) and with the heap ----
+
+  void start_marker() {
+    if (marker_.joinable()) return;
+    quit_ = false;
+    paused_ = true;
+    marker_ = std::thread([this] { marker_main(); });
+    pthread_getcpuclockid(marker_.native_handle(), &marker_clock_);
+    marker_cpu_ms();  // the count starts here
+  }
+
+  void stop_marker() {
+    if (!marker_.joinable()) return;
+    {
+      std::lock_guard lk(mu_);
+      quit_ = true;
+    }
+    pause_request_.store(true, std::memory_order_relaxed);
+    cv_.notify_one();
+    marker_.join();
+    pause_request_.store(false, std::memory_order_relaxed);
+  }
+
+  // The mutator takes the heap from the marker: when this returns, the
+  // marker is waiting, holding no object, until the mutator lets it go on
+  // (paused_ = false, under mu_, and a notify).
+  void hold_marker() {
+    if (!marker_.joinable()) return;
+    pause_request_.store(true, std::memory_order_relaxed);
+    std::unique_lock lk(mu_);
+    paused_ = true;
+    idle_cv_.wait(lk, [this] { return !running_; });
+    pause_request_.store(false, std::memory_order_relaxed);
+  }
+
+  void marker_main() {
+    // SCHED_BATCH, as vcgc's thread: its wake-ups never preempt the mutator.
+    sched_param param{};
+    pthread_setschedparam(pthread_self(), SCHED_BATCH, &param);
+    Shader s(*this);
+    std::unique_lock lk(mu_);
+    for (;;) {
+      cv_.wait(lk, [this] { return quit_ || (!paused_ && (!inbox_.empty() || !stack_.empty())); });
+      if (quit_) return;
+      for (GcHeader* h : inbox_) shade(h);
+      inbox_.clear();
+      running_ = true;
+      lk.unlock();
+      size_t n = 0;
+      while (!stack_.empty()) {
+        trace_marked(stack_.pop(), s);
+        if (++n % kMarkerSlice == 0 && pause_request_.load(std::memory_order_relaxed)) break;
+      }
+      lk.lock();
+      running_ = false;
+      // Out of work: the mutator's next safe point hands over its log, or
+      // ends the mark.
+      if (stack_.empty() && inbox_.empty()) want_collection();
+      idle_cv_.notify_all();
+    }
+  }
+
+  // The marker thread's CPU time since the last call, in milliseconds.
+  double marker_cpu_ms() {
+    if (!marker_.joinable()) return 0;
+    timespec ts{};
+    if (clock_gettime(marker_clock_, &ts) != 0) return 0;
+    double now = double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    double d = now - marker_cpu_seen_;
+    marker_cpu_seen_ = now;
+    return d > 0 ? d : 0;
+  }
+
   Blocks::Recycle recycler() {
     return [this](char* start, size_t size) { recycle_chunk(start, size); };
+  }
+
+  // Every object in eden's chunks, dead or alive (they are packed).
+  template <class F>
+  void for_each_eden_object(F f) {
+    auto walk = [this, &f](char* p, char* end) {
+      while (p < end) {
+        auto* o = reinterpret_cast<GcHeader*>(p);
+        p += object_bytes(o);
+        f(o);
+      }
+    };
+    for (const Chunk& c : active_) walk(c.start, c.used_end);
+    if (cur_.start) walk(cur_.start, eden_.top);
   }
 
   template <class F>
@@ -746,7 +1168,7 @@ class GenHeap final : public Heap {
   // its other pages (forwarding addresses as in a minor collection), then
   // rewrites every reference to them: from the roots, the remembered set,
   // the old objects and the live survivors.
-  void compact_old() {
+  void compact_old(bool survivors_marked) {
     auto move = [this](GcHeader* h) {
       size_t bytes = object_bytes(h);
       GcHeader* copy = old_.allocate_uninitialised(bytes);
@@ -772,10 +1194,32 @@ class GenHeap final : public Heap {
     old_.for_each_object(retrace);
     blocks_.for_each_object(kinds(), retrace, false);
     // Only the marked survivors: a dead one may still point into a page the
-    // sweep unmapped.
-    for_each_survivor([&retrace](GcHeader* o) {
-      if (o->gcbits & kMarkBit) retrace(o);
-    });
+    // sweep unmapped. Without their marks (the concurrent mark treats the
+    // survivors as roots and marks none), every survivor's references, each
+    // followed only into an object the old generation still holds.
+    if (survivors_marked) {
+      for_each_survivor([&retrace](GcHeader* o) {
+        if (o->gcbits & kMarkBit) retrace(o);
+      });
+    } else {
+      struct GuardedFixer final : Visitor {
+        GenHeap& heap;
+        explicit GuardedFixer(GenHeap& g) : heap(g) {}
+        void visit(Word* slot) override {
+          Word w = *slot;
+          if (!heap.old_.contains(w) && !heap.blocks_.contains(w)) return;
+          GcHeader* h = header_of(w);
+          if (h->gcbits & kForwarded) *slot = reinterpret_cast<Word*>(h + 1)[0];
+        }
+      } guarded(*this);
+      auto retrace_guarded = [this, &guarded](GcHeader* o) {
+        if (auto tr = kinds()[o->kind].trace) tr(o, guarded);
+      };
+      for_each_survivor(retrace_guarded);
+      // The concurrent mark ends without emptying eden: its objects, all
+      // made since the snapshot, are rewritten too.
+      for_each_eden_object(retrace_guarded);
+    }
     old_.release_evacuated();
     blocks_.release_evacuated(recycler());
     compactions_++;
@@ -871,6 +1315,29 @@ class GenHeap final : public Heap {
   MarkStack stack_;
   uint64_t major_trigger_ = kMinMajorTrigger;
   bool compact_next_ = false;
+  // The concurrent major collection's (cgen): whether one is marking, the
+  // header bits of objects made old meanwhile (marked), the mutator's log
+  // of overwritten referents, and the marker thread with what it shares
+  // with the mutator under mu_: the log handed over (inbox_), whether the
+  // mutator holds it (paused_), whether it is tracing (running_; then the
+  // mark stack is its own).
+  const bool concurrent_;
+  bool marking_ = false;
+  uint8_t old_bits_ = 0;
+  uint64_t cycle_start_footprint_ = 0;
+  std::vector<GcHeader*> log_;
+  std::vector<GcHeader*> inbox_;
+  std::vector<std::string> mark_problems_;
+  std::thread marker_;
+  std::mutex mu_;
+  std::condition_variable cv_;       // the marker waits on it for work
+  std::condition_variable idle_cv_;  // the mutator waits on it to hold the marker
+  bool quit_ = false;
+  bool paused_ = true;
+  bool running_ = false;
+  std::atomic<bool> pause_request_{false};
+  clockid_t marker_clock_{};
+  double marker_cpu_seen_ = 0;
   // Counts.
   uint64_t allocated_before_ = 0;  // bytes allocated but not in eden's chunks now
   uint64_t overflow_bytes_ = 0;
@@ -878,12 +1345,20 @@ class GenHeap final : public Heap {
   uint64_t compactions_ = 0;
   uint64_t stress_count_ = 0;
   uint64_t stress_majors_ = 0;
+  uint64_t stress_marks_ = 0;
+  size_t adopted_ = 0;  // chunks adopted as blocks before the last major collection
 };
 
 // Walks everything reachable from the roots (with its own visited set, so no
 // header bits change) and checks invariants 1 to 5 of each reference.
+// A concurrent mark in progress is ended first (its marks are not
+// invariant 4's), and what the checks at the end of earlier marks found
+// (check_marked) is reported with the rest.
 std::vector<std::string> GenHeap::verify() {
-  return verify_reachable(
+  if (marking_) end_marking(std::chrono::steady_clock::now());
+  finish_sweeping();
+  std::vector<std::string> problems = mark_problems_;
+  std::vector<std::string> now = verify_reachable(
       [this](Word w) {  // invariant 5
         return in_eden(w) || in_survivors(w) || old_.contains(w) || blocks_.contains(w);
       },
@@ -911,11 +1386,13 @@ std::vector<std::string> GenHeap::verify() {
           problem("old object holds a young reference but is not remembered");
         return true;
       });
+  problems.insert(problems.end(), now.begin(), now.end());
+  return problems;
 }
 
 }  // namespace
 
-Heap* make_gen_heap() { return new GenHeap(); }
+Heap* make_gen_heap(bool concurrent) { return new GenHeap(concurrent); }
 
 bool gen_figures(const Heap& h, GenFigures& out) {
   auto* g = dynamic_cast<const GenHeap*>(&h);

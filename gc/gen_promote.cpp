@@ -47,8 +47,9 @@ Blocks::~Blocks() {
   for (Block& b : blocks_) munmap(b.start, b.size);
 }
 
-void Blocks::adopt(const Chunk& c) {
+void Blocks::adopt(const Chunk& c, bool marking) {
   Block b{c.start, c.size, c.used_end, size_t(c.used_end - c.start)};
+  if (marking) b.marked = 1;  // any but 0 (freed whole) and b.objects (left as it is)
   adopted_++;
   mapped_ += b.size;
   last_ = nullptr;  // the insertion may move the blocks

@@ -183,7 +183,10 @@ class Blocks {
   // After a minor collection: chunk c, which received an object promoted in
   // place, becomes a block as it is: its live objects are old (kInBlock),
   // the dead ones still young until the next major collection sweeps them.
-  void adopt(const Chunk& c);
+  // During a concurrent major collection's marking (marking), its promoted
+  // objects are marked already (promoted_bits), and the block is counted
+  // as holding a marked one, so that the sweep looks at it.
+  void adopt(const Chunk& c, bool marking = false);
   // The header bits of an object promoted in place: in a block, unmarked
   // for the next major collection (which flips the sense).
   uint8_t promoted_bits() const { return kInBlock | (sense_ ? kMarkBit : 0); }
@@ -200,14 +203,21 @@ class Blocks {
   // object is marked when its mark bit is the sense, which each major
   // collection flips: the marks of one are the next one's unmarked state,
   // so a block none of whose objects died needs no pass to clear them.
-  bool is_marked(const GcHeader* h) const {
-    uint8_t g = h->gcbits;
+  bool is_marked(const GcHeader* h) const { return marked_bits(h->gcbits); }
+  // The same, of an object whose header bits g were read already.
+  bool marked_bits(uint8_t g) const {
     if ((g & (kInBlock | kYoung)) == kInBlock) return bool(g & kMarkBit) == sense_;
     return g & kMarkBit;
   }
-  // Marks h, in a block: its bit flips to the sense.
+  // Marks h, in a block: its bit flips to the sense. The atomic form is
+  // the concurrent marker's, whose flip must not lose a bit the mutator's
+  // write barrier sets in the same byte at once (kRemembered).
   void mark(GcHeader* h) {
     h->gcbits ^= kMarkBit;
+    block_of(h)->marked++;
+  }
+  void mark_atomic(GcHeader* h) {
+    __atomic_fetch_xor(&h->gcbits, kMarkBit, __ATOMIC_RELAXED);
     block_of(h)->marked++;
   }
   bool sense() const { return sense_; }

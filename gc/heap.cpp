@@ -29,19 +29,20 @@ void MarkStack::push_slow(GcHeader* h) noexcept {
 }
 
 Heap* make_marksweep_heap();
-Heap* make_gen_heap();
+Heap* make_gen_heap(bool concurrent);
 Heap* make_boehm_heap();
 Heap* make_vcgc_heap();
 
 Heap* make_heap(const std::string& name) {
   if (name == "marksweep" || name == "ms") return make_marksweep_heap();
-  if (name == "gen") return make_gen_heap();
+  if (name == "gen") return make_gen_heap(false);
+  if (name == "cgen") return make_gen_heap(true);
   if (name == "boehm") return make_boehm_heap();
   if (name == "vcgc") return make_vcgc_heap();
   return nullptr;
 }
 
-std::vector<std::string> heap_names() { return {"marksweep", "gen", "vcgc", "boehm"}; }
+std::vector<std::string> heap_names() { return {"marksweep", "gen", "cgen", "vcgc", "boehm"}; }
 
 void Heap::remove_root_source(RootSource* s) {
   auto it = std::find(root_sources_.begin(), root_sources_.end(), s);

@@ -218,6 +218,9 @@ struct GcStats {
   uint64_t compactions = 0;
   uint64_t bytes_compacted = 0;
   double gc_ms = 0;
+  // The CPU time of a collector's own thread (vcgc's collector, cgen's
+  // marker), which gc_ms includes: the price of a pause not taken.
+  double collector_thread_ms = 0;
   double max_pause_ms = 0;
   PauseRecord pauses_ms;        // every pause, for percentiles
   PauseRecord minor_pauses_ms;  // the minor ones among them
@@ -372,6 +375,11 @@ class Heap {
   // --workers): not if it runs a thread of its own (vcgc), which the child
   // does not have.
   virtual bool fork_safe() const { return true; }
+  // Called just before fork() by a process that will go on using the heap
+  // in the child: a collector with a thread it can start again (cgen's
+  // marker) finishes its work and stops it, so that the child, which has
+  // only the forking thread, starts its own.
+  virtual void before_fork() {}
   // Finalizes every object still allocated (ports close and free their
   // buffers), for the heap's owner to call just before it destroys the
   // heap, while what the finalizers use (the VM) still exists. The heap

@@ -198,11 +198,54 @@ size_t PageSpace::sweep_page(Page* p, const KindInfo* kinds) {
 }
 
 size_t PageSpace::sweep(const KindInfo* kinds) {
+  if (sweeping_) finish_sweep(kinds);
   for (size_t c = 0; c < kSizeClasses; ++c) free_[c] = nullptr, bump_page_[c] = nullptr;
   bytes_ = 0;
   figures_.free_partial_bytes = 0;
   for (Page* p : pages_)
     if (p->cell_size) bytes_ += sweep_page(p, kinds);
+  sweep_large(kinds);
+  note_fragmentation();
+  return bytes_;
+}
+
+void PageSpace::begin_sweep(const KindInfo* kinds) {
+  if (sweeping_) finish_sweep(kinds);
+  size_t before = bytes_;
+  for (size_t c = 0; c < kSizeClasses; ++c) free_[c] = nullptr, bump_page_[c] = nullptr;
+  figures_.free_partial_bytes = 0;
+  bytes_ = 0;
+  uint64_t large_before = figures_.large_bytes;
+  sweep_large(kinds);
+  unswept_pages_ = 0;
+  for (Page* p : pages_) {
+    p->unswept = p->cell_size != 0;
+    unswept_pages_ += p->unswept;
+  }
+  unswept_bytes_ = before > large_before ? size_t(before - large_before) : 0;
+  sweep_next_ = 0;
+  sweeping_ = true;
+}
+
+bool PageSpace::sweep_some(const KindInfo* kinds, size_t max_pages) {
+  for (; sweep_next_ < pages_.size() && max_pages > 0; ++sweep_next_) {
+    Page* p = pages_[sweep_next_];
+    if (!p->unswept) continue;
+    p->unswept = false;
+    size_t share = unswept_pages_ ? unswept_bytes_ / unswept_pages_ : 0;
+    unswept_bytes_ -= share;
+    unswept_pages_--;
+    bytes_ += sweep_page(p, kinds);
+    max_pages--;
+  }
+  if (sweep_next_ < pages_.size()) return false;
+  sweeping_ = false;
+  unswept_bytes_ = unswept_pages_ = 0;
+  note_fragmentation();
+  return true;
+}
+
+void PageSpace::sweep_large(const KindInfo* kinds) {
   size_t keep = 0;
   for (LargeBlock* l : large_) {
     GcHeader* h = l->object();
@@ -219,8 +262,6 @@ size_t PageSpace::sweep(const KindInfo* kinds) {
     }
   }
   large_.resize(keep);
-  note_fragmentation();
-  return bytes_;
 }
 
 void PageSpace::note_fragmentation() {
@@ -265,6 +306,7 @@ void PageSpace::release_evacuated() {
 }
 
 void PageSpace::trim_pool(size_t keep_bytes) {
+  if (sweeping_) return;  // (it would move the pages a sweep in steps goes through)
   size_t keep_pages = keep_bytes / kPageSize;
   if (pool_.size() <= keep_pages) return;
   size_t n = pool_.size() - keep_pages;

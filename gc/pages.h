@@ -193,6 +193,23 @@ class PageSpace {
   // marks of the others, and returns the bytes that stay in use.
   size_t sweep(const KindInfo* kinds);
 
+  // The same sweep in steps, for an owner that sweeps a little at a time
+  // (cgen, between minor collections). begin_sweep sweeps the large
+  // objects and sets every page that holds cells apart as unswept, with
+  // the free lists emptied; sweep_some sweeps unswept pages, at most
+  // max_pages, and is true once none is left (finish_sweep: all of them
+  // now). Meanwhile allocation takes the cells of swept pages and fresh
+  // ones, never an unswept page's (whose marked objects keep their marks
+  // until their page is swept), and bytes_in_use() counts each unswept
+  // page at its share of what the space held before.
+  void begin_sweep(const KindInfo* kinds);
+  bool sweep_some(const KindInfo* kinds, size_t max_pages);
+  void finish_sweep(const KindInfo* kinds) {
+    while (!sweep_some(kinds, SIZE_MAX)) {
+    }
+  }
+  bool sweeping() const { return sweeping_; }
+
   // Compaction by evacuation, for an owner that can rewrite references (gen).
   // Between its mark and its sweep, the owner calls plan_evacuation: pages
   // whose marked cells fill at most max_occupancy of them, none of them an
@@ -232,7 +249,9 @@ class PageSpace {
     for (LargeBlock* l : large_) f(l->object());
   }
 
-  size_t bytes_in_use() const { return bytes_; }  // allocated since the sweep, plus live
+  size_t bytes_in_use() const {
+    return bytes_ + unswept_bytes_;
+  }  // allocated since the sweep, plus live
   // Unmaps the pooled pages beyond keep_bytes, the longest pooled first.
   void trim_pool(size_t keep_bytes);
   // Gives back the memory pages of the bump pages' never-used tails (whole
@@ -243,6 +262,7 @@ class PageSpace {
  private:
   struct Page : PageHeader {
     bool evacuate = false;  // set apart by plan_evacuation
+    bool unswept = false;   // begin_sweep's, until sweep_some reaches it
   };
   static_assert(sizeof(Page) <= PageHeader::kHeaderBytes);
 
@@ -256,6 +276,7 @@ class PageSpace {
   }
   Page* take_page(size_t bytes);
   size_t sweep_page(Page* p, const KindInfo* kinds);
+  void sweep_large(const KindInfo* kinds);
   void note_fragmentation();
 
   std::vector<Page*> pages_;  // every mapped page, pooled ones included
@@ -267,6 +288,12 @@ class PageSpace {
   Page* bump_page_[kSizeClasses] = {};  // the page each class bumps into
   size_t bytes_ = 0;
   size_t evacuating_bytes_ = 0;  // live bytes in the pages set apart
+  // The sweep in steps: whether one is under way, the next page it looks
+  // at, the unswept pages left, and their share of bytes_in_use.
+  bool sweeping_ = false;
+  size_t sweep_next_ = 0;
+  size_t unswept_pages_ = 0;
+  size_t unswept_bytes_ = 0;
   SpaceFigures figures_;
 };
 

@@ -464,6 +464,7 @@ class VcgcHeap final : public Heap {
     st.bytes_live = marked_bytes_;
     uint64_t cpu = collector_cpu_ns_.load(std::memory_order_relaxed);
     st.gc_ms += double(cpu - cpu_counted_ns_) / 1e6;
+    st.collector_thread_ms += double(cpu - cpu_counted_ns_) / 1e6;
     cpu_counted_ns_ = cpu;
     trigger_ = std::max<uint64_t>(kMinTrigger, marked_bytes_);
     heap_limit_ = std::max<uint64_t>(kMinHeapLimit, 2 * (marked_bytes_ + trigger_));

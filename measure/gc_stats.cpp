@@ -24,6 +24,7 @@ std::vector<GcFigure> gc_figures(gc::Heap& heap) {
       count("minor-collections", st.minor_collections),
       count("major-collections", st.major_collections),
       ms("gc-ms", st.gc_ms),
+      ms("collector-thread-ms", st.collector_thread_ms),
       ms("run-ms", gc::GcStats::run_ms()),
       ratio("gc-share", st.gc_share()),
       ms("p50-pause-ms", st.pause_percentile(50)),

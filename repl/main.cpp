@@ -30,7 +30,7 @@ const char* kUsage =
     "  (no FILE)            start the REPL\n"
     "  FILE [ARGS...]       run a script; ARGS are in the global argv, FILE in script*\n"
     "  -e EXPR              evaluate EXPR, print its value, exit (with FILE: then run it)\n"
-    "  --gc=NAME            collector: gen (the default), marksweep, vcgc, boehm; the\n"
+    "  --gc=NAME            collector: gen (the default), cgen, marksweep, vcgc, boehm; the\n"
     "                       environment variable ARCANA_GC names one too (--gc wins)\n"
     "  --nursery=MB         gen's nursery (eden) size, MiB or KiB with K (default 1)\n"
     "  --promote-age=N      gen promotes survivors at their Nth minor collection\n"

@@ -27,7 +27,8 @@
 (def gc-report ()
   (let s (gc-stats)
     (pr "GCSTATS")
-    (each k '(collector collections minor-collections major-collections gc-ms run-ms cpu-ms
+    (each k '(collector collections minor-collections major-collections gc-ms
+              collector-thread-ms run-ms cpu-ms
               gc-share p50-pause-ms p99-pause-ms max-pause-ms p99-minor-pause-ms
               max-minor-pause-ms p99-major-pause-ms max-major-pause-ms allocated-bytes
               promoted-bytes live-bytes peak-heap-bytes peak-rss-bytes)

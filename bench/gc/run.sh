@@ -2,14 +2,18 @@
 # bench/gc/run.sh — the collectors against each other, in the same run. Each
 # program (binary_trees.arc at depth 18, binary_trees_plain.arc (the same
 # work over globals with repeat and ++), gcbench.arc, list_churn.arc) runs
-# under --gc=marksweep, --gc=gen, --gc=vcgc and --gc=boehm, RUNS times each (default
+# under --gc=marksweep, --gc=gen, --gc=cgen, --gc=vcgc and --gc=boehm, RUNS times each (default
 # 3), interleaved (run 1 of every collector, then run 2, ...) so that a
 # change of machine load falls on all of them. Printed, each the median of
 # the runs:
 #   wall, cpu     seconds: elapsed, and user + system (/usr/bin/time)
 #   maxpause, p99 the longest pause and the 99th percentile, in ms
-#   minor99       the 99th percentile of minor pauses (gen only), in ms
-#   gc%           time in collections as a share of the run ((gc-stats) gc-share)
+#   minor99       the 99th percentile of minor pauses (gen and cgen only), in ms
+#   gc%           time in collections as a share of the run ((gc-stats) gc-share;
+#                 for the concurrent collectors it counts their thread's CPU too)
+#   thr%          the CPU of the collector's own thread (vcgc, cgen) as a share of
+#                 the run's CPU (all threads, the cpu column): the price of the
+#                 pauses a second core spares
 #   rss           peak resident set, MiB (/usr/bin/time %M)
 #   x-boehm       throughput against boehm: boehm's wall / this wall (above 1:
 #                 faster than boehm); and the same for cpu
@@ -24,13 +28,13 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 arcana=${1:-$here/../../build/arcana}
 runs=${RUNS:-3}
-collectors=${COLLECTORS:-"marksweep gen vcgc boehm"}
+collectors=${COLLECTORS:-"marksweep gen cgen vcgc boehm"}
 benches=${BENCHES:-"binary_trees binary_trees_plain gcbench list_churn"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -x /usr/bin/time ] || { echo "run.sh: needs /usr/bin/time (GNU time)"; exit 2; }
 
-# One run: appends "wall cpu maxpause p99 minor99 share rss_kib" to
+# One run: appends "wall cpu maxpause p99 minor99 share rss_kib thread_ms" to
 # $tmp/$bench.$gc (a / in $gc as _), or "failed".
 run_one() {
   local bench=$1 gc=$2 out="$tmp/out" tm="$tmp/time"
@@ -52,8 +56,8 @@ run_one() {
     split(t, a, " ")
     n = split(s, f, " ")
     for (i = 2; i <= n; i++) { split(f[i], kv, "="); v[kv[1]] = kv[2] }
-    printf "%s %s %s %s %s %s %s\n", a[1], a[2] + a[3], v["max-pause-ms"], v["p99-pause-ms"],
-           v["p99-minor-pause-ms"], v["gc-share"], a[4]
+    printf "%s %s %s %s %s %s %s %s\n", a[1], a[2] + a[3], v["max-pause-ms"], v["p99-pause-ms"],
+           v["p99-minor-pause-ms"], v["gc-share"], a[4], v["collector-thread-ms"] + 0
   }' >>"$tmp/$bench.${gc//\//_}"
 }
 
@@ -73,23 +77,24 @@ for r in $(seq "$runs"); do
 done
 
 echo "arcana: $arcana; medians of $runs runs; $(nproc) cpus; $(date -u +%Y-%m-%dT%H:%MZ)"
-printf '%-18s %-9s %7s %7s %9s %8s %8s %6s %7s %8s %8s\n' \
-  bench gc wall cpu maxpause p99 minor99 gc% rss-MiB x-boehm cpu-x-b
+printf '%-18s %-9s %7s %7s %9s %8s %8s %6s %5s %7s %8s %8s\n' \
+  bench gc wall cpu maxpause p99 minor99 gc% thr% rss-MiB x-boehm cpu-x-b
 for bench in $benches; do
   bw=nan; bc=nan
   if [ -f "$tmp/$bench.boehm" ]; then bw=$(median "$tmp/$bench.boehm" 1); bc=$(median "$tmp/$bench.boehm" 2); fi
   for gc in $collectors; do
     f="$tmp/$bench.${gc//\//_}"
     w=$(median "$f" 1); c=$(median "$f" 2); mp=$(median "$f" 3); p99=$(median "$f" 4)
-    m99=$(median "$f" 5); sh=$(median "$f" 6); rss=$(median "$f" 7)
+    m99=$(median "$f" 5); sh=$(median "$f" 6); rss=$(median "$f" 7); thr=$(median "$f" 8)
     fails=$(grep -c failed "$f")
     awk -v b="$bench" -v g="$gc" -v w="$w" -v c="$c" -v mp="$mp" -v p="$p99" -v m="$m99" \
-        -v sh="$sh" -v rss="$rss" -v bw="$bw" -v bc="$bc" -v fails="$fails" 'BEGIN {
+        -v sh="$sh" -v rss="$rss" -v thr="$thr" -v bw="$bw" -v bc="$bc" -v fails="$fails" 'BEGIN {
       xr = (bw == "nan" || w == "nan" || w == 0) ? "-" : sprintf("%.2f", bw / w)
       xc = (bc == "nan" || c == "nan" || c == 0) ? "-" : sprintf("%.2f", bc / c)
-      mm = (g ~ /^gen/) ? sprintf("%.2f", m) : "-"
-      printf "%-18s %-9s %7.2f %7.2f %9.2f %8.2f %8s %5.1f%% %7.0f %8s %8s%s\n",
-             b, g, w, c, mp, p, mm, sh * 100, rss / 1024, xr, xc,
+      mm = (g ~ /^c?gen/) ? sprintf("%.2f", m) : "-"
+      tp = (c == "nan" || c == 0) ? "-" : sprintf("%.1f%%", thr / (c * 1000) * 100)
+      printf "%-18s %-9s %7.2f %7.2f %9.2f %8.2f %8s %5.1f%% %5s %7.0f %8s %8s%s\n",
+             b, g, w, c, mp, p, mm, sh * 100, tp, rss / 1024, xr, xc,
              (fails > 0 ? "  (" fails " failed)" : "")
     }'
   done

@@ -51,9 +51,13 @@ TEST_CASE("Arc programs survive gen under stress", "[gc][stress]") {
   CHECK(rt.vm().heap().verify().empty());
 }
 
-TEST_CASE("Arc programs survive vcgc under stress, fibers included", "[gc][stress][vcgc]") {
+TEST_CASE(
+    "Arc programs survive the concurrent collectors (vcgc, cgen) under stress, fibers included",
+    "[gc][stress][vcgc]") {
+  auto name = GENERATE("vcgc", "cgen");
+  INFO(name);
   compiler::RuntimeOptions opts;
-  opts.gc = "vcgc";
+  opts.gc = name;
   compiler::Runtime rt(opts);
   rt.vm().heap().set_stress(true);
   std::string r = vm::write_string(

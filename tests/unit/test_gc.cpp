@@ -3,6 +3,9 @@
 // gc_tests binary links this file with gc/ alone (tests/CMakeLists.txt):
 // nothing of the VM. (The collectors under Arc programs:
 // tests/unit/test_collectors.cpp.)
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -927,14 +930,18 @@ TEST_CASE("vcgc: rooted objects survive, garbage is reclaimed, (gc) finishes a c
   CHECK(list_length(root, fix(7)) == 1000);
 }
 
-TEST_CASE("vcgc: the snapshot survives a mutator that moves references while marking",
-          "[gc][vcgc]") {
-  auto h = vcgc_heap();
-  // 64 holders, each with a list of 50 pairs tagged with the list's number;
-  // the mutator keeps swapping lists between holders through the barrier,
-  // so a list is often reachable only from a holder the collector has
-  // already traced, with its old place overwritten.
-  constexpr int kLists = 64, kLength = 50;
+namespace {
+
+// A mutator that keeps moving references while a concurrent collector
+// (vcgc, cgen) marks.
+// kLength: long enough that a mark spans many of the mutator's moves;
+// rounds: at least that many.
+void moves_references_while_marking(gc::Heap* h, int kLength, int rounds) {
+  // 64 holders, each with a list of kLength pairs tagged with the list's
+  // number; the mutator keeps swapping lists between holders through the
+  // barrier, so a list is often reachable only from a holder the collector
+  // has already traced, with its old place overwritten.
+  constexpr int kLists = 64;
   Array* arr = array(*h, kLists);
   gc::Rooted<Word> root(*h, gc::word_of(&arr->h));
   for (int i = 0; i < kLists; ++i) {
@@ -948,10 +955,12 @@ TEST_CASE("vcgc: the snapshot survives a mutator that moves references while mar
     seed = seed * 6364136223846793005u + 1442695040888963407u;
     return int(seed >> 33);
   };
-  // At least 20,000 rounds and 5 epochs (the collector thread may be slow
+  // At least `rounds` rounds and 5 major collections (the collector thread may be slow
   // to get a CPU on a loaded machine).
-  for (int round = 0; round < 20000 || (h->stats().collections < 5 && round < 20000000); ++round) {
-    h->collect_minor();  // a handover whenever the collector has finished
+  for (int round = 0; round < rounds || (h->stats().major_collections < 5 && round < 20000000);
+       ++round) {
+    h->collect_minor();                          // a handover whenever the collector has finished
+    arr = reinterpret_cast<Array*>(root.get());  // (cgen's minor collections move it)
     Pair* a = as_pair(arr->items[rnd() % kLists]);
     Pair* b = as_pair(arr->items[rnd() % kLists]);
     Word x = a->b;
@@ -968,8 +977,9 @@ TEST_CASE("vcgc: the snapshot survives a mutator that moves references while mar
     }
   }
   h->set_stress(false);
-  CHECK(h->stats().collections >= 5);
+  CHECK(h->stats().major_collections >= 5);
   h->collect();
+  arr = reinterpret_cast<Array*>(root.get());
   std::vector<int> seen(kLists, 0);
   for (int i = 0; i < kLists; ++i) {
     Word l = as_pair(arr->items[i])->b;
@@ -982,6 +992,126 @@ TEST_CASE("vcgc: the snapshot survives a mutator that moves references while mar
   }
   for (int n : seen) CHECK(n == 1);
   CHECK(h->verify().empty());
+}
+
+}  // namespace
+
+TEST_CASE("vcgc: the snapshot survives a mutator that moves references while marking",
+          "[gc][vcgc]") {
+  auto h = vcgc_heap();
+  moves_references_while_marking(h.get(), 50, 20000);
+}
+
+// Under stress, cgen starts a concurrent mark every few dozen minor
+// collections, and checks at its end that every object reachable and old
+// is marked (verify() reports any that was not).
+TEST_CASE("cgen: the snapshot survives a mutator that moves references while marking",
+          "[gc][cgen]") {
+  auto h = heap_with_res("cgen");
+  moves_references_while_marking(h.get(), 1000, 5000);
+}
+
+TEST_CASE("cgen: old objects die in a concurrent major collection, finalized on the mutator",
+          "[gc][cgen]") {
+  auto h = heap_with_res("cgen");
+  g_finalized = 0;
+  gc::Rooted<Word> keep(*h, 0);
+  for (int i = 0; i < 1000; ++i) keep = w(pair(*h, fix(i), keep));
+  for (int i = 0; i < 100; ++i) h->allocate(sizeof(Res), kRes);
+  h->collect();  // all of it old now; the Res objects finalized
+  CHECK(g_finalized == 100);
+  // Old garbage: promoted, then dropped.
+  gc::Rooted<Word> drop(*h, 0);
+  for (int i = 0; i < 5000; ++i) drop = w(pair(*h, fix(-1), drop));
+  for (int i = 0; i < 50; ++i)
+    drop = w(pair(*h, gc::word_of(h->allocate(sizeof(Res), kRes)), drop));
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 20000; ++j) pair(*h, fix(0), 0);
+    h->collect_minor();
+  }
+  drop = 0;
+  uint64_t majors = h->stats().major_collections;
+  h->set_stress(true);  // a concurrent mark starts within kStressMajorEvery minor collections
+  for (int i = 0; i < 10000 && h->stats().major_collections < majors + 2; ++i) h->collect_minor();
+  h->set_stress(false);
+  CHECK(h->stats().major_collections >= majors + 2);
+  CHECK(g_finalized == 150);
+  int n = 0;
+  for (Word l = keep; l; l = as_pair(l)->b) CHECK(as_pair(l)->a == fix(999 - n++));
+  CHECK(n == 1000);
+  CHECK(h->verify().empty());
+}
+
+TEST_CASE("cgen: pages are swept in steps after a mark, objects promoted meanwhile kept",
+          "[gc][cgen]") {
+  auto h = heap_with_res("cgen");
+  gc::Rooted<Word> keep(*h, 0);
+  for (int i = 0; i < 1000; ++i) keep = w(pair(*h, fix(1), keep));
+  {
+    // Old garbage, a hundred pages of it, a sixth of each page's cells on
+    // the free lists when the mark begins (too few for a compaction, which
+    // would sweep at once): one pair in six of an old list unlinked and
+    // collected, then the list dropped.
+    gc::Rooted<Word> drop(*h, 0);
+    for (int i = 0; i < 300000; ++i) drop = w(pair(*h, fix(-1), drop));
+    h->collect();
+    int i = 0;
+    for (Word l = drop; l && as_pair(l)->b; l = as_pair(l)->b)
+      if (++i % 5 == 0) h->write(&as_pair(l)->h, &as_pair(l)->b, as_pair(as_pair(l)->b)->b);
+    h->collect();
+  }
+  h->set_stress(true);
+  gc::GenFigures f;
+  uint64_t majors = h->stats().major_collections;
+  for (int i = 0; i < 10000 && h->stats().major_collections == majors; ++i) h->collect_minor();
+  REQUIRE(h->stats().major_collections == majors + 1);
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK(f.sweeping);
+  // While the pages are swept a few at a time, each minor collection
+  // promotes new pairs into the old generation.
+  gc::Rooted<Word> fresh(*h, 0);
+  int made = 0, minors = 0;
+  while (gc::gen_figures(*h, f) && f.sweeping && !f.marking) {
+    for (int i = 0; i < 100; ++i, ++made) fresh = w(pair(*h, fix(2), fresh));
+    h->collect_minor();
+    ++minors;
+  }
+  h->set_stress(false);
+  CHECK(minors > 5);
+  CHECK(list_length(fresh, fix(2)) == made);
+  CHECK(list_length(keep, fix(1)) == 1000);
+  CHECK(h->verify().empty());
+  h->collect();
+  CHECK(list_length(fresh, fix(2)) == made);
+}
+
+TEST_CASE(
+    "cgen: before_fork ends the mark and stops the marker, and a child of fork marks with its own",
+    "[gc][cgen]") {
+  auto h = heap_with_res("cgen");
+  gc::Rooted<Word> keep(*h, 0);
+  for (int i = 0; i < 2000; ++i) keep = w(pair(*h, fix(1), keep));
+  h->set_stress(true);
+  for (int i = 0; i < 40; ++i) h->collect_minor();  // a mark has started (every 32)
+  h->set_stress(false);
+  uint64_t majors = h->stats().major_collections;
+  h->before_fork();
+  CHECK(h->stats().major_collections >= majors);
+  pid_t pid = fork();
+  if (pid == 0) {  // the child: a mark of its own, with a marker of its own
+    h->set_stress(true);
+    uint64_t m = h->stats().major_collections;
+    for (int i = 0; i < 10000 && h->stats().major_collections < m + 2; ++i) h->collect_minor();
+    bool ok = h->stats().major_collections >= m + 2 && list_length(keep, fix(1)) == 2000 &&
+              h->verify().empty();
+    _exit(ok ? 0 : 1);
+  }
+  REQUIRE(pid > 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(list_length(keep, fix(1)) == 2000);
 }
 
 TEST_CASE("vcgc: finalizers run on the mutator thread, at a safe point", "[gc][vcgc]") {

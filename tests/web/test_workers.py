@@ -140,5 +140,37 @@ class WorkersStopTest(unittest.TestCase):
             srv.conn()
 
 
+class ConcurrentCollectorWorkersTest(webtest.ServerTest):
+    """--workers under cgen, whose marker thread the fork leaves behind:
+    each worker starts its own and finishes major collections of its own
+    (under --gc-stress, one every few dozen safe points)."""
+    SCRIPT = "workers.arc"
+    WORKERS = 2
+    OPTIONS = ("--gc=cgen", "--gc-stress")
+
+    def test_each_worker_collects_concurrently(self):
+        seen = {}
+        for _ in range(40):
+            c = self.srv.conn()
+            try:
+                counts = []
+                for _ in range(2):  # one connection: one worker
+                    c.send(request_bytes("GET", "/gc"))
+                    r = c.response()
+                    self.assertEqual(r.status, 200)
+                    m = re.match(r"^([01]) cgen (\d+)$", r.text)
+                    self.assertTrue(m, r.text)
+                    counts.append((m.group(1), int(m.group(2))))
+            finally:
+                c.close()
+            self.assertEqual(counts[0][0], counts[1][0])
+            # Majors finished in this worker between its two answers.
+            self.assertGreater(counts[1][1], counts[0][1])
+            seen[counts[0][0]] = True
+            if len(seen) == 2:
+                break
+        self.assertEqual(sorted(seen), ["0", "1"])
+
+
 if __name__ == "__main__":
     webtest.main()

@@ -267,11 +267,12 @@ class Server:
     setup(dir) runs before the server starts (to make static files).
     """
 
-    def __init__(self, script, *args, workers=None, setup=None, nofile=None):
+    def __init__(self, script, *args, workers=None, setup=None, nofile=None, options=()):
         self.script = os.path.join(SERVERS, script)
         self.nofile = nofile
         self.args = [str(a) for a in args]
         self.workers = workers
+        self.options = list(options)  # arcana's own, before the script (--gc=cgen)
         self.setup = setup
         self.proc = None
         self.dir = None
@@ -296,6 +297,7 @@ class Server:
         cmd = [ARCANA, "--host=127.0.0.1"]
         if self.workers:
             cmd.append("--workers=%d" % self.workers)
+        cmd += self.options
         cmd += [self.script, "0"] + self.args
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(cmd, cwd=self.dir, stdin=subprocess.DEVNULL,
@@ -405,6 +407,7 @@ class ServerTest(unittest.TestCase):
     ARGS = ()
     WORKERS = None
     NOFILE = None  # a descriptor limit for the server (RLIMIT_NOFILE)
+    OPTIONS = ()  # arcana's options (--gc=cgen)
 
     @classmethod
     def setup_dir(cls, d):
@@ -413,7 +416,7 @@ class ServerTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.srv = Server(cls.SCRIPT, *cls.ARGS, workers=cls.WORKERS, setup=cls.setup_dir,
-                         nofile=cls.NOFILE)
+                         nofile=cls.NOFILE, options=cls.OPTIONS)
         cls.srv.start()
 
     @classmethod

@@ -8,6 +8,12 @@
 
 (defop hello req (pr "hello"))
 (defop w req (pr (%srv-worker)))
+; Builds and drops a few thousand lists, then says which collector
+; runs and how many major collections it has finished in this worker.
+(defop gc req
+  (repeat 20 (let l nil (repeat 50 (push (list 1 2) l)) (len l)))
+  (let s (gc-stats)
+    (pr (%srv-worker) " " (s 'collector) " " (s 'major-collections))))
 (defop sleep req (sleep (read (arg req "s"))) (pr "slept in " (%srv-worker)))
 
 (serve (int (car argv)))
