@@ -9,7 +9,7 @@ tests/tools/test_check_names.py, which shows that a wrong citation fails).
 
 -v also prints each citation checked and found, as FILE:LINE: ok ...
 
-Read: the comments of C++ (.cpp .h .def), Arc (.arc) and JavaScript (.mjs),
+Read: the comments of C++ (.cpp .h .def .inc), Arc (.arc) and JavaScript (.mjs),
 runs of consecutive comment lines joined, so that a citation may wrap;
 every line of Python, shell, CMake, the Makefile and Markdown, paragraphs
 joined. The same files as check_paths.py, and not itself nor the self-test.
@@ -69,7 +69,7 @@ ROOT = os.path.abspath(ARGS[0] if ARGS else os.path.join(os.path.dirname(__file_
 check_paths.ROOT = ROOT
 SKIP = (os.path.join("tests", "tools", "check_names.py"),
         os.path.join("tests", "tools", "test_check_names.py"))
-MARKERS = {".cpp": "//", ".h": "//", ".def": "//", ".mjs": "//", ".arc": ";"}
+MARKERS = check_paths.COMMENT_MARKERS
 
 _text = {}
 
