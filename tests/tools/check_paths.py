@@ -65,6 +65,8 @@ EXCEPTIONS = {
     "docs/paths": "the CTest test that runs this script",
     "docs/names": "the CTest test that runs tests/tools/check_names.py",
     "docs/names-selftest": "the CTest test that runs tests/tools/test_check_names.py",
+    "docs/comments": "the CTest test that runs tests/tools/check_comments.py",
+    "docs/comments-selftest": "the CTest test that runs tests/tools/test_check_comments.py",
 }
 
 # Words that stand for any name in a path: tests/web/test_NAME.py,
