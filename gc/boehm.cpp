@@ -206,7 +206,7 @@ class BoehmHeap final : public Heap {
     } p;
     trace_all_roots(p);
     for (int k = 0; k < kMaxKinds; ++k)
-      if (auto outside = kinds()[k].trace_outside) outside(p);
+      if (auto outside = kinds()[k].trace_outside) outside(kinds()[k].outside_context, p);
   }
 
  private:

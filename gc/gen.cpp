@@ -339,7 +339,7 @@ class GenHeap final : public Heap {
     auto t0 = std::chrono::steady_clock::now();
     if (marking_) return collect_while_marking(t0);
     minor(false);
-    if (old_.sweeping()) sweep_step();
+    if (old_.sweeping() || blocks_.sweeping()) sweep_step();
     bool major =
         old_footprint() > major_trigger_ || (stress() && ++stress_count_ % kStressMajorEvery == 0);
     if (major && concurrent_) {
@@ -429,7 +429,7 @@ class GenHeap final : public Heap {
     f.old = old_.figures();
     f.compactions = compactions_;
     f.marking = marking_;
-    f.sweeping = old_.sweeping();
+    f.sweeping = old_.sweeping() || blocks_.sweeping();
   }
 
  protected:
@@ -819,40 +819,57 @@ class GenHeap final : public Heap {
                    (stress() && ++stress_majors_ % 2 == 0);
     compact_next_ = false;
     if (compact) compact = old_.plan_evacuation(kinds(), kSparsePage) > 0;
-    if (lazy && !compact) old_.begin_sweep(kinds());
+    lazy = lazy && !compact && !compact_blocks_next_;
+    compact_blocks_next_ = false;
+    if (lazy) old_.begin_sweep(kinds());
     else old_.sweep(kinds());
     // The blocks this one frees become spare eden chunks for now (trimmed
     // below).
     adopted_ = blocks_.take_adopted();
     spare_limit_ = std::max<size_t>(2, adopted_);
-    blocks_.sweep(kinds(), recycler());
-    bool blocks = blocks_.plan_evacuation(kSparsePage, kCompactMinBytes, stress());
-    if (blocks && old_.sweeping()) old_.finish_sweep(kinds());
+    bool blocks = false;
+    if (lazy) {
+      blocks_.begin_sweep();  // (and a compaction of sparse blocks, after_sweep)
+    } else {
+      blocks_.sweep(kinds(), recycler());
+      blocks = blocks_.plan_evacuation(kSparsePage, kCompactMinBytes, stress());
+    }
     if (compact || blocks) compact_old(survivors_marked);  // while survivors' marks are kept
     for_each_survivor([](GcHeader* o) { o->gcbits &= ~kMarkBit; });
-    if (!old_.sweeping()) after_sweep();
+    if (!lazy) after_sweep();
   }
 
   // A slice of a sweep in steps, at a minor collection: pages until
   // kSweepSlice has passed.
   void sweep_step() {
-    if (stress()) {  // a few pages at a time, so that promotions fall between
-      if (old_.sweep_some(kinds(), kSweepPages)) after_sweep();
-      return;
-    }
     auto t0 = std::chrono::steady_clock::now();
-    while (!old_.sweep_some(kinds(), kSweepPages)) {
-      if (std::chrono::steady_clock::now() - t0 > kSweepSlice) return;
+    for (;;) {
+      bool pages = old_.sweep_some(kinds(), kSweepPages);
+      bool blocks = !blocks_.sweeping() || blocks_.sweep_some(kinds(), recycler(), 1);
+      if (pages && blocks) return after_lazy_sweep();
+      // Under stress, one step a time, so that promotions fall between.
+      if (stress() || std::chrono::steady_clock::now() - t0 > kSweepSlice) return;
     }
+  }
+
+  // A sweep in steps is over: a compaction of the blocks it left sparse
+  // is made at the end of the next mark, if it would give back a quarter
+  // of the old generation (a compaction is a pause of the whole heap's
+  // size; gen's threshold, a MiB, made one at nearly every major
+  // collection of bench/gc's binary_trees).
+  void after_lazy_sweep() {
+    if (blocks_.sparse_free_bytes(kSparsePage) > old_footprint() / 4) compact_blocks_next_ = true;
     after_sweep();
   }
 
   // Whatever is left of a sweep in steps, now: before a mark, and before
   // anything that walks the old generation's objects or pages.
   void finish_sweeping() {
-    if (!old_.sweeping()) return;
+    if (!old_.sweeping() && !blocks_.sweeping()) return;
     old_.finish_sweep(kinds());
-    after_sweep();
+    while (blocks_.sweeping() && !blocks_.sweep_some(kinds(), recycler(), SIZE_MAX)) {
+    }
+    after_lazy_sweep();
   }
 
   // After the sweep: the next major collection's trigger, and the memory
@@ -956,7 +973,8 @@ class GenHeap final : public Heap {
     // The references of every fiber, young or old, alive or not: their
     // stacks change without the barrier, so the marker never reads them.
     for (int i = 0; i < kMaxKinds; ++i)
-      if (kinds()[i].trace_on_mutator && kinds()[i].trace_outside) kinds()[i].trace_outside(s);
+      if (kinds()[i].trace_on_mutator && kinds()[i].trace_outside)
+        kinds()[i].trace_outside(kinds()[i].outside_context, s);
     cycle_start_footprint_ = old_footprint();
     start_marker();
     {
@@ -1315,6 +1333,7 @@ class GenHeap final : public Heap {
   MarkStack stack_;
   uint64_t major_trigger_ = kMinMajorTrigger;
   bool compact_next_ = false;
+  bool compact_blocks_next_ = false;  // cgen: after_lazy_sweep found the blocks sparse
   // The concurrent major collection's (cgen): whether one is marking, the
   // header bits of objects made old meanwhile (marked), the mutator's log
   // of overwritten referents, and the marker thread with what it shares

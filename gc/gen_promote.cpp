@@ -97,7 +97,53 @@ void Blocks::sweep_block(const KindInfo* kinds, Block& b) {
   b.objects = objects;
 }
 
+void Blocks::begin_sweep() {
+  for (Block& b : blocks_) b.unswept = true;
+  sweep_next_ = 0;
+  sweeping_ = true;
+}
+
+bool Blocks::sweep_some(const KindInfo* kinds, const Recycle& recycle, size_t max_blocks) {
+  // (An adoption inserts a block by address: those after it shift by one,
+  // so the next one to look at may be one already swept, never one
+  // skipped.)
+  for (; sweep_next_ < blocks_.size() && max_blocks > 0; ++sweep_next_) {
+    Block& b = blocks_[sweep_next_];
+    if (!b.unswept) continue;
+    b.unswept = false;
+    if (b.marked == 0) b.live = 0;
+    else if (b.marked != b.objects) sweep_block(kinds, b);
+    max_blocks--;
+  }
+  if (sweep_next_ < blocks_.size()) return false;
+  sweeping_ = false;
+  live_ = mapped_ = 0;
+  size_t keep = 0;
+  for (Block& b : blocks_) {
+    if (b.live == 0) {
+      recycle(b.start, b.size);
+      continue;
+    }
+    live_ += b.live;
+    mapped_ += b.size;
+    blocks_[keep++] = b;
+  }
+  blocks_.resize(keep);
+  last_ = nullptr;
+  return true;
+}
+
+uint64_t Blocks::sparse_free_bytes(double max_occupancy) const {
+  uint64_t freed = 0;
+  for (const Block& b : blocks_)
+    if (double(b.live) <= max_occupancy * double(b.end - b.start)) freed += b.size - b.live;
+  return freed;
+}
+
 void Blocks::sweep(const KindInfo* kinds, const Recycle& recycle) {
+  if (sweeping_)
+    while (!sweep_some(kinds, recycle, SIZE_MAX)) {
+    }
   live_ = mapped_ = 0;
   size_t keep = 0;
   for (Block& b : blocks_) {

@@ -169,6 +169,7 @@ struct Block {
   uint64_t objects = UINT64_MAX;  // live ones as of its last sweep (none yet: unknown)
   uint64_t marked = 0;            // objects the current major collection marked
   bool evacuate = false;          // set apart by a compaction
+  bool unswept = false;           // begin_sweep's, until sweep_some reaches it
 };
 
 class Blocks {
@@ -234,6 +235,17 @@ class Blocks {
   // over them; the others are swept (sweep_block). (Blocks hold no object
   // with a finalizer.)
   void sweep(const KindInfo* kinds, const Recycle& recycle);
+  // The same sweep in steps (cgen, between minor collections): begin_sweep
+  // sets every block apart as unswept; sweep_some sweeps at most
+  // max_blocks of them and is true once none is left, when the blocks
+  // found empty go (recycle) and the figures are summed again. Nothing is
+  // allocated in a block, and one adopted meanwhile counts as swept.
+  void begin_sweep();
+  bool sweep_some(const KindInfo* kinds, const Recycle& recycle, size_t max_blocks);
+  bool sweeping() const { return sweeping_; }
+  // The bytes a compaction would give back: free in the blocks at most
+  // max_occupancy full (as of their last sweep).
+  uint64_t sparse_free_bytes(double max_occupancy) const;
   // After the sweep: sets apart the blocks at most max_occupancy full, if the
   // memory they would give back is worth a compaction (more than min_bytes;
   // under stress, every other time). True iff any is set apart.
@@ -278,6 +290,8 @@ class Blocks {
   uint64_t evacuated_ = 0;     // moved out of sparse blocks, since start
   size_t adopted_ = 0;         // chunks adopted since take_adopted
   uint64_t stress_plans_ = 0;
+  bool sweeping_ = false;
+  size_t sweep_next_ = 0;  // sweep_some's next block
 };
 
 }  // namespace gc::gen

@@ -146,7 +146,10 @@ struct KindInfo {
   // A collector that reaches objects' references only by scanning the
   // objects (boehm, which never sees malloc'd memory) calls it at each of
   // its collections; the others trace the objects and never call it.
-  void (*trace_outside)(Visitor&) = nullptr;
+  // Called with outside_context, which the registrar sets (the VM whose
+  // fibers they are: a process may hold more than one VM, each its heap).
+  void (*trace_outside)(void* context, Visitor&) = nullptr;
+  void* outside_context = nullptr;
 };
 
 constexpr int kMaxKinds = 32;

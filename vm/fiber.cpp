@@ -335,15 +335,16 @@ const BuiltinDef kDefs[] = {
 
 }  // namespace
 
-void register_fiber_kind(gc::Heap& h) {
+void register_fiber_kind(VM& vm, gc::Heap& h) {
   gc::KindInfo k{"Fiber", fiber_size, fiber_trace, fiber_finalize,
                  /*trace_on_mutator=*/true};  // its state has no barrier
   // Its state is malloc'd, which a collector that does not trace objects
-  // (boehm) never sees: the live fibers' states are traced as roots. The
-  // hook is given nothing but the visitor (gc::KindInfo), so it finds its
-  // VM as the running one (VM::current, vm/vm.cpp).
-  k.trace_outside = [](gc::Visitor& v) {
-    if (has_vm()) trace_fibers_as_roots(VM::current(), v);
+  // (boehm) never sees: the live fibers' states are traced as roots (and
+  // cgen's snapshot takes them all). The hook is given the VM it was
+  // registered with.
+  k.outside_context = &vm;
+  k.trace_outside = [](void* context, gc::Visitor& v) {
+    trace_fibers_as_roots(*static_cast<VM*>(context), v);
   };
   h.register_kind(uint8_t(Kind::Fiber), k);
 }

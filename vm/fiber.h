@@ -22,7 +22,7 @@ void init_exec_on_slot(ExecState& e, StackSlot* slot, size_t headroom);
 struct FiberRegistry;
 FiberRegistry* make_fiber_registry();
 void free_fiber_registry(FiberRegistry* r);
-void register_fiber_kind(gc::Heap& h);
+void register_fiber_kind(VM& vm, gc::Heap& h);
 void register_fiber_builtins(VM& vm);
 // ---- switching inside the interpreter (vm/interp.cpp) ----
 // A fiber first resumed by a `resume` in interpreted code runs in place:

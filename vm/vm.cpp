@@ -19,24 +19,6 @@
 
 namespace vm {
 
-namespace {
-
-// The running VM (VM::current()). Everything else is given its VM, or
-// keeps the VM that made it (a port, a socket, a fiber's or a thread's
-// record); this is for the one hook that is given nothing but a visitor
-// and must find a VM: the fiber kind's trace_outside (vm/fiber.cpp),
-// which gc::KindInfo gives no context (tests/tools/check_globals.py keeps
-// it the only one). The signal handlers keep pointers of their own
-// (measure/profiler.cpp, repl/repl.cpp, repl/main.cpp). The newest VM is
-// the current one; a VM made while another exists stacks on it
-// (previous_vm_), and the one below is current again when it ends.
-VM* g_vm = nullptr;
-
-}  // namespace
-
-VM& VM::current() { return *g_vm; }
-bool has_vm() { return g_vm != nullptr; }
-
 VM::VM(gc::Heap& heap, const Options& o) : opts_(o) {
   heap_ = &heap;
   heap_->set_safepoint_poke(&preempt_budget);
@@ -62,8 +44,6 @@ VM::VM(gc::Heap& heap, const Options& o) : opts_(o) {
   r_.low_water =
       provisional_low_water_ ? provisional_low_water_ : thread_stack_low_water(kMainStackReserve);
   fibers_ = make_fiber_registry();
-  previous_vm_ = g_vm;
-  g_vm = this;
   heap_->add_root_source(this);
   init_symbols(*this);
   ports_.in = make_port(*this, make_fd_input(*this, 0, "stdin", false));
@@ -79,7 +59,7 @@ VM::VM(gc::Heap& heap, const Options& o) : opts_(o) {
   register_io_builtins(*this);
   register_system_builtins(*this);
   register_control_builtins(*this);
-  register_fiber_kind(*heap_);
+  register_fiber_kind(*this, *heap_);
   register_fiber_builtins(*this);
   register_thread_kind(*heap_);
   register_thread_builtins(*this);
@@ -166,16 +146,6 @@ VM::~VM() {
   free_fiber_registry(fibers_);
   heap_->remove_root_source(this);
   delete fiber_pool_;
-  // Out of the stack of VMs, wherever it is in it (VMs may end in any order).
-  if (g_vm == this) {
-    g_vm = previous_vm_;
-  } else {
-    for (VM* v = g_vm; v; v = v->previous_vm_)
-      if (v->previous_vm_ == this) {
-        v->previous_vm_ = previous_vm_;
-        break;
-      }
-  }
   munmap(r_.stack, opts_.stack_limit_bytes);
   if (oom_reserve_) munmap(oom_reserve_, kOomReserveBytes);
 }

@@ -132,18 +132,12 @@ struct ExecState {
 // Scans one execution's roots: its stack below sp, its winds, its handles.
 void trace_exec(ExecState& s, gc::Visitor& v);
 
-bool has_vm();  // a VM exists (VM::current() is valid)
-
 class VM final : public gc::RootSource {
  public:
   // Allocates in heap, which outlives it.
   explicit VM(gc::Heap& heap, const Options& opts = {});
   ~VM() override;
   VM(const VM&) = delete;
-
-  // The newest VM alive: only for what is given no VM and can keep none
-  // (vm/vm.cpp says what); everything else is passed its VM.
-  static VM& current();
 
   // ---- the libraries above the core (vm/library.h) ----
   // Opens lib: its builtins are defined, its kinds' functions registered.
@@ -488,7 +482,6 @@ class VM final : public gc::RootSource {
   FiberRegistry* fibers_ = nullptr;
   uint64_t next_run_id_ = 1;
   uint64_t captures_ = 0;  // captures()
-  VM* previous_vm_ = nullptr;
   // The capture cache (r_.capture_cache, r_.capture_low): the last
   // continuation captured in the running run, and the lowest frame base
   // entered since. Stack words below that frame are still what the
