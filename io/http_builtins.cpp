@@ -2,7 +2,10 @@
 // request into the request table (%http-read), the response port handlers
 // write into (%response-port), sending what they wrote (%http-send), the
 // server's own error answers (%http-error), and static files with their
-// validators (%http-file). The bytes are parsed by io/http.cpp.
+// validators (%http-file); and, under --workers, handing a connection to
+// the worker that owns its request's closure (%srv-hand-over) and taking
+// one handed to this worker (%srv-handed: io/server.h). The bytes are
+// parsed by io/http.cpp.
 //
 // A connection's parser lives with its input port (SocketInput::ext), so
 // bytes of a pipelined request that arrive with the one before wait there.
@@ -88,6 +91,16 @@ struct HttpConn final : PortExtension {
   // Of the request being answered:
   bool http10 = false, head = false, keep_alive = false;
   int status = 0;  // of the last response sent, for the request log
+  // Under --workers (worker_channels()), the bytes of the request being
+  // answered as they came, for %srv-hand-over; freed as the next is read,
+  // so an idle connection holds none.
+  std::string raw;
+  // The connection came from another worker (%srv-handed): its first
+  // request, which it read already, is not handed on again, nor answered
+  // 100 Continue again; handed_error, if not empty, is why its bytes did
+  // not arrive (the request is answered 503).
+  bool handed = false;
+  std::string handed_error;
 };
 
 HttpConn& http_conn(SocketInput* in) {
@@ -323,6 +336,14 @@ Value bi_http_read(VM& vm, Value* args, int) {
   http::RequestParser& p = c.parser;
   if (p.state() != http::RequestParser::State::Idle) p.next();
   c.received = false;
+  std::string().swap(c.raw);
+  bool keep_raw = worker_channels() > 0;
+  if (!c.handed_error.empty()) {
+    std::string why;
+    why.swap(c.handed_error);
+    c.received = true;
+    return error_pair(vm, 503, why);
+  }
   double header_secs = global_seconds(vm, kHeaderTimeout, 10);
   double idle_secs = global_seconds(vm, kIdleTimeout, 5);
   // The first request must come within the header timeout of the
@@ -347,13 +368,15 @@ Value bi_http_read(VM& vm, Value* args, int) {
         head_deadline = c.requests == 0 ? idle_deadline : deadline_after(header_secs);
       }
       size_t used = p.feed(in->data(), in->avail());
+      if (keep_raw) c.raw.append(in->data(), used);
       in->consume(used);
       if (before == State::Head || before == State::Idle) {
         if (p.state() == State::Body) {
           http::Request& r = p.request();
           p.set_body_limit(body_limit(vm, r, args[2], args[3]));  // a length over it: 413 now
           if (p.state() == State::Error) break;
-          if (r.expect_continue && r.content_length > 0 && in->conn().fd >= 0) {
+          if (r.expect_continue && r.content_length > 0 && in->conn().fd >= 0 &&
+              !(c.handed && c.requests == 0)) {
             static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
             (void)!::send(in->conn().fd, kContinue, sizeof kContinue - 1,
                           MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -495,6 +518,64 @@ Value bi_http_error(VM& vm, Value* args, int) {
   return NIL;
 }
 
+// ---- closures under --workers (io/server.h) ----
+
+// (%srv-hand-over in w wait): hands the connection of socket input port in,
+// with the request just read (%http-read) and whatever came after it, to
+// worker w, waiting up to wait seconds for room in its channel. t once it
+// is sent: this process's descriptor is closed, and the ports are left to
+// be closed (which then does nothing to the connection). nil if w is not
+// another worker, or the request came handed over already (it is answered
+// here, so nothing is handed round in a loop): the request is for this
+// worker. (503 . why) if the connection could not be handed over (this
+// worker answers that).
+Value bi_srv_hand_over(VM& vm, Value* args, int) {
+  const char* fn = "%srv-hand-over";
+  SocketInput* in = arg_socket_in(vm, fn, args[0]);
+  int64_t w = arg_fixnum(vm, fn, args[1]);
+  double wait = number_or(vm, args[2], 1);
+  HttpConn& c = http_conn(in);
+  if (w < 0 || w >= worker_channels() || w == server_worker() || (c.handed && c.requests == 1))
+    return NIL;
+  if (in->conn().fd < 0) return error_pair(vm, 503, "the connection is closed");
+  if (server_stopping()) return error_pair(vm, 503, "the server is stopping");
+  std::string bytes;
+  bytes.swap(c.raw);
+  bytes.append(in->data(), in->avail());
+  std::string why;
+  bool sent = hand_over_connection(vm, int(w), in->conn().fd, bytes, deadline_after(wait), why);
+  in = arg_socket_in(vm, fn, args[0]);  // (again after the wait)
+  if (!sent) return error_pair(vm, 503, why);
+  in->consume(in->avail());
+  close_fd(vm, in->conn().fd);
+  return T;
+}
+
+// (%srv-handed): the next connection another worker hands to this one,
+// as (in out ip), %srv-accept's list, its input port reading first what
+// that worker had read; nil in a process that is no worker of several.
+// Waits for it (parked on the scheduler's epoll). The peer gone
+// meanwhile, the connection is dropped and the next waited for.
+Value bi_srv_handed(VM& vm, Value*, int) {
+  for (;;) {
+    int fd = -1;
+    std::string bytes, why;
+    if (receive_connection(vm, fd, bytes, why) == Handed::None) return NIL;
+    std::string ip = peer_address(fd);
+    if (ip.empty()) {
+      ::close(fd);
+      continue;
+    }
+    Value conn = connection_ports(vm, fd, ip, true);
+    SocketInput* in = socket_input(car(conn));
+    in->preload(bytes);
+    HttpConn& c = http_conn(in);
+    c.handed = true;
+    c.handed_error = why;
+    return conn;
+  }
+}
+
 // ---- static files ----
 
 // True if name is a relative path that stays below its folder: no empty
@@ -632,6 +713,10 @@ const BuiltinDef kDefs[] = {
     {"%http-error", bi_http_error, 4, 4, "(%http-error out in status msg): answer an error"},
     {"%http-file", bi_http_file, 6, 6,
      "(%http-file str req dir name header max-age): a static file"},
+    {"%srv-hand-over", bi_srv_hand_over, 3, 3,
+     "(%srv-hand-over in w wait): hand the connection and its request to worker w"},
+    {"%srv-handed", bi_srv_handed, 0, 0,
+     "the next connection handed to this worker (in out ip); nil outside workers"},
     {"%response-port", bi_response_port, 0, 0, "a port collecting a response"},
     {"%port-reset", bi_port_reset, 1, 1, "empty a response port"},
     {"%http-reason", bi_http_reason, 1, 1, "the reason phrase of a status code"},

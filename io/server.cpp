@@ -1,7 +1,9 @@
 // io/server.cpp — see server.h: stop signals, the workers of --workers,
-// and the server's builtins that are about processes and threads rather
-// than HTTP (%srv-open, %srv-accept, %srv-signals, %srv-stopping,
-// %srv-worker, %srv-generation, %srv-bump-generation, %alarm).
+// the workers' channels that hand a connection to the worker owning its
+// closure (server.h), and the server's builtins that are about processes
+// and threads rather than HTTP (%srv-open, %srv-accept, %srv-signals,
+// %srv-stopping, %srv-worker, %srv-generation, %srv-bump-generation,
+// %alarm).
 #include "io/server.h"
 
 #include <fcntl.h>
@@ -13,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,6 +56,56 @@ int g_worker = -1;  // this worker's index; -1 in a process that is none
 // knows that no other worker has committed since, for a load and a
 // compare, where asking the database costs a read transaction.
 std::atomic<uint64_t>* g_generation = nullptr;
+
+// The workers' channels (server.h), one per worker, made by the parent
+// before the first fork. In worker i only channels[i].recv and the others'
+// send ends are open; the parent keeps every end, for restarts.
+struct Channel {
+  int recv = -1, send = -1;
+};
+std::vector<Channel> g_channels;
+
+// What a channel carries: this header, then the bytes read of the
+// connection, or nothing when they are in the memfd sent as the second
+// descriptor (past kHandOverInline: a message must fit in the socket's
+// send buffer, and a request may have a body of a megabyte).
+struct HandOverHeader {
+  uint32_t magic;
+  int32_t from;       // the sending worker
+  uint64_t size;      // of the bytes read
+  uint32_t in_memfd;  // 1: the bytes are in the second descriptor
+};
+constexpr uint32_t kHandOverMagic = 0x41524348;  // "ARCH"
+constexpr size_t kHandOverInline = 16 * 1024;
+
+void make_channels(VM& vm, int n) {
+  if (n < 2 || !g_channels.empty()) return;
+  for (int i = 0; i < n; ++i) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+      int err = errno;
+      for (Channel& c : g_channels) ::close(c.recv), ::close(c.send);
+      g_channels.clear();
+      throw_error(vm, std::string("serve: cannot make the workers' channels: ") + strerror(err));
+    }
+    // How much may wait for a worker that takes nothing (busy in a long
+    // handler, or stopped) before its senders wait: a size of our own
+    // (the kernel doubles it, within net.core.wmem_max) rather than the
+    // system's default, so that it is alike on every machine.
+    int sndbuf = 256 * 1024;
+    setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+    g_channels.push_back(Channel{sv[0], sv[1]});
+  }
+}
+
+// In worker i, just forked: the ends it does not use are closed.
+void keep_own_channel(int i) {
+  for (size_t j = 0; j < g_channels.size(); ++j) {
+    int& drop = j == size_t(i) ? g_channels[j].send : g_channels[j].recv;
+    ::close(drop);
+    drop = -1;
+  }
+}
 
 void on_stop_signal(int) {
   int saved = errno;  // a handler must not change errno under the code it interrupts
@@ -121,6 +174,7 @@ bool fork_worker(VM& vm, std::vector<Worker>& ws, int i) {
     prctl(PR_SET_PDEATHSIG, SIGTERM);  // the parent gone, stop too
     g_worker = i;
     g_stopping = 0;
+    keep_own_channel(i);
     install(SIGTERM, SIG_DFL, true);  // until this worker's serve installs its own
     install(SIGINT, SIG_DFL, true);
     scheduler_after_fork(vm);
@@ -223,6 +277,7 @@ Value bi_srv_open(VM& vm, Value* args, int) {
                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) g_generation = new (p) std::atomic<uint64_t>(0);
   }
+  make_channels(vm, n);
   // The reservation: bound, never listening, so no connection waits on it.
   Value reserve = open_listen_socket(vm, port, host, true, false);
   ListenSocket* rs = reserve.as<ListenSocket>();
@@ -362,6 +417,137 @@ const BuiltinDef kDefs[] = {
 }  // namespace
 
 bool server_stopping() { return g_stopping != 0; }
+int server_worker() { return g_worker; }
+int worker_channels() { return g_worker >= 0 ? int(g_channels.size()) : 0; }
+
+bool hand_over_connection(VM& vm, int w, int fd, const std::string& bytes, uint64_t deadline,
+                          std::string& why) {
+  std::string who = "worker " + std::to_string(w);
+  if (w < 0 || size_t(w) >= g_channels.size() || w == g_worker || g_channels[size_t(w)].send < 0) {
+    why = "no channel to " + who;
+    return false;
+  }
+  struct Owned {  // the memfd, however this ends (a break while it waits)
+    int fd = -1;
+    ~Owned() {
+      if (fd >= 0) ::close(fd);
+    }
+  } mem;
+  HandOverHeader h{kHandOverMagic, int32_t(g_worker), bytes.size(), 0};
+  if (bytes.size() > kHandOverInline) {
+    mem.fd = memfd_create("arcana-request", MFD_CLOEXEC);
+    int err = errno;
+    for (size_t done = 0; mem.fd >= 0 && done < bytes.size();) {
+      ssize_t n = ::write(mem.fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        err = n < 0 ? errno : ENOSPC;
+        ::close(mem.fd);
+        mem.fd = -1;
+        break;
+      }
+      done += size_t(n);
+    }
+    if (mem.fd < 0) {
+      why = std::string("cannot keep the request for ") + who + ": " + strerror(err);
+      return false;
+    }
+    h.in_memfd = 1;
+  }
+  iovec iov[2] = {{&h, sizeof h}, {const_cast<char*>(bytes.data()), bytes.size()}};
+  int fds[2] = {fd, mem.fd};
+  size_t nfds = mem.fd >= 0 ? 2 : 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
+  msghdr m{};
+  m.msg_iov = iov;
+  m.msg_iovlen = h.in_memfd ? 1 : 2;
+  m.msg_control = control;
+  m.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
+  cmsghdr* c = CMSG_FIRSTHDR(&m);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+  memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
+  int ch = g_channels[size_t(w)].send;
+  for (;;) {
+    if (::sendmsg(ch, &m, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0) return true;
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      // The owner has not taken what was sent to it (busy, or stopped): the
+      // wait is bounded, as one for a place under max-conns* is.
+      if (wait_io(vm, ch, true, deadline) == IoWait::Timeout) {
+        why = who + " takes no connection (its channel is full)";
+        return false;
+      }
+      continue;
+    }
+    why = "cannot hand the connection to " + who + ": " + strerror(errno);
+    return false;
+  }
+}
+
+Handed receive_connection(VM& vm, int& fd, std::string& bytes, std::string& why) {
+  if (g_worker < 0 || size_t(g_worker) >= g_channels.size()) return Handed::None;
+  int ch = g_channels[size_t(g_worker)].recv;
+  if (ch < 0) return Handed::None;
+  static std::vector<char> inline_bytes(kHandOverInline);
+  for (;;) {
+    HandOverHeader h{};
+    iovec iov[2] = {{&h, sizeof h}, {inline_bytes.data(), inline_bytes.size()}};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 4)] = {};
+    msghdr m{};
+    m.msg_iov = iov;
+    m.msg_iovlen = 2;
+    m.msg_control = control;
+    m.msg_controllen = sizeof control;
+    ssize_t n = ::recvmsg(ch, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK)
+        throw_error(vm, std::string("cannot read this worker's channel: ") + strerror(errno));
+      wait_io(vm, ch, false, 0, -1, true);  // the channel is never closed: kept registered
+      continue;
+    }
+    if (n == 0) return Handed::None;  // (the parent holds the sending end: not while it lives)
+    std::vector<int> got;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+        for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); ++k) {
+          int d;
+          memcpy(&d, CMSG_DATA(c) + k * sizeof(int), sizeof d);
+          got.push_back(d);
+        }
+    // No descriptor (this process is out of them: MSG_CTRUNC): the
+    // connection is gone, closed with the sender's last reference.
+    if (got.empty()) continue;
+    fd = got[0];
+    bytes.clear();
+    why.clear();
+    if ((m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || size_t(n) < sizeof h ||
+        h.magic != kHandOverMagic || got.size() != (h.in_memfd ? 2u : 1u)) {
+      why = "a connection handed over without its request";
+    } else if (!h.in_memfd) {
+      if (size_t(n) - sizeof h != h.size)
+        why = "a request handed by worker " + std::to_string(h.from) + " cut short";
+      else bytes.assign(inline_bytes.data(), h.size);
+    } else {
+      bytes.resize(h.size);
+      size_t done = 0;
+      while (done < h.size) {
+        ssize_t r = ::pread(got[1], bytes.data() + done, h.size - done, off_t(done));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        done += size_t(r);
+      }
+      if (done != h.size) {
+        why = "a request handed by worker " + std::to_string(h.from) + " cut short";
+        bytes.clear();
+      }
+    }
+    for (size_t k = 1; k < got.size(); ++k) ::close(got[k]);
+    return why.empty() ? Handed::Connection : Handed::Unreadable;
+  }
+}
 void set_script_sigint_handler(void (*handler)(int)) { g_script_sigint = handler; }
 int server_stop_fd() { return g_stop_fd; }
 

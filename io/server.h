@@ -16,11 +16,29 @@
 // to srv.arc's serve loop; the parent never returns: it prints the ready
 // line once every child listens, restarts a child that dies, and on
 // SIGTERM or SIGINT passes the signal on, waits for the children (each
-// stops as above), and exits 0. Workers share nothing but the port and the
-// files: for applications that keep no state in memory between requests,
-// or keep it coherent through a store they share (the news site's SQLite
-// store, apps/news/store-sqlite.arc).
+// stops as above), and exits 0. Workers share nothing but the port, the
+// files and the channels below: for applications that keep no state in
+// memory between requests, or keep it coherent through a store they share
+// (the news site's SQLite store, apps/news/store-sqlite.arc).
+//
+// Closures. A fnid (srv.arc's closures as links and forms) lives in the
+// worker that made it, which writes its index into the fnid's name; a
+// request naming another worker's fnid is answered by that worker. Before
+// the first fork the parent makes one channel per worker (a Unix
+// SOCK_SEQPACKET socket pair, whose receiving end only that worker reads,
+// and whose sending end every other worker writes; the parent keeps both,
+// so a restarted worker gets its channel again, with what was sent to it
+// meanwhile). A worker that reads such a request sends the connection's
+// descriptor over the owner's channel (SCM_RIGHTS) with the bytes it has
+// read of it (the request, and any pipelined behind it: in the message,
+// or past kHandOverInline in a memfd sent along), then closes its own
+// descriptor; the owner serves the connection as if it had accepted it,
+// its input port reading those bytes first (io/http_builtins.cpp,
+// %srv-hand-over and %srv-handed).
 #pragma once
+
+#include <cstdint>
+#include <string>
 
 namespace vm {
 
@@ -35,6 +53,23 @@ int server_stop_fd();
 // server started by the script takes over: there Ctrl-C stops the server
 // gracefully, as without it. The REPL's handler it leaves alone.
 void set_script_sigint_handler(void (*handler)(int));
+
+// This process's worker index, -1 outside the workers.
+int server_worker();
+// How many workers have channels: N with --workers N (N >= 2), else 0.
+int worker_channels();
+// Sends the connection fd, with bytes (what was read of it), to worker w,
+// waiting until deadline_ns while its channel is full. The descriptor
+// stays this process's to close. false, with why, if it could not be sent.
+bool hand_over_connection(VM& vm, int w, int fd, const std::string& bytes, uint64_t deadline_ns,
+                          std::string& why);
+enum class Handed { Connection, Unreadable, None };
+// Waits (parked on the scheduler's epoll) for the next connection handed
+// to this worker: Connection, with its descriptor and the bytes read of
+// it; Unreadable, with its descriptor, when those bytes did not arrive
+// whole (why says why: the caller answers 503); None in a process with no
+// channel.
+Handed receive_connection(VM& vm, int& fd, std::string& bytes, std::string& why);
 
 void register_server_builtins(VM& vm);
 

@@ -11,6 +11,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -161,6 +162,21 @@ SocketInput::Fill SocketInput::fill(uint64_t deadline, int wake_fd) {
       case IoWait::Woken: return Fill::Woken;
     }
   }
+}
+
+void SocketInput::preload(const std::string& bytes) {
+  if (bytes.empty()) return;
+  // Held whole, however large: the parser takes every byte until its
+  // request ends, and drop_empty_buffer frees it after.
+  size_t have = end_ - pos_;
+  size_t cap = std::max(kInBufStart, bytes.size() + have);
+  std::unique_ptr<char[]> b(new char[cap]);
+  memcpy(b.get(), bytes.data(), bytes.size());
+  if (have) memcpy(b.get() + bytes.size(), buf_.get() + pos_, have);
+  buf_ = std::move(b);
+  cap_ = cap;
+  pos_ = 0;
+  end_ = bytes.size() + have;
 }
 
 bool SocketInput::refill() {
@@ -353,6 +369,13 @@ Value open_listen_socket(VM& vm, int port, const std::string& host, bool reuse_p
   s->port = bound;
   s->vm = &vm;
   return Value::ref(s);
+}
+
+std::string peer_address(int fd) {
+  sockaddr_storage a{};
+  socklen_t len = sizeof a;
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) return "";
+  return address_text(a);
 }
 
 Value connection_ports(VM& vm, int fd, const std::string& ip, bool with_ip) {

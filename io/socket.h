@@ -69,6 +69,9 @@ class SocketInput final : public PortImpl {
   // Reads what has arrived into the buffer (after what is unconsumed),
   // waiting until the deadline (0: none) or until wake_fd is readable.
   Fill fill(uint64_t deadline_ns, int wake_fd = -1);
+  // Puts bytes in front of what will be read from the socket: those
+  // another worker read of a connection it handed over (io/server.h).
+  void preload(const std::string& bytes);
   // Frees the buffer if nothing is left in it (an idle connection between
   // requests holds none; fill allocates it again).
   void drop_empty_buffer() {
@@ -142,6 +145,9 @@ int arg_port(VM& vm, const char* fn, Value v);
 void close_listen_socket(Value s, bool force);
 // How write and disp show one: #<socket PORT> (KindOps::print).
 void print_listen_socket(Value s, std::string& out);
+// The address of a connected socket's peer, as accept gives it; empty if
+// it has none (the peer is gone).
+std::string peer_address(int fd);
 // Sets up a connection's two ports for an accepted descriptor.
 Value connection_ports(VM& vm, int fd, const std::string& ip, bool with_ip);
 // text, an IPv4 or IPv6 address, written as the server writes a peer's

@@ -53,7 +53,8 @@
 ; Bytes: a body over the op's limit in max-body* (default
 ; max-body-default*) is answered 413. Connections: past max-conns* open
 ; at once, a new one waits up to conn-wait* seconds for a free place, then
-; is answered 503. srv-grace* is how long a stopping server (SIGTERM) lets
+; is answered 503 (and so does one to be handed to another worker whose
+; channel stays full: %srv-route). srv-grace* is how long a stopping server (SIGTERM) lets
 ; the requests in flight finish.
 (= header-timeout* 10 idle-timeout* 5 body-timeout* 10)
 (= body-deadline* 120 body-min-rate* 500 body-rate-grace* 10)
@@ -138,11 +139,13 @@ Connection: close"))
     (unless (%srv-worker)
       (prn "ready to serve port " (socket-port s))
       (flushout))
-    (protect (fn ()
-               (until (or quitsrv* (%srv-stopping))
-                 (handle-request s breaksrv*)))
-             (fn () (close s) (wipe currsock*)))
-    (%srv-finish)))
+    (let handed (new-thread %srv-take-handed)
+      (after (do (protect (fn ()
+                            (until (or quitsrv* (%srv-stopping))
+                              (handle-request s breaksrv*)))
+                          (fn () (close s) (wipe currsock*)))
+                 (%srv-finish))
+             (kill-thread handed)))))
 
 ; After the accept loop: let the connections in flight finish (idle ones
 ; close at once), then, if the process was told to stop, run the shutdown
@@ -187,17 +190,38 @@ Connection: close"))
 (def handle-request-1 (s)
   (%srv-wait-place)
   (awhen (%srv-accept s)
-    (let (i o ip) it
-      (if (%srv-banned ip)
-          (do (++ (spurned* ip 0))
-              (force-close i o))
-          (>= srv-conns* max-conns*)
-          (%srv-refuse i o ip "over max-conns*" max-conns*)
-          (no (or (%srv-trusted ip) (%srv-take-ip ip)))
-          (%srv-refuse i o ip "over max-conns-per-ip*" max-conns-per-ip*)
-          (do (++ srv-conns*)
-              (when (> srv-conns* %srv-conns-peak*) (= %srv-conns-peak* srv-conns*))
-              (new-thread (fn () (handle-request-thread i o ip))))))))
+    (apply %srv-take it)))
+
+; A connection this worker takes, accepted or handed to it by another
+; (%srv-take-handed): the thread that serves it is started, unless the
+; limits above refuse it.
+(def %srv-take (i o ip)
+  (if (%srv-banned ip)
+      (do (++ (spurned* ip 0))
+          (force-close i o))
+      (>= srv-conns* max-conns*)
+      (%srv-refuse i o ip "over max-conns*" max-conns*)
+      (no (or (%srv-trusted ip) (%srv-take-ip ip)))
+      (%srv-refuse i o ip "over max-conns-per-ip*" max-conns-per-ip*)
+      (do (++ srv-conns*)
+          (when (> srv-conns* %srv-conns-peak*) (= %srv-conns-peak* srv-conns*))
+          (new-thread (fn () (handle-request-thread i o ip))))))
+
+; Under arcana --workers, the connections other workers hand to this one
+; (%srv-route), each taken as if accepted here; it runs for the server's
+; life (serve kills it at the end), also while a stopping server finishes,
+; so that what was handed before the stop is answered. Outside the
+; workers (%srv-handed nil) it ends at once.
+(def %srv-take-handed ()
+  (let go t
+    (while go
+      (on-err (fn (e)
+                (errsafe (srvlog 'err "handed connection" (details e)))
+                (sleep .05))
+              (fn ()
+                (aif (%srv-handed)
+                     (apply %srv-take it)
+                     (wipe go)))))))
 
 ; A connection refused with 503 as it is accepted, answered by a thread of
 ; its own: the answer's lingering close would hold up the accept loop.
@@ -237,6 +261,8 @@ Connection: close"))
                       nil
                      (acons r)
                       (do (%srv-bad-request i o peer (car r) (cdr r)) nil)
+                     (%srv-route i o peer r)
+                      nil
                      (let ip (%srv-client r peer proxy)
                        (if (%srv-banned ip)
                             (do (++ (spurned* ip 0))
@@ -263,6 +289,21 @@ Connection: close"))
         (-- srv-conns*)
         (when counted (%srv-drop-ip counted))
         (close i o)))))
+
+; Under arcana --workers, a request whose fnid another worker made (its
+; closure lives there, and nowhere else) goes to that worker: the
+; connection is handed over with the bytes read of it (%srv-hand-over,
+; io/server.h), and this worker is done with it. t if so, or if it could
+; not be handed over (then answered 503 here); nil when the request is
+; this worker's to answer: no fnid, one of its own, one made before the
+; workers started (every worker has it), one naming no worker (expired:
+; answered here as an unknown one), or a request handed here already.
+(def %srv-route (i o peer req)
+  (whenlet w (and (%srv-worker) (%srv-fnid-worker (arg req "fnid")))
+    (let r (%srv-hand-over i w conn-wait*)
+      (if (acons r)
+          (do (%srv-bad-request i o peer (car r) (cdr r)) t)
+          r))))
 
 (def %srv-bad-request (i o ip status msg)
   (errsafe (srvlog 'err ip status msg))
@@ -664,8 +705,25 @@ Connection: close"))
   (atomic (= (%srv-fnid-owners* (current-thread)) user)))
 
 ; 22 characters from the kernel's random source: 131 bits, not guessable.
+; In a worker of arcana --workers, they follow the worker's index and an
+; _ (3_ for worker 3): the closure lives in that process only, and a
+; request naming it is served there (%srv-route).
 (def new-fnid ()
-  (check (sym (rand-string 22)) ~fns* (new-fnid)))
+  (check (sym (aif (%srv-worker)
+                   (string it "_" (rand-string 22))
+                   (rand-string 22)))
+         ~fns*
+         (new-fnid)))
+
+; The index of the worker whose fnid id (a string or symbol) is: the
+; number before its _, nil for none.
+(def %srv-fnid-worker (id)
+  (when id
+    (let s (string id)
+      (awhen (pos #\_ s)
+        (and (< 0 it 6)
+             (all digit (cut s 0 it))
+             (int (cut s 0 it)))))))
 
 ; Counts key among its owner's closures, dropping his oldest past his
 ; budget, or else in the shared pool: t if it went to an owner.

@@ -23,7 +23,8 @@
 ;                   the same of (gc-stats): where the heap's growth comes from
 ;     The shell script reads it before and after N requests and divides.
 ;     /bench-gc answers the same after a full collection; /bench-opstats
-;     srv.arc's per-op figures (opstats*) since its last call.
+;     srv.arc's per-op figures (opstats*) since its last call;
+;     /bench-fnid-shared and /bench-fnid the urls of two closures (below).
 
 (= news-home* (car argv))
 (load (+ news-home* "news.arc"))
@@ -60,6 +61,17 @@
     (prn s!op " " s!requests " " s!ms " " (or s!dispatches "-") " "
          s!allocations " " s!bytes " " s!gc-ms))
   (= opstats* (table)))
+
+; /bench-fnid-shared and /bench-fnid: the url of a closure link whose
+; answer is a word, one made here before serve (before --workers forks:
+; every worker has it), one made by the worker answering, on its first
+; call (its index in the fnid: a request for it that another worker reads
+; is handed to it, srv.arc's %srv-route). news.sh's section 1c compares
+; them.
+(= bench-shared-link* (flink (fn (req) (pr "closure"))) bench-own-link* nil)
+(defop bench-fnid-shared req (pr bench-shared-link*))
+(defop bench-fnid req
+  (pr (or bench-own-link* (= bench-own-link* (flink (fn (req) (pr "closure")))))))
 
 (when (is (and (> (len argv) 3) (argv 3)) "sqlite") (store-use-sqlite))
 (store-open (cadr argv))

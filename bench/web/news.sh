@@ -68,6 +68,12 @@
 #     the two cores with the workers, so the CPU time wrk used (from
 #     /proc, over the run's wall time) is printed beside it. The issue's
 #     target (2 workers at least 1.5x one) is printed, not required here.
+#     Then, on the 2 workers, closures (fnids): ab -n 3000 -c 1 (a new
+#     connection per request) on a link made before the fork, which every
+#     worker has, and on one made by one worker, whose requests the other
+#     worker reads are handed to it (docs/ARCHITECTURE.md, "Closures under
+#     workers"), RUNS times interleaved; about half the second's requests
+#     are handed over, so a hand-over costs twice the difference.
 #  4. Ratios to the reference figures of the issue (Arc 3.1 on Racket 8.7,
 #     Arcueid), printed as constants: no Racket Arc runs here, so they are
 #     "reference, not measured in this run".
@@ -208,10 +214,19 @@ page_name() {
     anon) echo "/news anonymous" ;;
     li) echo "/news logged in" ;;
     item) echo "/item?id=$item logged in" ;;
+    fsh) echo "closure of all workers" ;;
+    fown) echo "closure of one worker" ;;
   esac
 }
-page_path() { case $1 in anon|li) echo /news ;; item) echo "/item?id=$item" ;; esac; }
-page_cookie() { [ "$1" = anon ] || echo "Cookie: user=$cookie"; }
+page_path() {
+  case $1 in
+    anon|li) echo /news ;;
+    item) echo "/item?id=$item" ;;
+    fsh) echo "$fnid_shared" ;;
+    fown) echo "$fnid_own" ;;
+  esac
+}
+page_cookie() { case $1 in anon|fsh|fown) ;; *) echo "Cookie: user=$cookie" ;; esac; }
 
 # The pages answer 200, and logged in they show the reader (a logout link).
 check_pages() {
@@ -429,6 +444,22 @@ if [ -n "$workers_up" ]; then
       done
     done
   done
+  # Closures under the 2 workers: a link every worker has, and one of a
+  # single worker, whose requests the other worker reads are handed over.
+  use_server w2
+  fnid_shared=$(curl -s "$base/bench-fnid-shared")
+  fnid_own=$(curl -s "$base/bench-fnid")
+  for p in fsh fown; do
+    [ "$(curl -s "$base$(page_path "$p")" | tr -d '\n')" = closure ] ||
+      problem "workers-2: $(page_name "$p") ($(page_path "$p")) does not answer"
+  done
+  for r in $(seq "$runs"); do
+    for p in fsh fown; do
+      echo "workers run $r/$runs: $(page_name "$p")" >&2
+      run_ab "$p" -n 3000 -c 1 >>"$tmp/res/$p.route"
+      alive "ab $(page_name "$p")" || break 2
+    done
+  done
 fi
 for k in w2 w1; do [ -n "${srv_of[$k]:-}" ] && { use_server $k; stop_server; }; done
 
@@ -562,6 +593,21 @@ for p in $wpages; do
     "$(fmt_or "$r2" '%.0f')" "$(fmt_or "$(median "$f2" 2)" '%.3f')" "$(fmt_or "$(median "$f2" 4)" '%.3f')" "$(median "$f2" 7)" \
     "$(fmt_or "$ratio" '%.3f')" ">= 1.5x: $(pf "$ok")"
 done
+
+echo
+echo "1c. closures under 2 workers (the same server): ab -n 3000 -c 1, a new connection each (the kernel gives about half to"
+echo "    each worker), medians of $runs runs interleaved: a link made before the fork (every worker has it) and one made by"
+echo "    one worker (the connections the other reads are handed over: srv.arc's %srv-route); a hand-over costs about"
+echo "    twice the difference of the means"
+printf '%-24s | %8s %8s %8s\n' "closure" "req/s" "mean" "p99"
+for p in fsh fown; do
+  f=$tmp/res/$p.route
+  printf '%-24s | %8s %8s %8s\n' "$(page_name "$p")" \
+    "$(fmt_or "$(median "$f" 1)" '%.0f')" "$(fmt_or "$(median "$f" 2)" '%.3f')" "$(fmt_or "$(median "$f" 4)" '%.3f')"
+done
+printf '%-24s | %8s %8s\n' "a hand-over (ms)" "" \
+  "$(fmt_or "$(awk -v a="$(median "$tmp/res/fown.route" 2)" -v b="$(median "$tmp/res/fsh.route" 2)" \
+       'BEGIN {if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", 2 * (a - b)}')" '%.3f')"
 
 echo
 echo "2. per request: type dispatches, allocations (server with --stats, ab -n $stats_n -c 1 -k, the cost of /bench-stats taken off);"

@@ -22,6 +22,11 @@ servers/news_seed.arc (voters with sessions, a story).
   logout on the other ends it on the first.
 - A worker killed and started again (forked from the parent's memory of
   the start) shows what was submitted before.
+- A closure (srv.arc's fnids) made on one worker and followed on a
+  connection the other holds is answered by its maker, the connection
+  handed over (io/server.h): the submit form made on worker 0 and posted
+  on worker 1 submits the story, and the "log out everywhere" link made
+  on worker 1 and followed on worker 0 ends the session.
 
 usage: python3 tests/web/test_news_workers.py path/to/arcana
 """
@@ -376,6 +381,47 @@ class NewsWorkersTest(unittest.TestCase):
         for w in (0, 1):
             status, _, body = self.pin(w).get("/item?id=%d" % self.story)
             self.assertIn("%d points" % want, crash.page_text(body), "worker %d" % w)
+
+    def test_closures_followed_on_the_other_worker(self):
+        self.seed(1)
+        self.start()
+        name, cookie, _ = self.users[0]
+        w0 = self.pin(0, cookie)
+        w1 = self.pin(1, cookie)
+        # the submit form is worker 0's closure; worker 1 is given it
+        status, _, body = w0.get("/submit")
+        self.assertEqual(status, 200)
+        form = next(f for f in crash.parse_page(body).forms
+                    if {"t", "u"} <= {k for k, _ in f["fields"]})
+        fnid = dict(form["fields"])["fnid"]
+        self.assertTrue(fnid.startswith("0_"), fnid)
+        fields = [[k, {"t": "Routed to worker 0", "u": "http://example.com/routed",
+                       "x": ""}.get(k, v)] for k, v in form["fields"]]
+        status, headers, body = w1.request("POST", crash.absolute(form["action"] or "/r"),
+                                           body=fields)
+        self.assertIn(status, (302, 303), body[:500])
+        self.assertNotIn("deadlink", headers.get("location", ""), self.logs())
+        # worker 0 answered, and holds the connection now
+        self.assertEqual(self.workers_pid(w1), self.workers[0])
+        for w in (w0, w1, self.pin(1, cookie)):
+            status, _, body = w.get("/newest")
+            self.assertIn("Routed to worker 0", crash.page_text(body), self.logs())
+        # "log out everywhere", a link made on worker 1, followed on worker 0
+        w1 = self.pin(1, cookie)
+        status, _, body = w1.get("/user?id=" + name)
+        self.assertEqual(status, 200)
+        link = re.search(r'<a href="([^"]+)"><u>log out everywhere</u></a>',
+                         body.decode("utf-8", "replace"))
+        self.assertIsNotNone(link, crash.page_text(body)[:2000])
+        url = crash.absolute(html.unescape(link.group(1)))
+        self.assertIn("fnid=1_", url)
+        status, headers, body = w0.get(url)
+        self.assertIn(status, (302, 303), body[:500])
+        self.assertNotIn("deadlink", headers.get("location", ""), self.logs())
+        for w in (self.pin(0, cookie), self.pin(1, cookie)):
+            status, _, body = w.get("/news")
+            self.assertNotIn("logout", crash.page_text(body),
+                             "the session outlived log out everywhere\n" + self.logs())
 
     def test_login_on_one_is_known_to_the_other(self):
         self.seed(1)
