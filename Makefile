@@ -122,7 +122,7 @@ tsan: deps
 # go to the copy; the repository's corpus changes only on purpose). Leaks
 # are checked at the end of the run, then input by input over the grown
 # corpus (checking each input while fuzzing runs LeakSanitizer over the
-# whole heap whenever the collector grows, and fuzzes 20 times slower). A
+# whole heap whenever the collector grows, and fuzzes many times slower). A
 # crash, a leak or a sanitizer report fails, its input left in
 # $(FUZZ_BUILD)/ (crash-<sha1>, leak-<sha1>).
 FUZZ_BUILD ?= build-fuzz

@@ -926,6 +926,7 @@ class Emitter {
   // In a branch of a loop whose test repeats (LoopInfo::test_if): the test;
   // JUMPF back into the else branch, or JUMPT back into the then branch;
   // JUMP to the other branch.
+  //
   // A parameter passed as itself, (lp (cdr xs) acc) for acc, keeps its
   // value: it is neither pushed nor stored, when nothing assigns it (an
   // argument before it could) and it has no box (each round's is fresh).

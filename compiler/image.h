@@ -1,6 +1,6 @@
 // compiler/image.h — the library image: the Arc-level library compiled at
 // build time, so that a start runs the library's code instead of reading,
-// expanding and compiling its 5,000 lines again.
+// expanding and compiling its source again.
 //
 // The build compiles the library once (tools/make_image.cpp, through
 // Runtime's recording mode), writing down each top-level form's code

@@ -201,6 +201,7 @@ struct RequestParser::Callbacks {
   // Header callbacks after the head are a chunked body's trailer fields:
   // dropped, so nothing can add a header (a Cookie) after the head was
   // read (RFC 9110 6.5.1).
+  //
   // A name with whitespace in it is refused (RFC 9112 5.1: "Host : x" must
   // be, or two parties could read different headers), which Debian's
   // non-strict libhttp-parser lets through. Each piece is looked at as it

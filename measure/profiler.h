@@ -32,6 +32,7 @@
 //    was running when it came, wherever it is noticed.
 // File names are absolute (source_path), so that pprof -list finds them
 // from any directory.
+//
 // Collections are charged as a [gc] frame above the stack they interrupted. Allocated bytes are a
 // second figure: at each sample, the bytes allocated since the previous one, charged to the same
 // stack (so the allocation profile has the timer's resolution).
@@ -68,8 +69,6 @@ class Profiler {
   Profiler(const Profiler&) = delete;
   Profiler& operator=(const Profiler&) = delete;
 
-  // The timer counts its ticks in its VM's profile_ticks (vm/vm.h),
-  // which the interpreter compares around builtin calls.
   // Whether ticks wait to be charged (the safe point's test).
   bool pending() const;
   // Tells the handler a collection runs (its ticks are [gc] ticks).
@@ -78,7 +77,9 @@ class Profiler {
   // At a safe point: charges the pending ticks to the running stack (at a
   // call's entry, to the caller), then the collection ticks to [gc] on top.
   void sample(bool at_entry);
-  // After a builtin call during which ticks came (ticks() != before); b
+  // After a builtin call during which ticks came: the timer counts them in
+  // its VM's profile_ticks (vm/vm.h), which the interpreter reads before
+  // and after each builtin call, and before is the first reading. b is
   // null when the builtin is not known any more (it tail-called): its
   // ticks go to the Arc frame that called it.
   void sample_builtin(const Builtin* b, uint64_t before);

@@ -92,6 +92,7 @@
 
 ; Saves table h in file, making its directory first if need be (a program
 ; may create accounts before serve has made arcdir*).
+;
 ; Atomic, so that two threads saving at once do not share the .tmp file.
 ; Every file saved here holds secrets (password hashes, login cookies,
 ; sessions), so it is readable by its owner only: the .tmp file that
@@ -116,6 +117,7 @@
 ; made one: anything else a client sends would be interned for good. The
 ; closures the request goes on to make are counted against that user's
 ; budget (fnid-owner, srv.arc).
+;
 ; With app-sessions*, the cookie names a session instead (Sessions, below).
 (def get-user (req)
   (let u (if app-sessions*
@@ -148,6 +150,7 @@
 
 ; Nothing to forget, and no file to write, for nil: login-handler logs out
 ; whoever sent the form, usually no one.
+;
 ; With sessions, every one of the user's sessions ends too.
 (def logout-user (user)
   (when user

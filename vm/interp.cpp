@@ -496,7 +496,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 
   for (;;) {
     try {
-    transfer:  // where next says, the registers in r_ (vm/continuation.h)
+    transfer:  // where next says (vm/continuation.h, Next), the registers in r_
       base = r_.base;
       sp = r_.sp;
       n = next.nargs;

@@ -200,6 +200,7 @@ bool needs_bars(VM& vm, std::string_view name) {
 // |a b|, as Racket writes it (Arc 3.1's write); a name with a bar in it is
 // written instead with a backslash before each character the reader would
 // take specially, a\|b\ c, as Racket writes it too.
+//
 // The name's UTF-8 goes into out first, where it is looked at; only a name
 // that needs the bars is copied out and written again with them.
 void write_symbol(VM& vm, std::string& out, Value sym) {
@@ -245,9 +246,6 @@ const char* internal_form(Value v) {
 bool is_container_kind(Kind k) { return k == Kind::Cons || k == Kind::Table || k == Kind::Tagged; }
 bool is_container(Value v) { return is_container_kind(TYPE(v)); }
 
-// A value that holds no other (all but conses, tables and tagged objects),
-// printed with no printer state: what pr mostly prints, so it costs no
-// work stack and no sets.
 // An object of a kind a library owns (vm/library.h): as the library
 // prints it, or #<type> if vm has not opened it.
 void print_library_kind(VM& vm, Value v, std::string& out) {
@@ -258,6 +256,9 @@ void print_library_kind(VM& vm, Value v, std::string& out) {
   out += ">";
 }
 
+// A value that holds no other (all but conses, tables and tagged objects),
+// printed with no printer state: what pr mostly prints, so it costs no
+// work stack and no sets.
 void print_atom(VM& vm, std::string& out, Value v, bool write) {
   switch (TYPE(v)) {
     case Kind::Nil: out += "nil"; break;

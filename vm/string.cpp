@@ -268,8 +268,6 @@ int string_compare(Value a, Value b) {
   return n < m ? -1 : n > m ? 1 : 0;
 }
 
-// FNV-1a over code points, so a narrow and a wide string with the same
-// characters hash alike.
 // FNV-1a over the code points, so that a narrow string and a wide one of
 // the same characters hash alike (a narrow one's bytes are its code points).
 uint64_t string_hash(Value s) {

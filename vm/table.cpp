@@ -136,6 +136,7 @@ int64_t find_word(const Vector* v, Value key, uint64_t hash) {
 }
 
 // The slot index of key, or -1 if absent.
+//
 // A string key (the common key compared by content) meets the keys on its
 // probe path as strings at once: no other kind is equal to a string.
 int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word) {

@@ -12,7 +12,8 @@
 ; admin's is printed once, with its name; the users' are never shown (no
 ; one logs in as them), so they are hashed at pwhash-cost* min, still
 ; Argon2id: 20 random characters need no slow hash, and 15 interactive
-; hashes would take 4 seconds. The admin's uses the normal cost.
+; hashes would slow every demo start for nothing. The admin's uses the
+; normal cost.
 ;
 ; The store makes every write durable before it returns (two fsyncs),
 ; and the seed makes thousands of writes. Nothing else runs while it is

@@ -4,6 +4,7 @@
 ;
 ; (--help lists every option; README.md, "Running a site", says how to
 ; run it as a service.)
+;
 ; It loads the site (store.arc, model.arc, pages.arc, admin.arc, then
 ; demo.arc, all beside this file), points the store at DIR (the equivalent of Arc
 ; 3.1's arc/ folder: DIR/news/story/ID, DIR/hpw, DIR/admins ...), seeds
@@ -63,6 +64,7 @@
 
 ; Prints the site's address once serve is listening: only then is the
 ; port known (port 0 asks the kernel for a free one).
+;
 ; With no admin yet, it says how to make one. It also writes the control
 ; file (operate.arc), which needs the port.
 (def news-announce ()

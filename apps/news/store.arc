@@ -46,6 +46,7 @@
 ; The disk tables and vars (store-vars*) are saved with todisk
 ; (stdlib/lib.arc), through the saver store-open registers for each;
 ; (store-reset-vars) empties them.
+;
 ; A record given to store-change and store-update is a list (kind key
 ; table (o keys)): kind is item, profile or votes, key the item's id or
 ; the user's name, table the record in memory. The names that begin with

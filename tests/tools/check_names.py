@@ -9,7 +9,7 @@ tests/tools/test_check_names.py, which shows that a wrong citation fails).
 
 -v also prints each citation checked and found, as FILE:LINE: ok ...
 
-Read: the comments of C++ (.cpp .h .def), Arc (.arc) and JavaScript (.mjs),
+Read: the comments of C++ (.cpp .h .def .inc), Arc (.arc) and JavaScript (.mjs),
 runs of consecutive comment lines joined, so that a citation may wrap;
 every line of Python, shell, CMake, the Makefile and Markdown, paragraphs
 joined. The same files as check_paths.py, and not itself nor the self-test.
@@ -21,38 +21,57 @@ Names. The forms the tree uses to say where a name lives:
     NAME in FILE        `fixnum_add` in `vm/value.h`; also "NAME of", "NAME is in",
                         "lives in", "is defined in"; a list of names
                         ("`a`, `b` and `c` live in FILE") checks each
-    FILE (NAME)         `gc/gen.cpp` (`kGrowth`), NAME backticked
+    FILE's NAME         stdlib/srv.arc's opstats*
+    FILE: NAME          `gc/gen.cpp`: `gen`
+    FILE (NAMES ...)    `gc/gen.cpp` (`kGrowth`), `compiler/builtins.{h,cpp}`
+                        (`eval`, `read`, ... and prose): the backticked names
+                        that open the parenthesis, after a label if any
+                        (`io/sqlite.cpp` (SQLite databases: `sql-open`, ...))
     (FILE: NAME, ...)   each backticked NAME of the list
-    a trailing comment on a `register_AREA_builtins` declaration (the
-    areas of vm/builtins.h): each item that is the name of an Arc builtin
-    or definition must be a builtin that area's file registers.
-A NAME is checked when it is written as code: in backticks, or with `_`,
-`::`, `()` or an inner capital (C++), or an Arc name (a builtin or a
-definition of stdlib/ or apps/) with a character no English word has
-(`-`, `%`, `*`, `?`, `!`, ...); in (FILE, NAME) any single word after the
-comma is. A name in prose ("the reader (compiler/reader.h)") is not.
+A FILE written x.{h,cpp} is either file. A NAME is checked when it is
+written as code: in backticks, or with `_`, `::`, `()` or an inner capital
+(C++), or an Arc name shaped as no English word is (%x, x*, x?, x!), or a
+builtin or definition of stdlib/ or apps/ with a `-`, `<`, `=` or `+` in it;
+in (FILE, NAME) any single word after the comma is. A name in prose ("the
+reader (compiler/reader.h)") is not.
 What "is there" means, by the kind of name and file:
   - an Arc name in an .arc file: a definition of it there, `(def NAME`,
-    `(mac NAME`, `(defop NAME`, `(newsop NAME`, ..., or at the top level
-    `(assign NAME` or `(= NAME`;
+    `(mac NAME`, `(defop NAME`, `(newsop NAME`, ..., or a name an
+    `(= a x b y ...)` or `(assign NAME ...)` sets, anywhere in the file;
   - an Arc name in a .cpp file: a builtin that file's table registers,
-    `{"NAME", fn, min, max, ...}` (vm/builtins.h);
-  - a C++ name: the identifier occurs in the file; a qualified one
-    (VM::unwind) occurs so in a .cpp, and each part in a header;
-  - a backticked word that is neither: either of the above.
+    `{"NAME", fn, min, max, ...}` (vm/builtins.h); in a header, its .cpp's;
+  - a C++ name: the identifier occurs in the file's code, not only in a
+    comment; a qualified one (VM::unwind) occurs so in a .cpp, or its class
+    is declared there and holds the member; in a header, each part occurs;
+  - a backticked word that is neither: either of the above, or a string
+    literal of the code ("marksweep").
 FILE is a path from the repository's top or, bare, the file of that name
 at the top, beside the citing file, or the only one in the repository.
 
+Areas. Where a comment says which area registers a builtin:
+  - a trailing comment on a `register_AREA_builtins` declaration
+    (vm/builtins.h, io/io.h): each item that is an Arc name (a builtin or
+    definition anywhere, or shaped as one: %x, x*, x-y), after a label
+    ("SQLite: sql-open"), must be a builtin the function's file registers;
+  - a list of a folder of areas, "`vm/builtins/`: list, ..., system
+    (quit, memory, clocks)": each area a file of the folder, and each Arc
+    name in its parenthesis registered there.
+
 Sections. The forms:
     FILE, "Title"  or  FILE "Title"  or  FILE's "Title"
-    the section "Title" below (or above), within one file
+    the section "Title" below (or above), (Title, below), (see Title, above)
 docs/LANGUAGE.md and docs/ARCHITECTURE.md are check_paths.py's. In another
 Markdown file, "Title" must be a heading's title (## 4.2 Title). In a
 source file it must begin a section heading (`; --- Title ---`, `// ----
 Title ----`, `// ==== Title ====`, `# ---- Title ----`) or the first line
 of a block of comment lines ("# Layering: ...", "# The library image
 (...)"). A quotation that starts in lower case after `FILE, ` is a phrase:
-it must occur in the file's comments, spacing aside.
+it must occur in the file's comments, spacing aside. A section said to be
+below or above is in the same file, on that side of the citation (a
+one-word one may be a C++ type declared there: (Label, above)).
+
+Make targets. Each `make TARGET` written as code is a target of the
+Makefile.
 
 Prints FILE:LINE: what was not found, and exits 1 if anything was not.
 """
@@ -69,7 +88,7 @@ ROOT = os.path.abspath(ARGS[0] if ARGS else os.path.join(os.path.dirname(__file_
 check_paths.ROOT = ROOT
 SKIP = (os.path.join("tests", "tools", "check_names.py"),
         os.path.join("tests", "tools", "test_check_names.py"))
-MARKERS = {".cpp": "//", ".h": "//", ".def": "//", ".mjs": "//", ".arc": ";"}
+MARKERS = check_paths.COMMENT_MARKERS
 
 _text = {}
 
@@ -81,6 +100,19 @@ def read(rel):
         _text[rel] = (open(path, encoding="utf-8", errors="replace").read()
                       if os.path.isfile(path) else None)
     return _text[rel]
+
+
+_code = {}
+CPP_EXTS = (".cpp", ".h", ".def", ".inc")
+
+
+def code(rel):
+    """A C++ file's text without its // comments (string literals kept: a
+    collector's name, "marksweep", is there as one)."""
+    if rel not in _code:
+        _code[rel] = "\n".join(line[:len(line) - len(check_paths.comment_of(line, "//"))]
+                               for line in read(rel).split("\n"))
+    return _code[rel]
 
 
 _files = None
@@ -122,15 +154,47 @@ def line_at(offs, pos):
 
 # ---- what files define -----------------------------------------------------
 
-# A definition: (def NAME, (mac NAME, (defop NAME, (newsop NAME, ...
-# anywhere; a global assigned, (= NAME or (assign NAME, at the top level.
-ARC_DEF = re.compile(r"\((?:def[\w-]*|mac|newsop|adop|edop)\s+([^\s()]+)|"
-                     r"^\((?:assign|=)\s+([^\s()]+)", re.M)
+# A definition: (def NAME, (mac NAME, (defop NAME, (newsop NAME, ...;
+# a name assigned, (= a x b y ...) or (assign NAME ...): see arc_defs.
+ARC_DEF = re.compile(r"\((?:def[\w-]*|mac|newsop|adop|edop)\s+([^\s()]+)")
 BUILTIN = re.compile(r'\{\s*"([^"\s]+)",\s*\w+,\s*-?\d+,\s*-?\d+')
 
 
+ARC_ATOM = re.compile(r'"(?:[^"\\]|\\.)*"|#\\\S[^\s()]*|;[^\n]*|[()]|[^\s()";]+')
+
+
+def assigned(text, start):
+    """The names the (= a x b y ...) at start assigns: every other element,
+    from the first."""
+    names, depth, n = [], 0, 0
+    for m in ARC_ATOM.finditer(text, start):
+        tok = m.group(0)
+        if tok.startswith(";"):
+            continue
+        if tok == "(":
+            if depth == 1:
+                n += 1
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        elif depth == 1:
+            if n >= 1 and n % 2 == 1:
+                names.append(tok)
+            n += 1
+    return names
+
+
 def arc_defs(rel):
-    return set(a or b for a, b in ARC_DEF.findall(read(rel)))
+    """What an .arc file defines: (def NAME ...) and the like, and each name
+    an (= a x b y ...) or (assign ...) assigns, at the top level or in a
+    function (news-reset sets maxid*, which no top-level form does)."""
+    text = read(rel)
+    names = set(ARC_DEF.findall(text))
+    for m in re.finditer(r"\((?:assign|=)\s", text):
+        names.update(assigned(text, m.start()))
+    return names
 
 
 def builtins(rel):
@@ -166,6 +230,10 @@ def resolve(tok, citing):
     return same[0] if len(same) == 1 else None
 
 
+# Arc names no English word looks like: %internal, global*, pred?, set!.
+ARC_MARKED = re.compile(r"%[a-z][\w%*?!/-]*|[a-z][\w%/-]*[*?!]")
+
+
 def kind_of(name, code):
     """"cpp", "arc", "either" (a backticked word), or None: prose, not
     checked. code: the name was written as code (backticks)."""
@@ -181,6 +249,8 @@ def kind_of(name, code):
         return "cpp"
     if name in arc_names() and (code or re.search(r"[-%*?!<>=+]", name)):
         return "arc"
+    if ARC_MARKED.fullmatch(name):
+        return "arc"  # an Arc name by its shape, though nothing defines it
     return "either" if code else None
 
 
@@ -198,9 +268,13 @@ def has_name(path, name, kind):
             cpp = path[:-2] + ".cpp"
             return read(cpp) is not None and name in builtins(cpp)
         return name in builtins(path)
+    if path.endswith(CPP_EXTS):
+        text = code(path)  # a C++ name is in the code, not only in a comment
     parts = name.split("::")
-    if len(parts) > 1 and path.endswith(".cpp"):
-        return name in text
+    if len(parts) > 1 and path.endswith(".cpp") and name not in text:
+        # A member defined in its class's body: the class declared here.
+        if not re.search(r"\b(?:class|struct)\s+" + re.escape(parts[-2]) + r"\b", text):
+            return False
     if all(ident(p, text) for p in parts):
         return True
     return kind == "either" and name in builtins(path)
@@ -208,22 +282,35 @@ def has_name(path, name, kind):
 
 # ---- names ------------------------------------------------------------------
 
-FILE = r"`?((?:[\w.-]+/)*[\w.-]+\.(?:arc|cpp|h|def))`?"
+FILE = r"`?((?:[\w.-]+/)*[\w.-]+\.(?:arc|cpp|h|def|inc))`?"
+# A file or several: vm/thread.{h,cpp}.
+FILES = r"`?((?:[\w.-]+/)*[\w.-]+\.(?:arc|cpp|h|def|inc|\{\w+(?:,\w+)+\}))`?"
 NAME = r"(`[^`\s]+`|[%\w:*<>=?!+~-]+(?:\(\))?)"
 NAMES = r"((?:`[^`\s]+`|[%\w:*<>=?!+~-]+(?:\(\))?)(?:(?:,? and |, )`[^`\s]+`)*)"
+CODE_LIST = r"(`[^`\s]+`(?:(?:,? and |, )`[^`\s]+`)*)"
 PAREN_FILE_NAME = re.compile(r"\(" + FILE + r"(,?) " + NAME + r"(?=[),;])")
 NAME_PAREN_FILE = re.compile(NAME + r" \(" + FILE + r"(?=[),])")
 NAME_IN_FILE = re.compile(NAMES + r",? (?:(?:is|are|lives?|stays?|is defined|are defined) )?(?:in|of) " +
                           FILE)
 FILE_COLON_LIST = re.compile(r"\(" + FILE + r": ([^)]*)\)")
-FILE_PAREN_NAME = re.compile(FILE + r" \((`[^`\s]+`)\)")
+# FILE (`a`, `b` and more) or FILE (a label: `a`, `b`): the names that open
+# the parenthesis, before any prose.
+FILE_PAREN_LIST = re.compile(FILES + r",? \((?:[A-Za-z][\w ]*: )?" + CODE_LIST +
+                             r"(?=[,;)]| and | \.\.\.)")
+POSSESSIVE = re.compile(FILE + r"'s " + NAME)
+FILE_COLON = re.compile(r"(?<!\()" + FILE + r": " + NAME)
 REGISTER = re.compile(r"void (register_\w+_builtins)\(VM& vm\);\s*//\s*(.*)")
 PROSE = {"and", "or", "the", "a", "an", "as", "which", "where", "its", "in", "with", "for",
          "see", "after", "before", "from", "does", "do", "is", "are", "there", "here", "below"}
 
 
+def split_names(text):
+    return [raw.strip() for raw in re.split(r",? and |, ", text)]
+
+
 def name_citations(text):
-    """(name, written as code, file, form) for each citation of a name."""
+    """(position, name, written as code, file) for each citation of a name;
+    the file may be several ({h,cpp})."""
     for m in PAREN_FILE_NAME.finditer(text):
         raw = m.group(3)
         code = raw.startswith("`") or (m.group(2) == "," and raw.lower() not in PROSE)
@@ -231,15 +318,18 @@ def name_citations(text):
     for m in NAME_PAREN_FILE.finditer(text):
         yield m.start(), m.group(1).strip("`"), m.group(1).startswith("`"), m.group(2)
     for m in NAME_IN_FILE.finditer(text):
-        for raw in re.split(r",? and |, ", m.group(1)):
+        for raw in split_names(m.group(1)):
             yield m.start(), raw.strip("`"), raw.startswith("`"), m.group(2)
-    for m in FILE_PAREN_NAME.finditer(text):
-        yield m.start(), m.group(2).strip("`"), True, m.group(1)
+    for m in FILE_PAREN_LIST.finditer(text):
+        for raw in split_names(m.group(2)):
+            yield m.start(), raw.strip("`"), True, m.group(1)
     for m in FILE_COLON_LIST.finditer(text):
-        for raw in re.split(r",? and |, ", m.group(2)):
-            raw = raw.strip()
+        for raw in split_names(m.group(2)):
             if re.fullmatch(r"`[^`\s]+`", raw):
                 yield m.start(), raw.strip("`"), True, m.group(1)
+    for regex in (POSSESSIVE, FILE_COLON):
+        for m in regex.finditer(text):
+            yield m.start(), m.group(2).strip("`"), m.group(2).startswith("`"), m.group(1)
 
 
 def name_problems(rel):
@@ -248,20 +338,39 @@ def name_problems(rel):
         seen = set()
         for pos, name, code, tok in name_citations(text):
             kind = kind_of(name, code)
-            path = resolve(tok, rel)
-            if kind is None or path is None or (name, path) in seen:
+            paths = [resolve(t, rel) for t in check_paths.expand_braces(tok)]
+            if kind is None or None in paths or (name, tok) in seen:
                 continue
-            seen.add((name, path))
-            if VERBOSE and has_name(path, name, kind):
+            seen.add((name, tok))
+            path = " or ".join(paths)
+            found = any(has_name(p, name, kind) for p in paths)
+            if VERBOSE and found:
                 print("%s:%d: ok %s %s in %s" % (rel, line_at(offs, pos), kind, name, path))
-            if not has_name(path, name, kind):
+            if not found:
                 what = {"arc": "Arc name", "cpp": "C++ name", "either": "name"}[kind]
                 problems.append((line_at(offs, pos), "%s %s not in %s" % (what, name, path)))
     return problems
 
 
+def area_items(items):
+    """The builtins a list of an area's contents names: each item that is
+    one Arc name (a builtin or definition anywhere, or shaped like one:
+    %x, x*, x?, x-y), after any label ("SQLite: sql-open")."""
+    out = []
+    for item in re.split(r",? and |, ", items):
+        item = re.sub(r"^[A-Za-z][\w ]*: ", "", item.strip()).strip("`")
+        if item in arc_names() or ARC_MARKED.fullmatch(item) or \
+                re.fullmatch(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+", item):
+            out.append(item)
+    return out
+
+
+AREA_DIR = re.compile(r"`?((?:[\w-]+/)+)`?: ((?:[^.()]|\([^()]*\))+)")
+
+
 def area_problems(rel):
-    """The area comments of register_*_builtins declarations."""
+    """The area comments of register_*_builtins declarations, and a list of
+    a folder's areas ("`vm/builtins/`: list, ..., system (quit, clocks)")."""
     problems = []
     text = read(rel)
     for i, line in enumerate(text.split("\n")):
@@ -273,10 +382,29 @@ def area_problems(rel):
         if len(defining) != 1:
             problems.append((i + 1, "%s defined in %d files" % (m.group(1), len(defining))))
             continue
-        for item in m.group(2).split(","):
-            item = item.strip()
-            if item in arc_names() and item not in builtins(defining[0]):
+        for item in area_items(m.group(2)):
+            if item not in builtins(defining[0]):
                 problems.append((i + 1, "builtin %s not registered in %s" % (item, defining[0])))
+    for block, offs in blocks(rel):
+        for m in AREA_DIR.finditer(block):
+            folder = m.group(1)
+            areas = [f for f in files()
+                     if os.path.dirname(f) + "/" == folder and f.endswith(".cpp")]
+            if not areas or not all(re.search(r"void register_\w+_builtins\(", read(f))
+                                    for f in areas):
+                continue  # not a folder of areas, each file one
+            line = line_at(offs, m.start())
+            for item in re.split(r",? and |, (?![^()]*\))", m.group(2)):
+                am = re.fullmatch(r"\s*([a-z]\w*)(?: \(([^()]*)\))?\s*", item)
+                if not am:
+                    continue
+                cpp = folder + am.group(1) + ".cpp"
+                if cpp not in areas:
+                    problems.append((line, "area %s: no %s" % (am.group(1), cpp)))
+                    continue
+                for name in area_items(am.group(2) or ""):
+                    if name not in builtins(cpp):
+                        problems.append((line, "builtin %s not registered in %s" % (name, cpp)))
     return problems
 
 
@@ -284,24 +412,32 @@ def area_problems(rel):
 
 SECTION = re.compile(r"`?((?:[\w.-]+/)*(?:[\w.-]+\.(?:arc|cpp|h|def|md|py|txt|sh)|Makefile))`?"
                      r"(,|'s)? \"([^\"]+)\"")
-HERE = re.compile(r"the section \"([^\"]+)\" (?:below|above)")
+HERE = re.compile(r"the section \"([^\"]+)\" (below|above)")
+# (Sessions, below), (see The store, below): a section of the same file, or
+# a name declared there, on that side of the citation.
+HERE_PAREN = re.compile(r"\((?:see )?([A-Z][\w' -]{1,40}?), (below|above)\)")
 RULE = re.compile(r"(?m)^\s*(?:;+|//|#)\s*(?:-{3,}|={3,})\s*(.+?)\s*(?:-{3,}|={3,})?\s*$")
 MD_HEADING = re.compile(r"(?m)^#+ (?:\d+(?:\.\d+)*\.? )?(.+?)\s*$")
 COMMENT_LINE = re.compile(r"\s*(?:;+|//|#)\s?(.*)")
 
 
 def headings(path):
-    """A file's section titles, and the first lines of its comment blocks."""
-    text = read(path)
+    """A file's section titles, and the first lines of its comment blocks,
+    each as (line, text)."""
+    lines = read(path).split("\n")
     if path.endswith(".md"):
-        return [h.strip("`") for h in MD_HEADING.findall(text)], []
-    firsts, before = [], False
-    for line in text.split("\n"):
+        return [(i + 1, m.group(1).strip("`")) for i, line in enumerate(lines)
+                for m in [MD_HEADING.match(line)] if m], []
+    rules, firsts, before = [], [], False
+    for i, line in enumerate(lines):
+        m = RULE.match(line)
+        if m:
+            rules.append((i + 1, m.group(1)))
         m = COMMENT_LINE.match(line)
         if m and not before:
-            firsts.append(m.group(1))
+            firsts.append((i + 1, m.group(1)))
         before = bool(m)
-    return RULE.findall(text), firsts
+    return rules, firsts
 
 
 def begins(title, line, after):
@@ -309,12 +445,17 @@ def begins(title, line, after):
     return line.startswith(title) and (line == title or line[len(title):].startswith(after))
 
 
-def has_section(path, title):
+def section_lines(path, title):
+    """The lines of path where a section called title starts."""
     rules, firsts = headings(path)
     if path.endswith(".md"):
-        return title in rules
-    return (any(begins(title, r, (" ", ":", ",", "(")) for r in rules) or
-            any(begins(title, f, (":", " (")) for f in firsts))
+        return [i for i, h in rules if h == title]
+    return ([i for i, r in rules if begins(title, r, (" ", ":", ",", "("))] +
+            [i for i, f in firsts if begins(title, f, (":", " ("))])
+
+
+def has_section(path, title):
+    return bool(section_lines(path, title))
 
 
 def has_phrase(path, phrase):
@@ -343,10 +484,44 @@ def section_problems(rel):
             if not ok:
                 problems.append((line_at(offs, m.start()),
                                  '%s "%s" not in %s' % (what, title, path)))
-        for m in HERE.finditer(text):
-            if not has_section(rel, m.group(1)):
+        for regex in (HERE, HERE_PAREN):
+            for m in regex.finditer(text):
+                title, side = m.groups()
+                line = line_at(offs, m.start())
+                ok = any((i > line) == (side == "below") for i in here_lines(rel, title))
+                if VERBOSE and ok:
+                    print('%s:%d: ok section "%s" %s' % (rel, line, title, side))
+                if not ok:
+                    problems.append((line, 'section "%s" not %s in %s' % (title, side, rel)))
+    return problems
+
+
+def here_lines(rel, title):
+    """Where the section title starts in rel; for a one-word title, also
+    each line that declares it as a C++ name (enum class Label)."""
+    found = section_lines(rel, title)
+    if re.fullmatch(r"[A-Z]\w*", title):
+        decl = re.compile(r"\b(?:class|struct|enum(?: class)?|using)\s+" + title + r"\b")
+        found += [i + 1 for i, line in enumerate(read(rel).split("\n")) if decl.search(line)]
+    return found
+
+
+# ---- make targets -----------------------------------------------------------
+
+MAKE = re.compile(r"`make ([a-z][\w-]*)")
+TARGET = re.compile(r"(?m)^([a-z][\w-]*)\s*:(?!=)")
+
+
+def make_problems(rel):
+    """Each `make TARGET` a comment or document names is a target of the
+    Makefile."""
+    problems = []
+    targets = set(TARGET.findall(read("Makefile") or ""))
+    for text, offs in blocks(rel):
+        for m in MAKE.finditer(text):
+            if m.group(1) not in targets:
                 problems.append((line_at(offs, m.start()),
-                                 'section "%s" not in %s' % (m.group(1), rel)))
+                                 "make target %s not in Makefile" % m.group(1)))
     return problems
 
 
@@ -356,7 +531,7 @@ def main():
         if rel in SKIP:
             continue
         for line, what in sorted(set(name_problems(rel) + area_problems(rel) +
-                                     section_problems(rel))):
+                                     section_problems(rel) + make_problems(rel))):
             print("%s:%d: %s" % (rel, line, what))
             bad += 1
     if bad:

@@ -6,7 +6,7 @@ section, item or invariant that those files have. CTest runs it as
 
     python3 tests/tools/check_paths.py [REPO]      (REPO: default, this checkout)
 
-Files read: C++ sources and headers (.cpp .h .def), Arc (.arc), Python
+Files read: C++ sources and headers (.cpp .h .def .inc), Arc (.arc), Python
 (.py), shell scripts (.sh, .ci/run), CMake (CMakeLists.txt, .cmake), the
 Makefile, JavaScript tests (.mjs), tsan.supp and every .md; not build
 directories (build*), .git or node_modules.
@@ -14,7 +14,10 @@ directories (build*), .git or node_modules.
 What counts as a path:
   - a token starting with one of the repository's top folders (vm/,
     tests/arc/, docs/LANGUAGE.md, ...): it must exist; `*` and `{a,b}`
-    are expanded and must match something; a trailing `/` names a folder;
+    are expanded and must match something; a trailing `/` names a folder.
+    The top folders are the list TOP, and a top folder that holds a file
+    read here but is not in TOP is itself a problem (its paths would go
+    unchecked);
   - a bare file name with a source extension (object.cpp, fiber.h,
     srv.arc): some file of that name must exist in the repository.
 A token inside a URL, after another path component (build/arcana,
@@ -33,9 +36,13 @@ import sys
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(__file__), "..", ".."))
 
-TOP = ["apps", "bench", "cmake", "compiler", "docs", "examples", "gc", "repl", "stdlib",
-       "tests", "vm", ".ci"]
-EXTS = ("cpp", "h", "def", "arc", "py", "sh", "md", "mjs", "cmake")
+# The top folders: a path is a token that starts with one of them. A folder
+# added at the top must be added here, or the paths into it go unchecked:
+# top_folder_problems fails while a top folder holding a file read here is
+# missing from the list (or the list names a folder that is gone).
+TOP = ["apps", "bench", "cmake", "compiler", "docs", "examples", "gc", "io", "measure", "repl",
+       "stdlib", "tests", "tools", "vm", ".ci"]
+EXTS = ("cpp", "h", "def", "inc", "arc", "py", "sh", "md", "mjs", "cmake")
 
 # Tokens that look like repository paths but are not files of this one.
 EXCEPTIONS = {
@@ -58,6 +65,8 @@ EXCEPTIONS = {
     "docs/paths": "the CTest test that runs this script",
     "docs/names": "the CTest test that runs tests/tools/check_names.py",
     "docs/names-selftest": "the CTest test that runs tests/tools/test_check_names.py",
+    "docs/comments": "the CTest test that runs tests/tools/check_comments.py",
+    "docs/comments-selftest": "the CTest test that runs tests/tools/test_check_comments.py",
 }
 
 # Words that stand for any name in a path: tests/web/test_NAME.py,
@@ -215,7 +224,7 @@ def comment_of(line, marker):
 
 # Bare file names in code are often names a test makes at run time ("t.arc"),
 # so in these files only their comments are read for them.
-COMMENT_MARKERS = {".cpp": "//", ".h": "//", ".def": "//", ".mjs": "//", ".arc": ";"}
+COMMENT_MARKERS = {".cpp": "//", ".h": "//", ".def": "//", ".inc": "//", ".mjs": "//", ".arc": ";"}
 
 
 def check_file(rel, basenames):
@@ -255,10 +264,23 @@ def check_file(rel, basenames):
     return problems
 
 
+def top_folder_problems(files):
+    """The top folders that hold a file this script reads but are not in TOP,
+    and the folders of TOP that do not exist."""
+    held = set(f.split(os.sep)[0] for f in files if os.sep in f)
+    return (["%s/: a top folder TOP does not list" % d for d in sorted(held - set(TOP))] +
+            ["%s/: in TOP, but not a folder" % d for d in TOP
+             if not os.path.isdir(os.path.join(ROOT, d))])
+
+
 def main():
     basenames = all_basenames()
     bad = 0
-    for rel in source_files():
+    files = list(source_files())
+    for problem in top_folder_problems(files):
+        print("tests/tools/check_paths.py: %s" % problem)
+        bad += 1
+    for rel in files:
         if rel == os.path.join("tests", "tools", "check_paths.py"):
             continue  # its own examples and exceptions
         for line, tok in check_file(rel, basenames):

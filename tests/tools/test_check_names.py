@@ -46,8 +46,13 @@ TREE = {
         "; --- Errors: on-err and its helpers ---\n"
         "; the handler runs after the unwinding\n"
         "(assign on-err (fn (h f) (%catch (f) h)))\n"
-        "(def protect (during after) (dynamic-wind nil during after))\n"),
-    "README.md": "# A tree\n\n## Limits\n\nNone.\n",
+        "(def protect (during after) (dynamic-wind nil during after))\n"
+        "(= depth* 0 handlers* nil)\n"
+        "; The helpers above (Errors, above).\n"),
+    "README.md": (
+        "# A tree\n\n## Limits\n\nNone; `make test` runs the tests.\n\n"
+        "One file per area in `vm/builtins/`: number (rand), control (err, ccc).\n"),
+    "Makefile": "all:\n\ttrue\ntest: all\n\ttrue\n",
     "vm/vm.h": (
         "// Unwinding (vm/vm.cpp, VM::unwind) and `ccc` (vm/builtins/control.cpp);\n"
         "// `on-err` and `protect` live in stdlib/prelude.arc, `rand` in\n"
@@ -55,6 +60,9 @@ TREE = {
         "// (stdlib/prelude.arc: `on-err`, `protect`)\n"
         "// See vm/vm.cpp, \"Safe points\", stdlib/prelude.arc \"Errors\",\n"
         "// README.md's \"Limits\" and stdlib/prelude.arc, \"the handler runs\".\n"
+        "// stdlib/prelude.arc's handlers* and vm/builtins/number.cpp's `rand`;\n"
+        "// vm/vm.{h,cpp} (`unwind`, `cite`), vm/builtins/control.cpp (the\n"
+        "// area: `err` and `ccc`); see stdlib/prelude.arc: `protect`.\n"
         "int cite;\n"),
 }
 
@@ -86,6 +94,32 @@ WRONG = [
      'vm/vm.h:6: section "Limit" not in README.md'),
     ("vm/vm.h", '"the handler runs"', '"the handler ran"',
      'vm/vm.h:6: phrase "the handler ran" not in stdlib/prelude.arc'),
+    # FILE's NAME; a global of (= a x b y), or one shaped like a global.
+    ("vm/vm.h", "prelude.arc's handlers*", "prelude.arc's handler*",
+     "vm/vm.h:7: Arc name handler* not in stdlib/prelude.arc"),
+    ("vm/vm.h", "number.cpp's `rand`", "number.cpp's `err`",
+     "vm/vm.h:7: Arc name err not in vm/builtins/number.cpp"),
+    # FILE (`a`, `b`), over a {h,cpp} pair; FILE (a label: `a` and `b`).
+    ("vm/vm.h", "(`unwind`, `cite`)", "(`unwind`, `rewind`)",
+     "vm/vm.h:8: name rewind not in vm/vm.h or vm/vm.cpp"),
+    ("vm/vm.h", "area: `err` and `ccc`", "area: `err` and `rand`",
+     "vm/vm.h:8: Arc name rand not in vm/builtins/control.cpp"),
+    # FILE: NAME.
+    ("vm/vm.h", "stdlib/prelude.arc: `protect`.", "stdlib/prelude.arc: `protected`.",
+     "vm/vm.h:9: name protected not in stdlib/prelude.arc"),
+    # (Title, above): there, and on that side.
+    ("stdlib/prelude.arc", "(Errors, above)", "(Errors, below)",
+     'stdlib/prelude.arc:6: section "Errors" not below in stdlib/prelude.arc'),
+    # `make TARGET`.
+    ("README.md", "`make test`", "`make tests`",
+     "README.md:5: make target tests not in Makefile"),
+    # An area's list: an undefined builtin-shaped item; a folder's areas.
+    ("vm/builtins.h", "// err, ccc", "// err, ccc, call-cc-now",
+     "vm/builtins.h:2: builtin call-cc-now not registered in vm/builtins/control.cpp"),
+    ("README.md", "number (rand)", "number (rand, ccc)",
+     "README.md:7: builtin ccc not registered in vm/builtins/number.cpp"),
+    ("README.md", "control (err, ccc)", "contrl (err, ccc)",
+     "README.md:7: area contrl: no " + os.path.join("vm", "builtins", "contrl") + ".cpp"),
 ]
 
 

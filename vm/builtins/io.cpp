@@ -160,10 +160,10 @@ Value bi_disp(VM& vm, Value* args, int nargs) { return print_to(vm, "disp", args
 // (pr . xs) and (prn . xs): each x displayed on the current output port,
 // prn then a newline; both return the first x. Arc 3.1 defines them in
 // arc.arc as disp mapped over xs; here they are one call, since a page of
-// HTML is mostly pr (the news front page makes some 1,700 calls): one
-// port check and one flush for all of xs. Each x is printed straight into
-// the port's buffer (print_values), so an x that cannot be printed leaves
-// the ones before it written, as disp one at a time would.
+// HTML is mostly pr calls: one port check and one flush for all of xs.
+// Each x is printed straight into the port's buffer (print_values), so an
+// x that cannot be printed leaves the ones before it written, as disp one
+// at a time would.
 Value print_all(VM& vm, Value* args, int nargs, bool newline) {
   PortImpl* out = output_arg(vm, newline ? "prn" : "pr", args, 0, 0);
   print_values(vm, *out, args, nargs, false);

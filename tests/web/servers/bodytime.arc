@@ -3,6 +3,7 @@
 ; body-rate-grace*), with body-timeout* longer than the gaps of the tests'
 ; trickles, so that only the new limits can close them. /set changes a
 ; setting for the requests after it.
+;
 ; Run as: arcana --host=127.0.0.1 bodytime.arc 0
 
 (= header-timeout* 5 idle-timeout* 5 body-timeout* 2 threadlife* 10)

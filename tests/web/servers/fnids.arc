@@ -3,6 +3,7 @@
 ; which worker made them and which one runs them, so a test can follow on
 ; one worker a link or form made on the other. (No self-ending timer: see
 ; workers.arc.)
+;
 ; Run as: arcana --host=127.0.0.1 --workers=2 fnids.arc 0
 
 (= header-timeout* 2 idle-timeout* 5 threadlife* 10)

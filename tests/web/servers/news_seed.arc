@@ -23,7 +23,7 @@
          voters nil)
     (for k 1 n (push (+ "v" k) voters))
     (= voters (rev voters))
-    ; one Argon2id hash for all (each takes a quarter of a second)
+    ; one Argon2id hash for all (each is slow by design: io/crypto.cpp)
     (create-acct "author" "author-pw-1")
     (prn "password author author-pw-1")
     ; everything else in one transaction: one fsync

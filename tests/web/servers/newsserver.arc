@@ -41,7 +41,7 @@
 
 (store-add-admin "boss")
 (create-acct "boss" "boss-pw-1")
-; One Argon2id hash for all (each takes a quarter of a second).
+; One Argon2id hash for all (each is slow by design: io/crypto.cpp).
 (let h (hpasswords* "boss")
   (each u (cdr nt-users*)
     (set (dc-usernames* u))

@@ -1,6 +1,7 @@
 ; The server of tests/web/test_perip.py: at most three connections open at
 ; once per client IP (max-conns-per-ip*), counted by the forwarded IP
 ; behind the trusted proxy 127.0.0.50 (trusted-proxies*).
+;
 ; Run as: arcana --host=127.0.0.1 perip.arc 0
 
 (= max-conns-per-ip* 3 trusted-proxies* '("127.0.0.50"))

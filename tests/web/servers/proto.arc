@@ -2,6 +2,7 @@
 ; HEAD, forms, multipart uploads, pipelining) and the answers to bad input,
 ; timeouts, failing and overlong handlers. The timeouts are short so the
 ; tests do not wait long.
+;
 ; Run as: arcana --host=127.0.0.1 proto.arc 0
 
 (= header-timeout* 1 idle-timeout* 1 body-timeout* 1 threadlife* 1)

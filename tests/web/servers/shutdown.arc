@@ -1,6 +1,7 @@
 ; The server of tests/web/test_shutdown.py: stopped by SIGTERM or SIGINT,
 ; it finishes the requests in flight, runs its on-shutdown hooks (which
 ; write files the test looks for) and exits 0.
+;
 ; Run as: arcana --host=127.0.0.1 shutdown.arc 0
 
 (= header-timeout* 5 idle-timeout* 30 threadlife* 10)
