@@ -97,11 +97,11 @@ sanitize: deps
 # cgen (gen whose old generation a thread marks while the interpreter
 # runs) shares the heap with its marker the same way: its unit cases in
 # gc_tests, and under stress the Arc files that run fibers and sockets
-# (its whole Arc suite under stress runs in the plain build; under TSan,
-# continuations.arc and lib_iteration.arc alone took over four minutes
-# each, for the same code paths; threads.arc took 106 to 159 s, and on a
-# loaded machine its work-meter case outran the file's 60-second wait for
-# a thread, so vcgc's run of it stands for both here).
+# (its whole Arc suite under stress runs in the plain build; under TSan
+# the other files, continuations.arc and lib_iteration.arc above all,
+# cost many minutes for the same code paths; and threads.arc's work-meter
+# case, under TSan with stress on a loaded machine, outran the file's
+# one-minute wait for a thread, so vcgc's run of it stands for both here).
 TSAN_CGEN_ARC = fibers|sockets
 TSAN_VCGC_ARC = threads|sockets|app
 TSAN_BUILD ?= build-tsan
