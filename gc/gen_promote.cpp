@@ -140,25 +140,11 @@ uint64_t Blocks::sparse_free_bytes(double max_occupancy) const {
   return freed;
 }
 
+// All of it at once: the steps with no limit (the rest of a sweep in
+// steps, if one is under way).
 void Blocks::sweep(const KindInfo* kinds, const Recycle& recycle) {
-  if (sweeping_)
-    while (!sweep_some(kinds, recycle, SIZE_MAX)) {
-    }
-  live_ = mapped_ = 0;
-  size_t keep = 0;
-  for (Block& b : blocks_) {
-    if (b.marked == 0) b.live = 0;
-    else if (b.marked != b.objects) sweep_block(kinds, b);
-    if (b.live == 0) {
-      recycle(b.start, b.size);
-      continue;
-    }
-    live_ += b.live;
-    mapped_ += b.size;
-    blocks_[keep++] = b;
-  }
-  blocks_.resize(keep);
-  last_ = nullptr;
+  if (!sweeping_) begin_sweep();
+  sweep_some(kinds, recycle, SIZE_MAX);
 }
 
 bool Blocks::plan_evacuation(double max_occupancy, uint64_t min_bytes, bool stress) {
