@@ -54,6 +54,7 @@ constexpr uint8_t kFreeKind = 0xff;                 // the kind of a free cell
 // of a region maps all of it at once. Faulting in a 1 MiB eden's 256 small
 // pages one by one was a large part of a start, and one huge page costs a
 // fraction of that.
+//
 // Where the kernel gives no huge page the region is ordinary memory. The
 // price is resident memory: a region's untouched rest counts once any of it
 // is touched. Thread-safe (vcgc's collector maps pages too). Throws
