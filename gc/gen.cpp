@@ -394,6 +394,7 @@ class GenHeap final : public Heap {
       if (sp.start && sp.top == sp.start) madvise(sp.start, sp.size, MADV_DONTNEED);
     old_.trim_pool(0);
     old_.release_tails();
+    release_ready_regions();
     // The work lists keep the room of their largest collection: a burst of
     // connections (more live at once) grows them.
     for (auto* v : {&scanned_, &work_}) {
@@ -612,7 +613,7 @@ class GenHeap final : public Heap {
   void map_survivors() {
     for (Semispace& s : surv_) {
       s.size = survivor_size();
-      s.start = s.top = static_cast<char*>(map_space(s.size, 4096));
+      s.start = s.top = static_cast<char*>(map_space(s.size, 4096, true));
     }
   }
   void unmap_survivors() {
