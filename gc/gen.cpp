@@ -265,8 +265,8 @@ constexpr uint64_t kStressCheckEvery = 4;
 // and waits for the sweep, unless the old generation has grown past
 // kSweepOvershoot times the trigger (the rest is then swept in the pause).
 constexpr size_t kSweepPages = 8;
-constexpr auto kSweepSlice = std::chrono::microseconds(300);
-constexpr auto kSweepCatchUp = std::chrono::microseconds(600);
+constexpr auto kSweepSlice = std::chrono::microseconds(150);
+constexpr auto kSweepCatchUp = std::chrono::microseconds(300);
 constexpr double kSweepOvershoot = 1.5;
 
 // A survivor space: objects from start to top, packed.
