@@ -828,14 +828,22 @@ class Emitter {
       case NK::Catch: return emit_catch(n);
       case NK::Prim:
         if (Op imm_op = immediate_op(n); imm_op != Op::Count) {  // (op a k), k a small fixnum
-          if (Op l = local_form(imm_op); frame_local(n->kids[0]) && l != Op::Count) {
+          Op l = local_form(imm_op);
+          if (l != Op::Count &&
+              (frame_local(n->kids[0]) || (shared_local(n->kids[0]) && box_tolerant(imm_op)))) {
             emit(l, konst(n->value));
-            insns_.push_back(n->kids[0]->b->slot);
+            slot_operand(n->kids[0]);
           } else {
             emit_node(n->kids[0], false);
             emit(imm_op, konst(n->value));
           }
           insns_.push_back(uint32_t(int32_t(n->kids[1]->value.as_fixnum())));
+          return;
+        }
+        if (Op r = slots_form(n->prim); r != Op::Count && slots_operands(n)) {  // (op a b)
+          emit(r, konst(n->value));
+          slot_operand(n->kids[0]);
+          slot_operand(n->kids[1]);
           return;
         }
         if (Op l = local_form(n->prim); l != Op::Count && frame_local(n->kids.back())) {
@@ -862,6 +870,38 @@ class Emitter {
   bool frame_local(Node* n) const {
     return n->kind == NK::Local && n->b->owner == l_ && !n->b->boxed() && !n->b->shared() &&
            !n->b->constant;
+  }
+
+  // True iff n reads a shared local of this frame (LOADX): its slot holds
+  // its value, or a box once a capture made one.
+  bool shared_local(Node* n) const {
+    return n->kind == NK::Local && n->b->owner == l_ && n->b->shared() && !n->b->constant;
+  }
+
+  // Whether an immediate opcode's local form may be given a shared local's
+  // slot: the tests, whose fast paths fail on a box and run again on its
+  // contents (vm/interp_prims.inc, IMMEDIATE_OP). ISI's words decide alone;
+  // the arithmetic ones on a shared local stay LOADX and the opcode, which
+  // fuse with the POPX of an update (LOADX_ADDI).
+  static bool box_tolerant(Op imm_op) {
+    return imm_op == Op::LTI || imm_op == Op::GTI || imm_op == Op::LEI || imm_op == Op::GEI;
+  }
+
+  // Whether (op a b) takes a slot form (vm/opcodes.def, Slots): a and b
+  // locals of this frame in slots, plain or shared. Of two plain locals, <
+  // and > stay LOADL and LTL or GTL: fused as one (LOADL_LTL), and with a
+  // counting loop's step (ADDIL_LTL) as a slot form would not be.
+  bool slots_operands(Node* n) const {
+    Node *a = n->kids[0], *b = n->kids[1];
+    if (!(frame_local(a) || shared_local(a)) || !(frame_local(b) || shared_local(b))) return false;
+    if (n->prim == Op::LT || n->prim == Op::GT) return shared_local(a) || shared_local(b);
+    return true;
+  }
+
+  // A local's slot as an operand word; a shared local's noted for Code::shared.
+  void slot_operand(Node* n) {
+    if (n->b->shared()) note_shared(n->b);
+    insns_.push_back(n->b->slot);
   }
 
   // The constant node n is: itself, or the one a local bound to a constant
@@ -965,6 +1005,11 @@ class Emitter {
   // assignment to a shared one); else n, then POP.
   void emit_statement(Node* n) {
     if (n->kind == NK::InitLocal && alias_init(n)) return;
+    if (n->kind == NK::Seq || n->kind == NK::Let) {  // each part for its effect
+      mark_line(n->line);
+      for (Node* k : n->kids) emit_statement(k);
+      return;
+    }
     if ((n->kind == NK::InitLocal || n->kind == NK::SetLocal) && n->b->owner == l_ &&
         !n->b->boxed()) {
       mark_line(n->line);
@@ -1007,9 +1052,12 @@ class Emitter {
 
   // A shared local's LOADX, STOREX or POPX, its slot noted for Code::shared.
   void emit_shared(Op op, Binding* b) {
+    note_shared(b);
+    emit(op, b->slot);
+  }
+  void note_shared(Binding* b) {
     if (std::find(shared_.begin(), shared_.end(), b->slot) == shared_.end())
       shared_.push_back(b->slot);
-    emit(op, b->slot);
   }
 
   void emit_const(Value v) {

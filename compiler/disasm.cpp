@@ -52,6 +52,8 @@ void disasm_code(VM& vm, Code* c, std::string& out, std::vector<Code*>& nested) 
         Op as = info.form == PrimForm::Fused ? info.base : insn_op(i);
         if (info.form == PrimForm::Count) {
           note += ", " + std::to_string(code[pc + 1]) + " arguments";
+        } else if (info.form == PrimForm::Slots) {
+          note += ", locals " + std::to_string(code[pc + 1]) + " " + std::to_string(code[pc + 2]);
         } else if (local_form_of(as) != Op::Count) {
           note += ", local " + std::to_string(code[pc + 1]);
           if (insn_extra_words(insn_op(i)) > 1)

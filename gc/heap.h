@@ -318,12 +318,15 @@ class Heap {
   // gen remembers old objects that get a young reference (the new value), a
   // snapshot collector (vcgc) shades the old referent while it marks. The
   // fast path is the collector's filter (set_barrier): its flag, and the
-  // header bits that excuse an object. The store is a release (see
-  // load_word).
+  // header bits that excuse an object; before it, a store with a reference
+  // on neither side (nil or t stored over a number, a table's flag) drops
+  // and adds no reference, so it has nothing for any barrier to see. The
+  // store is a release (see load_word).
   void write(GcHeader* obj, Word* slot, Word value) {
     Word old = __atomic_load_n(slot, __ATOMIC_RELAXED);
     __atomic_store_n(slot, value, __ATOMIC_RELEASE);
-    if (barrier_wanted(obj)) barrier_slow(obj, slot, old, value);
+    if ((int(is_ref(old)) | int(is_ref(value))) && barrier_wanted(obj))
+      barrier_slow(obj, slot, old, value);
   }
   // obj's references changed behind the barrier (a fiber's stack while it
   // ran): a generational collector must rescan it at the next minor

@@ -17,7 +17,7 @@ enum class Op : uint8_t {
 constexpr int kOpCount = int(Op::Count);
 
 // What an opcode is to a primitive fast path (vm/opcodes.def, PRIM).
-enum class PrimForm : uint8_t { None, Base, Count, Imm, Local, Fused, Inline };
+enum class PrimForm : uint8_t { None, Base, Count, Imm, Local, Slots, Fused, Inline };
 
 struct OpInfo {
   const char* name;
@@ -71,6 +71,7 @@ constexpr Op prim_form(Op op, PrimForm form) {
 }
 constexpr Op local_form(Op op) { return prim_form(op, PrimForm::Local); }
 constexpr Op immediate_form(Op op) { return prim_form(op, PrimForm::Imm); }
+constexpr Op slots_form(Op op) { return prim_form(op, PrimForm::Slots); }
 // The words after an instruction that belong to it (CLOSURE: its code's
 // nup, not counted here).
 constexpr int insn_extra_words(Op op) { return kOps[int(op)].extra; }
@@ -100,6 +101,8 @@ constexpr bool prim_rows_consistent() {
     if (o.form != PrimForm::Count && o.arity != b.arity) return false;
     if (o.form == PrimForm::Local && o.extra != 1 + b.extra) return false;
     if (o.form == PrimForm::Imm && (o.extra != 1 || b.form != PrimForm::Base)) return false;
+    if (o.form == PrimForm::Slots && (o.extra != 2 || o.arity != 2 || b.form != PrimForm::Base))
+      return false;
     if (o.form == PrimForm::Base && o.base != Op(i)) return false;
   }
   return true;

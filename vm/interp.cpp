@@ -57,8 +57,11 @@ namespace vm {
 
 namespace {
 
-// STOREX: a shared-on-capture local's slot (vm/opcodes.def, LOADX) holds
-// its value, or the box a capture gave it.
+// A shared-on-capture local's slot (vm/opcodes.def, LOADX) holds its
+// value, or the box a capture gave it: its value either way.
+inline Value load_shared(Value slot) { return is_box(slot) ? slot.as<Box>()->v : slot; }
+
+// STOREX: the same slot's store.
 inline void store_shared(VM& vm, Value& slot, Value v) {
   if (is_box(slot)) {
     Box* b = slot.as<Box>();
@@ -365,6 +368,26 @@ struct VM::RunScope {
     }                                         \
     PUSH(boolean(c_));                        \
     DISPATCH();                               \
+  } while (0)
+// An arithmetic slot form's result (vm/opcodes.def, Slots): when a POPL
+// or POPX follows, stored straight into its local, that instruction taken
+// here as TEST_RESULT takes a JUMPF; else pushed.
+#define SLOT_RESULT(value)                          \
+  do {                                              \
+    Value v_ = (value);                             \
+    Insn next_ = *pc;                               \
+    if ((next_ & 0xff) == uint8_t(Op::POPL)) {      \
+      base[insn_a(next_)] = v_;                     \
+      ++pc;                                         \
+      DISPATCH();                                   \
+    }                                               \
+    if ((next_ & 0xff) == uint8_t(Op::POPX)) {      \
+      store_shared(*this, base[insn_a(next_)], v_); \
+      ++pc;                                         \
+      DISPATCH();                                   \
+    }                                               \
+    PUSH(v_);                                       \
+    DISPATCH();                                     \
   } while (0)
 // The same for a value an if may test (car, cdr): taken by a following
 // JUMPF or JUMPT, else pushed.
@@ -677,12 +700,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_MKBOX:
       base[A] = make_box(*this, base[A]);
       DISPATCH();
-    op_LOADX : {
-      Value v = base[A];
-      if (is_box(v)) v = v.as<Box>()->v;
-      PUSH(v);
+    op_LOADX:
+      PUSH(load_shared(base[A]));
       DISPATCH();
-    }
     op_STOREX:
       store_shared(*this, base[A], sp[-1]);
       DISPATCH();
@@ -868,6 +888,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef WORDS_DECIDE_IS
 #undef TEST_RESULT
 #undef VALUE_RESULT
+#undef SLOT_RESULT
 }
 
 }  // namespace vm

@@ -463,3 +463,24 @@ TEST_CASE("a self-calling function that escapes stays a closure", "[compiler]") 
     CHECK(d.find("CLOSURE") != std::string::npos);
   }
 }
+
+// Arithmetic and tests of two locals read both slots in place (the slot
+// forms, vm/opcodes.def): an assigned local's slot too, which holds a box
+// once a continuation's capture made one; the POPL after MULLL is taken by
+// MULLL itself, which stores its result there. <= and >= of a local and a
+// small constant are one instruction (LEIL, GEIL), on an assigned local too.
+TEST_CASE("golden: the slot forms", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a b) (let c (* a b) (assign a 2) (if (<= a c) (>= a 3)))))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 3 locals, 0 upvalues
+  0000     1  MULLL    0	; *, locals 0 1
+  0003        POPL     2
+  0004        FIXNUM   2
+  0005        POPX     0
+  0006        LELL     1	; <=, locals 0 2
+  0009        JUMPF    4	; to 14
+  0010        GEIL     2	; >=, local 0, 3
+  0013        RETURN
+  0014        NIL
+  0015        RETURN
+)GOLD");
+}
