@@ -106,12 +106,11 @@ char* map_region(size_t size, size_t align) {
 // kReadyRegions regions mapped and populated ahead; cutting takes one when
 // there is one (else maps its own, as before), and the thread makes the
 // next. The zeroing costs the same CPU, on the other core and outside the
-// pause. The same thread gives back what a collection frees
-// (unmap_later): an munmap that splits a huge page flushes the TLBs of the
-// process's other CPUs, which on a virtual machine is slow. It is started
-// by the first region taken (or memory given back), fills up after each
-// region taken and not after release_ready_regions gave its regions back
-// (an idle process), and is stopped before a fork (before_fork).
+// pause (from the second region a process takes). The same thread gives back what a collection
+// frees (unmap_later): an munmap that splits a huge page flushes the TLBs of the process's other
+// CPUs, which on a virtual machine is slow. It is started by the first region taken (or memory
+// given back), fills up after each region taken and not after release_ready_regions gave its
+// regions back (an idle process), and is stopped before a fork (before_fork).
 class Reserve {
  public:
   static Reserve& get() {
@@ -121,6 +120,10 @@ class Reserve {
   // A populated region of kHugePage bytes, or null.
   char* take() {
     std::lock_guard<std::mutex> hold(mu_);
+    // A process's first region is cut without the filler: a program that
+    // never needs a second (an empty one's start) never pays for the
+    // thread and the regions it would make.
+    if (++taken_ < 2) return nullptr;
     if (!started_) start();
     asked_ = true;
     cv_.notify_one();
@@ -211,6 +214,7 @@ class Reserve {
     for (char* r : ready_) munmap(r, kHugePage);
     ready_.clear();
     asked_ = false;
+    taken_ = 0;
     mu_.unlock();
   }
 
@@ -219,6 +223,7 @@ class Reserve {
   std::vector<char*> ready_;
   std::vector<std::pair<char*, size_t>> unmaps_;  // unmap_later's, for the filler
   bool asked_ = false;  // a region was taken since the last release: fill up
+  size_t taken_ = 0;    // regions asked for in this process
   bool started_ = false;
   bool quit_ = false;
   std::thread thread_;
