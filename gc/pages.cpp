@@ -106,11 +106,14 @@ char* map_region(size_t size, size_t align) {
 // kReadyRegions regions mapped and populated ahead; cutting takes one when
 // there is one (else maps its own, as before), and the thread makes the
 // next. The zeroing costs the same CPU, on the other core and outside the
-// pause (from the second region a process takes). The same thread gives back what a collection
-// frees (unmap_later): an munmap that splits a huge page flushes the TLBs of the process's other
-// CPUs, which on a virtual machine is slow. It is started by the first region taken (or memory
-// given back), fills up after each region taken and not after release_ready_regions gave its
-// regions back (an idle process), and is stopped before a fork (before_fork).
+// pause.
+//
+// The same thread gives back what a collection frees (unmap_later): an
+// munmap that splits a huge page flushes the TLBs of the process's other
+// CPUs, which on a virtual machine is slow. It is started by the second
+// region a process takes (or memory given back), fills up after each
+// region taken and not after release_ready_regions gave its regions back
+// (an idle process), and is stopped before a fork (before_fork).
 class Reserve {
  public:
   static Reserve& get() {
