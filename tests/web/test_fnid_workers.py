@@ -40,8 +40,6 @@ import urllib.parse
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import webtest  # noqa: E402
 from webtest import request_bytes  # noqa: E402
-import test_workers  # noqa: E402
-import test_news_workers as news_workers  # noqa: E402
 
 FORM = [("Content-Type", "application/x-www-form-urlencoded")]
 EXPIRED = "Unknown or expired link."
@@ -201,10 +199,10 @@ class FnidWorkerDownTest(Closures, unittest.TestCase):
 
     def pid_of(self, c):
         """The pid of the worker holding raw connection c."""
-        pids = test_workers.children(self.srv.proc.pid)
+        pids = webtest.children(self.srv.proc.pid)
         ip, port = c.sock.getsockname()
-        inode = news_workers.socket_inode(self.srv.port, ip, port)
-        pid = inode and news_workers.holder(pids, inode)
+        inode = webtest.socket_inode(self.srv.port, ip, port)
+        pid = inode and webtest.holder(pids, inode)
         self.assertIn(pid, pids)
         return pid
 
@@ -212,9 +210,9 @@ class FnidWorkerDownTest(Closures, unittest.TestCase):
         closures = self.page(0)
         victim = self.pid_of(self.pin(0))
         os.kill(victim, signal.SIGKILL)
-        self.assertTrue(test_workers.wait_until(
+        self.assertTrue(webtest.wait_until(
             lambda: (lambda c: len(c) == 2 and victim not in c)(
-                test_workers.children(self.srv.proc.pid))), "worker 0 was not restarted")
+                webtest.children(self.srv.proc.pid))), "worker 0 was not restarted")
         # its closures died with it: the restarted worker 0 answers
         c = self.pin(1)
         path, fnid = closures["link"]
