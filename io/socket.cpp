@@ -73,7 +73,15 @@ std::string normal_ip(const std::string& text) {
 
 // ---- the descriptor ----
 
-void SocketConn::close_fd() { vm::close_fd(vm, fd); }
+void SocketConn::close_fd() {
+  answered();
+  vm::close_fd(vm, fd);
+}
+
+void SocketConn::answered() {
+  if (answered_fd >= 0) ::close(answered_fd);
+  answered_fd = -1;
+}
 
 void SocketConn::reset() {
   if (fd < 0) return;
@@ -266,6 +274,7 @@ SocketOutput::Sent SocketOutput::send(const char* const* pieces, const size_t* s
         buf_.clear();  // dropped: the error is reported once
         return Sent::Failed;
       }
+      if (w > 0) conn_->answered();
       size_t left = size_t(w);
       while (first < niov && left >= iov[first].iov_len) left -= iov[first++].iov_len;
       if (first < niov) {
