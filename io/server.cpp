@@ -183,6 +183,12 @@ bool fork_worker(VM& vm, std::vector<Worker>& ws, int i) {
     install(SIGTERM, SIG_DFL, true);  // until this worker's serve installs its own
     install(SIGINT, SIG_DFL, true);
     scheduler_after_fork(vm);
+    // A worker that spins while it waits for events (thread.cpp's
+    // wait_for_events) keeps its core busy with looking; with as many
+    // workers as cores, that core is one another worker or the client
+    // needs, so such a worker sleeps in epoll at once.
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    set_scheduler_spin(vm, cores > 0 && long(ws.size()) < cores);
     return true;
   }
   ws[size_t(i)] = Worker{pid, time(nullptr)};
