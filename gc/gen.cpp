@@ -49,6 +49,7 @@
 // survivor space is only a second copy of what will be promoted anyway, and
 // the next collections promote at the first survival, until one ages again
 // to look.
+//
 // The copies wait on a stack to be traced, so a structure's copies end up
 // near each other, in the order the major collection's marker (also a
 // stack) visits them. (Copying depth first by slots, car before cdr, was
@@ -253,8 +254,8 @@ constexpr size_t kLogChunk = 1024;
 constexpr size_t kMarkerSlice = 256;
 constexpr size_t kStressAssist = 4096;
 // Under stress, every kStressCheckEvery-th concurrent mark is checked at
-// its end (check_marked: a walk of the whole heap, which at every mark
-// made the stress runs six times slower).
+// its end (check_marked: a walk of the whole heap, too slow to run at every
+// mark of a stress run; docs/ARCHITECTURE.md has the figure).
 constexpr uint64_t kStressCheckEvery = 4;
 // A sweep in steps (cgen): each minor collection sweeps pages, kSweepPages
 // at a time, until kSweepSlice has passed.
@@ -393,6 +394,7 @@ class GenHeap final : public Heap {
       if (sp.start && sp.top == sp.start) madvise(sp.start, sp.size, MADV_DONTNEED);
     old_.trim_pool(0);
     old_.release_tails();
+    release_ready_regions();
     // The work lists keep the room of their largest collection: a burst of
     // connections (more live at once) grows them.
     for (auto* v : {&scanned_, &work_}) {
@@ -435,6 +437,7 @@ class GenHeap final : public Heap {
  protected:
   // Invariant 1. The filter (set_barrier) has excused young and remembered
   // objects already.
+  //
   // While the marker runs, the filter excuses young objects only (a store
   // into a remembered object must still log what it overwrites), and the
   // header bits are read and set atomically: the marker sets mark bits in
@@ -610,7 +613,7 @@ class GenHeap final : public Heap {
   void map_survivors() {
     for (Semispace& s : surv_) {
       s.size = survivor_size();
-      s.start = s.top = static_cast<char*>(map_space(s.size, 4096));
+      s.start = s.top = static_cast<char*>(map_space(s.size, 4096, true));
     }
   }
   void unmap_survivors() {

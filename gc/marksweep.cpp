@@ -61,7 +61,10 @@ class MarkSweepHeap final : public Heap {
     st.fragmentation = space_.figures().fragmentation;
   }
 
-  void release_spare_memory() override { space_.trim_pool(0); }
+  void release_spare_memory() override {
+    space_.trim_pool(0);
+    release_ready_regions();
+  }
   bool set_mark_stack_limit(size_t n) override {
     stack_.set_limit(n);
     return true;

@@ -1,14 +1,18 @@
 // gc/pages.cpp — see pages.h.
 #include "gc/pages.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <thread>
+#include <vector>
 
 namespace gc {
 
@@ -93,12 +97,120 @@ char* map_region(size_t size, size_t align) {
   return reinterpret_cast<char*>(aligned);
 }
 
+// Fresh regions made ready off the program's thread. The first touch of a
+// fresh region is the kernel zeroing it (a huge page at once), and a
+// collection that promotes into old pages or takes a new eden chunk
+// touches one inside its pause: on a virtual machine, where the host backs
+// the guest's memory lazily, that was most of every long minor pause
+// (docs/ARCHITECTURE.md, "Measurements behind the code"). A thread keeps
+// kReadyRegions regions mapped and populated ahead; cutting takes one when
+// there is one (else maps its own, as before), and the thread makes the
+// next. The zeroing costs the same CPU, on the other core and outside the
+// pause. It is started by the first region taken, fills up after each
+// region taken and not after release_ready_regions gave its regions back
+// (an idle process), and is stopped before a fork (before_fork).
+class Reserve {
+ public:
+  static Reserve& get() {
+    static Reserve* r = install();
+    return *r;
+  }
+  // A populated region of kHugePage bytes, or null.
+  char* take() {
+    std::lock_guard<std::mutex> hold(mu_);
+    if (!started_) start();
+    asked_ = true;
+    cv_.notify_one();
+    if (ready_.empty()) return nullptr;
+    char* r = ready_.back();
+    ready_.pop_back();
+    return r;
+  }
+  size_t ready() {
+    std::lock_guard<std::mutex> hold(mu_);
+    return ready_.size();
+  }
+  void release() {
+    std::lock_guard<std::mutex> hold(mu_);
+    for (char* r : ready_) munmap(r, kHugePage);
+    ready_.clear();
+    asked_ = false;
+  }
+
+ private:
+  static constexpr size_t kReadyRegions = 2;
+
+  static Reserve* install() {
+    // Never destroyed: the filler waits to the process's end, and a
+    // joinable thread's destructor would end the process.
+    auto* r = new Reserve;
+    pthread_atfork([] { get().before_fork(); }, [] { get().mu_.unlock(); },
+                   [] { get().after_fork_in_child(); });
+    return r;
+  }
+  void start() {
+    started_ = true;
+    thread_ = std::thread([this] { run(); });
+  }
+  void run() {
+    std::unique_lock<std::mutex> hold(mu_);
+    for (;;) {
+      cv_.wait(hold, [this] { return quit_ || (asked_ && ready_.size() < kReadyRegions); });
+      if (quit_) return;
+      hold.unlock();
+      char* r = nullptr;
+      try {
+        r = map_region(kHugePage, kHugePage);
+        madvise(r, kHugePage, MADV_POPULATE_WRITE);
+      } catch (std::bad_alloc&) {  // none ready: cutting maps its own, and reports it
+      }
+      hold.lock();
+      if (r) ready_.push_back(r);
+    }
+  }
+  // The filler is stopped before a fork, so that the process forks with
+  // the threads it had before its first region (a child of a process with
+  // threads may not start one under ThreadSanitizer, and has none of them),
+  // and mu_ is held across it; each side starts a filler again when it
+  // next takes a region.
+  void before_fork() {
+    std::unique_lock<std::mutex> hold(mu_);
+    if (started_) {
+      quit_ = true;
+      cv_.notify_one();
+      hold.unlock();
+      thread_.join();
+      hold.lock();
+      quit_ = started_ = false;
+    }
+    hold.release();  // unlocked by the parent's handler, or the child's
+  }
+  // The child's regions are its parent's until written: given back.
+  void after_fork_in_child() {
+    for (char* r : ready_) munmap(r, kHugePage);
+    ready_.clear();
+    asked_ = false;
+    mu_.unlock();
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<char*> ready_;
+  bool asked_ = false;  // a region was taken since the last release: fill up
+  bool started_ = false;
+  bool quit_ = false;
+  std::thread thread_;
+};
+
 // The region being cut: what is left of it.
 std::mutex g_region_lock;
 char* g_region_top = nullptr;
 char* g_region_end = nullptr;
 
 }  // namespace
+
+void release_ready_regions() { Reserve::get().release(); }
+size_t ready_regions() { return Reserve::get().ready(); }
 
 void* map_space(size_t size, size_t align, bool populate) {
   size = (size + 4095) & ~size_t(4095);
@@ -117,7 +229,8 @@ void* map_space(size_t size, size_t align, bool populate) {
     if (!g_region_top || cut() + size > g_region_end) {
       // The old region's rest stays mapped, unused: cut, it would split
       // a huge page, and the next region is as fast to take.
-      g_region_top = map_region(kHugePage, kHugePage);
+      char* ready = Reserve::get().take();
+      g_region_top = ready ? ready : map_region(kHugePage, kHugePage);
       g_region_end = g_region_top + kHugePage;
     }
     p = cut();

@@ -54,6 +54,7 @@ constexpr uint8_t kFreeKind = 0xff;                 // the kind of a free cell
 // of a region maps all of it at once. Faulting in a 1 MiB eden's 256 small
 // pages one by one was a large part of a start, and one huge page costs a
 // fraction of that.
+//
 // Where the kernel gives no huge page the region is ordinary memory. The
 // price is resident memory: a region's untouched rest counts once any of it
 // is touched. Thread-safe (vcgc's collector maps pages too). Throws
@@ -61,6 +62,10 @@ constexpr uint8_t kFreeKind = 0xff;                 // the kind of a free cell
 // chunk is filled before the next collection), so it is mapped now, in one
 // call, rather than on a fault each.
 void* map_space(size_t size, size_t align, bool populate = false);
+// The regions made ready ahead for map_space (pages.cpp's Reserve) go back to
+// the system: for an idle process (Heap::release_spare_memory).
+void release_ready_regions();
+size_t ready_regions();                        // how many are ready now
 constexpr size_t kHugePage = size_t(2) << 20;  // x86-64's transparent huge page
 
 // A free cell, threaded on a free list through the cells themselves.

@@ -368,8 +368,9 @@ Value bi_alarm(VM& vm, Value* args, int) {
 // (%opstats-add s ns m0): adds one request to s, an op's entry of
 // srv.arc's opstats* (a table of totals): ns nanoseconds of handler time,
 // and the work of this thread since its meter read m0 ((%meter) at the
-// handler's start). In C++ because it runs for every request: in Arc it
-// cost 100 type dispatches and 30 objects, a third of an anonymous /news.
+// handler's start). In C++ because it runs for every request, where the
+// same work in Arc was a large share of a cheap page (docs/ARCHITECTURE.md,
+// "Measurements behind the code").
 Value bi_opstats_add(VM& vm, Value* a, int) {
   const char* fn = "%opstats-add";
   Value s = arg_table(vm, fn, a[0]);

@@ -44,12 +44,12 @@ void Measure::allocation(Kind k, size_t bytes) {
 
 // The token is the site charged with the collection (0 while not counting).
 uint32_t Measure::collection_begins() {
-  if (profiler_) Profiler::set_collecting(true);
+  vm_.profile_collecting.store(true, std::memory_order_relaxed);
   return counting_sites() ? sites_.collection_site() : 0;
 }
 
 void Measure::collection_ends(uint32_t site, bool major) {
-  if (profiler_) Profiler::set_collecting(false);
+  vm_.profile_collecting.store(false, std::memory_order_relaxed);
   if (counting_sites()) sites_.collection(site, major);
 }
 

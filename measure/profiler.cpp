@@ -23,10 +23,6 @@
 
 namespace vm {
 
-std::atomic<uint64_t> Profiler::gc_ticks_{0};
-std::atomic<bool> Profiler::collecting_{false};
-std::atomic<VM*> Profiler::vm_signalled_{nullptr};
-
 namespace {
 
 int64_t now_ns(clockid_t clock) {
@@ -35,20 +31,19 @@ int64_t now_ns(clockid_t clock) {
   return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-timer_t g_timer;  // the handler's, for timer_getoverrun (set before it is armed)
-
 }  // namespace
 
-// The kernel checks CPU-time timers at its own clock tick (250 Hz on many
-// kernels), so at 1,000 Hz a signal often stands for several periods: the
-// overrun count says how many more, and they count as ticks too.
-void Profiler::on_signal(int) {
-  VM* vm = vm_signalled_.load(std::memory_order_relaxed);
-  if (!vm) return;
-  int more = timer_getoverrun(g_timer);
+// The VM is the foreground one (vm/vm.h: a handler has no other way to
+// it). The kernel checks CPU-time timers at its own clock tick (250 Hz on
+// many kernels), so at 1,000 Hz a signal often stands for several periods:
+// the overrun count says how many more, and they count as ticks too.
+void Profiler::on_signal(int, siginfo_t* info, void*) {
+  VM* vm = foreground_vm();
+  if (!vm || !vm->profiling.load(std::memory_order_relaxed)) return;
+  int more = info ? info->si_overrun : 0;
   uint64_t n = 1 + uint64_t(more > 0 ? more : 0);
-  if (collecting_.load(std::memory_order_relaxed))
-    gc_ticks_.fetch_add(n, std::memory_order_relaxed);
+  if (vm->profile_collecting.load(std::memory_order_relaxed))
+    vm->profile_gc_ticks.fetch_add(n, std::memory_order_relaxed);
   else vm->profile_ticks.fetch_add(n, std::memory_order_relaxed);
   // Charged where the program is: at the next instruction it dispatches.
   // The poke is for when it runs none soon (a builtin that calls back into
@@ -60,9 +55,11 @@ void Profiler::on_signal(int) {
 Profiler::Profiler(VM& vm, int rate) : vm_(vm), rate_(rate) {
   if (rate < 1 || rate > kMaxRate)
     throw_error(vm_, "profile: the rate must be 1 to " + std::to_string(kMaxRate) + " a second");
-  VM* none = nullptr;
-  if (!vm_signalled_.compare_exchange_strong(none, &vm))
-    throw_error(vm_, "profile: the profiler is running already");
+  bool published = foreground_vm() == &vm;
+  if (vm.profiling.load() || !claim_foreground_vm(&vm))
+    throw_error(vm_,
+                "profile: the profiler is running already (the timer's signal goes to one VM)");
+  published_ = !published;
   period_ns_ = 1000000000 / rate;
   profile_ = std::make_unique<pprof::Profile>(
       std::vector<pprof::ValueType>{
@@ -70,13 +67,13 @@ Profiler::Profiler(VM& vm, int rate) : vm_(vm), rate_(rate) {
       pprof::ValueType{"cpu", "nanoseconds"}, period_ns_);
   profile_->set_default_sample_type("cpu");
   charged_ = vm.profile_ticks.load();
-  gc_charged_ = gc_ticks_.load();
+  gc_charged_ = vm.profile_gc_ticks.load();
   last_bytes_ = vm.heap().bytes_allocated_now();
   started_ns_ = now_ns(CLOCK_REALTIME);
 
   struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESTART;
+  sa.sa_sigaction = on_signal;
+  sa.sa_flags = SA_RESTART | SA_SIGINFO;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGPROF, &sa, nullptr);
   // The VM's own thread's CPU time, so that another thread's (vcgc's
@@ -88,12 +85,12 @@ Profiler::Profiler(VM& vm, int rate) : vm_(vm), rate_(rate) {
   timer_t t;
   if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t) != 0) {
     int err = errno;
-    vm_signalled_.store(nullptr);
+    withdraw();
     throw_error(vm_, std::string("profile: cannot make the timer: ") + strerror(err));
   }
   timer_ = t;
-  g_timer = t;
   timer_made_ = true;
+  vm.profiling.store(true);
   itimerspec its{};
   its.it_interval.tv_sec = period_ns_ / 1000000000;
   its.it_interval.tv_nsec = period_ns_ % 1000000000;
@@ -101,16 +98,18 @@ Profiler::Profiler(VM& vm, int rate) : vm_(vm), rate_(rate) {
   timer_settime(t, 0, &its, nullptr);
 }
 
-Profiler::~Profiler() {
+Profiler::~Profiler() { withdraw(); }
+
+void Profiler::withdraw() {
   if (timer_made_) timer_delete(timer_t(timer_));
   timer_made_ = false;
-  vm_signalled_.store(nullptr);
+  vm_.profiling.store(false);
+  if (published_) release_foreground_vm(&vm_);
+  published_ = false;
 }
 
 std::unique_ptr<pprof::Profile> Profiler::finish() {
-  if (timer_made_) timer_delete(timer_t(timer_));
-  timer_made_ = false;
-  vm_signalled_.store(nullptr);
+  withdraw();
   profile_->set_time(started_ns_, now_ns(CLOCK_REALTIME) - started_ns_);
   return std::move(profile_);
 }
@@ -192,7 +191,7 @@ void Profiler::record(int64_t ticks, const std::vector<uint64_t>& extra, bool sk
 
 bool Profiler::pending() const {
   return vm_.profile_ticks.load(std::memory_order_relaxed) != charged_ ||
-         gc_ticks_.load(std::memory_order_relaxed) != gc_charged_;
+         vm_.profile_gc_ticks.load(std::memory_order_relaxed) != gc_charged_;
 }
 
 void Profiler::sample(bool at_entry) {
@@ -201,7 +200,7 @@ void Profiler::sample(bool at_entry) {
     record(int64_t(t - charged_), {}, at_entry);
     charged_ = t;
   }
-  uint64_t g = gc_ticks_.load(std::memory_order_relaxed);
+  uint64_t g = vm_.profile_gc_ticks.load(std::memory_order_relaxed);
   if (g != gc_charged_) {
     if (!gc_location_) gc_location_ = profile_->location(profile_->function("[gc]", "", 0), 0);
     record(int64_t(g - gc_charged_), {gc_location_}, false);

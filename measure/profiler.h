@@ -40,6 +40,8 @@
 // Each sample is labelled with its green thread ("main", "thread 3"); a
 // fiber or generator is sampled on its own stack.
 #pragma once
+#include <signal.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -62,8 +64,9 @@ class Profiler {
   static constexpr int kMaxRate = 100000;
 
   // Starts sampling vm's thread at rate ticks a second. One profiler at a
-  // time in a process (the signal is process-wide): an Arc error if one
-  // runs already, or if the timer cannot be made.
+  // time in a process (the signal is process-wide, and its handler acts on
+  // the foreground VM, vm/vm.h): an Arc error if one runs already, if
+  // another VM is the foreground one, or if the timer cannot be made.
   Profiler(VM& vm, int rate);
   ~Profiler();  // stops the timer
   Profiler(const Profiler&) = delete;
@@ -71,8 +74,6 @@ class Profiler {
 
   // Whether ticks wait to be charged (the safe point's test).
   bool pending() const;
-  // Tells the handler a collection runs (its ticks are [gc] ticks).
-  static void set_collecting(bool on) { collecting_.store(on, std::memory_order_relaxed); }
 
   // At a safe point: charges the pending ticks to the running stack (at a
   // call's entry, to the caller), then the collection ticks to [gc] on top.
@@ -124,11 +125,10 @@ class Profiler {
   std::unordered_map<std::string, std::string> paths_;  // source_path's
   uint64_t gc_location_ = 0;
 
-  // The signal handler's view: process-wide, as a handler has no argument.
-  static std::atomic<uint64_t> gc_ticks_;
-  static std::atomic<bool> collecting_;
-  static std::atomic<VM*> vm_signalled_;
-  static void on_signal(int);
+  bool published_ = false;  // this profiler made its VM the foreground one
+  // Stops the timer and the handler's counting; withdraws what it published.
+  void withdraw();
+  static void on_signal(int, siginfo_t* info, void*);
 };
 
 }  // namespace vm

@@ -270,16 +270,13 @@ vm::Value string_list(vm::VM& vm, const std::vector<std::string>& strings) {
 // and the exit status is 130. SA_RESETHAND: a second one, say during a
 // cleanup that hangs, ends the process. A SIGINT ignored from the start (a
 // background job's) stays ignored.
-vm::VM* g_script_vm = nullptr;
-
 void on_script_sigint(int) {
-  if (g_script_vm) g_script_vm->request_interrupt();  // async-signal-safe
+  if (vm::VM* vm = vm::foreground_vm()) vm->request_interrupt();  // async-signal-safe
 }
 
 void install_script_sigint(vm::VM& vm) {
   struct sigaction old {};
   if (sigaction(SIGINT, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) return;
-  g_script_vm = &vm;
   vm.set_interrupt_spans_forms(true);
   struct sigaction sa {};
   sa.sa_handler = on_script_sigint;
@@ -297,6 +294,7 @@ void flush_ports(vm::VM& vm) {
 int run(Args& args) {
   compiler::Runtime rt(args.rt);
   vm::VM& vm = rt.vm();
+  vm::set_foreground_vm(&vm);  // Ctrl-C's and the profiler's handlers act on it
   if (args.promote_age) vm.heap().set_promote_age(args.promote_age);  // a no-op without generations
   if (args.stats) vm::Measure::of(vm).count_sites(true);
   vm.define("argv", string_list(vm, args.argv));

@@ -43,15 +43,15 @@ namespace repl {
 namespace {
 
 // Process-wide, as the callers have no place for user data: the SIGINT
-// handler (g_vm, g_evaluating, g_sigpipe) and readline's C callbacks
-// (complete_global's state, g_line_done, g_line) below.
-vm::VM* g_vm = nullptr;
+// handler (g_evaluating, g_sigpipe) and readline's C callbacks
+// (complete_global's state, g_line_done, g_line) below. Both reach the
+// REPL's VM as vm::foreground_vm().
 volatile std::sig_atomic_t g_evaluating = 0;
 int g_sigpipe[2] = {-1, -1};  // SIGINT at the prompt: the handler writes here
 
 void on_sigint(int) {
   if (g_evaluating) {
-    if (g_vm) g_vm->request_interrupt();
+    if (vm::VM* vm = vm::foreground_vm()) vm->request_interrupt();
     return;
   }
   int saved = errno;
@@ -99,7 +99,7 @@ char* complete_global(const char* text, int state) {
     index = 0;
     prefix = text;
   }
-  const auto& syms = vm::all_symbols(*g_vm);
+  const auto& syms = vm::all_symbols(*vm::foreground_vm());
   while (index < syms.size()) {
     vm::Value s = syms[index++];
     if (s.is_nil() || vm::global_value(s) == vm::UNBOUND) continue;  // nil: a hole
@@ -113,7 +113,7 @@ char** completion(const char* text, int start, int) {
   rl_attempted_completion_over = 1;
   std::string before = g_pending ? *g_pending : std::string();
   before.append(rl_line_buffer, size_t(start));
-  if (compiler::ends_inside_text(*g_vm, before)) return nullptr;
+  if (compiler::ends_inside_text(*vm::foreground_vm(), before)) return nullptr;
   return rl_completion_matches(text, complete_global);
 }
 
@@ -159,9 +159,9 @@ void wait_for_input(std::initializer_list<int> fds) {
   for (int fd : fds)
     if (fd >= 0) v.push_back(fd);
   try {
-    vm::wait_fds(*g_vm, v.data(), int(v.size()), false);
+    vm::wait_fds(*vm::foreground_vm(), v.data(), int(v.size()), false);
   } catch (vm::ArcError& e) {
-    if (e.exc != g_vm->interrupt_exc()) {
+    if (e.exc != vm::foreground_vm()->interrupt_exc()) {
       hide_prompt();
       std::string msg = vm::describe_error(e.exc);  // whole, NULs and all
       std::fwrite(msg.data(), 1, msg.size(), stderr);
@@ -242,7 +242,7 @@ bool read_input(std::string& text, bool tty) {
     if (got == Got::kEof) return !text.empty();
     text += line;
     text += '\n';
-    if (compiler::form_complete(*g_vm, text)) return true;
+    if (compiler::form_complete(*vm::foreground_vm(), text)) return true;
   }
 }
 
@@ -304,7 +304,7 @@ void remember(const std::string& text, const std::string& path) {
 }  // namespace
 
 int run_repl(compiler::Runtime& rt) {
-  g_vm = &rt.vm();
+  vm::set_foreground_vm(&rt.vm());
   bool tty = isatty(0);
   rl_readline_name = "arcana";
   rl_catch_signals = 0;  // SIGINT is ours: see on_sigint

@@ -135,7 +135,20 @@ void VM::sample_at_instruction() {
   if (instrument_ && instrument_->sample_pending()) instrument_->sample(false);
 }
 
+namespace {
+std::atomic<VM*> g_foreground{nullptr};  // foreground_vm's (vm/vm.h says why)
+}  // namespace
+
+VM* foreground_vm() { return g_foreground.load(std::memory_order_acquire); }
+void set_foreground_vm(VM* vm) { g_foreground.store(vm, std::memory_order_release); }
+bool claim_foreground_vm(VM* vm) {
+  VM* none = nullptr;
+  return g_foreground.compare_exchange_strong(none, vm) || none == vm;
+}
+void release_foreground_vm(VM* vm) { g_foreground.compare_exchange_strong(vm, nullptr); }
+
 VM::~VM() {
+  release_foreground_vm(this);
   if (counting()) {  // counting ends with the VM that counted
     counting_ = nullptr;
     g_profile.count_types = false;

@@ -207,7 +207,7 @@ class VM final : public gc::RootSource {
   // (vm/continuation.cpp, wind_thunks). w must be a list of pairs.
   void set_winds(Value w) { winds_ = w; }
 
-  // ---- interruption (Ctrl-C) ----
+  // ---- interruption (Ctrl-C; foreground_vm below says how a handler finds the VM) ----
   void request_interrupt() {  // async-signal-safe
     interrupt_ = 1;
     poke_safe_point();
@@ -358,6 +358,12 @@ class VM final : public gc::RootSource {
   // its signal handler: a builtin call during which it moved is charged to
   // the builtin (call_builtin).
   std::atomic<uint64_t> profile_ticks{0};
+  // The timer's ticks that came while a collection ran (charged to [gc]),
+  // whether one runs, and whether a profiler takes ticks at all: the
+  // handler's state, here so that it reaches all of it from the VM.
+  std::atomic<uint64_t> profile_gc_ticks{0};
+  std::atomic<bool> profile_collecting{false};
+  std::atomic<bool> profiling{false};
 
   // ---- hooks: functions of the prelude the interpreter calls ----
   // (%run-winds thunks v): runs the cleanups and befores of a transfer of
@@ -558,5 +564,21 @@ inline Value cons(VM& vm, Value a, Value b) {
   c->cdr = b;
   return Value::ref(c);
 }
+
+// ---- the foreground VM ----
+// A signal handler is given only the signal's number and readline's
+// callbacks nothing at all, so what they act on (Ctrl-C in the REPL and in
+// a script, the profiler's timer, the REPL's completion) is found through
+// this one process-wide pointer, the only one the rooms keep
+// (tests/tools/check_globals.py): the VM that runs on the process's main
+// thread. The front end that runs it (the REPL, the script runner)
+// publishes it; a profiler publishes the VM it profiles when none is. A
+// VM being destroyed withdraws itself.
+VM* foreground_vm();  // async-signal-safe
+void set_foreground_vm(VM* vm);
+// Publishes vm if no other VM is published; false if another is.
+bool claim_foreground_vm(VM* vm);
+// Withdraws vm if it is the one published.
+void release_foreground_vm(VM* vm);
 
 }  // namespace vm

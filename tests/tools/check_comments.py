@@ -54,16 +54,7 @@ MARKERS = {".cpp": "//", ".h": "//", ".def": "//", ".inc": "//", ".arc": ";"}
 HASH_FILES = (".py", ".sh", ".cmake", "CMakeLists.txt", "Makefile")
 
 # (file, a piece of the reported line): why it stays.
-EXCEPTIONS = {
-    # gc/gen.cpp and gc/pages.h are being changed on the lead's branch
-    # (issue 40); these are one comment each, its paragraphs to be parted by
-    # an empty comment line, and the figure to move to docs/ARCHITECTURE.md,
-    # when that work lands.
-    ("gc/gen.cpp", "// to look."): "one comment of two paragraphs (issue 40's branch)",
-    ("gc/gen.cpp", "// objects already."): "one comment of two paragraphs (issue 40's branch)",
-    ("gc/gen.cpp", "six times slower"): "a figure to move to docs/ (issue 40's branch)",
-    ("gc/pages.h", "// fraction of that."): "one comment of two paragraphs (issue 40's branch)",
-}
+EXCEPTIONS = {}
 
 # ---- 1 and 2: where comments stand -------------------------------------------
 

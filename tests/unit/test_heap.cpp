@@ -1,6 +1,10 @@
 // tests/unit/test_heap.cpp — the heap interface and the mark-sweep collector,
 // driven directly through gc/heap.h with a test object kind (no VM); built
 // into gc_tests, with gc/ alone.
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -8,6 +12,7 @@
 #include <vector>
 
 #include "gc/heap.h"
+#include "gc/pages.h"
 #include "test_kinds.h"
 
 namespace {
@@ -147,4 +152,51 @@ TEST_CASE("PauseRecord: exact percentiles at first, then within 1% in bounded me
     CHECK(r.percentile(p) <= exact * 1.0101);
   }
   CHECK(r.percentile(100) == all.back());
+}
+
+// gc/pages.cpp's Reserve: regions are populated ahead by a thread of its
+// own, so that cutting a space from a fresh region touches no fresh memory
+// (no page fault inside a collection's pause), in a child of fork too.
+namespace {
+bool resident(const void* p, size_t bytes) {
+  std::vector<unsigned char> v((bytes + 4095) / 4096);
+  if (mincore(const_cast<void*>(p), bytes, v.data()) != 0) return false;
+  for (unsigned char c : v)
+    if (!(c & 1)) return false;
+  return true;
+}
+bool wait_ready(size_t n) {
+  for (int i = 0; i < 500 && gc::ready_regions() < n; ++i) usleep(10000);
+  return gc::ready_regions() >= n;
+}
+// Cuts spaces of `bytes` (never touched) until one lies in a region taken
+// from the reserve; true iff one is resident before any touch.
+bool cut_from_reserve(size_t bytes) {
+  bool found = false;
+  for (size_t i = 0; i < 2 * gc::kHugePage / bytes + 2; ++i)
+    found |= resident(gc::map_space(bytes, bytes), bytes);
+  return found;
+}
+}  // namespace
+
+TEST_CASE("map_space cuts from regions made ready ahead, in a child of fork too", "[pages]") {
+  cut_from_reserve(gc::kPageSize);  // takes a region: starts the filler, if nothing had yet
+  REQUIRE(wait_ready(2));
+  CHECK(cut_from_reserve(gc::kPageSize));
+  gc::release_ready_regions();
+  CHECK(gc::ready_regions() == 0);
+  REQUIRE(wait_ready(0));
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // The child's filler is its own: none ready until it takes one.
+    if (gc::ready_regions() != 0) _exit(1);
+    cut_from_reserve(gc::kPageSize);
+    if (!wait_ready(2)) _exit(2);
+    _exit(cut_from_reserve(gc::kPageSize) ? 0 : 3);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }

@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "measure/measure.h"
 #include "measure/pprof.h"
+#include "measure/profiler.h"
 #include "support.h"
 
 namespace {
@@ -501,4 +503,34 @@ TEST_CASE("profiler: --profile to a path it cannot write is an option error", "[
   CHECK(WEXITSTATUS(status) == 3);
   Decoded d(vm::pprof::gunzip(slurp(prof)));
   CHECK(d.total("cpu") > 0);
+}
+
+// The one process-wide way back to a VM (vm/vm.h, foreground_vm): the
+// profiler's timer acts on the foreground VM, so a profiler publishes its
+// VM when none is published, withdraws it when it stops, and is refused
+// for a VM that is not the foreground one.
+TEST_CASE("profiler: the timer's VM is the foreground one", "[profiler]") {
+  vm::VM* before = vm::foreground_vm();
+  vm::set_foreground_vm(nullptr);
+  {
+    compiler::Runtime a, b;
+    vm::Measure::of(a.vm()).start_profiler(vm::Profiler::kDefaultRate, "");
+    CHECK(vm::foreground_vm() == &a.vm());
+    std::string refused;
+    try {
+      vm::Measure::of(b.vm()).start_profiler(vm::Profiler::kDefaultRate, "");
+    } catch (vm::ArcError& e) {
+      refused = compiler::Runtime::describe_error(e.exc);
+    }
+    CHECK(refused.find("running already") != std::string::npos);
+    vm::Measure::of(a.vm()).stop_profiler();
+    CHECK(vm::foreground_vm() == nullptr);
+    // A VM published by its front end stays published after a profile.
+    vm::set_foreground_vm(&b.vm());
+    vm::Measure::of(b.vm()).start_profiler(vm::Profiler::kDefaultRate, "");
+    vm::Measure::of(b.vm()).stop_profiler();
+    CHECK(vm::foreground_vm() == &b.vm());
+  }
+  CHECK(vm::foreground_vm() == nullptr);  // b withdrew itself as it ended
+  vm::set_foreground_vm(before);
 }
