@@ -556,7 +556,11 @@ Value bi_srv_hand_over(VM& vm, Value* args, int) {
   in = arg_socket_in(vm, fn, args[0]);  // (again after the wait)
   if (!sent) return error_pair(vm, 503, why);
   in->consume(in->avail());
-  bool done = await_handed_answer(vm, answered, in->conn().fd, written);
+  // An owner alive but slow answers within threadlife* (its handler is
+  // broken then, and answers 503 itself): the wait is bounded past that.
+  static const CachedSymbol kThreadlife("threadlife*");
+  uint64_t until = deadline_after(global_seconds(vm, kThreadlife, 30) + wait);
+  bool done = await_handed_answer(vm, answered, in->conn().fd, written, until);
   in = arg_socket_in(vm, fn, args[0]);
   if (!done)
     return error_pair(

@@ -522,7 +522,7 @@ int64_t connection_bytes_written(int fd) {
   return int64_t(ti.tcpi_bytes_acked) + queued;
 }
 
-bool await_handed_answer(VM& vm, int answered, int fd, int64_t written_before) {
+bool await_handed_answer(VM& vm, int answered, int fd, int64_t written_before, uint64_t deadline) {
   if (answered < 0) return true;
   struct Closed {  // however this ends (a break while it waits)
     VM& vm;
@@ -536,7 +536,7 @@ bool await_handed_answer(VM& vm, int answered, int fd, int64_t written_before) {
     if (n > 0 || errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) break;
     // A stopping server does not wait for the owner: it is stopping too.
-    if (wait_io(vm, answered, false, 0, g_stop_fd) == IoWait::Woken) return true;
+    if (wait_io(vm, answered, false, deadline, g_stop_fd) != IoWait::Ready) return true;
   }
   if (written_before < 0) return true;
   int64_t now = connection_bytes_written(fd);

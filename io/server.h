@@ -80,11 +80,13 @@ bool hand_over_connection(VM& vm, int w, int fd, const std::string& bytes, uint6
 // peer acknowledged and what waits in the send queue), or -1 if unknown.
 int64_t connection_bytes_written(int fd);
 // After a hand-over: waits (parked) until the owner closes its end of the
-// pipe answered, or the server is told to stop, and closes answered.
+// pipe answered, or the server is told to stop, or deadline_ns passes
+// (the owner still holds the connection then), and closes answered.
 // false if the owner is gone without a byte written to connection fd
 // since written_before (connection_bytes_written before the hand-over):
 // the connection is still unanswered, and this process answers it.
-bool await_handed_answer(VM& vm, int answered, int fd, int64_t written_before);
+bool await_handed_answer(VM& vm, int answered, int fd, int64_t written_before,
+                         uint64_t deadline_ns);
 enum class Handed { Connection, Unreadable, None };
 // Waits (parked on the scheduler's epoll) for the next connection handed
 // to this worker: Connection, with its descriptor, the bytes read of it
