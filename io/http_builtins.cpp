@@ -589,6 +589,7 @@ Value bi_srv_handed(VM& vm, Value*, int) {
     Value conn = connection_ports(vm, fd, ip, true);
     SocketInput* in = socket_input(car(conn));
     in->conn().answered_fd = answered;
+    in->conn().handed = true;
     in->preload(bytes);
     HttpConn& c = http_conn(in);
     c.handed = true;

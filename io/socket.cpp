@@ -74,6 +74,11 @@ std::string normal_ip(const std::string& text) {
 // ---- the descriptor ----
 
 void SocketConn::close_fd() {
+  // A connection another worker handed here may be open there still (it
+  // closes its descriptor once it sees this process's first write): the
+  // end of the output goes to the peer now, not when the last holder
+  // closes.
+  if (handed && fd >= 0) shutdown(fd, SHUT_WR);
   answered();
   vm::close_fd(vm, fd);
 }
@@ -87,6 +92,7 @@ void SocketConn::reset() {
   if (fd < 0) return;
   linger l{1, 0};
   setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+  handed = false;  // a reset, not an orderly end
   close_fd();
 }
 

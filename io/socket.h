@@ -42,6 +42,7 @@ struct SocketConn {
   // written to the connection or lets it go; if it closes with nothing
   // written (this process died), the sender answers 503 itself.
   int answered_fd = -1;
+  bool handed = false;  // it came so (the sender may hold it a moment more)
   ~SocketConn() { close_fd(); }
   // Closes the descriptor (waking the threads parked on it).
   void close_fd();
