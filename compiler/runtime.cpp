@@ -107,6 +107,7 @@ Runtime::Runtime(const RuntimeOptions& opts) {
       opts.library_image && !opts.record_image && run_image(*vm_, embedded_image(), install_hooks);
   if (!from_image_) load_library_source(opts.record_image);
   heap_->set_stress(opts.gc_stress);
+  heap_->set_trace(opts.gc_trace);
 }
 
 Runtime::~Runtime() {

@@ -15,6 +15,7 @@ struct RuntimeOptions {
   // The default collector (docs/ARCHITECTURE.md, "The heap and the collectors").
   std::string gc = "gen";
   bool gc_stress = false;
+  bool gc_trace = false;     // --gc-trace
   size_t nursery_bytes = 0;  // 0: the collector's default (gen only)
   size_t stack_limit_bytes = size_t(512) << 20;
   size_t fiber_stack_bytes = vm::Options{}.fiber_stack_bytes;  // --thread-stack

@@ -142,7 +142,8 @@
 // swept in steps (PageSpace::begin_sweep): each minor collection after it
 // sweeps pages for kSweepSlice, allocation meanwhile taking swept pages'
 // cells and fresh pages only, until none is left (finish_sweeping before
-// the next mark, or anything that walks the pages). A compaction (the
+// anything that walks the pages; a mark that comes due meanwhile waits for
+// the sweep, which takes longer steps until it is over). A compaction (the
 // stop-the-world collection's, sweep_old) needs the pages swept first, and
 // then sweeps them in the pause; it rewrites the references of the
 // survivors (unmarked here) only where they point into the old
@@ -182,12 +183,14 @@
 
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -258,15 +261,69 @@ constexpr size_t kStressAssist = 4096;
 // mark of a stress run; docs/ARCHITECTURE.md has the figure).
 constexpr uint64_t kStressCheckEvery = 4;
 // A sweep in steps (cgen): each minor collection sweeps pages, kSweepPages
-// at a time, until kSweepSlice has passed.
+// at a time, until kSweepSlice has passed; kSweepCatchUp once a mark is due
+// and waits for the sweep, unless the old generation has grown past
+// kSweepOvershoot times the trigger (the rest is then swept in the pause).
 constexpr size_t kSweepPages = 8;
-constexpr auto kSweepSlice = std::chrono::microseconds(300);
+constexpr auto kSweepSlice = std::chrono::microseconds(150);
+constexpr auto kSweepCatchUp = std::chrono::microseconds(300);
+constexpr double kSweepOvershoot = 1.5;
 
 // A survivor space: objects from start to top, packed.
 struct Semispace {
   char* start = nullptr;
   size_t size = 0;
   char* top = nullptr;
+};
+
+// --gc-trace: a line on stderr for each pause, saying what it did and what
+// it cost, its CPU time and page faults taken on the collecting thread
+// (a loaded machine's preemption lengthens the wall time, not those) beside
+// its length. The counts are set by every minor collection; the clocks are
+// read only while tracing.
+struct PauseTrace {
+  bool on = false;
+  const char* what = "";
+  uint64_t eden = 0, survived = 0, promoted = 0, in_place = 0;
+  size_t remembered = 0;
+  double cpu_ms = 0;
+  long faults = 0;
+
+  explicit operator bool() const { return on; }
+  static double thread_cpu_ms() {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+  }
+  static long thread_faults() {
+    rusage ru;
+    getrusage(RUSAGE_THREAD, &ru);
+    return ru.ru_minflt + ru.ru_majflt;
+  }
+  void begin() {
+    cpu_ms = thread_cpu_ms();
+    faults = thread_faults();
+    eden = survived = promoted = in_place = remembered = 0;
+  }
+  void minor(uint64_t e, uint64_t s, uint64_t p, uint64_t i) {
+    eden = e;
+    survived = s;
+    promoted = p;
+    in_place = i;
+  }
+  // Prints the pause that ends (the n-th collection), and begins the next
+  // one's clocks (one safe point may end a mark and collect again).
+  void print(uint64_t n, double ms, uint64_t old_bytes) {
+    double cpu = thread_cpu_ms() - cpu_ms;
+    long f = thread_faults() - faults;
+    std::fprintf(stderr,
+                 "gc %llu: %s: %.3f ms (cpu %.3f ms, %ld faults); eden %lluK: %lluK survived, "
+                 "%lluK promoted, %lluK in place; %zu remembered; old %.1fM\n",
+                 (unsigned long long)n, what, ms, cpu, f, (unsigned long long)(eden >> 10),
+                 (unsigned long long)(survived >> 10), (unsigned long long)(promoted >> 10),
+                 (unsigned long long)(in_place >> 10), remembered, double(old_bytes) / 1048576.0);
+    begin();
+  }
 };
 
 class GenHeap final : public Heap {
@@ -338,29 +395,47 @@ class GenHeap final : public Heap {
 
   void collect_minor() override {
     auto t0 = std::chrono::steady_clock::now();
+    if (trace_) trace_.begin();
     if (marking_) return collect_while_marking(t0);
     minor(false);
-    if (old_.sweeping() || blocks_.sweeping()) sweep_step();
+    trace_.what = "minor";
+    bool sweeping = old_.sweeping() || blocks_.sweeping();
+    if (sweeping) sweep_step(kSweepSlice);
     bool major =
         old_footprint() > major_trigger_ || (stress() && ++stress_count_ % kStressMajorEvery == 0);
+    if (major && concurrent_ && sweeping && !stress() &&
+        old_footprint() < kSweepOvershoot * major_trigger_) {
+      // The trigger is the last cycle's until the sweep in steps ends
+      // (after_sweep sets the next from what it leaves), and finishing
+      // the sweep here would be a pause of the heap's size: the mark
+      // waits, the steps lengthened meanwhile.
+      sweep_step(kSweepCatchUp);
+      major = false;
+    }
     if (major && concurrent_) {
       finish_sweeping();
       start_marking();
+      trace_.what = "minor, mark begins";
       major = false;  // the pause was a minor collection and the roots' snapshot
     } else if (major) {
       mark_sweep();
+      trace_.what = "minor and major";
     }
     finish(t0, major);
   }
 
   void collect() override {
+    if (trace_) trace_.begin();
     if (marking_) end_marking(std::chrono::steady_clock::now());
     finish_sweeping();
     auto t0 = std::chrono::steady_clock::now();
     minor(true);
     mark_sweep();
+    trace_.what = "full";
     finish(t0, true);
   }
+
+  void set_trace(bool on) override { trace_.on = on; }
 
   void before_fork() override {
     if (marking_) end_marking(std::chrono::steady_clock::now());
@@ -668,6 +743,7 @@ class GenHeap final : public Heap {
     survivors_kept_ = 0;
     budget_.begin(promote_all, stress(), nursery_size_);
     uint64_t eden = eden_bytes();
+    trace_.remembered = remembered_.size();
     Evacuator e(*this);
     trace_young_roots(e);
     scanned_.swap(remembered_);
@@ -680,6 +756,7 @@ class GenHeap final : public Heap {
       trace_copy(o, e);
     }
     uint64_t in_place = budget_.traced(promote_all, eden);
+    trace_.minor(eden, uint64_t(to_top_ - to_start_), promoted_, in_place);
     promoted_ += in_place;
     blocks_.add_live(in_place);
     mutable_stats().bytes_promoted += promoted_;
@@ -842,16 +919,16 @@ class GenHeap final : public Heap {
     if (!lazy) after_sweep();
   }
 
-  // A slice of a sweep in steps, at a minor collection: pages until
-  // kSweepSlice has passed.
-  void sweep_step() {
+  // A slice of a sweep in steps, at a minor collection: pages until slice
+  // has passed.
+  void sweep_step(std::chrono::microseconds slice) {
     auto t0 = std::chrono::steady_clock::now();
     for (;;) {
       bool pages = old_.sweep_some(kinds(), kSweepPages);
       bool blocks = !blocks_.sweeping() || blocks_.sweep_some(kinds(), recycler(), 1);
       if (pages && blocks) return after_lazy_sweep();
       // Under stress, one step a time, so that promotions fall between.
-      if (stress() || std::chrono::steady_clock::now() - t0 > kSweepSlice) return;
+      if (stress() || std::chrono::steady_clock::now() - t0 > slice) return;
     }
   }
 
@@ -887,11 +964,11 @@ class GenHeap final : public Heap {
     uint64_t grow = major_trigger_ - live;
     spare_limit_ = std::max<size_t>(2, std::min<uint64_t>(adopted_, grow / nursery_size_));
     while (spare_.size() > spare_limit_) {
-      munmap(spare_.back().start, spare_.back().size);
+      unmap_later(spare_.back().start, spare_.back().size);
       spare_.pop_back();
     }
     uint64_t spares = uint64_t(spare_.size() - std::min<size_t>(2, spare_.size())) * nursery_size_;
-    old_.trim_pool(grow > spares ? grow - spares : 0);
+    old_.trim_pool(grow > spares ? grow - spares : 0, true);
   }
 
   // ---- The concurrent major collection (cgen) ----
@@ -1006,6 +1083,7 @@ class GenHeap final : public Heap {
     }
     hold_marker();
     minor(false);
+    trace_.what = "minor, marking";
     // Under stress the minor collections come so close together that the
     // marker may never get the processor between them: the mutator marks
     // a share itself, so that a cycle ends.
@@ -1064,6 +1142,7 @@ class GenHeap final : public Heap {
     double marker_ms = marker_cpu_ms();
     mutable_stats().gc_ms += marker_ms;
     mutable_stats().collector_thread_ms += marker_ms;
+    trace_.what = "mark ends";
     finish(t0, true);
   }
 
@@ -1255,6 +1334,7 @@ class GenHeap final : public Heap {
     st.collections++;
     (major ? st.major_collections : st.minor_collections)++;
     st.record_pause(ms, major);
+    if (trace_) trace_.print(st.collections, ms, old_bytes());
     // The old generation's bytes in use (after a minor collection, these
     // still count the old objects that died since the last major one), and
     // the survivors.
@@ -1297,6 +1377,8 @@ class GenHeap final : public Heap {
   // True iff w points into the used part of an eden chunk; of the from-space.
   bool in_eden(Word w) { return eden_chunk(w) != nullptr; }
   bool in_survivors(Word w) const { return in(w, surv_[from_].start, surv_[from_].top); }
+
+  PauseTrace trace_;
 
   friend class Evacuator;
   // The nursery.

@@ -349,6 +349,8 @@ class Heap {
   // not the end of the scheduler's time slice).
   void set_safepoint_poke(std::atomic<int64_t>* counter) { poke_ = counter; }
   static constexpr int64_t kSafepointPoke = int64_t(1) << 32;
+  // --gc-trace: a line on stderr for each pause (gen and cgen).
+  virtual void set_trace(bool /*on*/) {}
   // Stress mode: a collection at every safe point.
   void set_stress(bool on) {
     stress_ = on;

@@ -50,7 +50,7 @@ class MarkSweepHeap final : public Heap {
     clear_wanted();
     since_ = 0;
     trigger_ = std::max<uint64_t>(kMinTrigger, live);
-    space_.trim_pool(trigger_);  // the empty pages the next trigger_ bytes will take
+    space_.trim_pool(trigger_, true);  // the empty pages the next trigger_ bytes will take
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     GcStats& st = mutable_stats();

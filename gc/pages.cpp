@@ -106,7 +106,10 @@ char* map_region(size_t size, size_t align) {
 // kReadyRegions regions mapped and populated ahead; cutting takes one when
 // there is one (else maps its own, as before), and the thread makes the
 // next. The zeroing costs the same CPU, on the other core and outside the
-// pause. It is started by the first region taken, fills up after each
+// pause. The same thread gives back what a collection frees
+// (unmap_later): an munmap that splits a huge page flushes the TLBs of the
+// process's other CPUs, which on a virtual machine is slow. It is started
+// by the first region taken (or memory given back), fills up after each
 // region taken and not after release_ready_regions gave its regions back
 // (an idle process), and is stopped before a fork (before_fork).
 class Reserve {
@@ -129,6 +132,12 @@ class Reserve {
   size_t ready() {
     std::lock_guard<std::mutex> hold(mu_);
     return ready_.size();
+  }
+  void unmap_later(void* p, size_t size) {
+    std::lock_guard<std::mutex> hold(mu_);
+    if (!started_) start();
+    unmaps_.push_back({static_cast<char*>(p), size});
+    cv_.notify_one();
   }
   void release() {
     std::lock_guard<std::mutex> hold(mu_);
@@ -155,8 +164,18 @@ class Reserve {
   void run() {
     std::unique_lock<std::mutex> hold(mu_);
     for (;;) {
-      cv_.wait(hold, [this] { return quit_ || (asked_ && ready_.size() < kReadyRegions); });
+      cv_.wait(hold, [this] {
+        return quit_ || !unmaps_.empty() || (asked_ && ready_.size() < kReadyRegions);
+      });
       if (quit_) return;
+      if (!unmaps_.empty()) {
+        std::vector<std::pair<char*, size_t>> v;
+        v.swap(unmaps_);
+        hold.unlock();
+        for (auto& [p, n] : v) munmap(p, n);
+        hold.lock();
+        continue;
+      }
       hold.unlock();
       char* r = nullptr;
       try {
@@ -183,6 +202,8 @@ class Reserve {
       hold.lock();
       quit_ = started_ = false;
     }
+    for (auto& [p, n] : unmaps_) munmap(p, n);  // (before the fork: in neither process)
+    unmaps_.clear();
     hold.release();  // unlocked by the parent's handler, or the child's
   }
   // The child's regions are its parent's until written: given back.
@@ -196,6 +217,7 @@ class Reserve {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<char*> ready_;
+  std::vector<std::pair<char*, size_t>> unmaps_;  // unmap_later's, for the filler
   bool asked_ = false;  // a region was taken since the last release: fill up
   bool started_ = false;
   bool quit_ = false;
@@ -211,6 +233,7 @@ char* g_region_end = nullptr;
 
 void release_ready_regions() { Reserve::get().release(); }
 size_t ready_regions() { return Reserve::get().ready(); }
+void unmap_later(void* p, size_t size) { Reserve::get().unmap_later(p, size); }
 
 void* map_space(size_t size, size_t align, bool populate) {
   size = (size + 4095) & ~size_t(4095);
@@ -418,14 +441,15 @@ void PageSpace::release_evacuated() {
   note_fragmentation();
 }
 
-void PageSpace::trim_pool(size_t keep_bytes) {
+void PageSpace::trim_pool(size_t keep_bytes, bool later) {
   if (sweeping_) return;  // (it would move the pages a sweep in steps goes through)
   size_t keep_pages = keep_bytes / kPageSize;
   if (pool_.size() <= keep_pages) return;
   size_t n = pool_.size() - keep_pages;
   for (size_t i = 0; i < n; ++i) {
     page_set_.erase(reinterpret_cast<uintptr_t>(pool_[i]));
-    munmap(pool_[i], kPageSize);
+    if (later) unmap_later(pool_[i], kPageSize);
+    else munmap(pool_[i], kPageSize);
   }
   uint64_t released = n * kPageSize;
   pool_.erase(pool_.begin(), pool_.begin() + ptrdiff_t(n));

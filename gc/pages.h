@@ -65,7 +65,10 @@ void* map_space(size_t size, size_t align, bool populate = false);
 // The regions made ready ahead for map_space (pages.cpp's Reserve) go back to
 // the system: for an idle process (Heap::release_spare_memory).
 void release_ready_regions();
-size_t ready_regions();                        // how many are ready now
+size_t ready_regions();  // how many are ready now
+// munmap(p, size) on the thread that makes regions ready, soon: for memory a
+// collection frees inside its pause.
+void unmap_later(void* p, size_t size);
 constexpr size_t kHugePage = size_t(2) << 20;  // x86-64's transparent huge page
 
 // A free cell, threaded on a free list through the cells themselves.
@@ -258,7 +261,9 @@ class PageSpace {
     return bytes_ + unswept_bytes_;
   }  // allocated since the sweep, plus live
   // Unmaps the pooled pages beyond keep_bytes, the longest pooled first.
-  void trim_pool(size_t keep_bytes);
+  // later: the pages are unmapped off this thread (unmap_later), for a
+  // collection's pause.
+  void trim_pool(size_t keep_bytes, bool later = false);
   // Gives back the memory pages of the bump pages' never-used tails (whole
   // system pages only); they read as zeros when next touched.
   void release_tails();

@@ -36,6 +36,8 @@ const char* kUsage =
     "  --promote-age=N      gen promotes survivors at their Nth minor collection\n"
     "                       (1-15; by default 2, or 1 while most live on anyway)\n"
     "  --gc-stress          collect at every safe point (slow; for testing)\n"
+    "  --gc-trace           print a line to stderr for each collection's pause: what it\n"
+    "                       did, its length, CPU time and page faults (gen, cgen)\n"
     "  --stats              print counters at exit: type dispatches, opcodes, GC\n"
     "  --cpu-profile=FILE   write a gperftools CPU profile (read with google-pprof);\n"
     "                       1000 samples a second unless CPUPROFILE_FREQUENCY is set\n"
@@ -152,6 +154,8 @@ int parse_args(int argc, char** argv, Args& args) {
       args.promote_age = unsigned(n);
     } else if (!std::strcmp(a, "--gc-stress")) {
       args.rt.gc_stress = true;
+    } else if (!std::strcmp(a, "--gc-trace")) {
+      args.rt.gc_trace = true;
     } else if (!std::strcmp(a, "--stats")) {
       args.stats = true;
     } else if (starts(a, "--profile-rate=")) {

@@ -350,3 +350,23 @@ TEST_CASE("the examples run", "[cli]") {
   CHECK(has(letters.out, "  a 2\n"));
   CHECK(fib.err + args.err + letters.err == "");
 }
+
+// --gc-trace: a line for each pause of gen and cgen, on stderr only, and
+// nothing without it.
+TEST_CASE("the --gc-trace option prints a line for each pause", "[cli]") {
+  const std::string churn = "(let x nil (repeat 200000 (= x (list 1 2 3))) (gc) (len x))";
+  Result plain = arcana({"-e", churn});
+  CHECK(plain.exited_with(0));
+  CHECK(plain.err.empty());
+  for (const char* gc : {"--gc=gen", "--gc=cgen"}) {
+    Result r = arcana({gc, "--gc-trace", "-e", churn});
+    CHECK(r.exited_with(0));
+    CHECK(r.out == "3\n");
+    CHECK(has(r.err, "gc 1: minor: "));
+    CHECK(has(r.err, " faults); eden 1024K: "));
+    CHECK(has(r.err, ": full: "));  // (gc)
+    size_t lines = size_t(std::count(r.err.begin(), r.err.end(), '\n'));
+    CHECK(lines >= 5);  // 9.6 MB allocated through a 1 MiB nursery
+    CHECK(!has(r.out, "gc 1:"));
+  }
+}
