@@ -508,7 +508,10 @@ Value bi_http_error(VM& vm, Value* args, int) {
   if (status < 500 && is_string(args[3])) body += ": " + string_utf8(args[3]);
   HttpConn& c = http_conn(in);
   if (!(status == 408 && !c.received)) {
-    std::string extra = status == 405 ? "Allow: GET, HEAD, POST\r\n" : "";
+    // A 503 is the server's state, not the request's: it says when to ask again.
+    std::string extra = status == 405   ? "Allow: GET, HEAD, POST\r\n"
+                        : status == 503 ? "Retry-After: 1\r\n"
+                                        : "";
     std::string resp = http::simple_response(int(status), body + "\n", false, extra);
     const char* pieces[1] = {resp.data()};
     size_t sizes[1] = {resp.size()};
@@ -523,8 +526,12 @@ Value bi_http_error(VM& vm, Value* args, int) {
 // (%srv-hand-over in w wait): hands the connection of socket input port in,
 // with the request just read (%http-read) and whatever came after it, to
 // worker w, waiting up to wait seconds for room in its channel. t once it
-// is sent: this process's descriptor is closed, and the ports are left to
-// be closed (which then does nothing to the connection). nil if w is not
+// is sent and w has written to it (io/server.h: until then this process
+// keeps the connection): this process's descriptor is closed, and the
+// ports are left to be closed (which then does nothing to the
+// connection). (503 . why) also if w ended without writing a byte to it
+// (killed in its handler, say): the connection is still this process's
+// to answer. nil if w is not
 // another worker, or the request came handed over already (it is answered
 // here, so nothing is handed round in a loop): the request is for this
 // worker. (503 . why) if the connection could not be handed over (this
@@ -543,10 +550,22 @@ Value bi_srv_hand_over(VM& vm, Value* args, int) {
   bytes.swap(c.raw);
   bytes.append(in->data(), in->avail());
   std::string why;
-  bool sent = hand_over_connection(vm, int(w), in->conn().fd, bytes, deadline_after(wait), why);
+  int fd = in->conn().fd, answered = -1;
+  int64_t written = connection_bytes_written(fd);
+  bool sent = hand_over_connection(vm, int(w), fd, bytes, deadline_after(wait), why, answered);
   in = arg_socket_in(vm, fn, args[0]);  // (again after the wait)
   if (!sent) return error_pair(vm, 503, why);
   in->consume(in->avail());
+  // An owner alive but slow answers within threadlife* (its handler is
+  // broken then, and answers 503 itself): the wait is bounded past that.
+  static const CachedSymbol kThreadlife("threadlife*");
+  uint64_t until = deadline_after(global_seconds(vm, kThreadlife, 30) + wait);
+  bool done = await_handed_answer(vm, answered, in->conn().fd, written, until);
+  in = arg_socket_in(vm, fn, args[0]);
+  if (!done)
+    return error_pair(
+        vm, 503,
+        "worker " + std::to_string(w) + " ended before answering a connection handed to it");
   close_fd(vm, in->conn().fd);
   return T;
 }
@@ -558,16 +577,19 @@ Value bi_srv_hand_over(VM& vm, Value* args, int) {
 // meanwhile, the connection is dropped and the next waited for.
 Value bi_srv_handed(VM& vm, Value*, int) {
   for (;;) {
-    int fd = -1;
+    int fd = -1, answered = -1;
     std::string bytes, why;
-    if (receive_connection(vm, fd, bytes, why) == Handed::None) return NIL;
+    if (receive_connection(vm, fd, bytes, why, answered) == Handed::None) return NIL;
     std::string ip = peer_address(fd);
     if (ip.empty()) {
       ::close(fd);
+      if (answered >= 0) ::close(answered);
       continue;
     }
     Value conn = connection_ports(vm, fd, ip, true);
     SocketInput* in = socket_input(car(conn));
+    in->conn().answered_fd = answered;
+    in->conn().handed = true;
     in->preload(bytes);
     HttpConn& c = http_conn(in);
     c.handed = true;

@@ -7,10 +7,14 @@
 #include "io/server.h"
 
 #include <fcntl.h>
+#include <linux/sockios.h>
+#include <linux/tcp.h>
 #include <malloc.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -68,7 +72,8 @@ std::vector<Channel> g_channels;
 // What a channel carries: this header, then the bytes read of the
 // connection, or nothing when they are in the memfd sent as the second
 // descriptor (past kHandOverInline: a message must fit in the socket's
-// send buffer, and a request may have a body of a megabyte).
+// send buffer, and a request may have a body of a megabyte). The last
+// descriptor is the write end of the sender's pipe (server.h).
 struct HandOverHeader {
   uint32_t magic;
   int32_t from;       // the sending worker
@@ -178,6 +183,12 @@ bool fork_worker(VM& vm, std::vector<Worker>& ws, int i) {
     install(SIGTERM, SIG_DFL, true);  // until this worker's serve installs its own
     install(SIGINT, SIG_DFL, true);
     scheduler_after_fork(vm);
+    // A worker that spins while it waits for events (thread.cpp's
+    // wait_for_events) keeps its core busy with looking; with as many
+    // workers as cores, that core is one another worker or the client
+    // needs, so such a worker sleeps in epoll at once.
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    set_scheduler_spin(vm, cores > 0 && long(ws.size()) < cores);
     return true;
   }
   ws[size_t(i)] = Worker{pid, time(nullptr)};
@@ -422,18 +433,25 @@ int server_worker() { return g_worker; }
 int worker_channels() { return g_worker >= 0 ? int(g_channels.size()) : 0; }
 
 bool hand_over_connection(VM& vm, int w, int fd, const std::string& bytes, uint64_t deadline,
-                          std::string& why) {
+                          std::string& why, int& answered) {
   std::string who = "worker " + std::to_string(w);
   if (w < 0 || size_t(w) >= g_channels.size() || w == g_worker || g_channels[size_t(w)].send < 0) {
     why = "no channel to " + who;
     return false;
   }
-  struct Owned {  // the memfd, however this ends (a break while it waits)
+  struct Owned {  // the memfd and the pipe, however this ends (a break while it waits)
     int fd = -1;
     ~Owned() {
       if (fd >= 0) ::close(fd);
     }
-  } mem;
+  } mem, pipe_r, pipe_w;
+  int p[2];
+  if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
+    why = std::string("cannot hand the connection to ") + who + ": " + strerror(errno);
+    return false;
+  }
+  pipe_r.fd = p[0];
+  pipe_w.fd = p[1];
   HandOverHeader h{kHandOverMagic, int32_t(g_worker), bytes.size(), 0};
   if (bytes.size() > kHandOverInline) {
     mem.fd = memfd_create("arcana-request", MFD_CLOEXEC);
@@ -456,8 +474,10 @@ bool hand_over_connection(VM& vm, int w, int fd, const std::string& bytes, uint6
     h.in_memfd = 1;
   }
   iovec iov[2] = {{&h, sizeof h}, {const_cast<char*>(bytes.data()), bytes.size()}};
-  int fds[2] = {fd, mem.fd};
-  size_t nfds = mem.fd >= 0 ? 2 : 1;
+  int fds[3] = {fd, mem.fd, pipe_w.fd};
+  size_t nfds = 2;
+  if (mem.fd >= 0) nfds = 3;
+  else fds[1] = pipe_w.fd;
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
   msghdr m{};
   m.msg_iov = iov;
@@ -471,7 +491,11 @@ bool hand_over_connection(VM& vm, int w, int fd, const std::string& bytes, uint6
   memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
   int ch = g_channels[size_t(w)].send;
   for (;;) {
-    if (::sendmsg(ch, &m, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0) return true;
+    if (::sendmsg(ch, &m, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0) {
+      answered = pipe_r.fd;  // (the write end is closed here: the owner holds it now)
+      pipe_r.fd = -1;
+      return true;
+    }
     if (errno == EINTR) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) {
       // The owner has not taken what was sent to it (busy, or stopped): the
@@ -487,7 +511,39 @@ bool hand_over_connection(VM& vm, int w, int fd, const std::string& bytes, uint6
   }
 }
 
-Handed receive_connection(VM& vm, int& fd, std::string& bytes, std::string& why) {
+int64_t connection_bytes_written(int fd) {
+  tcp_info ti{};
+  socklen_t len = sizeof ti;
+  if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+      len < offsetof(tcp_info, tcpi_bytes_acked) + sizeof ti.tcpi_bytes_acked)
+    return -1;
+  int queued = 0;  // written and not yet acknowledged (sent or not)
+  if (ioctl(fd, SIOCOUTQ, &queued) != 0) return -1;
+  return int64_t(ti.tcpi_bytes_acked) + queued;
+}
+
+bool await_handed_answer(VM& vm, int answered, int fd, int64_t written_before, uint64_t deadline) {
+  if (answered < 0) return true;
+  struct Closed {  // however this ends (a break while it waits)
+    VM& vm;
+    int fd;
+    ~Closed() { close_fd(vm, fd); }
+  } pipe{vm, answered};
+  for (;;) {
+    char b;
+    ssize_t n = ::read(answered, &b, 1);
+    if (n == 0) break;  // the owner's end closed: written to, let go, or its process gone
+    if (n > 0 || errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) break;
+    // A stopping server does not wait for the owner: it is stopping too.
+    if (wait_io(vm, answered, false, deadline, g_stop_fd) != IoWait::Ready) return true;
+  }
+  if (written_before < 0) return true;
+  int64_t now = connection_bytes_written(fd);
+  return now < 0 || now != written_before;
+}
+
+Handed receive_connection(VM& vm, int& fd, std::string& bytes, std::string& why, int& answered) {
   if (g_worker < 0 || size_t(g_worker) >= g_channels.size()) return Handed::None;
   int ch = g_channels[size_t(g_worker)].recv;
   if (ch < 0) return Handed::None;
@@ -522,6 +578,11 @@ Handed receive_connection(VM& vm, int& fd, std::string& bytes, std::string& why)
     // connection is gone, closed with the sender's last reference.
     if (got.empty()) continue;
     fd = got[0];
+    // The sender's pipe is the last, when all came: its descriptor is
+    // kept even when the bytes did not come whole (then this worker
+    // answers 503, so the sender must not).
+    answered = got.size() >= 2 ? got.back() : -1;
+    if (answered >= 0) got.pop_back();
     bytes.clear();
     why.clear();
     if ((m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || size_t(n) < sizeof h ||

@@ -35,6 +35,17 @@
 // descriptor; the owner serves the connection as if it had accepted it,
 // its input port reading those bytes first (io/http_builtins.cpp,
 // %srv-hand-over and %srv-handed).
+//
+// A connection is never left without an answer because its owner died
+// while it was being handed over. The sender sends along the write end of
+// a pipe, which the owner closes once it has written to the connection
+// (SocketConn::answered_fd), and keeps the connection open until then.
+// The pipe closes with nothing written when the owner died after taking
+// the message (in its handler, say): the sender, which can tell from the
+// connection's count of bytes written that no byte of an answer went out,
+// answers 503 itself. A message still in the channel when its owner dies
+// stays there (the parent holds the channel) for the restarted worker,
+// which answers it: the expired-link answer, since the closures died.
 #pragma once
 
 #include <cstdint>
@@ -60,16 +71,30 @@ int server_worker();
 int worker_channels();
 // Sends the connection fd, with bytes (what was read of it), to worker w,
 // waiting until deadline_ns while its channel is full. The descriptor
-// stays this process's to close. false, with why, if it could not be sent.
+// stays this process's to close. false, with why, if it could not be sent;
+// true, with answered the read end of the pipe the owner closes once it
+// has written to the connection (for await_handed_answer).
 bool hand_over_connection(VM& vm, int w, int fd, const std::string& bytes, uint64_t deadline_ns,
-                          std::string& why);
+                          std::string& why, int& answered);
+// The bytes written to TCP connection fd since it was opened (what the
+// peer acknowledged and what waits in the send queue), or -1 if unknown.
+int64_t connection_bytes_written(int fd);
+// After a hand-over: waits (parked) until the owner closes its end of the
+// pipe answered, or the server is told to stop, or deadline_ns passes
+// (the owner still holds the connection then), and closes answered.
+// false if the owner is gone without a byte written to connection fd
+// since written_before (connection_bytes_written before the hand-over):
+// the connection is still unanswered, and this process answers it.
+bool await_handed_answer(VM& vm, int answered, int fd, int64_t written_before,
+                         uint64_t deadline_ns);
 enum class Handed { Connection, Unreadable, None };
 // Waits (parked on the scheduler's epoll) for the next connection handed
-// to this worker: Connection, with its descriptor and the bytes read of
-// it; Unreadable, with its descriptor, when those bytes did not arrive
-// whole (why says why: the caller answers 503); None in a process with no
-// channel.
-Handed receive_connection(VM& vm, int& fd, std::string& bytes, std::string& why);
+// to this worker: Connection, with its descriptor, the bytes read of it
+// and the sender's pipe (answered: to close once written to, or -1);
+// Unreadable, with its descriptor and pipe, when those bytes did not
+// arrive whole (why says why: the caller answers 503); None in a process
+// with no channel.
+Handed receive_connection(VM& vm, int& fd, std::string& bytes, std::string& why, int& answered);
 
 void register_server_builtins(VM& vm);
 

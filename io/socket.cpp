@@ -73,12 +73,26 @@ std::string normal_ip(const std::string& text) {
 
 // ---- the descriptor ----
 
-void SocketConn::close_fd() { vm::close_fd(vm, fd); }
+void SocketConn::close_fd() {
+  // A connection another worker handed here may be open there still (it
+  // closes its descriptor once it sees this process's first write): the
+  // end of the output goes to the peer now, not when the last holder
+  // closes.
+  if (handed && fd >= 0) shutdown(fd, SHUT_WR);
+  answered();
+  vm::close_fd(vm, fd);
+}
+
+void SocketConn::answered() {
+  if (answered_fd >= 0) ::close(answered_fd);
+  answered_fd = -1;
+}
 
 void SocketConn::reset() {
   if (fd < 0) return;
   linger l{1, 0};
   setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+  handed = false;  // a reset, not an orderly end
   close_fd();
 }
 
@@ -266,6 +280,7 @@ SocketOutput::Sent SocketOutput::send(const char* const* pieces, const size_t* s
         buf_.clear();  // dropped: the error is reported once
         return Sent::Failed;
       }
+      if (w > 0) conn_->answered();
       size_t left = size_t(w);
       while (first < niov && left >= iov[first].iov_len) left -= iov[first++].iov_len;
       if (first < niov) {

@@ -37,9 +37,17 @@ struct SocketConn {
   std::string ip;           // the peer's address
   uint64_t created_ns = 0;  // when it was accepted (monotonic_ns)
   bool in_open = true, out_open = true;
+  // Of a connection another worker handed to this one (io/server.h): the
+  // end of a pipe the sender watches, closed as soon as this process has
+  // written to the connection or lets it go; if it closes with nothing
+  // written (this process died), the sender answers 503 itself.
+  int answered_fd = -1;
+  bool handed = false;  // it came so (the sender may hold it a moment more)
   ~SocketConn() { close_fd(); }
   // Closes the descriptor (waking the threads parked on it).
   void close_fd();
+  // Closes answered_fd: the connection has had bytes of an answer.
+  void answered();
   // Closes it with a reset: unsent output is dropped (SO_LINGER 0).
   void reset();
 };

@@ -293,8 +293,10 @@ Connection: close"))
 ; Under arcana --workers, a request whose fnid another worker made (its
 ; closure lives there, and nowhere else) goes to that worker: the
 ; connection is handed over with the bytes read of it (%srv-hand-over,
-; io/server.h), and this worker is done with it. t if so, or if it could
-; not be handed over (then answered 503 here); nil when the request is
+; io/server.h), and this worker is done with it once that worker has
+; written to it. t if so, or if it could not be handed over, or that
+; worker ended before writing a byte of an answer (then answered 503
+; here: a connection is never dropped unanswered); nil when the request is
 ; this worker's to answer: no fnid, one of its own, one made before the
 ; workers started (every worker has it), one naming no worker (expired:
 ; answered here as an unknown one), or a request handed here already.

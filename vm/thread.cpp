@@ -176,6 +176,7 @@ struct Scheduler final : gc::RootSource {
   // something (a time on now_ns's clock).
   static constexpr uint64_t kSpinNs = 50000;
   uint64_t last_event_ns = 0;
+  bool spin = true;  // set_scheduler_spin
   void block();
   [[noreturn]] void finish(ThreadImpl* t);
   void switch_to(ThreadImpl* next);
@@ -492,7 +493,7 @@ void Scheduler::poll_ready(const timespec* timeout) {
 // whose events come further apart, never spins more than once.
 void Scheduler::wait_for_events() {
   uint64_t now = now_ns();
-  if (fd_waiters > 0 && now - last_event_ns < 4 * kSpinNs) {
+  if (spin && fd_waiters > 0 && now - last_event_ns < 4 * kSpinNs) {
     uint64_t until = now + kSpinNs;
     timespec zero{0, 0};
     do {
@@ -1065,6 +1066,10 @@ void scheduler_after_fork(VM& vm) {
     epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
   }
   s->zombies.clear();  // the parent's children, not ours
+}
+
+void set_scheduler_spin(VM& vm, bool spin) {
+  if (vm.scheduler()) vm.scheduler()->spin = spin;
 }
 
 void reap_later(VM& vm, int pid) {

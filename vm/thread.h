@@ -112,6 +112,11 @@ void set_alarm(VM& vm, double secs);
 // shared with the parent across fork, so the child makes its own and
 // registers its waits there again.
 void scheduler_after_fork(VM& vm);
+// Whether a wait for events spins before it sleeps (wait_for_events in
+// thread.cpp; on by default). Off where the process's spin would take a
+// core another process needs: the server's workers when they are as
+// many as the cores.
+void set_scheduler_spin(VM& vm, bool spin);
 // fd is about to be closed: the threads waiting for it wake (and find it
 // closed) rather than wait forever, as epoll forgets a closed descriptor.
 // Never switches threads (finalizers call it).

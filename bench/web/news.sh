@@ -66,7 +66,10 @@
 #     wrk -t1 -c16 -d5s on each, RUNS times interleaved; the medians and
 #     the ratio of the requests a second (2 workers over 1). wrk shares
 #     the two cores with the workers, so the CPU time wrk used (from
-#     /proc, over the run's wall time) is printed beside it. The issue's
+#     /proc, over the run's wall time) is printed beside it, and then the
+#     CPU time per request of wrk and of each of the server's processes
+#     (user + sys, and sys alone: the kernel's part), and the cores the
+#     server and all together used. The issue's
 #     target (2 workers at least 1.5x one) is printed, not required here.
 #     Then, on the 2 workers, closures (fnids): ab -n 3000 -c 1 (a new
 #     connection per request) on a link made before the fork, which every
@@ -411,6 +414,33 @@ for k in sqlite file; do [ -n "${srv_of[$k]:-}" ] && { use_server $k; stop_serve
 
 # ---- 1c. workers: one process against --workers=2, sqlite ----
 
+# proc_ticks pid...: "utime stime" (clock ticks) of each, a line each
+# ("0 0" for one gone).
+proc_ticks() {
+  local p
+  for p in "$@"; do awk '{print $14, $15}' "/proc/$p/stat" 2>/dev/null || echo "0 0"; done
+}
+# cpu_per_request wrk-line tick t0 t1 "wrk-before wrk-after" server-before
+# server-after: the CPU each used per request of the run, in microseconds,
+# and the cores: "wrk wrk-sys server server-sys proc1 proc2 proc3
+# server-cores all-cores" (procN: the server's processes in the order
+# proc_ticks read them, user + sys; 0 for none).
+cpu_per_request() {
+  local n
+  n=$(echo "$1" | awk '{print $6}')
+  [ "$1" = failed ] || [ -z "$n" ] || [ "$n" -eq 0 ] && { echo "0 0 0 0 0 0 0 0 0"; return; }
+  paste -d' ' <(echo "$6") <(echo "$7") |
+    awk -v n="$n" -v t="$2" -v w="$(echo "$4 - $3" | bc -l)" -v wrk="$5" '
+      {u[NR] = $3 - $1; s[NR] = $4 - $2; su += u[NR]; ss += s[NR]}
+      END {
+        split(wrk, c, " "); wu = c[3] - c[1]; ws = c[4] - c[2]
+        us = 1e6 / t / n
+        printf "%.1f %.1f %.1f %.1f", (wu + ws) * us, ws * us, (su + ss) * us, ss * us
+        for (i = 1; i <= 3; i++) printf " %.1f", i <= NR ? (u[i] + s[i]) * us : 0
+        printf " %.2f %.2f\n", (su + ss) / t / w, (su + ss + wu + ws) / t / w
+      }'
+}
+
 echo "1c. workers: a sqlite server of one process and one of 2 workers" >&2
 workers_up=
 srv_store=sqlite
@@ -431,15 +461,20 @@ if [ -n "$workers_up" ]; then
         echo "workers run $r/$runs: $k $(page_name "$p")" >&2
         use_server $k
         tick=$(getconf CLK_TCK)
-        c0=$(awk '{print $16 + $17}' /proc/$$/stat)
+        # the server's processes: the one of w1; the parent and the workers of w2
+        spids="$srv_pid $(ps -o pid= --ppid "$srv_pid" | sort -n | tr '\n' ' ')"
+        s0=$(proc_ticks $spids)
+        c0=$(awk '{print $16, $17}' /proc/$$/stat)
         t0=$(date +%s.%N)
         line=$(run_wrk "$p" -t1 -c16 -d5s)
         t1=$(date +%s.%N)
-        # wrk's CPU: what this shell's finished children used (cutime + cstime)
-        c1=$(awk '{print $16 + $17}' /proc/$$/stat)
-        cores=$(awk -v a="$c0" -v b="$c1" -v t="$tick" -v w0="$t0" -v w1="$t1" \
-                  'BEGIN {printf "%.2f", (b - a) / t / (w1 - w0)}')
-        echo "$line $cores" >>"$tmp/res/$p.workers-$k"
+        # wrk's CPU: what this shell's finished children used (cutime, cstime)
+        c1=$(awk '{print $16, $17}' /proc/$$/stat)
+        s1=$(proc_ticks $spids)
+        cores=$(echo "$c0 $c1" | awk -v t="$tick" -v w0="$t0" -v w1="$t1" \
+                  '{printf "%.2f", ($3 + $4 - $1 - $2) / t / (w1 - w0)}')
+        cpu=$(cpu_per_request "$line" "$tick" "$t0" "$t1" "$c0 $c1" "$s0" "$s1")
+        echo "$line $cores $cpu" >>"$tmp/res/$p.workers-$k"
         alive "wrk -t1 -c16 ($k)" || break 3
       done
     done
@@ -592,6 +627,23 @@ for p in $wpages; do
     "$(fmt_or "$r1" '%.0f')" "$(fmt_or "$(median "$f1" 2)" '%.3f')" "$(fmt_or "$(median "$f1" 4)" '%.3f')" "$(median "$f1" 7)" \
     "$(fmt_or "$r2" '%.0f')" "$(fmt_or "$(median "$f2" 2)" '%.3f')" "$(fmt_or "$(median "$f2" 4)" '%.3f')" "$(median "$f2" 7)" \
     "$(fmt_or "$ratio" '%.3f')" ">= 1.5x: $(pf "$ok")"
+done
+
+echo
+echo "1c. CPU per request of those runs (medians, microseconds of CPU time per request answered, from /proc: user + sys,"
+echo "    the kernel's part (sys) after the slash); cores: CPU time over the run's time, of the server's processes and of"
+echo "    wrk and the server together (of the machine's $(nproc))"
+printf '%-22s | %-9s | %11s | %11s | %7s %8s %8s | %6s %6s\n' "page" "server" "wrk" "server" "parent" "worker 0" "worker 1" "server" "all"
+for p in $wpages; do
+  for k in w1 w2; do
+    f=$tmp/res/$p.workers-$k
+    case $k in w1) kn="1 process" ;; *) kn="2 workers" ;; esac
+    if [ "$k" = w1 ]; then procs=$(printf '%7s %8s %8s' "-" "$(median "$f" 12)" "-")
+    else procs=$(printf '%7s %8s %8s' "$(median "$f" 12)" "$(median "$f" 13)" "$(median "$f" 14)"); fi
+    printf '%-22s | %-9s | %5s / %-4s | %5s / %-4s | %s | %6s %6s\n' "$(page_name "$p")" "$kn" \
+      "$(median "$f" 8)" "$(median "$f" 9)" "$(median "$f" 10)" "$(median "$f" 11)" "$procs" \
+      "$(median "$f" 15)" "$(median "$f" 16)"
+  done
 done
 
 echo

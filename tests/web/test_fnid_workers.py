@@ -24,6 +24,10 @@ its new worker, which /w on it then shows.
 - A worker that takes no connection (stopped with SIGSTOP): what cannot
   be handed to it within conn-wait* is answered 503; what was handed
   before is answered once it runs again.
+- A worker killed while requests for its closures are in flight (in its
+  handler, in its channel, on their way): every one is answered, by it,
+  by the worker that handed it over (503, when the owner died before
+  writing a byte of an answer), or by the restarted owner (expired).
 
 usage: python3 tests/web/test_fnid_workers.py path/to/arcana
 """
@@ -40,8 +44,6 @@ import urllib.parse
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import webtest  # noqa: E402
 from webtest import request_bytes  # noqa: E402
-import test_workers  # noqa: E402
-import test_news_workers as news_workers  # noqa: E402
 
 FORM = [("Content-Type", "application/x-www-form-urlencoded")]
 EXPIRED = "Unknown or expired link."
@@ -93,6 +95,8 @@ class Closures:
         out["link"] = (m.group(1), m.group(2))
         m = re.search(r"^rlink (/r)\?fnid=(\S+)$", text, re.M)
         out["rlink"] = (m.group(1), m.group(2))
+        m = re.search(r"^slink (/x)\?fnid=(\S+)$", text, re.M)
+        out["slink"] = (m.group(1), m.group(2))
         forms = re.findall(r'<form method="?post"? action="?(/\w)"?>'
                            r'<input type="?hidden"? name="?fnid"? value="?([^" >]+)"?>', text)
         self.assertEqual(len(forms), 2, text)
@@ -201,10 +205,10 @@ class FnidWorkerDownTest(Closures, unittest.TestCase):
 
     def pid_of(self, c):
         """The pid of the worker holding raw connection c."""
-        pids = test_workers.children(self.srv.proc.pid)
+        pids = webtest.children(self.srv.proc.pid)
         ip, port = c.sock.getsockname()
-        inode = news_workers.socket_inode(self.srv.port, ip, port)
-        pid = inode and news_workers.holder(pids, inode)
+        inode = webtest.socket_inode(self.srv.port, ip, port)
+        pid = inode and webtest.holder(pids, inode)
         self.assertIn(pid, pids)
         return pid
 
@@ -212,9 +216,9 @@ class FnidWorkerDownTest(Closures, unittest.TestCase):
         closures = self.page(0)
         victim = self.pid_of(self.pin(0))
         os.kill(victim, signal.SIGKILL)
-        self.assertTrue(test_workers.wait_until(
+        self.assertTrue(webtest.wait_until(
             lambda: (lambda c: len(c) == 2 and victim not in c)(
-                test_workers.children(self.srv.proc.pid))), "worker 0 was not restarted")
+                webtest.children(self.srv.proc.pid))), "worker 0 was not restarted")
         # its closures died with it: the restarted worker 0 answers
         c = self.pin(1)
         path, fnid = closures["link"]
@@ -227,6 +231,55 @@ class FnidWorkerDownTest(Closures, unittest.TestCase):
         path, fnid = fresh["link"]
         r = self.ask(c, "GET", "%s?fnid=%s&a=2" % (path, fnid))
         self.assertEqual(r.text.strip(), "link made on 0 followed on 0 a=2")
+
+    def test_owner_killed_with_requests_in_flight_answers_every_one(self):
+        # Requests for worker 0's slow link, each on a connection worker 1
+        # holds (so handed over), sent one every 10 ms; worker 0 is killed
+        # while about ten are in its handler, others in its channel, others
+        # on their way. Each gets an answer: the link's (answered before
+        # the kill), the expired link's (its closures died: answered by the
+        # restarted worker 0), or 503 with Retry-After (answered by worker
+        # 1, which kept the connection until worker 0 wrote to it); never a
+        # reset or an empty reply.
+        closures = self.page(0)
+        owner = self.pid_of(self.pin(0))
+        conns = [self.pin(1) for _ in range(60)]
+        path, fnid = closures["slink"]
+        results = [None] * len(conns)
+
+        def follow(k):
+            time.sleep(0.01 * k)
+            try:
+                results[k] = self.ask(conns[k], "GET", "%s?fnid=%s" % (path, fnid),
+                                      headers=[("Connection", "close")])
+            except Exception as e:  # noqa: BLE001 - checked below
+                results[k] = e
+
+        threads = [threading.Thread(target=follow, args=(k,)) for k in range(len(conns))]
+        for t in threads:
+            t.start()
+        self.assertTrue(webtest.wait_until(
+            lambda: sum(getattr(r, "status", None) == 200 for r in results) >= 5, 10),
+            "worker 0 answered none of its links: %r" % results[:5])
+        os.kill(owner, signal.SIGKILL)
+        for t in threads:
+            t.join(30)
+        kinds = {"link": 0, "expired": 0, "503": 0}
+        for k, r in enumerate(results):
+            self.assertIsInstance(r, webtest.Response, "request %d got no answer: %r" % (k, r))
+            if r.status == 503:
+                self.assertEqual(r.header("retry-after"), "1", r)
+                kinds["503"] += 1
+            elif r.text.strip() == EXPIRED:
+                kinds["expired"] += 1
+            else:
+                self.assertEqual((r.status, r.text.strip()),
+                                 (200, "slow link made on 0 followed on 0"), k)
+                kinds["link"] += 1
+        # the kill found requests in worker 0's handler: those are the 503s
+        self.assertGreater(kinds["503"], 0, kinds)
+        self.assertGreater(kinds["link"], 0, kinds)
+        self.assertRegex(self.srv.log("err"), r"503 worker 0 ended before answering")
 
     def test_worker_taking_nothing_gets_503_not_a_hang(self):
         closures = self.page(0)

@@ -425,7 +425,12 @@ class NewsServer:
         self.starts = 0
         self.req_count = 0
         self.lock = threading.Lock()
-        self.killed = threading.Event()  # set just before a SIGKILL
+        self.killed = threading.Event()  # set just before a SIGKILL of the whole server
+        # With keep_last, each thread's last connection stays open until its
+        # next request (last_conn), so that the worker holding it can be
+        # found (test_news_crash_workers.py kills the one that answered).
+        self.keep_last = False
+        self.mine = threading.local()
 
     def start(self, timeout=30, wrap=(), script=None, demo=False, extra=(), arcana_opts=()):
         """Starts apps/news/news.arc, or script (a file of servers/, given
@@ -442,8 +447,9 @@ class NewsServer:
             opts.append("--no-demo")
         opts += list(extra)
         if script:
-            cmd = [webtest.ARCANA, "--host=127.0.0.1", os.path.join(webtest.SERVERS, script),
-                   os.path.dirname(NEWS) + "/"] + opts
+            cmd = [webtest.ARCANA] + list(arcana_opts) + [
+                "--host=127.0.0.1", os.path.join(webtest.SERVERS, script),
+                os.path.dirname(NEWS) + "/"] + opts
         else:
             cmd = [webtest.ARCANA] + list(arcana_opts) + [NEWS] + opts
         cmd = list(wrap) + cmd
@@ -454,9 +460,11 @@ class NewsServer:
                                          start_new_session=True)
         deadline = time.time() + timeout
         while True:
-            m = re.search(r"Serving the news site on http://[^:/]+:(\d+)/", self.stdout())
+            # (under --workers the parent's line: the workers print none)
+            m = re.search(r"Serving the news site on http://[^:/]+:(\d+)/"
+                          r"|^ready to serve port (\d+) \(\d+ workers", self.stdout(), re.M)
             if m:
-                self.port = int(m.group(1))
+                self.port = int(m.group(1) or m.group(2))
                 return
             if self.proc.poll() is not None:
                 raise AssertionError("the news server exited with %s before serving:\n%s\n%s"
@@ -533,7 +541,24 @@ class NewsServer:
                     h[k] = v
             return r.status, h, data
         finally:
+            if self.keep_last:
+                last = getattr(self.mine, "conn", None)
+                self.mine.conn = c
+                if last is not None:
+                    last.close()
+            else:
+                c.close()
+
+    def close_last(self):
+        """Closes this thread's last connection (with keep_last)."""
+        c = getattr(self.mine, "conn", None)
+        self.mine.conn = None
+        if c is not None:
             c.close()
+
+    def last_conn(self):
+        """This thread's last connection (with keep_last), still open, or None."""
+        return getattr(self.mine, "conn", None)
 
     def get(self, path, cookie=None):
         return self.request("GET", path, cookie=cookie)
@@ -569,6 +594,7 @@ class Ledger:
         self.unexpected = []     # errors while the server was not being killed
         self.refused = []        # operations the site declined (a message page)
         self.inflight_at_kill = 0
+        self.ack_times = []      # time.time() of each acknowledgement
 
     def note_unexpected(self, msg):
         with self.lock:
@@ -692,6 +718,14 @@ class NewsCrashTest(unittest.TestCase):
         self.srv = NewsServer(self.work)
         self.addCleanup(self.cleanup)
 
+    def start_server(self):
+        self.srv.start(script=CRASH_SCRIPT)
+
+    def excused(self):
+        """Whether what went wrong in this client thread's operation may be
+        the kill's doing: here, the whole server is being killed."""
+        return self.srv.killed.is_set()
+
     def cleanup(self):
         self.srv.kill()
         if os.environ.get("NEWS_CRASH_KEEP"):
@@ -701,13 +735,20 @@ class NewsCrashTest(unittest.TestCase):
 
     # -- the clients --
 
-    def client(self, site, ledger, user, cookie, rnd, take, on_ack):
+    def client(self, *args):
+        try:
+            self.client_ops(*args)
+        finally:
+            self.srv.close_last()
+
+    def client_ops(self, site, ledger, user, cookie, rnd, take, on_ack):
         rng = random.Random("%d/%d/%s" % (self.seed, rnd, user))
         n = 0
         while not self.srv.killed.is_set():
             if not take():
                 return
             n += 1
+            self.op_started()
             try:
                 if rng.random() < 0.5 and self.vote(site, ledger, user, cookie, rng, on_ack):
                     continue
@@ -715,17 +756,22 @@ class NewsCrashTest(unittest.TestCase):
                 url = "http://example.com/crash/r%d/%s/%d" % (rnd, user, n)
                 self.submit(site, ledger, user, cookie, rnd, title, url, on_ack)
             except (OSError, http.client.HTTPException) as e:
-                if self.srv.killed.is_set():
+                if self.excused():
                     with ledger.lock:
                         ledger.inflight_at_kill += 1
-                    return  # the kill: this operation was in flight
+                    if self.srv.killed.is_set():
+                        return  # the kill: this operation was in flight
+                    continue  # a worker's: the server goes on
                 ledger.note_unexpected("%s, round %d: %s: %s" % (user, rnd, type(e).__name__, e))
                 return
+
+    def op_started(self):
+        """Called as a client thread begins an operation."""
 
     def submit(self, site, ledger, user, cookie, rnd, title, url, on_ack):
         form, problem = site.submit_form(cookie)
         if form is None:
-            if not self.srv.killed.is_set():
+            if not self.excused():
                 ledger.note_unexpected("%s: %s" % (user, problem))
             return
         status, headers, body = site.post_story(form, cookie, title, url)
@@ -738,11 +784,11 @@ class NewsCrashTest(unittest.TestCase):
             with ledger.lock:
                 ledger.stories.append(story)
             on_ack()
-            if story["id"] is None and not self.srv.killed.is_set():
+            if story["id"] is None and not self.excused():
                 st, page = site.newest(cookie)
                 if st == 200:
                     story["id"] = site.story_id_in(page, url)
-        elif self.srv.killed.is_set():
+        elif self.excused():
             return
         elif status >= 500:
             ledger.note_unexpected("%s: POST of the submit form: %d %r" % (user, status, body[:300]))
@@ -757,7 +803,7 @@ class NewsCrashTest(unittest.TestCase):
         """Up-votes a story of /newest; False when there is none to vote on."""
         status, page = site.newest(cookie)
         if status != 200:
-            if not self.srv.killed.is_set():
+            if not self.excused():
                 ledger.note_unexpected("%s: GET /newest: %d %r" % (user, status, page[:300]))
             return True
         arrows = site.up_arrows(page, user)
@@ -772,7 +818,7 @@ class NewsCrashTest(unittest.TestCase):
             with ledger.lock:
                 ledger.votes.add((user, item))
             on_ack()
-        elif not self.srv.killed.is_set():
+        elif not self.excused():
             if status >= 500:
                 ledger.note_unexpected("%s: vote on %d: %d %r" % (user, item, status, body[:300]))
             else:
@@ -783,6 +829,18 @@ class NewsCrashTest(unittest.TestCase):
                 with ledger.lock:
                     ledger.refused.append("vote %s on %d: %d %s %r" % (user, item, status, loc, why))
         return True
+
+    def kill_now(self):
+        """The kill of a round, from the client thread that just read the
+        chosen acknowledgement."""
+        self.srv.kill()
+
+    def kill_later(self, mode, stop_taking):
+        """The kill of a round, from the test's thread, once the chosen
+        acknowledgement came (mode now: after kill_now) and, in mode later,
+        a few random milliseconds more. stop_taking ends the round."""
+        stop_taking.set()
+        self.srv.kill()
 
     def run_round(self, site, ledger, cookies, rnd, budget, kill):
         """Clients send up to budget operations; kill (None: no kill) is
@@ -805,9 +863,11 @@ class NewsCrashTest(unittest.TestCase):
             with lock:
                 state["acks"] += 1
                 hit = kill is not None and state["acks"] == kill[0]
+            with ledger.lock:
+                ledger.ack_times.append(time.time())
             if hit:
                 if kill[1] == "now":
-                    self.srv.kill()  # a fraction of a millisecond after the answer
+                    self.kill_now()  # a fraction of a millisecond after the answer
                 fire.set()
 
         threads = [threading.Thread(target=self.client,
@@ -825,8 +885,7 @@ class NewsCrashTest(unittest.TestCase):
                     break
             if kill[1] == "later":
                 time.sleep(self.rng.uniform(0, 0.03))
-            stop_taking.set()
-            self.srv.kill()
+            self.kill_later(kill[1], stop_taking)
         for t in threads:
             t.join(30)
             self.assertFalse(t.is_alive(), "a client thread is stuck")
@@ -988,6 +1047,13 @@ class NewsCrashTest(unittest.TestCase):
                 if status != 200 or s["title"] not in page_text(body):
                     problems.append("/item?id=%d: %d, without the title %r: %r"
                                     % (i, status, s["title"], body[:300]))
+        ids = {}
+        for s in stories:
+            if s["id"] is not None:
+                ids.setdefault(s["id"], []).append(s["title"])
+        for i, titles in sorted(ids.items()):
+            if len(titles) > 1:
+                problems.append("one id, %d, acknowledged for %d stories: %r" % (i, len(titles), titles))
         for user, i in votes:
             it = items.get(i)
             if it is None:
@@ -1020,7 +1086,7 @@ class NewsCrashTest(unittest.TestCase):
         site = Site(srv)
         ledger = Ledger()
         t0 = time.time()
-        srv.start(script=CRASH_SCRIPT)
+        self.start_server()
         cookies = {u: site.create_account(u, PASSWORD) for u in USERS}
         log("news_crash: server up and %d accounts made in %.1fs" % (len(USERS), time.time() - t0))
 
@@ -1046,7 +1112,7 @@ class NewsCrashTest(unittest.TestCase):
                 log("news_crash:   the kill left %s" % ", ".join(
                     os.path.relpath(p, srv.data) for p in stale))
             planted = self.plant_stale_tmp()
-            srv.start(script=CRASH_SCRIPT)
+            self.start_server()
             for p in planted:
                 if "/story/" in p:
                     self.assertFalse(os.path.exists(p), "stale %s not deleted at load" % p)
@@ -1067,7 +1133,7 @@ class NewsCrashTest(unittest.TestCase):
         self.assertEqual(left, 0)
         # A clean kill at the end, and the final check of everything.
         srv.kill()
-        srv.start(script=CRASH_SCRIPT)
+        self.start_server()
         data = self.check_files()
         self.check_ledger(ledger, data, set(range(1, ROUNDS + 2)), "at the end")
         self.check_serves(site, cookies)

@@ -35,9 +35,7 @@ import http.client
 import os
 import re
 import shutil
-import socket
 import sqlite3
-import struct
 import subprocess
 import sys
 import tempfile
@@ -49,63 +47,11 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import webtest  # noqa: E402
 import test_news_crash as crash  # noqa: E402
+from webtest import children, holder, socket_inode  # noqa: E402
 
 NEWS = crash.NEWS
 SEED = os.path.join(webtest.SERVERS, "news_seed.arc")
 VOTERS = 300
-
-
-def children(pid):
-    """The pids of the live (not zombie) children of pid."""
-    out = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % d) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == pid and fields[0] != "Z":
-            out.append(int(d))
-    return sorted(out)
-
-
-def tcp_address(ip, port):
-    """An IPv4 address as /proc/net/tcp writes it."""
-    return "%08X:%04X" % (struct.unpack("<I", socket.inet_aton(ip))[0], port)
-
-
-def socket_inode(server_port, client_ip, client_port):
-    """The inode of the server's end of the connection from
-    client_ip:client_port, or None."""
-    local = tcp_address("127.0.0.1", server_port)
-    remote = tcp_address(client_ip, client_port)
-    with open("/proc/net/tcp") as f:
-        for line in f.readlines()[1:]:
-            cols = line.split()
-            if cols[1] == local and cols[2] == remote and cols[9] != "0":
-                return cols[9]
-    return None
-
-
-def holder(pids, inode):
-    """Which of pids has socket inode open, or None."""
-    want = "socket:[%s]" % inode
-    for pid in pids:
-        d = "/proc/%d/fd" % pid
-        try:
-            fds = os.listdir(d)
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                if os.readlink(os.path.join(d, fd)) == want:
-                    return pid
-            except OSError:
-                pass
-    return None
 
 
 class Pinned:

@@ -15,45 +15,9 @@ import unittest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import webtest  # noqa: E402
-from webtest import request_bytes
+from webtest import alive, children, request_bytes, wait_until  # noqa: E402
 
 CLOSE = [("Connection", "close")]
-
-
-def children(pid):
-    """The pids of the live (not zombie) children of pid."""
-    out = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % d) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == pid and fields[0] != "Z":
-            out.append(int(d))
-    return sorted(out)
-
-
-def alive(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            stat = f.read()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
-
-
-def wait_until(f, timeout=10.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = f()
-        if v:
-            return v
-        time.sleep(0.02)
-    return f()
 
 
 class WorkersTest(webtest.ServerTest):

@@ -26,6 +26,7 @@ import resource
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,85 @@ def main():
     if not os.access(ARCANA, os.X_OK):
         sys.exit("not an executable: %s" % ARCANA)
     unittest.main(verbosity=2)
+
+
+# ---- worker processes, and which of them holds a connection ----
+# (for the tests of arcana --workers: test_workers.py, test_news_workers.py,
+# test_fnid_workers.py, test_news_crash.py's workers variant)
+
+
+def children(pid):
+    """The pids of the live (not zombie) children of pid."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(d))
+    return sorted(out)
+
+
+def alive(pid):
+    """pid runs (and is no zombie)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
+
+
+def wait_until(f, timeout=10.0):
+    """f()'s first true value within timeout seconds, else its last."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        v = f()
+        if v:
+            return v
+        time.sleep(0.02)
+    return f()
+
+
+def tcp_address(ip, port):
+    """An IPv4 address as /proc/net/tcp writes it."""
+    return "%08X:%04X" % (struct.unpack("<I", socket.inet_aton(ip))[0], port)
+
+
+def socket_inode(server_port, client_ip, client_port):
+    """The inode of the server's end of the connection from
+    client_ip:client_port, or None."""
+    local = tcp_address("127.0.0.1", server_port)
+    remote = tcp_address(client_ip, client_port)
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            cols = line.split()
+            if cols[1] == local and cols[2] == remote and cols[9] != "0":
+                return cols[9]
+    return None
+
+
+def holder(pids, inode):
+    """Which of pids has socket inode open, or None."""
+    want = "socket:[%s]" % inode
+    for pid in pids:
+        d = "/proc/%d/fd" % pid
+        try:
+            fds = os.listdir(d)
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(os.path.join(d, fd)) == want:
+                    return pid
+            except OSError:
+                pass
+    return None
 
 
 # ---- responses read from raw sockets ----

@@ -20,6 +20,11 @@
                           (pr "link made on " made " followed on " (%srv-worker)
                               " a=" (arg r "a")))))
     (prn "rlink " (rflink (fn (r) (string "w?made=" made))))
+    ; a link whose answer is slow (it sleeps first): requests for it are
+    ; in its maker's hands a while (a worker killed then)
+    (prn "slink " (flink (fn (r)
+                           (sleep .1)
+                           (pr "slow link made on " made " followed on " (%srv-worker)))))
     (fnform (fn (r)
               (let text (or (arg r "text") "")
                 (prn)
