@@ -93,11 +93,7 @@ class NewsCrashWorkersTest(crash.NewsCrashTest):
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        # Gone, not just a zombie: a killed process's leader can be a zombie
-        # while its other threads still exit, holding its descriptors (its
-        # listening socket among them) open; the parent reaps it only once
-        # all are gone.
-        webtest.wait_until(lambda: not os.path.exists("/proc/%d" % pid), 10)
+        webtest.wait_until(lambda: webtest.gone(pid), 10)
         with self.kills_lock:
             entry[1] = time.time()
 

@@ -15,7 +15,7 @@ import unittest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import webtest  # noqa: E402
-from webtest import alive, children, request_bytes, wait_until  # noqa: E402
+from webtest import alive, children, gone, request_bytes, wait_until  # noqa: E402
 
 CLOSE = [("Connection", "close")]
 
@@ -64,7 +64,7 @@ class WorkersTest(webtest.ServerTest):
         self.assertEqual(len(before), 2)
         victim = before[0]
         os.kill(victim, signal.SIGKILL)
-        self.assertTrue(wait_until(lambda: not alive(victim)))
+        self.assertTrue(wait_until(lambda: gone(victim)))
         # The other goes on answering meanwhile.
         for _ in range(10):
             self.assertIn(self.which(), ("0", "1"))

@@ -149,6 +149,14 @@ def alive(pid):
     return stat[stat.rindex(")") + 2:].split()[0] != "Z"
 
 
+def gone(pid):
+    """pid is reaped, not just a zombie: a killed process's leader can be a
+    zombie while its other threads still exit, holding its descriptors (a
+    worker's listening socket among them: a connection the kernel gives it
+    meanwhile is reset) open; its parent reaps it only once all are gone."""
+    return not os.path.exists("/proc/%d" % pid)
+
+
 def wait_until(f, timeout=10.0):
     """f()'s first true value within timeout seconds, else its last."""
     deadline = time.time() + timeout
