@@ -216,6 +216,7 @@ class FnidWorkerDownTest(Closures, unittest.TestCase):
         closures = self.page(0)
         victim = self.pid_of(self.pin(0))
         os.kill(victim, signal.SIGKILL)
+        self.assertTrue(webtest.wait_until(lambda: webtest.gone(victim)), "worker 0 not reaped")
         self.assertTrue(webtest.wait_until(
             lambda: (lambda c: len(c) == 2 and victim not in c)(
                 webtest.children(self.srv.proc.pid))), "worker 0 was not restarted")
