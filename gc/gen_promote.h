@@ -243,6 +243,7 @@ class Blocks {
   void begin_sweep();
   bool sweep_some(const KindInfo* kinds, const Recycle& recycle, size_t max_blocks);
   bool sweeping() const { return sweeping_; }
+  size_t left_to_sweep() const { return sweeping_ ? blocks_.size() - sweep_next_ : 0; }
   // The bytes a compaction would give back: free in the blocks at most
   // max_occupancy full (as of their last sweep).
   uint64_t sparse_free_bytes(double max_occupancy) const;

@@ -369,4 +369,12 @@ TEST_CASE("the --gc-trace option prints a line for each pause", "[cli]") {
     CHECK(lines >= 5);  // 9.6 MB allocated through a 1 MiB nursery
     CHECK(!has(r.out, "gc 1:"));
   }
+  // A concurrent mark's pauses name their parts: 1.5 million conses kept
+  // (36 MB) pass the first major collection's trigger.
+  Result r =
+      arcana({"--gc=gen", "--gc-trace", "-e", "(let x nil (repeat 1500000 (push 1 x)) (len x))"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "1500000\n");
+  CHECK(has(r.err, ": minor, mark begins: "));
+  CHECK(has(r.err, "; snapshot "));
 }
