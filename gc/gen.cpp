@@ -261,6 +261,13 @@ constexpr size_t kStressAssist = 4096;
 // its end (check_marked: a walk of the whole heap, too slow to run at every
 // mark of a stress run; docs/ARCHITECTURE.md has the figure).
 constexpr uint64_t kStressCheckEvery = 4;
+// And the heap's invariants checked at every kStressCheckSnapshotEvery-th
+// snapshot and every kStressCheckMinorEvery-th minor collection during a
+// mark (check_handshake; under stress a mark spans dozens of them): each is
+// a walk of the heap, too slow for the stress runs to make often
+// (docs/ARCHITECTURE.md has the figures).
+constexpr uint64_t kStressCheckSnapshotEvery = 32;
+constexpr uint64_t kStressCheckMinorEvery = 1024;
 // A sweep in steps (after gen's concurrent mark): each minor collection
 // sweeps pages, kSweepPages at a time, until kSweepSlice has passed;
 // kSweepCatchUp once a mark is due and waits for the sweep, unless the old
@@ -525,6 +532,7 @@ class GenHeap final : public Heap {
   }
 
   std::vector<std::string> verify() override;
+  std::vector<std::string> check_invariants(bool marking);
   // Old objects are unmarked between collections, so a sweep finalizes them
   // all; the young ones with a finalizer are listed.
   void finalize_all() override {
@@ -1108,6 +1116,7 @@ class GenHeap final : public Heap {
     for (int i = 0; i < kMaxKinds; ++i)
       if (kinds()[i].trace_on_mutator && kinds()[i].trace_outside)
         kinds()[i].trace_outside(kinds()[i].outside_context, s);
+    check_handshake(kStressCheckSnapshotEvery);
     cycle_start_footprint_ = old_footprint();
     start_marker();
     {
@@ -1140,8 +1149,10 @@ class GenHeap final : public Heap {
     // Under stress the minor collections come so close together that the
     // marker may never get the processor between them: the mutator marks
     // a share itself, so that a cycle ends.
-    if (stress()) drain_some(kStressAssist);
-    else if (old_footprint() > kAssistAbove * cycle_start_footprint_)
+    if (stress()) {
+      check_handshake(kStressCheckMinorEvery);
+      drain_some(kStressAssist);
+    } else if (old_footprint() > kAssistAbove * cycle_start_footprint_)
       trace_.timed(trace_.mark_ms, [&] { drain_for(kMarkAssist); });
     // A marker that cannot keep up (the old generation doubled since the
     // mark began, all of it promoted marked) is finished here, in a pause,
@@ -1213,6 +1224,17 @@ class GenHeap final : public Heap {
     mutable_stats().collector_thread_ms += marker_ms;
     trace_.what = "mark ends";
     finish(t0, true);
+  }
+
+  // Under stress, at every `every`-th handshake of each kind (a mark's
+  // snapshot; a minor collection while it runs), the marker held: the heap
+  // checked as verify() does, but for the marks. A problem is kept for
+  // verify() to report.
+  void check_handshake(uint64_t every) {
+    uint64_t& n = every == kStressCheckSnapshotEvery ? stress_snapshots_ : stress_handshakes_;
+    if (!stress() || ++n % every != 0) return;
+    auto found = check_invariants(true);
+    for (auto& p : found) mark_problems_.push_back("at a handshake: " + p);
   }
 
   // Under stress, the mark's result checked: every object reachable from
@@ -1525,35 +1547,43 @@ class GenHeap final : public Heap {
   uint64_t stress_count_ = 0;
   uint64_t stress_majors_ = 0;
   uint64_t stress_marks_ = 0;
+  uint64_t stress_snapshots_ = 0;
+  uint64_t stress_handshakes_ = 0;
   size_t adopted_ = 0;  // chunks adopted as blocks before the last major collection
 };
 
-// Walks everything reachable from the roots (with its own visited set, so no
-// header bits change) and checks invariants 1 to 5 of each reference.
 // A concurrent mark in progress is ended first (its marks are not
-// invariant 4's), and what the checks at the end of earlier marks found
-// (check_marked) is reported with the rest.
+// invariant 4's), and what the checks at the handshakes of earlier marks
+// found (check_marked, check_handshake) is reported with the rest.
 std::vector<std::string> GenHeap::verify() {
   if (marking_) end_marking(std::chrono::steady_clock::now());
   finish_sweeping();
   std::vector<std::string> problems = mark_problems_;
-  std::vector<std::string> now = verify_reachable(
+  std::vector<std::string> now = check_invariants(false);
+  problems.insert(problems.end(), now.begin(), now.end());
+  return problems;
+}
+
+// Walks everything reachable from the roots (with its own visited set, so no
+// header bits change) and checks invariants 1 to 5 of each reference; but
+// for 4 while a concurrent mark is under way (marking), whose marks come
+// and go.
+std::vector<std::string> GenHeap::check_invariants(bool marking) {
+  return verify_reachable(
       [this](Word w) {  // invariant 5
         return in_eden(w) || in_survivors(w) || old_.contains(w) || blocks_.contains(w);
       },
-      [this](GcHeader* h, GcHeader* from, const VerifyProblem& problem) {
+      [this, marking](GcHeader* h, GcHeader* from, const VerifyProblem& problem) {
         Word w = word_of(h);
         bool eden = in_eden(w), young = eden || in_survivors(w);
         if (h->gcbits & kForwarded) {  // 3
           problem("forwarded object reachable");
           return false;
         }
-        if (Blocks::in_block(h)) {  // 4
-          if (bool(h->gcbits & kMarkBit) != blocks_.sense())
-            problem("block mark bit against the sense");
-        } else if (h->gcbits & kMarkBit) {
-          problem("mark bit left set");
-        }
+        bool mark = h->gcbits & kMarkBit;  // 4
+        if (!marking && Blocks::in_block(h) && mark != blocks_.sense())
+          problem("block mark bit against the sense");
+        if (!marking && !Blocks::in_block(h) && mark) problem("mark bit left set");
         // 2
         if (young != bool(h->gcbits & kYoung)) problem("young bit does not match the space");
         if (young && (eden ? age_of(h) != 0 : age_of(h) == 0))
@@ -1565,8 +1595,6 @@ std::vector<std::string> GenHeap::verify() {
           problem("old object holds a young reference but is not remembered");
         return true;
       });
-  problems.insert(problems.end(), now.begin(), now.end());
-  return problems;
 }
 
 }  // namespace
