@@ -1,6 +1,6 @@
-// gc/gen.cpp — the generational collector (`gen`), the default, stop the
-// world; and the same with its old generation marked concurrently (`cgen`,
-// below).
+// gc/gen.cpp — the generational collector, the default: `gen`, whose old
+// generation a thread marks while the program runs (below), and `gen-stw`,
+// the same whose major collections stop the world.
 //
 // Two generations. The young one is the nursery: eden, a list of chunks
 // (nursery_size_ bytes each) that new objects are bump-allocated in, and two
@@ -101,10 +101,11 @@
 // collection missed reads 0xdb bytes (an unknown kind) instead of a
 // plausible new object.
 //
-// The concurrent major collection (`cgen`: the same class, concurrent_).
-// A major collection is due at the same trigger; instead of marking in
-// the pause, the pause of the minor collection that finds it due takes
-// the snapshot (start_marking): the blocks' sense flips, and every old
+// The concurrent major collection (`gen`; `gen-stw` is the same class
+// without concurrent_). A major collection is due at the same trigger;
+// instead of marking in the pause, the pause of the minor collection that
+// finds it due takes the snapshot (start_marking): the blocks' sense
+// flips, and every old
 // object that a root, a survivor (all of them, live or not: eden is
 // empty) or any fiber's state refers to is marked and stacked (grey).
 // Then a marker thread traces from there while the program runs.
@@ -260,10 +261,11 @@ constexpr size_t kStressAssist = 4096;
 // its end (check_marked: a walk of the whole heap, too slow to run at every
 // mark of a stress run; docs/ARCHITECTURE.md has the figure).
 constexpr uint64_t kStressCheckEvery = 4;
-// A sweep in steps (cgen): each minor collection sweeps pages, kSweepPages
-// at a time, until kSweepSlice has passed; kSweepCatchUp once a mark is due
-// and waits for the sweep, unless the old generation has grown past
-// kSweepOvershoot times the trigger (the rest is then swept in the pause).
+// A sweep in steps (after gen's concurrent mark): each minor collection
+// sweeps pages, kSweepPages at a time, until kSweepSlice has passed;
+// kSweepCatchUp once a mark is due and waits for the sweep, unless the old
+// generation has grown past kSweepOvershoot times the trigger (the rest is
+// then swept in the pause).
 constexpr size_t kSweepPages = 8;
 constexpr auto kSweepSlice = std::chrono::microseconds(150);
 constexpr auto kSweepCatchUp = std::chrono::microseconds(300);
@@ -342,7 +344,7 @@ class GenHeap final : public Heap {
     unmap_survivors();
   }
 
-  const char* name() const override { return concurrent_ ? "cgen" : "gen"; }
+  const char* name() const override { return concurrent_ ? "gen" : "gen-stw"; }
 
   void set_nursery_size(size_t bytes) override {
     bytes = std::max(kMinNursery, (bytes + 4095) & ~size_t(4095));
@@ -935,7 +937,7 @@ class GenHeap final : public Heap {
   // A sweep in steps is over: a compaction of the blocks it left sparse
   // is made at the end of the next mark, if it would give back a quarter
   // of the old generation (a compaction is a pause of the whole heap's
-  // size; gen's threshold, a MiB, made one at nearly every major
+  // size; gen-stw's threshold, a MiB, made one at nearly every major
   // collection of bench/gc's binary_trees).
   void after_lazy_sweep() {
     if (blocks_.sparse_free_bytes(kSparsePage) > old_footprint() / 4) compact_blocks_next_ = true;
@@ -971,7 +973,7 @@ class GenHeap final : public Heap {
     old_.trim_pool(grow > spares ? grow - spares : 0, true);
   }
 
-  // ---- The concurrent major collection (cgen) ----
+  // ---- The concurrent major collection (gen; not gen-stw) ----
 
   static uint8_t bits(const GcHeader* h) { return __atomic_load_n(&h->gcbits, __ATOMIC_RELAXED); }
   static void set_bits(GcHeader* h, uint8_t b) {
@@ -1418,8 +1420,8 @@ class GenHeap final : public Heap {
   MarkStack stack_;
   uint64_t major_trigger_ = kMinMajorTrigger;
   bool compact_next_ = false;
-  bool compact_blocks_next_ = false;  // cgen: after_lazy_sweep found the blocks sparse
-  // The concurrent major collection's (cgen): whether one is marking, the
+  bool compact_blocks_next_ = false;  // after_lazy_sweep found the blocks sparse
+  // The concurrent major collection's: whether one is marking, the
   // header bits of objects made old meanwhile (marked), the mutator's log
   // of overwritten referents, and the marker thread with what it shares
   // with the mutator under mu_: the log handed over (inbox_), whether the

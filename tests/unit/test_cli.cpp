@@ -351,14 +351,14 @@ TEST_CASE("the examples run", "[cli]") {
   CHECK(fib.err + args.err + letters.err == "");
 }
 
-// --gc-trace: a line for each pause of gen and cgen, on stderr only, and
+// --gc-trace: a line for each pause of gen and gen-stw, on stderr only, and
 // nothing without it.
 TEST_CASE("the --gc-trace option prints a line for each pause", "[cli]") {
   const std::string churn = "(let x nil (repeat 200000 (= x (list 1 2 3))) (gc) (len x))";
   Result plain = arcana({"-e", churn});
   CHECK(plain.exited_with(0));
   CHECK(plain.err.empty());
-  for (const char* gc : {"--gc=gen", "--gc=cgen"}) {
+  for (const char* gc : {"--gc=gen", "--gc=gen-stw"}) {
     Result r = arcana({gc, "--gc-trace", "-e", churn});
     CHECK(r.exited_with(0));
     CHECK(r.out == "3\n");
