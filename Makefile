@@ -10,6 +10,10 @@
 #                    not computed gotos
 #   ARCANA_SANITIZE, ARCANA_TSAN, ARCANA_FUZZ   see sanitize, tsan, fuzz below
 #   ARCANA_E2E       register the browser test with CTest (see e2e below)
+#   ARCANA_STATIC_LIBS   link the libraries from their archives (on; off in
+#                    the sanitizer and fuzz builds)
+#   ARCANA_STATIC_EXE    link the arcana binary wholly statically, libc too
+#                    (on: a faster start); ARCANA_PIE makes it -static-pie
 BUILD ?= build
 CMAKE_ARGS ?=
 DEPS = cmake g++ catch2 libgmp-dev libreadline-dev libgoogle-perftools-dev \

@@ -345,8 +345,12 @@ int run(Args& args) {
 
 // gperftools' CPU profiler, opened for --cpu-profile rather than linked,
 // so that a start without it maps neither it nor libunwind and liblzma
-// (CMakeLists.txt, ARCANA_STATIC_LIBS). Its own libstdc++ is the shared one; the
-// binary's is static and not exported, so each side keeps to its own.
+// (CMakeLists.txt, ARCANA_STATIC_LIBS), nor runs its static initialisers
+// (one of them walks the stack with libunwind's DWARF tables, a larger
+// cost than the rest of a start). Its own libstdc++ is the shared one; the
+// binary's is static and not exported, so each side keeps to its own. In
+// a wholly static binary (ARCANA_STATIC_EXE) glibc's static dlopen gives it
+// a C library of its own too, the shared one of the same version.
 struct CppProfiler {
   int (*start)(const char*) = nullptr;
   void (*stop)() = nullptr;
