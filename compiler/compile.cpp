@@ -29,6 +29,8 @@ struct Binding {
   Lambda* owner;
   uint32_t slot;
   bool captured = false;
+  // Captured by a closure other than an atomic body's thunk (see shared).
+  bool plain_captured = false;
   bool assigned = false;
   bool internal = false;  // a compiler temporary, invisible to the program
   // Set by the emitter (Emitter::alias_init): a binding never assigned,
@@ -36,14 +38,18 @@ struct Binding {
   Node* constant = nullptr;
   // An assigned variable that a closure captures lives in a box from its
   // binding on, shared with the closures.
-  bool boxed() const { return assigned && captured; }
+  bool boxed() const { return assigned && plain_captured; }
   // One that no closure captures lives in its slot (LOADX, STOREX), until
   // a continuation is captured with the frame on the stack: the capture
   // boxes it then, for the frame and the copy to share (a re-entered
   // continuation must see the variable's current value, not the one it had
-  // when the stack was copied; VM::box_shared_slots). A compiler temporary
-  // is never seen by a re-entered continuation: a plain slot.
-  bool shared() const { return assigned && !captured && !internal; }
+  // when the stack was copied; VM::box_shared_slots). So does one that
+  // only the thunks of atomic bodies capture (Builder::build_atomic): that
+  // thunk is made only when the body does not run inline (other threads, a
+  // redefined atomic-invoke), and SHARE boxes the slot in place then, just
+  // before the capture. A compiler temporary is never seen by a re-entered
+  // continuation nor a thunk: a plain slot.
+  bool shared() const { return assigned && !plain_captured && (!internal || captured); }
 };
 
 enum class NK {
@@ -107,6 +113,7 @@ struct Lambda {
   Node* body = nullptr;
   std::vector<Binding*> captures;
   uint32_t nlocals = 0;
+  bool atomic_thunk = false;  // the thunk of an atomic body's call (Builder::build_atomic)
 
   uint32_t capture_index(Binding* b) {
     auto it = std::find(captures.begin(), captures.end(), b);
@@ -177,9 +184,12 @@ class Builder {
   }
 
   // A reference from lambda `from` to b: every lambda between captures it.
+  // A capture of the frame's own variable by an atomic body's thunk
+  // (build_atomic) leaves it unboxed (Binding::shared).
   void note_capture(Lambda* from, Binding* b) {
     if (b->owner == from) return;
     b->captured = true;
+    if (!(from->atomic_thunk && from->parent == b->owner)) b->plain_captured = true;
     for (Lambda* l = from; l && l != b->owner; l = l->parent) l->capture_index(b);
   }
 
@@ -382,7 +392,9 @@ class Builder {
     Node* body = build_body(cdr(cdr(thunk)), s, line);
     --inline_atomic_;
     Node* call = node(NK::Call, line);
-    for (Value p = x; is_cons(p); p = cdr(p)) call->kids.push_back(build(car(p), s, line));
+    call->kids.push_back(build(head, s, line));
+    atomic_thunk_ = thunk;
+    call->kids.push_back(build(thunk, s, line));
     Node* n = node(NK::If, line);
     n->kids = {test, body, call};
     return n;
@@ -567,6 +579,8 @@ class Builder {
   Node* build_fn(Value x, Scope* s, uint32_t line, Value name) {
     Lambda* l = new_lambda(s->fn, line);
     l->name = name;
+    l->atomic_thunk = x == atomic_thunk_;
+    atomic_thunk_ = NIL;
     Scope inner{s, l, {}};
     build_params(car(cdr(x)), &inner, l, x, line);
     l->body = build_body(cdr(cdr(x)), &inner, line);
@@ -743,6 +757,7 @@ class Builder {
   std::deque<LoopInfo> loop_infos_;
   std::vector<LoopInfo*> loops_;  // the loops being built, innermost last
   int inline_atomic_ = 0;         // inside an inline copy of an atomic body (build_atomic)
+  Value atomic_thunk_ = NIL;      // the fn form build_fn builds next as an atomic thunk
   Value fn_name_ = NIL;           // what a fn built here is named (build_named)
 };
 
@@ -1010,6 +1025,7 @@ class Emitter {
       for (Node* k : n->kids) emit_statement(k);
       return;
     }
+    if (n->kind == NK::If && !n->loop) return emit_if_statement(n);
     if ((n->kind == NK::InitLocal || n->kind == NK::SetLocal) && n->b->owner == l_ &&
         !n->b->boxed()) {
       mark_line(n->line);
@@ -1073,7 +1089,9 @@ class Emitter {
     if (b->constant) return emit_const(b->constant->value);
     if (b->owner == l_ && b->shared()) return emit_shared(Op::LOADX, b);
     if (b->owner == l_) return emit(b->boxed() ? Op::LOADB : Op::LOADL, b->slot);
-    emit(b->boxed() ? Op::LOADUB : Op::LOADU, l_->capture_index(b));
+    // (an assigned variable is in a box in every closure that has it: a
+    // shared one's SHARE made one before the capture)
+    emit(b->assigned ? Op::LOADUB : Op::LOADU, l_->capture_index(b));
   }
 
   void emit_set_local(Node* n) {
@@ -1145,10 +1163,35 @@ class Emitter {
     if (!tail) patch(to_end);
   }
 
-  // CLOSURE k, then a word per capture: slot<<1, or upvalue<<1|1.
+  // An if for its effect: test; JUMPF else; then; [JUMP end; else: else;]
+  // end: with each branch a statement, no value is made to be popped
+  // after (an atomic body's SREF, whose value a POP after it drops in the
+  // same dispatch), and an else that is a constant is nothing.
+  void emit_if_statement(Node* n) {
+    mark_line(n->line);
+    std::vector<size_t> to_else;
+    emit_test(n->kids[0], to_else);
+    int d = depth_;
+    emit_statement(n->kids[1]);
+    if (constant_of(n->kids[2])) {
+      for (size_t at : to_else) patch(at);
+      return;
+    }
+    size_t to_end = jump(Op::JUMP);
+    for (size_t at : to_else) patch(at);
+    depth_ = d;
+    emit_statement(n->kids[2]);
+    patch(to_end);
+  }
+
+  // [SHARE slot...] CLOSURE k, then a word per capture: slot<<1, or
+  // upvalue<<1|1. An atomic thunk's capture of a shared local boxes its
+  // slot in place first (Binding::shared).
   void emit_fn(Node* n) {
     Lambda* child = n->fn;
     Value code = Emitter(vm_, child).emit_lambda();
+    for (Binding* b : child->captures)
+      if (b->owner == l_ && b->shared()) emit_shared(Op::SHARE, b);
     emit(Op::CLOSURE, konst(code));
     for (Binding* b : child->captures) {
       if (b->owner == l_) insns_.push_back(b->slot << 1);

@@ -125,7 +125,8 @@ struct Code {
   Value file;   // String or nil
   // Blob of uint32, or nil: the slots of the assigned locals that live in
   // the frame until a continuation is captured (LOADX): the capture gives
-  // each a box, shared by the frame and its copy (VM::box_shared_slots).
+  // each a box, shared by the frame and its copy (VM::box_shared_slots),
+  // as an atomic thunk's capture of one does (SHARE).
   Value shared;
   uint16_t nreq, nopt;
   uint8_t rest;     // has a rest parameter

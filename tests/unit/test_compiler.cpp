@@ -383,6 +383,45 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
 )GOLD");
 }
 
+// An assigned local that only an atomic body's thunk captures is not boxed:
+// the inline body reads its slot (LOADX), and the thunk, made only when
+// the body cannot run inline, is given a box SHARE puts in the slot (the
+// statement's if makes no value to pop).
+TEST_CASE("golden: a local only an atomic thunk captures stays in its slot", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (h k) (= (h k) nil) (assign k 1)))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
+  0000     1  ATOMIC   0	; atomic-invoke
+  0001        JUMPF    8	; to 10
+  0002        LOADX    1
+  0003        POPL     3
+  0004        LOADL    0
+  0005        NIL
+  0006        LOADL    3
+  0007        SREF     1	; sref
+  0008        POP
+  0009        JUMP     7	; to 17
+  0010        LOADG    0	; atomic-invoke
+  0011        SHARE    1
+  0012        CLOSURE  2	; <code fn> local0 local1
+  0015        CALL     1
+  0016        POP
+  0017        FIXNUM   1
+  0018        STOREX   1
+  0019        RETURN
+
+fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
+  0000     1  LOADU    0
+  0001        POPL     0
+  0002        LOADUB   1
+  0003        POPL     1
+  0004        LOADL    0
+  0005        NIL
+  0006        LOADL    1
+  0007        SREF     0	; sref
+  0008        RETURN
+)GOLD");
+}
+
 TEST_CASE("golden: string literal copied per evaluation", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn () "s"))ARC") ==
         R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
