@@ -867,6 +867,15 @@ class Emitter {
           insns_.push_back(n->kids.back()->b->slot);
           return;
         }
+        if (const Node* k = n->prim == Op::SREF ? constant_of(n->kids[2]) : nullptr;
+            k && TYPE(k->value) == Kind::Symbol) {  // (sref h v 'k): (= h!k v)
+          emit_node(n->kids[0], false);
+          emit_node(n->kids[1], false);
+          emit(Op::SETF, konst(n->value));
+          insns_.push_back(konst(k->value));
+          insns_.push_back(0);  // the site's cache
+          return;
+        }
         for (Node* k : n->kids) emit_node(k, false);
         emit(n->prim, konst(n->value));
         if (kOps[int(n->prim)].form == PrimForm::Count) {  // (+ a b c ...): the count follows
@@ -1184,6 +1193,13 @@ class Emitter {
     patch(to_end);
   }
 
+  // The symbol k when call n is (x 'k), a field's read b!x; else nil.
+  static Value field_key(Node* n) {
+    if (n->kids.size() != 2) return NIL;
+    const Node* k = constant_of(n->kids[1]);
+    return k && TYPE(k->value) == Kind::Symbol ? k->value : NIL;
+  }
+
   // [SHARE slot...] CLOSURE k, then a word per capture: slot<<1, or
   // upvalue<<1|1. An atomic thunk's capture of a shared local boxes its
   // slot in place first (Binding::shared).
@@ -1199,8 +1215,18 @@ class Emitter {
     }
   }
 
-  // f args... CALL n | TAILCALL n
+  // f args... CALL n | TAILCALL n; x GETF k: (x 'k) of a local or an
+  // expression x (b!x, a field's read: vm/opcodes.def), not of a global or
+  // a constant (quasiquote's %list), a function called with a symbol far
+  // more often than a table.
   void emit_call(Node* n, bool tail) {
+    if (Value k = field_key(n);
+        !k.is_nil() && n->kids[0]->kind != NK::Global && !constant_of(n->kids[0])) {
+      emit_node(n->kids[0], false);
+      emit(Op::GETF, konst(k));
+      insns_.push_back(0);  // the site's cache
+      return;
+    }
     for (Node* k : n->kids) emit_node(k, false);
     uint32_t nargs = uint32_t(n->kids.size() - 1);
     emit(tail ? Op::TAILCALL : Op::CALL, nargs);

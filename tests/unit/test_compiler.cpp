@@ -422,6 +422,39 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
 )GOLD");
 }
 
+// Fields: (= b!x v) ends in SETF, b!y is GETF, each with the key's
+// constant and a cache word the disassembly does not show (it changes as
+// the code runs).
+TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (b v) (= b!x v) b!y))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
+  0000     1  ATOMIC   0	; atomic-invoke
+  0001        JUMPF    7	; to 9
+  0002        LOADL    0
+  0003        LOADL    1
+  0004        SETF     1	; sref, key x
+  0007        POP
+  0008        JUMP     6	; to 15
+  0009        LOADG    0	; atomic-invoke
+  0010        CLOSURE  3	; <code fn> local0 local1
+  0013        CALL     1
+  0014        POP
+  0015        LOADL    0
+  0016        GETF     4	; y
+  0018        RETURN
+
+fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
+  0000     1  LOADU    0
+  0001        POPL     0
+  0002        LOADU    1
+  0003        POPL     2
+  0004        LOADL    0
+  0005        LOADL    2
+  0006        SETF     0	; sref, key x
+  0009        RETURN
+)GOLD");
+}
+
 TEST_CASE("golden: string literal copied per evaluation", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn () "s"))ARC") ==
         R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
