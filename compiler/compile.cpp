@@ -1135,6 +1135,9 @@ class Emitter {
   // (and a b) expands to, is tested without making its value: a false a
   // jumps straight to to_false, as a false b does, where its value and a
   // JUMPF on it would take a NIL, a JUMP and a JUMPF more.
+  // An (or a b), which is (let g a (if g g b)), is tested as a, jumping
+  // past the rest of the test when true (JUMPT, which a test's fast path
+  // takes in its own dispatch), then b: g is never stored nor read.
   void emit_test(Node* n, std::vector<size_t>& to_false) {
     if (n->kind == NK::If && !n->loop && constant_of(n->kids[2]) &&
         constant_of(n->kids[2])->value.is_nil()) {
@@ -1142,8 +1145,38 @@ class Emitter {
       emit_test(n->kids[1], to_false);
       return;
     }
+    if (Node* a = or_first(n)) {
+      mark_line(n->line);
+      emit_node(a, false);
+      size_t to_true = jump(Op::JUMPT);
+      emit_test(n->kids[1]->kids[2], to_false);
+      patch(to_true);
+      return;
+    }
     emit_node(n, false);
     to_false.push_back(jump(Op::JUMPF));
+  }
+
+  // a when n is (let g a (if g g b)) with g read nowhere else: what (or a
+  // b) expands to; else nullptr.
+  Node* or_first(Node* n) {
+    if (n->kind != NK::Let || n->kids.size() != 2) return nullptr;
+    Node *init = n->kids[0], *iff = n->kids[1];
+    if (init->kind != NK::InitLocal || iff->kind != NK::If || iff->loop) return nullptr;
+    Binding* g = init->b;
+    if (g->captured || g->assigned) return nullptr;
+    auto is_g = [g](Node* k) { return k->kind == NK::Local && k->b == g; };
+    if (!is_g(iff->kids[0]) || !is_g(iff->kids[1]) || reads(iff->kids[2], g)) return nullptr;
+    return init->kids[0];
+  }
+
+  // Whether n reads b (in this frame: a binding no closure captures).
+  bool reads(Node* n, Binding* b) {
+    vm_.check_machine_stack();
+    if (n->kind == NK::Local && n->b == b) return true;
+    for (Node* k : n->kids)
+      if (reads(k, b)) return true;
+    return false;
   }
 
   // test; JUMPF else; then; JUMP end (RETURN in tail position); else: else; end:
@@ -1222,8 +1255,13 @@ class Emitter {
   void emit_call(Node* n, bool tail) {
     if (Value k = field_key(n);
         !k.is_nil() && n->kids[0]->kind != NK::Global && !constant_of(n->kids[0])) {
-      emit_node(n->kids[0], false);
-      emit(Op::GETF, konst(k));
+      if (frame_local(n->kids[0])) {
+        emit(Op::GETFL, konst(k));
+        insns_.push_back(n->kids[0]->b->slot);
+      } else {
+        emit_node(n->kids[0], false);
+        emit(Op::GETF, konst(k));
+      }
       insns_.push_back(0);  // the site's cache
       return;
     }

@@ -88,9 +88,10 @@ void disasm_code(VM& vm, Code* c, std::string& out, std::vector<Code*>& nested) 
         note = "to " + std::to_string(int(pc) + 1 + (insn_op(i) == Op::OPTARG) + insn_sa(i));
         if (insn_op(i) == Op::OPTARG) note = "local " + std::to_string(code[pc + 1]) + ", " + note;
         break;
-      case 'F':  // (its cache word changes as it runs)
+      case 'F':  // (its cache word, the last, changes as it runs)
         out += std::to_string(insn_a(i));
         note = write_string(vm, K[insn_a(i)]);
+        if (insn_extra_words(insn_op(i)) > 1) note += ", local " + std::to_string(code[pc + 1]);
         break;
       case 'I': out += std::to_string(insn_sa(i)); break;
       case '_': break;

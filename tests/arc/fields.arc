@@ -61,3 +61,6 @@
 (let b (table) (fset-x b 1) (list sref-log b!x)) ; expect: ((y x) 1)
 ; places through = on a field: ++, push, the key a gensym bound to the symbol
 (let b (obj n 1) (++ b!n) (++ b!n 5) (push 'a b!l) (push 'b b!l) (list b!n b!l)) ; expect: (7 (b a))
+; the object an expression's value (GETF, not a local's GETFL)
+(let mk (fn () (obj x 9)) (list ((mk) 'x) ((mk) 'y))) ; expect: (9 nil)
+(let mk (fn () [list 'made _]) ((mk) 'x)) ; expect: (made x)

@@ -422,9 +422,9 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
 )GOLD");
 }
 
-// Fields: (= b!x v) ends in SETF, b!y is GETF, each with the key's
-// constant and a cache word the disassembly does not show (it changes as
-// the code runs).
+// Fields: (= b!x v) ends in SETF, b!y of a local is GETFL, of an
+// expression GETF, each with the key's constant and a cache word the
+// disassembly does not show (it changes as the code runs).
 TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (b v) (= b!x v) b!y))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
@@ -439,8 +439,7 @@ TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
   0010        CLOSURE  3	; <code fn> local0 local1
   0013        CALL     1
   0014        POP
-  0015        LOADL    0
-  0016        GETF     4	; y
+  0015        GETFL    4	; y, local 0
   0018        RETURN
 
 fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
@@ -452,6 +451,18 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
   0005        LOADL    2
   0006        SETF     0	; sref, key x
   0009        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: a field of an expression", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (f) (list ((f) 'y))))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  LOADG    0	; list
+  0001        LOADL    0
+  0002        CALL     0
+  0003        GETF     1	; y
+  0005        TAILCALL 1
+  0006        RETURN
 )GOLD");
 }
 
