@@ -1134,8 +1134,8 @@ class Emitter {
   // jumps added to to_false are taken when it is false. An (if a b), what
   // (and a b) expands to, is tested without making its value: a false a
   // jumps straight to to_false, as a false b does, where its value and a
-  // JUMPF on it would take a NIL, a JUMP and a JUMPF more.
-  // An (or a b), which is (let g a (if g g b)), is tested as a, jumping
+  // JUMPF on it would take a NIL, a JUMP and a JUMPF more. An (or a b),
+  // which is (let g a (if g g b)), is tested as a, jumping
   // past the rest of the test when true (JUMPT, which a test's fast path
   // takes in its own dispatch), then b: g is never stored nor read.
   void emit_test(Node* n, std::vector<size_t>& to_false) {
