@@ -49,15 +49,16 @@ sanitize: deps
 	cd $(SANITIZE_BUILD) && \
 	  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:check_initialization_order=1:allocator_may_return_null=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS) -E '^(web-sqlite|arc-cgen-stress|arc-boehm|arc-marksweep)/'
+	  ctest --output-on-failure -j $(JOBS) -E '^(web-sqlite|arc-stw-stress|arc-boehm|arc-marksweep)/'
 
 # (Left out above: web-sqlite/*, the news site's HTTP tests run again over
 # the SQLite store. They run the same C++ as web/* does, which is under
 # the sanitizers here, and web/news_sqlite runs the SQLite builtins
 # themselves; the rerun would add minutes to CI for no code of its own.
-# And arc-cgen-stress/*, the Arc suite under cgen with stress: gen's code
-# but for the marker, whose cases in gc_tests (cgen: ...) and unit_tests
-# are here, and which make tsan runs over Arc files too. And the Arc suite
+# And arc-stw-stress/*, the Arc suite under gen-stw with stress: gen's code
+# but for the concurrent mark, which arc-stress/* runs here, and whose
+# major collection's mark and sweep (the same as a full collection's, which
+# gen makes too) are here in gc_tests' gen-stw cases. And the Arc suite
 # under boehm and marksweep: the VM's C++ is the same as arc/*'s, which is
 # here with gen, whose old generation is marksweep's page space; boehm's
 # glue and marksweep have their cases in gc_tests, here too; together they
@@ -66,13 +67,13 @@ sanitize: deps
 # ThreadSanitizer (CMakeLists.txt, ARCANA_TSAN) in its own build directory,
 # over the tests of the concurrent collectors (vcgc's unit cases in
 # gc_tests and unit_tests, the Arc suite under --gc=vcgc with stress, and
-# without it the files of TSAN_VCGC_ARC; and cgen's, below); any report
+# without it the files of TSAN_VCGC_ARC; and gen's, below); any report
 # fails its test.
 # CI runs it (.ci/run). It builds only the executables those tests run
 # (TSAN_TARGETS), not the benchmarks. tests/tsan.supp lists what TSan
 # cannot see (see there).
 # Why only those: TSan checks memory shared between OS threads, and vcgc's
-# collector and cgen's marker are the threads that share the heap with the
+# collector and gen's marker are the threads that share the heap with the
 # interpreter. (gc/pages.cpp's filler, which maps regions ahead for every
 # collector and is stopped before a fork, shares only its list of regions,
 # under a mutex: its gc_tests case, map_space cuts from regions..., is here.)
@@ -81,8 +82,8 @@ sanitize: deps
 # hashes, so arc-vcgc/app checks them too.) The other collectors stop the
 # world on the interpreter's thread, and green threads, fibers and the
 # scheduler all run on that one thread, switching stacks (annotated for
-# TSan, vm/context.cpp): under gen they give TSan no second thread to
-# compare. --workers forks processes, which share no memory. Where those
+# TSan, vm/context.cpp): under gen-stw they give TSan no second thread
+# to compare. --workers forks processes, which share no memory. Where those
 # parts do meet a second thread, the collector's, are the vcgc runs of
 # threads.arc, fibers.arc and sockets.arc, which are in the set. Without
 # stress, vcgc runs only threads.arc, sockets.arc and app.arc under TSan:
@@ -96,15 +97,15 @@ sanitize: deps
 # TSan (its shadow memory, its record of every frame) the process grows
 # until the kernel's out-of-memory killer ends it. deep.arc checks depth,
 # which arc/deep and make sanitize cover, not threads.
-# cgen (gen whose old generation a thread marks while the interpreter
-# runs) shares the heap with its marker the same way: its unit cases in
+# gen (whose old generation a thread marks while the interpreter runs)
+# shares the heap with its marker the same way: its unit cases in
 # gc_tests, and under stress the Arc files that run fibers and sockets
 # (its whole Arc suite under stress runs in the plain build; under TSan
 # the other files, continuations.arc and lib_iteration.arc above all,
 # cost many minutes for the same code paths; and threads.arc's work-meter
 # case, under TSan with stress on a loaded machine, outran the file's
 # one-minute wait for a thread, so vcgc's run of it stands for both here).
-TSAN_CGEN_ARC = fibers|sockets
+TSAN_GEN_ARC = fibers|sockets
 TSAN_VCGC_ARC = threads|sockets|app
 TSAN_BUILD ?= build-tsan
 TSAN_TARGETS = gc_tests unit_tests arc_test
@@ -115,7 +116,7 @@ tsan: deps
 	cd $(TSAN_BUILD) && \
 	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
 	  ctest --output-on-failure -j $(JOBS) \
-	    -R '^vcgc: |concurrent collectors|^map_space cuts from regions|^arc-vcgc-stress/|^arc-vcgc/($(TSAN_VCGC_ARC))$$|^cgen: |^arc-cgen-stress/($(TSAN_CGEN_ARC))$$' \
+	    -R '^vcgc: |concurrent collectors|^map_space cuts from regions|^arc-vcgc-stress/|^arc-vcgc/($(TSAN_VCGC_ARC))$$|^concurrent mark: |^arc-stress/($(TSAN_GEN_ARC))$$' \
 	    -E '^arc-vcgc-stress/deep$$'
 
 # libFuzzer (CMakeLists.txt, ARCANA_FUZZ) in its own build directory, with

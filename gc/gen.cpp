@@ -1,6 +1,6 @@
-// gc/gen.cpp — the generational collector (`gen`), the default, stop the
-// world; and the same with its old generation marked concurrently (`cgen`,
-// below).
+// gc/gen.cpp — the generational collector, the default: `gen`, whose old
+// generation a thread marks while the program runs (below), and `gen-stw`,
+// the same whose major collections stop the world.
 //
 // Two generations. The young one is the nursery: eden, a list of chunks
 // (nursery_size_ bytes each) that new objects are bump-allocated in, and two
@@ -101,10 +101,11 @@
 // collection missed reads 0xdb bytes (an unknown kind) instead of a
 // plausible new object.
 //
-// The concurrent major collection (`cgen`: the same class, concurrent_).
-// A major collection is due at the same trigger; instead of marking in
-// the pause, the pause of the minor collection that finds it due takes
-// the snapshot (start_marking): the blocks' sense flips, and every old
+// The concurrent major collection (`gen`; `gen-stw` is the same class
+// without concurrent_). A major collection is due at the same trigger;
+// instead of marking in the pause, the pause of the minor collection that
+// finds it due takes the snapshot (start_marking): the blocks' sense
+// flips, and every old
 // object that a root, a survivor (all of them, live or not: eden is
 // empty) or any fiber's state refers to is marked and stacked (grey).
 // Then a marker thread traces from there while the program runs.
@@ -260,11 +261,28 @@ constexpr size_t kStressAssist = 4096;
 // its end (check_marked: a walk of the whole heap, too slow to run at every
 // mark of a stress run; docs/ARCHITECTURE.md has the figure).
 constexpr uint64_t kStressCheckEvery = 4;
-// A sweep in steps (cgen): each minor collection sweeps pages, kSweepPages
-// at a time, until kSweepSlice has passed; kSweepCatchUp once a mark is due
-// and waits for the sweep, unless the old generation has grown past
-// kSweepOvershoot times the trigger (the rest is then swept in the pause).
+// A sweep in steps (after gen's concurrent mark): each minor collection
+// sweeps pages, kSweepPages at a time, until kSweepSlice has passed;
+// kSweepCatchUp once a mark is due and waits for the sweep, unless the old
+// generation has grown past kSweepOvershoot times the trigger (the rest is
+// then swept in the pause).
 constexpr size_t kSweepPages = 8;
+// The sweep is paced, besides: each step takes at least its share of what
+// is left to sweep over the minor collections the old generation's growth
+// (kGrowthWeight: an average of the last ones') leaves until the trigger
+// (or, past it, until the overshoot), so that it is over before a mark
+// comes due rather than finished in that pause; over kMinSweepSteps at
+// least, so that no step is the whole sweep. A block counts as
+// kBlockPages pages.
+constexpr double kGrowthWeight = 0.25;
+constexpr double kMinSweepSteps = 8;
+constexpr size_t kBlockPages = 16;
+// A mark the marker does not keep up with (the old generation has grown
+// past kAssistAbove times its size at the mark's start): each minor
+// collection marks for kMarkAssist itself, so that the mark ends before
+// the generation doubles and the rest is marked in one pause.
+constexpr double kAssistAbove = 1.5;
+constexpr auto kMarkAssist = std::chrono::microseconds(400);
 constexpr auto kSweepSlice = std::chrono::microseconds(150);
 constexpr auto kSweepCatchUp = std::chrono::microseconds(300);
 constexpr double kSweepOvershoot = 1.5;
@@ -288,6 +306,10 @@ struct PauseTrace {
   size_t remembered = 0;
   double cpu_ms = 0;
   long faults = 0;
+  // The CPU time of a pause's parts beside the minor collection: a sweep's
+  // steps, the snapshot of a concurrent mark's beginning, the marking left
+  // for its end, a compaction.
+  double sweep_ms = 0, snapshot_ms = 0, mark_ms = 0, compact_ms = 0;
 
   explicit operator bool() const { return on; }
   static double thread_cpu_ms() {
@@ -304,6 +326,15 @@ struct PauseTrace {
     cpu_ms = thread_cpu_ms();
     faults = thread_faults();
     eden = survived = promoted = in_place = remembered = 0;
+    sweep_ms = snapshot_ms = mark_ms = compact_ms = 0;
+  }
+  // f(), its CPU time added to part while tracing.
+  template <class F>
+  void timed(double& part, F f) {
+    if (!on) return f();
+    double t = thread_cpu_ms();
+    f();
+    part += thread_cpu_ms() - t;
   }
   void minor(uint64_t e, uint64_t s, uint64_t p, uint64_t i) {
     eden = e;
@@ -316,12 +347,23 @@ struct PauseTrace {
   void print(uint64_t n, double ms, uint64_t old_bytes) {
     double cpu = thread_cpu_ms() - cpu_ms;
     long f = thread_faults() - faults;
+    char parts[160] = "";
+    int at = 0;
+    auto part = [&](const char* name, double v) {
+      if (v > 0 && at < int(sizeof parts))
+        at += std::snprintf(parts + at, sizeof parts - size_t(at), "; %s %.3f ms", name, v);
+    };
+    part("sweep", sweep_ms);
+    part("snapshot", snapshot_ms);
+    part("mark", mark_ms);
+    part("compaction", compact_ms);
     std::fprintf(stderr,
                  "gc %llu: %s: %.3f ms (cpu %.3f ms, %ld faults); eden %lluK: %lluK survived, "
-                 "%lluK promoted, %lluK in place; %zu remembered; old %.1fM\n",
+                 "%lluK promoted, %lluK in place; %zu remembered; old %.1fM%s\n",
                  (unsigned long long)n, what, ms, cpu, f, (unsigned long long)(eden >> 10),
                  (unsigned long long)(survived >> 10), (unsigned long long)(promoted >> 10),
-                 (unsigned long long)(in_place >> 10), remembered, double(old_bytes) / 1048576.0);
+                 (unsigned long long)(in_place >> 10), remembered, double(old_bytes) / 1048576.0,
+                 parts);
     begin();
   }
 };
@@ -342,7 +384,7 @@ class GenHeap final : public Heap {
     unmap_survivors();
   }
 
-  const char* name() const override { return concurrent_ ? "cgen" : "gen"; }
+  const char* name() const override { return concurrent_ ? "gen" : "gen-stw"; }
 
   void set_nursery_size(size_t bytes) override {
     bytes = std::max(kMinNursery, (bytes + 4095) & ~size_t(4095));
@@ -400,7 +442,7 @@ class GenHeap final : public Heap {
     minor(false);
     trace_.what = "minor";
     bool sweeping = old_.sweeping() || blocks_.sweeping();
-    if (sweeping) sweep_step(kSweepSlice);
+    if (sweeping) trace_.timed(trace_.sweep_ms, [&] { sweep_step(kSweepSlice); });
     bool major =
         old_footprint() > major_trigger_ || (stress() && ++stress_count_ % kStressMajorEvery == 0);
     if (major && concurrent_ && sweeping && !stress() &&
@@ -409,12 +451,12 @@ class GenHeap final : public Heap {
       // (after_sweep sets the next from what it leaves), and finishing
       // the sweep here would be a pause of the heap's size: the mark
       // waits, the steps lengthened meanwhile.
-      sweep_step(kSweepCatchUp);
+      trace_.timed(trace_.sweep_ms, [&] { sweep_step(kSweepCatchUp); });
       major = false;
     }
     if (major && concurrent_) {
-      finish_sweeping();
-      start_marking();
+      trace_.timed(trace_.sweep_ms, [&] { finish_sweeping(); });
+      trace_.timed(trace_.snapshot_ms, [&] { start_marking(); });
       trace_.what = "minor, mark begins";
       major = false;  // the pause was a minor collection and the roots' snapshot
     } else if (major) {
@@ -914,7 +956,8 @@ class GenHeap final : public Heap {
       blocks_.sweep(kinds(), recycler());
       blocks = blocks_.plan_evacuation(kSparsePage, kCompactMinBytes, stress());
     }
-    if (compact || blocks) compact_old(survivors_marked);  // while survivors' marks are kept
+    if (compact || blocks)  // while survivors' marks are kept
+      trace_.timed(trace_.compact_ms, [&] { compact_old(survivors_marked); });
     for_each_survivor([](GcHeader* o) { o->gcbits &= ~kMarkBit; });
     if (!lazy) after_sweep();
   }
@@ -923,19 +966,29 @@ class GenHeap final : public Heap {
   // has passed.
   void sweep_step(std::chrono::microseconds slice) {
     auto t0 = std::chrono::steady_clock::now();
-    for (;;) {
+    // The pace (kGrowthWeight, above): the pages (and blocks) this step
+    // sweeps whatever the time.
+    size_t left = old_.unswept_pages() + kBlockPages * blocks_.left_to_sweep();
+    double now = double(old_footprint());
+    double trigger = double(major_trigger_);
+    double limit = now < trigger ? trigger : kSweepOvershoot * trigger;
+    double steps =
+        std::max(kMinSweepSteps, (limit - now) / std::max(old_growth_, double(kPageSize)));
+    size_t quota = size_t(double(left) / steps) + 1;
+    for (size_t done = 0;;) {
       bool pages = old_.sweep_some(kinds(), kSweepPages);
       bool blocks = !blocks_.sweeping() || blocks_.sweep_some(kinds(), recycler(), 1);
       if (pages && blocks) return after_lazy_sweep();
+      done += kSweepPages + kBlockPages;
       // Under stress, one step a time, so that promotions fall between.
-      if (stress() || std::chrono::steady_clock::now() - t0 > slice) return;
+      if (stress() || (done >= quota && std::chrono::steady_clock::now() - t0 > slice)) return;
     }
   }
 
   // A sweep in steps is over: a compaction of the blocks it left sparse
   // is made at the end of the next mark, if it would give back a quarter
   // of the old generation (a compaction is a pause of the whole heap's
-  // size; gen's threshold, a MiB, made one at nearly every major
+  // size; gen-stw's threshold, a MiB, made one at nearly every major
   // collection of bench/gc's binary_trees).
   void after_lazy_sweep() {
     if (blocks_.sparse_free_bytes(kSparsePage) > old_footprint() / 4) compact_blocks_next_ = true;
@@ -971,7 +1024,7 @@ class GenHeap final : public Heap {
     old_.trim_pool(grow > spares ? grow - spares : 0, true);
   }
 
-  // ---- The concurrent major collection (cgen) ----
+  // ---- The concurrent major collection (gen; not gen-stw) ----
 
   static uint8_t bits(const GcHeader* h) { return __atomic_load_n(&h->gcbits, __ATOMIC_RELAXED); }
   static void set_bits(GcHeader* h, uint8_t b) {
@@ -1088,6 +1141,8 @@ class GenHeap final : public Heap {
     // marker may never get the processor between them: the mutator marks
     // a share itself, so that a cycle ends.
     if (stress()) drain_some(kStressAssist);
+    else if (old_footprint() > kAssistAbove * cycle_start_footprint_)
+      trace_.timed(trace_.mark_ms, [&] { drain_for(kMarkAssist); });
     // A marker that cannot keep up (the old generation doubled since the
     // mark began, all of it promoted marked) is finished here, in a pause,
     // rather than letting the heap grow without bound.
@@ -1106,6 +1161,14 @@ class GenHeap final : public Heap {
     finish(t0, false);
   }
 
+  // Marks on the mutator, the marker held, until slice has passed (or
+  // nothing is left).
+  void drain_for(std::chrono::microseconds slice) {
+    auto t0 = std::chrono::steady_clock::now();
+    do drain_some(kMarkerSlice);
+    while (!stack_.empty() && std::chrono::steady_clock::now() - t0 < slice);
+  }
+
   // Marks up to n objects on the mutator, the marker held.
   void drain_some(size_t n) {
     Shader s(*this);
@@ -1122,7 +1185,7 @@ class GenHeap final : public Heap {
   // generation is swept as after a stop-the-world mark.
   void end_marking(std::chrono::steady_clock::time_point t0) {
     hold_marker();
-    drain_some(SIZE_MAX);
+    trace_.timed(trace_.mark_ms, [&] { drain_some(SIZE_MAX); });
     Shader s(*this);
     while (stack_.take_overflow()) {  // what the full stack dropped (MarkStack)
       auto retrace = [&](GcHeader* h) {
@@ -1135,6 +1198,12 @@ class GenHeap final : public Heap {
       blocks_.for_each_object(kinds(), retrace, false);
     }
     if (stress() && ++stress_marks_ % kStressCheckEvery == 0) check_marked();
+    // Until the sweep in steps is over and sets the next trigger from what
+    // it leaves (after_sweep), one past what the generation holds now: a
+    // mark that ended late (the generation grown past the trigger
+    // meanwhile) must not make the next minor collection begin another,
+    // finishing the sweep in its pause.
+    major_trigger_ = std::max(major_trigger_, old_footprint() + old_footprint() / 4);
     sweep_old(false, true);
     marking_ = false;
     old_bits_ = 0;
@@ -1339,6 +1408,10 @@ class GenHeap final : public Heap {
     // still count the old objects that died since the last major one), and
     // the survivors.
     st.bytes_live = old_bytes() + size_t(surv_[from_].top - surv_[from_].start);
+    uint64_t footprint = old_footprint();
+    if (footprint > last_footprint_)
+      old_growth_ += kGrowthWeight * (double(footprint - last_footprint_) - old_growth_);
+    last_footprint_ = footprint;
     st.fragmentation = fragmentation();
     st.compactions = compactions_;
     st.bytes_compacted = old_.figures().evacuated_bytes + blocks_.evacuated_bytes();
@@ -1418,8 +1491,10 @@ class GenHeap final : public Heap {
   MarkStack stack_;
   uint64_t major_trigger_ = kMinMajorTrigger;
   bool compact_next_ = false;
-  bool compact_blocks_next_ = false;  // cgen: after_lazy_sweep found the blocks sparse
-  // The concurrent major collection's (cgen): whether one is marking, the
+  double old_growth_ = 0;             // the old generation's growth at a collection (sweep_step)
+  uint64_t last_footprint_ = 0;       // its footprint after the last one
+  bool compact_blocks_next_ = false;  // after_lazy_sweep found the blocks sparse
+  // The concurrent major collection's: whether one is marking, the
   // header bits of objects made old meanwhile (marked), the mutator's log
   // of overwritten referents, and the marker thread with what it shares
   // with the mutator under mu_: the log handed over (inbox_), whether the

@@ -26,8 +26,8 @@ struct GenFigures {
   uint64_t promoted_in_place_bytes = 0;  // since start
   uint64_t survivor_overflow_bytes = 0;  // promoted early: the survivor space was full
   uint64_t compactions = 0;              // major collections that evacuated sparse pages
-  bool marking = false;                  // cgen: a concurrent mark is under way
-  bool sweeping = false;                 // cgen: pages are left to sweep in steps
+  bool marking = false;                  // gen: a concurrent mark is under way
+  bool sweeping = false;                 // gen: pages are left to sweep in steps
   SpaceFigures old;                      // pages, large objects, fragmentation
 };
 // False (out untouched) unless h is a gen heap.

@@ -18,6 +18,10 @@ void CopyBudget::begin(bool promote_all, bool stress, size_t nursery_size) {
               : std::min(kMaxCopyBudget, nursery_size / kCopyBudgetShare);
   start_ = left_;
   in_place_bytes_ = 0;
+  // Room for the most it may copy (objects of 16 bytes at least) at once:
+  // grown a push at a time, the list's copies and fresh pages were most of
+  // a first collection's page faults.
+  if (left_ != SIZE_MAX) copied_.reserve(left_ / 16 + 1);
 }
 
 uint64_t CopyBudget::traced(bool promote_all, uint64_t eden_bytes) {

@@ -235,7 +235,7 @@ class Blocks {
   // over them; the others are swept (sweep_block). (Blocks hold no object
   // with a finalizer.)
   void sweep(const KindInfo* kinds, const Recycle& recycle);
-  // The same sweep in steps (cgen, between minor collections): begin_sweep
+  // The same sweep in steps (gen's concurrent mark, between minor collections): begin_sweep
   // sets every block apart as unswept; sweep_some sweeps at most
   // max_blocks of them and is true once none is left, when the blocks
   // found empty go (recycle) and the figures are summed again. Nothing is
@@ -243,6 +243,7 @@ class Blocks {
   void begin_sweep();
   bool sweep_some(const KindInfo* kinds, const Recycle& recycle, size_t max_blocks);
   bool sweeping() const { return sweeping_; }
+  size_t left_to_sweep() const { return sweeping_ ? blocks_.size() - sweep_next_ : 0; }
   // The bytes a compaction would give back: free in the blocks at most
   // max_occupancy full (as of their last sweep).
   uint64_t sparse_free_bytes(double max_occupancy) const;

@@ -35,14 +35,14 @@ Heap* make_vcgc_heap();
 
 Heap* make_heap(const std::string& name) {
   if (name == "marksweep" || name == "ms") return make_marksweep_heap();
-  if (name == "gen") return make_gen_heap(false);
-  if (name == "cgen") return make_gen_heap(true);
+  if (name == "gen") return make_gen_heap(true);
+  if (name == "gen-stw") return make_gen_heap(false);
   if (name == "boehm") return make_boehm_heap();
   if (name == "vcgc") return make_vcgc_heap();
   return nullptr;
 }
 
-std::vector<std::string> heap_names() { return {"marksweep", "gen", "cgen", "vcgc", "boehm"}; }
+std::vector<std::string> heap_names() { return {"gen", "gen-stw", "marksweep", "vcgc", "boehm"}; }
 
 void Heap::remove_root_source(RootSource* s) {
   auto it = std::find(root_sources_.begin(), root_sources_.end(), s);

@@ -221,7 +221,7 @@ struct GcStats {
   uint64_t compactions = 0;
   uint64_t bytes_compacted = 0;
   double gc_ms = 0;
-  // The CPU time of a collector's own thread (vcgc's collector, cgen's
+  // The CPU time of a collector's own thread (vcgc's collector, gen's
   // marker), which gc_ms includes: the price of a pause not taken.
   double collector_thread_ms = 0;
   double max_pause_ms = 0;
@@ -352,7 +352,7 @@ class Heap {
   // not the end of the scheduler's time slice).
   void set_safepoint_poke(std::atomic<int64_t>* counter) { poke_ = counter; }
   static constexpr int64_t kSafepointPoke = int64_t(1) << 32;
-  // --gc-trace: a line on stderr for each pause (gen and cgen).
+  // --gc-trace: a line on stderr for each pause (gen and gen-stw).
   virtual void set_trace(bool /*on*/) {}
   // Stress mode: a collection at every safe point.
   void set_stress(bool on) {
@@ -384,7 +384,7 @@ class Heap {
   // does not have.
   virtual bool fork_safe() const { return true; }
   // Called just before fork() by a process that will go on using the heap
-  // in the child: a collector with a thread it can start again (cgen's
+  // in the child: a collector with a thread it can start again (gen's
   // marker) finishes its work and stops it, so that the child, which has
   // only the forking thread, starts its own.
   virtual void before_fork() {}

@@ -202,11 +202,11 @@ class PageSpace {
   size_t sweep(const KindInfo* kinds);
 
   // The same sweep in steps, for an owner that sweeps a little at a time
-  // (cgen, between minor collections). begin_sweep sweeps the large
-  // objects and sets every page that holds cells apart as unswept, with
-  // the free lists emptied; sweep_some sweeps unswept pages, at most
-  // max_pages, and is true once none is left (finish_sweep: all of them
-  // now). Meanwhile allocation takes the cells of swept pages and fresh
+  // (gen after its concurrent mark, between minor collections).
+  // begin_sweep sweeps the large objects and sets every page that holds
+  // cells apart as unswept, with the free lists emptied; sweep_some sweeps
+  // unswept pages, at most max_pages, and is true once none is left
+  // (finish_sweep: all of them now). Meanwhile allocation takes the cells of swept pages and fresh
   // ones, never an unswept page's (whose marked objects keep their marks
   // until their page is swept), and bytes_in_use() counts each unswept
   // page at its share of what the space held before.
@@ -217,6 +217,7 @@ class PageSpace {
     }
   }
   bool sweeping() const { return sweeping_; }
+  size_t unswept_pages() const { return unswept_pages_; }
 
   // Compaction by evacuation, for an owner that can rewrite references (gen).
   // Between its mark and its sweep, the owner calls plan_evacuation: pages

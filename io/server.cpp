@@ -169,7 +169,7 @@ struct Worker {
 bool fork_worker(VM& vm, std::vector<Worker>& ws, int i) {
   flush_quietly(vm.out_port());  // else both processes would write what is buffered
   flush_quietly(vm.err_port());
-  vm.heap().before_fork();  // a collector's thread (cgen's marker) stopped, for the child's own
+  vm.heap().before_fork();  // a collector's thread (gen's marker) stopped, for the child's own
   pid_t pid = fork();
   if (pid < 0) {
     std::fprintf(stderr, "arcana: cannot fork a worker: %s\n", strerror(errno));

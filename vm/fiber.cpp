@@ -340,7 +340,7 @@ void register_fiber_kind(VM& vm, gc::Heap& h) {
                  /*trace_on_mutator=*/true};  // its state has no barrier
   // Its state is malloc'd, which a collector that does not trace objects
   // (boehm) never sees: the live fibers' states are traced as roots (and
-  // cgen's snapshot takes them all). The hook is given the VM it was
+  // gen's snapshot takes them all). The hook is given the VM it was
   // registered with.
   k.outside_context = &vm;
   k.trace_outside = [](void* context, gc::Visitor& v) {

@@ -24,7 +24,7 @@
 (type ((gc-stats) 'collector)) ; expect: sym
 (< 0 ((gc-stats) 'run-ms)) ; expect: t
 (< 0 ((gc-stats) 'peak-heap-bytes)) ; expect: t
-; A collector's own thread's CPU (vcgc's, cgen's marker) is part of gc-ms.
+; A collector's own thread's CPU (vcgc's, gen's marker) is part of gc-ms.
 (no (< ((gc-stats) 'gc-ms) ((gc-stats) 'collector-thread-ms))) ; expect: t
 
 ; (gc) collects at once: the call is a safe point (vm/builtins/control.cpp)

@@ -351,14 +351,14 @@ TEST_CASE("the examples run", "[cli]") {
   CHECK(fib.err + args.err + letters.err == "");
 }
 
-// --gc-trace: a line for each pause of gen and cgen, on stderr only, and
+// --gc-trace: a line for each pause of gen and gen-stw, on stderr only, and
 // nothing without it.
 TEST_CASE("the --gc-trace option prints a line for each pause", "[cli]") {
   const std::string churn = "(let x nil (repeat 200000 (= x (list 1 2 3))) (gc) (len x))";
   Result plain = arcana({"-e", churn});
   CHECK(plain.exited_with(0));
   CHECK(plain.err.empty());
-  for (const char* gc : {"--gc=gen", "--gc=cgen"}) {
+  for (const char* gc : {"--gc=gen", "--gc=gen-stw"}) {
     Result r = arcana({gc, "--gc-trace", "-e", churn});
     CHECK(r.exited_with(0));
     CHECK(r.out == "3\n");
@@ -369,4 +369,12 @@ TEST_CASE("the --gc-trace option prints a line for each pause", "[cli]") {
     CHECK(lines >= 5);  // 9.6 MB allocated through a 1 MiB nursery
     CHECK(!has(r.out, "gc 1:"));
   }
+  // A concurrent mark's pauses name their parts: 1.5 million conses kept
+  // (36 MB) pass the first major collection's trigger.
+  Result r =
+      arcana({"--gc=gen", "--gc-trace", "-e", "(let x nil (repeat 1500000 (push 1 x)) (len x))"});
+  CHECK(r.exited_with(0));
+  CHECK(r.out == "1500000\n");
+  CHECK(has(r.err, ": minor, mark begins: "));
+  CHECK(has(r.err, "; snapshot "));
 }

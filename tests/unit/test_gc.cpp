@@ -2,7 +2,10 @@
 // collectors, driven directly through gc/heap.h with test object kinds. The
 // gc_tests binary links this file with gc/ alone (tests/CMakeLists.txt):
 // nothing of the VM. (The collectors under Arc programs:
-// tests/unit/test_collectors.cpp.)
+// tests/unit/test_collectors.cpp.) The cases named "gen: " test the young
+// generation and the old one's pages and blocks on `gen-stw`, whose major
+// collections end where they begin, so that what a case counts after one
+// is exact; gen's concurrent mark has its own cases ("concurrent mark: ").
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,7 +54,7 @@ Array* array(gc::Heap& h, uint64_t n) {
 }  // namespace
 
 TEST_CASE("gen: survivors move to the survivor space, then to the old generation", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   REQUIRE(h->set_promote_age(2));
   gc::Rooted<Word> root(*h, 0);
   Word list = 0;
@@ -83,7 +86,7 @@ TEST_CASE("gen: survivors move to the survivor space, then to the old generation
 TEST_CASE("gen: an object survives age-1 minor collections young and is old after age", "[gc]") {
   for (unsigned age = 1; age <= 5; ++age) {
     CAPTURE(age);
-    auto h = heap_with_res("gen");
+    auto h = heap_with_res("gen-stw");
     REQUIRE(h->set_promote_age(age));
     gc::Rooted<Word> root(*h, 0);
     for (int i = 0; i < 100; ++i) root = w(pair(*h, fix(i), root));
@@ -117,7 +120,7 @@ TEST_CASE("gen: an object survives age-1 minor collections young and is old afte
 
 TEST_CASE("gen: survivors that mostly outlive their second collection are promoted at the first",
           "[gc]") {
-  auto h = heap_with_res("gen");  // the default age: adapted, not fixed
+  auto h = heap_with_res("gen-stw");  // the default age: adapted, not fixed
   gc::Rooted<Word> a(*h, 0), b(*h, 0), c(*h, 0);
   auto build = [&](gc::Rooted<Word>& r) {
     for (int i = 0; i < 1000; ++i) r = w(pair(*h, fix(i), r));  // 24 KB, a sample worth taking
@@ -144,7 +147,7 @@ TEST_CASE("gen: survivors that mostly outlive their second collection are promot
 }
 
 TEST_CASE("gen: a full survivor space promotes the rest early", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(64 << 10);  // survivor spaces of 32 KiB
   REQUIRE(h->set_promote_age(3));
   gc::Rooted<Word> a(*h, 0), b(*h, 0);
@@ -173,7 +176,7 @@ TEST_CASE("gen: a full survivor space promotes the rest early", "[gc]") {
 }
 
 TEST_CASE("gen: past its copy budget a minor collection promotes eden in place", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(64 << 10);  // at most 32 KiB copied out of eden
   gc::Rooted<Word> root(*h, 0);
   for (int i = 0; i < 3000; ++i) root = w(pair(*h, fix(i), root));  // 72 KB: two eden chunks
@@ -224,7 +227,7 @@ TEST_CASE("gen: past its copy budget a minor collection promotes eden in place",
 }
 
 TEST_CASE("gen: blocks keep their marks' sense across major collections", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(64 << 10);
   gc::RootedVector<Word> keep(*h);
   auto fill = [&](int n, int from) {
@@ -275,7 +278,7 @@ TEST_CASE(
     "gen: objects promoted in place keep their referents and remembered set; finalizable ones are "
     "copied",
     "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(64 << 10);
   REQUIRE(h->set_promote_age(3));
   g_finalized = 0;
@@ -322,7 +325,7 @@ TEST_CASE(
 }
 
 TEST_CASE("gen: finalizable objects that live on keep no blocks", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(64 << 10);
   gc::RootedVector<Word> keep(*h);
   gc::Rooted<Word> list(*h, 0);
@@ -354,7 +357,7 @@ TEST_CASE("gen: finalizable objects that live on keep no blocks", "[gc]") {
 }
 
 TEST_CASE("gen: an eden chunk with nothing promoted in place is not kept", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(64 << 10);
   gc::Rooted<Word> root(*h, 0);
   for (int i = 0; i < 3000; ++i) root = w(pair(*h, fix(i), root));
@@ -374,7 +377,7 @@ TEST_CASE("gen: an eden chunk with nothing promoted in place is not kept", "[gc]
 }
 
 TEST_CASE("gen: fragmentation is measured over the whole old generation, blocks included", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(1 << 20);
   gc::RootedVector<Word> pages(*h), blocks(*h);
   for (int i = 0; i < 70000; ++i) pages.items.push_back(w(pair(*h, fix(i), 0)));
@@ -413,7 +416,7 @@ TEST_CASE("gen: fragmentation is measured over the whole old generation, blocks 
 }
 
 TEST_CASE("gen: a sparse block is compacted and freed", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(1 << 20);
   gc::RootedVector<Word> keep(*h);
   // Six chunks of pairs, nearly all live at each collection: promoted in
@@ -442,7 +445,7 @@ TEST_CASE("gen: a sparse block is compacted and freed", "[gc]") {
 }
 
 TEST_CASE("gen: an old object pointing at a young one keeps it alive", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
   h->collect();  // promotes it
   Pair* young = pair(*h, fix(2), 0);
@@ -458,7 +461,7 @@ TEST_CASE("gen: an old object pointing at a young one keeps it alive", "[gc]") {
 }
 
 TEST_CASE("gen: the remembered set follows survivors until they are promoted", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   REQUIRE(h->set_promote_age(3));
   gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
   h->collect();  // promotes it
@@ -484,7 +487,7 @@ TEST_CASE("gen: the remembered set follows survivors until they are promoted", "
 }
 
 TEST_CASE("gen: a promoted object that refers to a survivor is remembered", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   REQUIRE(h->set_promote_age(2));
   gc::Rooted<Word> root(*h, w(pair(*h, fix(1), 0)));
   h->collect_minor();  // root's pair: age 1
@@ -501,7 +504,7 @@ TEST_CASE("gen: a promoted object that refers to a survivor is remembered", "[gc
 }
 
 TEST_CASE("gen: the verifier finds a store that skipped the barrier", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   gc::Rooted<Word> old(*h, w(pair(*h, fix(1), 0)));
   h->collect();                              // promotes it
   as_pair(old)->a = w(pair(*h, fix(2), 0));  // a raw store: not remembered
@@ -511,7 +514,7 @@ TEST_CASE("gen: the verifier finds a store that skipped the barrier", "[gc]") {
 }
 
 TEST_CASE("gen: large objects live in the old generation and are remembered", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   gc::Rooted<Word> root(*h, 0);
   Array* a = array(*h, 5000);  // initialised without the barrier, as the VM does
   for (int i = 0; i < 5000; ++i) a->items[i] = w(pair(*h, fix(i), 0));
@@ -532,7 +535,7 @@ TEST_CASE("gen: large objects live in the old generation and are remembered", "[
 }
 
 TEST_CASE("gen: moving keeps the identity hash", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   Pair* p = pair(*h, fix(7), 0);
   p->h.hash = 0xC0FFEE;
   p->h.flags = 3;
@@ -546,7 +549,7 @@ TEST_CASE("gen: moving keeps the identity hash", "[gc]") {
 }
 
 TEST_CASE("gen: shared structure stays shared after a move", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   Pair* shared = pair(*h, fix(1), 0);
   gc::RootedVector<Word> roots(*h);
   roots.items = {w(pair(*h, w(shared), 0)), w(pair(*h, w(shared), 0)), w(shared)};
@@ -562,7 +565,7 @@ TEST_CASE("gen: shared structure stays shared after a move", "[gc]") {
 }
 
 TEST_CASE("gen: allocation never collects, however much is allocated", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_nursery_size(64 << 10);
   gc::Rooted<Word> root(*h, 0);
   for (int i = 0; i < 100000; ++i) root = w(pair(*h, fix(i), root));  // 3 MB: many chunks
@@ -577,7 +580,7 @@ TEST_CASE("gen: allocation never collects, however much is allocated", "[gc]") {
 }
 
 TEST_CASE("gen: the verifier finds a dangling reference", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   gc::Rooted<Word> root(*h, w(pair(*h, fix(1), 0)));
   Pair* lost = pair(*h, fix(2), 0);  // unreachable: left behind in the nursery
   h->collect_minor();
@@ -589,7 +592,7 @@ TEST_CASE("gen: the verifier finds a dangling reference", "[gc]") {
 }
 
 TEST_CASE("gen: young objects with finalizers are finalized by a minor collection", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   g_finalized = 0;
   gc::Rooted<Word> keep(*h, gc::word_of(h->allocate(sizeof(Res), kRes)));
   for (int i = 0; i < 10; ++i) h->allocate(sizeof(Res), kRes);
@@ -609,7 +612,7 @@ TEST_CASE("gen: young objects with finalizers are finalized by a minor collectio
 }
 
 TEST_CASE("gen: a major collection follows old-generation growth", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   h->set_promote_age(1);
   gc::Rooted<Word> root(*h, 0);
   for (int round = 0; round < 40; ++round) {
@@ -624,7 +627,7 @@ TEST_CASE("gen: a major collection follows old-generation growth", "[gc]") {
 
 TEST_CASE("gen: the old generation measures fragmentation, compacts, releases empty pages",
           "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   gc::RootedVector<Word> keep(*h);
   // 2,000,000 pairs (48 MB of 24-byte cells) promoted: more than the pool
   // keeps (the first major collection's trigger, 32 MiB, gc/gen.cpp).
@@ -688,7 +691,7 @@ TEST_CASE("gen: the old generation measures fragmentation, compacts, releases em
 
 TEST_CASE("gen: release_spare_memory packs the old generation and gives back its spare memory",
           "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   gc::RootedVector<Word> keep(*h);
   for (int i = 0; i < 100000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
   h->collect();
@@ -741,7 +744,7 @@ TEST_CASE("marksweep: after release_spare_memory the heap allocates and collects
 }
 
 TEST_CASE("gen: compaction keeps the remembered set and survivors' references right", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   REQUIRE(h->set_promote_age(3));
   gc::RootedVector<Word> keep(*h);
   for (int i = 0; i < 100000; ++i) keep.items.push_back(w(pair(*h, fix(i), 0)));
@@ -771,7 +774,7 @@ TEST_CASE("gen: compaction keeps the remembered set and survivors' references ri
 }
 
 TEST_CASE("gen: compaction skips dead survivors, whose referents may be unmapped", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   REQUIRE(h->set_promote_age(3));
   gc::RootedVector<Word> keep(*h);
   // 2,000,000 pairs: the pages the last compaction empties are more than
@@ -807,7 +810,7 @@ TEST_CASE("gen: compaction skips dead survivors, whose referents may be unmapped
 }
 
 TEST_CASE("gen: large objects are a space of their own", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   gc::Rooted<Word> root(*h, gc::word_of(&array(*h, 1000)->h));  // 8 KB: over kMaxSmall
   array(*h, 2000);                                              // garbage
   gc::GenFigures f;
@@ -823,7 +826,7 @@ TEST_CASE("gen: large objects are a space of their own", "[gc]") {
 }
 
 TEST_CASE("gen: pause statistics by kind", "[gc]") {
-  auto h = heap_with_res("gen");
+  auto h = heap_with_res("gen-stw");
   for (int i = 0; i < 5; ++i) h->collect_minor();
   h->collect();
   CHECK(h->stats().collections == 6);
@@ -933,7 +936,7 @@ TEST_CASE("vcgc: rooted objects survive, garbage is reclaimed, (gc) finishes a c
 namespace {
 
 // A mutator that keeps moving references while a concurrent collector
-// (vcgc, cgen) marks.
+// (vcgc, gen) marks.
 // kLength: long enough that a mark spans many of the mutator's moves;
 // rounds: at least that many.
 void moves_references_while_marking(gc::Heap* h, int kLength, int rounds) {
@@ -960,7 +963,7 @@ void moves_references_while_marking(gc::Heap* h, int kLength, int rounds) {
   for (int round = 0; round < rounds || (h->stats().major_collections < 5 && round < 20000000);
        ++round) {
     h->collect_minor();                          // a handover whenever the collector has finished
-    arr = reinterpret_cast<Array*>(root.get());  // (cgen's minor collections move it)
+    arr = reinterpret_cast<Array*>(root.get());  // (gen's minor collections move it)
     Pair* a = as_pair(arr->items[rnd() % kLists]);
     Pair* b = as_pair(arr->items[rnd() % kLists]);
     Word x = a->b;
@@ -1002,18 +1005,19 @@ TEST_CASE("vcgc: the snapshot survives a mutator that moves references while mar
   moves_references_while_marking(h.get(), 50, 20000);
 }
 
-// Under stress, cgen starts a concurrent mark every few dozen minor
+// Under stress, gen starts a concurrent mark every few dozen minor
 // collections, and checks at its end that every object reachable and old
 // is marked (verify() reports any that was not).
-TEST_CASE("cgen: the snapshot survives a mutator that moves references while marking",
-          "[gc][cgen]") {
-  auto h = heap_with_res("cgen");
+TEST_CASE("concurrent mark: the snapshot survives a mutator that moves references while marking",
+          "[gc][concurrent]") {
+  auto h = heap_with_res("gen");
   moves_references_while_marking(h.get(), 1000, 5000);
 }
 
-TEST_CASE("cgen: old objects die in a concurrent major collection, finalized on the mutator",
-          "[gc][cgen]") {
-  auto h = heap_with_res("cgen");
+TEST_CASE(
+    "concurrent mark: old objects die in a concurrent major collection, finalized on the mutator",
+    "[gc][concurrent]") {
+  auto h = heap_with_res("gen");
   g_finalized = 0;
   gc::Rooted<Word> keep(*h, 0);
   for (int i = 0; i < 1000; ++i) keep = w(pair(*h, fix(i), keep));
@@ -1042,9 +1046,9 @@ TEST_CASE("cgen: old objects die in a concurrent major collection, finalized on 
   CHECK(h->verify().empty());
 }
 
-TEST_CASE("cgen: pages are swept in steps after a mark, objects promoted meanwhile kept",
-          "[gc][cgen]") {
-  auto h = heap_with_res("cgen");
+TEST_CASE("concurrent mark: pages are swept in steps after a mark, objects promoted meanwhile kept",
+          "[gc][concurrent]") {
+  auto h = heap_with_res("gen");
   gc::Rooted<Word> keep(*h, 0);
   for (int i = 0; i < 1000; ++i) keep = w(pair(*h, fix(1), keep));
   {
@@ -1086,9 +1090,10 @@ TEST_CASE("cgen: pages are swept in steps after a mark, objects promoted meanwhi
 }
 
 TEST_CASE(
-    "cgen: before_fork ends the mark and stops the marker, and a child of fork marks with its own",
-    "[gc][cgen]") {
-  auto h = heap_with_res("cgen");
+    "concurrent mark: before_fork ends the mark and stops the marker, and a child of fork marks "
+    "with its own",
+    "[gc][concurrent]") {
+  auto h = heap_with_res("gen");
   gc::Rooted<Word> keep(*h, 0);
   for (int i = 0; i < 2000; ++i) keep = w(pair(*h, fix(1), keep));
   h->set_stress(true);
@@ -1112,6 +1117,96 @@ TEST_CASE(
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(list_length(keep, fix(1)) == 2000);
+}
+
+namespace {
+
+// Minor collections under stress until gen's concurrent mark is under way
+// (a mark starts every few dozen of them), or false.
+bool start_concurrent_mark(gc::Heap& h) {
+  gc::GenFigures f;
+  h.set_stress(true);
+  for (int i = 0; i < 1000; ++i) {
+    if (gc::gen_figures(h, f) && f.marking) break;
+    h.collect_minor();
+  }
+  h.set_stress(false);
+  return gc::gen_figures(h, f) && f.marking;
+}
+
+}  // namespace
+
+// Objects made while the marker runs are not in the snapshot, and the
+// marker may never reach them: young ones promoted by the minor
+// collections meanwhile, and large ones allocated old at once, are born
+// marked (old_bits_), or the mark's end would sweep them from under the
+// list that holds them.
+TEST_CASE("concurrent mark: objects allocated and promoted during the mark are kept",
+          "[gc][concurrent]") {
+  auto h = heap_with_res("gen");
+  gc::Rooted<Word> keep(*h, 0);
+  for (int i = 0; i < 3000; ++i) keep = w(pair(*h, fix(1), keep));
+  h->collect();
+  REQUIRE(start_concurrent_mark(*h));
+  uint64_t majors = h->stats().major_collections;
+  gc::Rooted<Word> fresh(*h, 0);
+  gc::Rooted<Word> big(*h, 0);  // large arrays (allocated old), each holding a fresh pair
+  int made = 0, bigs = 0, minors = 0;
+  gc::GenFigures f;
+  // Until the mark has ended and its sweep is over, new pairs and new large
+  // objects each round, every one of them a minor collection's work.
+  for (; minors < 20000; ++minors) {
+    if (!(gc::gen_figures(*h, f) && (f.marking || f.sweeping))) break;
+    for (int i = 0; i < 200; ++i, ++made) fresh = w(pair(*h, fix(2), fresh));
+    if (minors % 4 == 0) {
+      Array* a = array(*h, 300);  // 2.4 KiB: past the small objects' limit
+      a->items[0] = w(pair(*h, fix(3), 0));
+      a->items[1] = big.get();
+      big = gc::word_of(&a->h);
+      ++bigs;
+    }
+    h->collect_minor();
+    if (minors % 8 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  CHECK(h->stats().major_collections > majors);
+  CHECK(minors > 0);
+  CHECK(list_length(fresh, fix(2)) == made);
+  CHECK(list_length(keep, fix(1)) == 3000);
+  int n = 0;
+  for (Word a = big.get(); a; a = reinterpret_cast<Array*>(a)->items[1], ++n)
+    CHECK(as_pair(reinterpret_cast<Array*>(a)->items[0])->a == fix(3));
+  CHECK(n == bigs);
+  CHECK(h->verify().empty());
+}
+
+// A program that ends while its old generation is being marked: the
+// heap's owner finalizes everything (finalize_all ends the mark first)
+// and destroys the heap, whose marker thread is stopped and joined; every
+// object with a finalizer is finalized once, dead or alive.
+TEST_CASE("concurrent mark: a program that ends during the mark finalizes everything once",
+          "[gc][concurrent]") {
+  for (int round = 0; round < 3; ++round) {
+    auto h = heap_with_res("gen");
+    g_finalized = 0;
+    gc::Rooted<Word> keep(*h, 0);
+    for (int i = 0; i < 40; ++i)
+      keep = w(pair(*h, gc::word_of(h->allocate(sizeof(Res), kRes)), keep));
+    for (int i = 0; i < 2000; ++i) keep = w(pair(*h, fix(i), keep));
+    h->collect();                                                 // the Res objects old
+    for (int i = 0; i < 30; ++i) h->allocate(sizeof(Res), kRes);  // young garbage
+    REQUIRE(start_concurrent_mark(*h));
+    gc::GenFigures f;
+    REQUIRE(gc::gen_figures(*h, f));
+    CHECK(f.marking);
+    if (round == 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    int before = g_finalized;  // (the young garbage's, some of it, at minor collections)
+    CHECK(before <= 30);
+    keep = 0;
+    h->finalize_all();
+    CHECK(g_finalized == 70);
+    h.reset();  // the marker stopped, nothing finalized twice
+    CHECK(g_finalized == 70);
+  }
 }
 
 TEST_CASE("vcgc: finalizers run on the mutator thread, at a safe point", "[gc][vcgc]") {

@@ -105,12 +105,13 @@ class WorkersStopTest(unittest.TestCase):
 
 
 class ConcurrentCollectorWorkersTest(webtest.ServerTest):
-    """--workers under cgen, whose marker thread the fork leaves behind:
-    each worker starts its own and finishes major collections of its own
-    (under --gc-stress, one every few dozen safe points)."""
+    """--workers under the default collector, gen, whose marker thread the
+    fork leaves behind: each worker starts its own and finishes major
+    collections of its own (under --gc-stress, one every few dozen safe
+    points)."""
     SCRIPT = "workers.arc"
     WORKERS = 2
-    OPTIONS = ("--gc=cgen", "--gc-stress")
+    OPTIONS = ("--gc-stress",)  # (no --gc: the default)
 
     def test_each_worker_collects_concurrently(self):
         seen = {}
@@ -122,7 +123,7 @@ class ConcurrentCollectorWorkersTest(webtest.ServerTest):
                     c.send(request_bytes("GET", "/gc"))
                     r = c.response()
                     self.assertEqual(r.status, 200)
-                    m = re.match(r"^([01]) cgen (\d+)$", r.text)
+                    m = re.match(r"^([01]) gen (\d+)$", r.text)
                     self.assertTrue(m, r.text)
                     counts.append((m.group(1), int(m.group(2))))
             finally:

@@ -360,7 +360,7 @@ class Server:
         self.nofile = nofile
         self.args = [str(a) for a in args]
         self.workers = workers
-        self.options = list(options)  # arcana's own, before the script (--gc=cgen)
+        self.options = list(options)  # arcana's own, before the script (--gc=gen-stw)
         self.setup = setup
         self.proc = None
         self.dir = None
@@ -495,7 +495,7 @@ class ServerTest(unittest.TestCase):
     ARGS = ()
     WORKERS = None
     NOFILE = None  # a descriptor limit for the server (RLIMIT_NOFILE)
-    OPTIONS = ()  # arcana's options (--gc=cgen)
+    OPTIONS = ()  # arcana's options (--gc=gen-stw)
 
     @classmethod
     def setup_dir(cls, d):
