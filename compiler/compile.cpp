@@ -29,6 +29,8 @@ struct Binding {
   Lambda* owner;
   uint32_t slot;
   bool captured = false;
+  // Captured by a closure other than an atomic body's thunk (see shared).
+  bool plain_captured = false;
   bool assigned = false;
   bool internal = false;  // a compiler temporary, invisible to the program
   // Set by the emitter (Emitter::alias_init): a binding never assigned,
@@ -36,14 +38,18 @@ struct Binding {
   Node* constant = nullptr;
   // An assigned variable that a closure captures lives in a box from its
   // binding on, shared with the closures.
-  bool boxed() const { return assigned && captured; }
+  bool boxed() const { return assigned && plain_captured; }
   // One that no closure captures lives in its slot (LOADX, STOREX), until
   // a continuation is captured with the frame on the stack: the capture
   // boxes it then, for the frame and the copy to share (a re-entered
   // continuation must see the variable's current value, not the one it had
-  // when the stack was copied; VM::box_shared_slots). A compiler temporary
-  // is never seen by a re-entered continuation: a plain slot.
-  bool shared() const { return assigned && !captured && !internal; }
+  // when the stack was copied; VM::box_shared_slots). So does one that
+  // only the thunks of atomic bodies capture (Builder::build_atomic): that
+  // thunk is made only when the body does not run inline (other threads, a
+  // redefined atomic-invoke), and SHARE boxes the slot in place then, just
+  // before the capture. A compiler temporary is never seen by a re-entered
+  // continuation nor a thunk: a plain slot.
+  bool shared() const { return assigned && !plain_captured && (!internal || captured); }
 };
 
 enum class NK {
@@ -107,6 +113,7 @@ struct Lambda {
   Node* body = nullptr;
   std::vector<Binding*> captures;
   uint32_t nlocals = 0;
+  bool atomic_thunk = false;  // the thunk of an atomic body's call (Builder::build_atomic)
 
   uint32_t capture_index(Binding* b) {
     auto it = std::find(captures.begin(), captures.end(), b);
@@ -177,9 +184,12 @@ class Builder {
   }
 
   // A reference from lambda `from` to b: every lambda between captures it.
+  // A capture of the frame's own variable by an atomic body's thunk
+  // (build_atomic) leaves it unboxed (Binding::shared).
   void note_capture(Lambda* from, Binding* b) {
     if (b->owner == from) return;
     b->captured = true;
+    if (!(from->atomic_thunk && from->parent == b->owner)) b->plain_captured = true;
     for (Lambda* l = from; l && l != b->owner; l = l->parent) l->capture_index(b);
   }
 
@@ -382,7 +392,9 @@ class Builder {
     Node* body = build_body(cdr(cdr(thunk)), s, line);
     --inline_atomic_;
     Node* call = node(NK::Call, line);
-    for (Value p = x; is_cons(p); p = cdr(p)) call->kids.push_back(build(car(p), s, line));
+    call->kids.push_back(build(head, s, line));
+    atomic_thunk_ = thunk;
+    call->kids.push_back(build(thunk, s, line));
     Node* n = node(NK::If, line);
     n->kids = {test, body, call};
     return n;
@@ -567,6 +579,8 @@ class Builder {
   Node* build_fn(Value x, Scope* s, uint32_t line, Value name) {
     Lambda* l = new_lambda(s->fn, line);
     l->name = name;
+    l->atomic_thunk = x == atomic_thunk_;
+    atomic_thunk_ = NIL;
     Scope inner{s, l, {}};
     build_params(car(cdr(x)), &inner, l, x, line);
     l->body = build_body(cdr(cdr(x)), &inner, line);
@@ -743,6 +757,7 @@ class Builder {
   std::deque<LoopInfo> loop_infos_;
   std::vector<LoopInfo*> loops_;  // the loops being built, innermost last
   int inline_atomic_ = 0;         // inside an inline copy of an atomic body (build_atomic)
+  Value atomic_thunk_ = NIL;      // the fn form build_fn builds next as an atomic thunk
   Value fn_name_ = NIL;           // what a fn built here is named (build_named)
 };
 
@@ -850,6 +865,15 @@ class Emitter {
           for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_node(n->kids[i], false);
           emit(l, konst(n->value));
           insns_.push_back(n->kids.back()->b->slot);
+          return;
+        }
+        if (const Node* k = n->prim == Op::SREF ? constant_of(n->kids[2]) : nullptr;
+            k && TYPE(k->value) == Kind::Symbol) {  // (sref h v 'k): (= h!k v)
+          emit_node(n->kids[0], false);
+          emit_node(n->kids[1], false);
+          emit(Op::SETF, konst(n->value));
+          insns_.push_back(konst(k->value));
+          insns_.push_back(0);  // the site's cache
           return;
         }
         for (Node* k : n->kids) emit_node(k, false);
@@ -1010,6 +1034,7 @@ class Emitter {
       for (Node* k : n->kids) emit_statement(k);
       return;
     }
+    if (n->kind == NK::If && !n->loop) return emit_if_statement(n);
     if ((n->kind == NK::InitLocal || n->kind == NK::SetLocal) && n->b->owner == l_ &&
         !n->b->boxed()) {
       mark_line(n->line);
@@ -1073,7 +1098,9 @@ class Emitter {
     if (b->constant) return emit_const(b->constant->value);
     if (b->owner == l_ && b->shared()) return emit_shared(Op::LOADX, b);
     if (b->owner == l_) return emit(b->boxed() ? Op::LOADB : Op::LOADL, b->slot);
-    emit(b->boxed() ? Op::LOADUB : Op::LOADU, l_->capture_index(b));
+    // (an assigned variable is in a box in every closure that has it: a
+    // shared one's SHARE made one before the capture)
+    emit(b->assigned ? Op::LOADUB : Op::LOADU, l_->capture_index(b));
   }
 
   void emit_set_local(Node* n) {
@@ -1107,7 +1134,10 @@ class Emitter {
   // jumps added to to_false are taken when it is false. An (if a b), what
   // (and a b) expands to, is tested without making its value: a false a
   // jumps straight to to_false, as a false b does, where its value and a
-  // JUMPF on it would take a NIL, a JUMP and a JUMPF more.
+  // JUMPF on it would take a NIL, a JUMP and a JUMPF more. An (or a b),
+  // which is (let g a (if g g b)), is tested as a, jumping
+  // past the rest of the test when true (JUMPT, which a test's fast path
+  // takes in its own dispatch), then b: g is never stored nor read.
   void emit_test(Node* n, std::vector<size_t>& to_false) {
     if (n->kind == NK::If && !n->loop && constant_of(n->kids[2]) &&
         constant_of(n->kids[2])->value.is_nil()) {
@@ -1115,8 +1145,38 @@ class Emitter {
       emit_test(n->kids[1], to_false);
       return;
     }
+    if (Node* a = or_first(n)) {
+      mark_line(n->line);
+      emit_node(a, false);
+      size_t to_true = jump(Op::JUMPT);
+      emit_test(n->kids[1]->kids[2], to_false);
+      patch(to_true);
+      return;
+    }
     emit_node(n, false);
     to_false.push_back(jump(Op::JUMPF));
+  }
+
+  // a when n is (let g a (if g g b)) with g read nowhere else: what (or a
+  // b) expands to; else nullptr.
+  Node* or_first(Node* n) {
+    if (n->kind != NK::Let || n->kids.size() != 2) return nullptr;
+    Node *init = n->kids[0], *iff = n->kids[1];
+    if (init->kind != NK::InitLocal || iff->kind != NK::If || iff->loop) return nullptr;
+    Binding* g = init->b;
+    if (g->captured || g->assigned) return nullptr;
+    auto is_g = [g](Node* k) { return k->kind == NK::Local && k->b == g; };
+    if (!is_g(iff->kids[0]) || !is_g(iff->kids[1]) || reads(iff->kids[2], g)) return nullptr;
+    return init->kids[0];
+  }
+
+  // Whether n reads b (in this frame: a binding no closure captures).
+  bool reads(Node* n, Binding* b) {
+    vm_.check_machine_stack();
+    if (n->kind == NK::Local && n->b == b) return true;
+    for (Node* k : n->kids)
+      if (reads(k, b)) return true;
+    return false;
   }
 
   // test; JUMPF else; then; JUMP end (RETURN in tail position); else: else; end:
@@ -1145,10 +1205,42 @@ class Emitter {
     if (!tail) patch(to_end);
   }
 
-  // CLOSURE k, then a word per capture: slot<<1, or upvalue<<1|1.
+  // An if for its effect: test; JUMPF else; then; [JUMP end; else: else;]
+  // end: with each branch a statement, no value is made to be popped
+  // after (an atomic body's SREF, whose value a POP after it drops in the
+  // same dispatch), and an else that is a constant is nothing.
+  void emit_if_statement(Node* n) {
+    mark_line(n->line);
+    std::vector<size_t> to_else;
+    emit_test(n->kids[0], to_else);
+    int d = depth_;
+    emit_statement(n->kids[1]);
+    if (constant_of(n->kids[2])) {
+      for (size_t at : to_else) patch(at);
+      return;
+    }
+    size_t to_end = jump(Op::JUMP);
+    for (size_t at : to_else) patch(at);
+    depth_ = d;
+    emit_statement(n->kids[2]);
+    patch(to_end);
+  }
+
+  // The symbol k when call n is (x 'k), a field's read b!x; else nil.
+  static Value field_key(Node* n) {
+    if (n->kids.size() != 2) return NIL;
+    const Node* k = constant_of(n->kids[1]);
+    return k && TYPE(k->value) == Kind::Symbol ? k->value : NIL;
+  }
+
+  // [SHARE slot...] CLOSURE k, then a word per capture: slot<<1, or
+  // upvalue<<1|1. An atomic thunk's capture of a shared local boxes its
+  // slot in place first (Binding::shared).
   void emit_fn(Node* n) {
     Lambda* child = n->fn;
     Value code = Emitter(vm_, child).emit_lambda();
+    for (Binding* b : child->captures)
+      if (b->owner == l_ && b->shared()) emit_shared(Op::SHARE, b);
     emit(Op::CLOSURE, konst(code));
     for (Binding* b : child->captures) {
       if (b->owner == l_) insns_.push_back(b->slot << 1);
@@ -1156,8 +1248,23 @@ class Emitter {
     }
   }
 
-  // f args... CALL n | TAILCALL n
+  // f args... CALL n | TAILCALL n; x GETF k: (x 'k) of a local or an
+  // expression x (b!x, a field's read: vm/opcodes.def), not of a global or
+  // a constant (quasiquote's %list), a function called with a symbol far
+  // more often than a table.
   void emit_call(Node* n, bool tail) {
+    if (Value k = field_key(n);
+        !k.is_nil() && n->kids[0]->kind != NK::Global && !constant_of(n->kids[0])) {
+      if (frame_local(n->kids[0])) {
+        emit(Op::GETFL, konst(k));
+        insns_.push_back(n->kids[0]->b->slot);
+      } else {
+        emit_node(n->kids[0], false);
+        emit(Op::GETF, konst(k));
+      }
+      insns_.push_back(0);  // the site's cache
+      return;
+    }
     for (Node* k : n->kids) emit_node(k, false);
     uint32_t nargs = uint32_t(n->kids.size() - 1);
     emit(tail ? Op::TAILCALL : Op::CALL, nargs);

@@ -7,7 +7,8 @@
 // captures lives in a box, which the closures share. One that no closure
 // captures lives in its frame slot (LOADX, STOREX), and a continuation's
 // capture boxes it there before copying the frame (VM::box_shared_slots),
-// so that a re-entered continuation sees the variable's current value. No
+// so that a re-entered continuation sees the variable's current value; so
+// does the making of an atomic body's thunk that captures it (SHARE). No
 // Arc code runs during either pass, so nothing collects and the tree may
 // hold raw Values.
 #pragma once

@@ -52,6 +52,8 @@ void disasm_code(VM& vm, Code* c, std::string& out, std::vector<Code*>& nested) 
         Op as = info.form == PrimForm::Fused ? info.base : insn_op(i);
         if (info.form == PrimForm::Count) {
           note += ", " + std::to_string(code[pc + 1]) + " arguments";
+        } else if (info.form == PrimForm::Key) {  // (its cache word changes as it runs)
+          note += ", key " + write_string(vm, K[code[pc + 1]]);
         } else if (info.form == PrimForm::Slots) {
           note += ", locals " + std::to_string(code[pc + 1]) + " " + std::to_string(code[pc + 2]);
         } else if (local_form_of(as) != Op::Count) {
@@ -85,6 +87,11 @@ void disasm_code(VM& vm, Code* c, std::string& out, std::vector<Code*>& nested) 
         out += std::to_string(insn_sa(i));
         note = "to " + std::to_string(int(pc) + 1 + (insn_op(i) == Op::OPTARG) + insn_sa(i));
         if (insn_op(i) == Op::OPTARG) note = "local " + std::to_string(code[pc + 1]) + ", " + note;
+        break;
+      case 'F':  // (its cache word, the last, changes as it runs)
+        out += std::to_string(insn_a(i));
+        note = write_string(vm, K[insn_a(i)]);
+        if (insn_extra_words(insn_op(i)) > 1) note += ", local " + std::to_string(code[pc + 1]);
         break;
       case 'I': out += std::to_string(insn_sa(i)); break;
       case '_': break;

@@ -17,7 +17,7 @@ enum class Op : uint8_t {
 constexpr int kOpCount = int(Op::Count);
 
 // What an opcode is to a primitive fast path (vm/opcodes.def, PRIM).
-enum class PrimForm : uint8_t { None, Base, Count, Imm, Local, Slots, Fused, Inline };
+enum class PrimForm : uint8_t { None, Base, Count, Imm, Key, Local, Slots, Fused, Inline };
 
 struct OpInfo {
   const char* name;
@@ -101,6 +101,7 @@ constexpr bool prim_rows_consistent() {
     if (o.form != PrimForm::Count && o.arity != b.arity) return false;
     if (o.form == PrimForm::Local && o.extra != 1 + b.extra) return false;
     if (o.form == PrimForm::Imm && (o.extra != 1 || b.form != PrimForm::Base)) return false;
+    if (o.form == PrimForm::Key && (o.extra != 2 || b.form != PrimForm::Base)) return false;
     if (o.form == PrimForm::Slots && (o.extra != 2 || o.arity != 2 || b.form != PrimForm::Base))
       return false;
     if (o.form == PrimForm::Base && o.base != Op(i)) return false;
@@ -125,7 +126,8 @@ struct Code {
   Value file;   // String or nil
   // Blob of uint32, or nil: the slots of the assigned locals that live in
   // the frame until a continuation is captured (LOADX): the capture gives
-  // each a box, shared by the frame and its copy (VM::box_shared_slots).
+  // each a box, shared by the frame and its copy (VM::box_shared_slots),
+  // as an atomic thunk's capture of one does (SHARE).
   Value shared;
   uint16_t nreq, nopt;
   uint8_t rest;     // has a rest parameter

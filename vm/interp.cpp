@@ -61,8 +61,9 @@ namespace {
 // value, or the box a capture gave it: its value either way.
 inline Value load_shared(Value slot) { return is_box(slot) ? slot.as<Box>()->v : slot; }
 
-// STOREX: the same slot's store.
-inline void store_shared(VM& vm, Value& slot, Value v) {
+// STOREX: the same slot's store (inline always: GCC made it a call in
+// the loop, where an arithmetic slot form's POPX takes it).
+[[gnu::always_inline]] inline void store_shared(VM& vm, Value& slot, Value v) {
   if (is_box(slot)) {
     Box* b = slot.as<Box>();
     set(vm, b, &b->v, v);
@@ -709,6 +710,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
     op_POPX:
       store_shared(*this, base[A], sp[-1]);
       --sp;
+      DISPATCH();
+    op_SHARE:
+      if (!is_box(base[A])) base[A] = make_box(*this, base[A]);
       DISPATCH();
     op_LOADU:
       PUSH(base[-1].as<Closure>()->up[A]);

@@ -320,6 +320,12 @@ void table_put(VM& vm, Value tv, Value key, Value val) {
 
 uint64_t table_count(Value t) { return t.as<Table>()->count; }
 
+int64_t table_hash_index(Value t, Value key) {
+  bool by_word;
+  uint64_t hash = key_hash(key, by_word);
+  return find(slots_of(t), key, hash, by_word);
+}
+
 // Walks conses along the cdr without recursion; pairs of cars still to
 // compare wait on an explicit stack, so neither a long list nor a deeply
 // nested one uses the machine stack.

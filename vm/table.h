@@ -36,6 +36,30 @@ inline bool table_put_array(VM& vm, Value t, Value key, Value val) {
   return true;
 }
 uint64_t table_count(Value t);
+// A site's cache of a field b!x (GETF, SETF: vm/opcodes.def) is the index
+// of the symbol key's entry in the hash part of the table it last found
+// the key in (a symbol key never lives in the array part). It is only a
+// guess, checked by the key in that entry: a table rebuilt since, the key
+// deleted (a tombstone there), or another table with its keys elsewhere
+// misses, and the miss finds the key by hashing (table_hash_index) and
+// remembers its index again. key's value slot if index holds it, else null.
+inline Value* table_cached_slot(Value t, Value key, uint32_t index) {
+  Value s = t.as<Table>()->slots;
+  if (s.is_nil()) return nullptr;
+  Vector* v = s.as<Vector>();
+  if (uint64_t(index) * 2 >= v->len || v->items[2 * uint64_t(index)] != key) return nullptr;
+  return &v->items[2 * uint64_t(index) + 1];
+}
+// The index of key's entry in t's hash part, or -1 if it has none.
+int64_t table_hash_index(Value t, Value key);
+// The value of the entry at index in t's hash part (one table_hash_index gave).
+inline Value table_hash_value(Value t, int64_t index) {
+  return t.as<Table>()->slots.as<Vector>()->items[2 * index + 1];
+}
+// Stores v, not nil, into the value slot table_cached_slot gave.
+inline void table_set_cached(VM& vm, Value t, Value* slot, Value v) {
+  set(vm, &t.as<Table>()->slots.as<Vector>()->h, slot, v);
+}
 // Calls f(key, value) for each entry, the array part's first, in key
 // order; f must not modify the table.
 template <class F>

@@ -267,6 +267,7 @@ ThreadImpl* Scheduler::make_thread(Value fn) {
   t->out = vm.out_port();
   t->err = vm.err_port();
   live.push_back(t);
+  vm.set_other_threads_live(live.size() > 1);
   return t;
 }
 
@@ -330,6 +331,7 @@ void Scheduler::kill(ThreadImpl* t) {
   if (!t->started) {  // never ran: nothing to unwind
     t->finished = true;
     live.erase(std::find(live.begin(), live.end(), t));
+    vm.set_other_threads_live(live.size() > 1);
     t->fn = NIL;
     if (t->slot) vm.fiber_pool().release(t->slot);  // now: see thread_finalize
     t->slot = nullptr;
@@ -618,6 +620,7 @@ void Scheduler::finish(ThreadImpl* t) {
   cancel_alarm(t);
   release_lock_of(t);
   live.erase(std::find(live.begin(), live.end(), t));
+  vm.set_other_threads_live(live.size() > 1);
   t->fn = t->pending = NIL;
   for (;;) {
     if (!runq.empty()) {
@@ -852,6 +855,7 @@ void register_thread_builtins(VM& vm) { define_builtins(vm, kDefs); }
 void destroy_scheduler(VM& vm) {
   delete vm.scheduler();
   vm.set_scheduler(nullptr);
+  vm.set_other_threads_live(false);
 }
 
 void scheduler_tick(VM& vm) {
@@ -911,7 +915,7 @@ WorkMeter thread_meter(VM& vm) {
   return now - s.current->away;
 }
 
-bool other_threads(VM& vm) { return vm.scheduler() && vm.scheduler()->live.size() > 1; }
+bool other_threads(const VM& vm) { return vm.other_threads_live(); }
 
 uint64_t running_thread_number(VM& vm) {
   Scheduler* s = vm.scheduler();

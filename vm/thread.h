@@ -73,7 +73,7 @@ struct WorkMeter {
 };
 WorkMeter thread_meter(VM& vm);
 // True if threads other than the running one exist.
-bool other_threads(VM& vm);
+bool other_threads(const VM& vm);
 // The running thread's number: 0 for the main thread, then 1, 2, ... in
 // the order threads were made (the profiler's labels).
 uint64_t running_thread_number(VM& vm);

@@ -288,6 +288,11 @@ class VM final : public gc::RootSource {
   // The scheduler, made by the first thread operation (null before).
   Scheduler* scheduler() const { return scheduler_; }
   void set_scheduler(Scheduler* s) { scheduler_ = s; }
+  // Whether a thread other than the running one is live (vm/thread.h's
+  // other_threads): the scheduler keeps it as threads start and end, so
+  // that the test, which every atomic body makes (ATOMIC), is one load.
+  bool other_threads_live() const { return other_threads_live_; }
+  void set_other_threads_live(bool b) { other_threads_live_ = b; }
   // The exceptions Ctrl-C and break-thread raise; on-err does not catch
   // them (is_break).
   Value interrupt_exc() const { return interrupt_exc_; }
@@ -477,6 +482,7 @@ class VM final : public gc::RootSource {
   Value winds_ = NIL;
   Value current_fiber_ = NIL;
   Scheduler* scheduler_ = nullptr;
+  bool other_threads_live_ = false;
   Value interrupt_exc_ = NIL, break_exc_ = NIL;
   void* oom_reserve_ = nullptr;  // out_of_memory's; null once given up
   static constexpr size_t kOomReserveBytes = size_t(16) << 20;
@@ -550,11 +556,20 @@ inline T* alloc(VM& vm, Kind k, size_t extra) {
   return reinterpret_cast<T*>(o);
 }
 
-inline void set(VM& vm, GcHeader* obj, Value* slot, Value v) {
-  vm.heap().write(obj, reinterpret_cast<Word*>(slot), v.word());
+// Heap::write's filter is taken here first, and inline always: GCC left
+// even this a call in the interpreter's loop (SREF's table store). A store
+// with a reference on neither side (a table entry's t replaced by nil)
+// wants no barrier, and is Heap::write's store alone.
+[[gnu::always_inline]] inline void set(VM& vm, GcHeader* obj, Value* slot, Value v) {
+  Word* w = reinterpret_cast<Word*>(slot);
+  if (!(int(gc::is_ref(__atomic_load_n(w, __ATOMIC_RELAXED))) | int(v.is_ref()))) {
+    __atomic_store_n(w, v.word(), __ATOMIC_RELEASE);
+    return;
+  }
+  vm.heap().write(obj, w, v.word());
 }
 template <class T>
-inline void set(VM& vm, T* obj, Value* slot, Value v) {
+[[gnu::always_inline]] inline void set(VM& vm, T* obj, Value* slot, Value v) {
   set(vm, &obj->h, slot, v);
 }
 

@@ -40,3 +40,32 @@
 (let f (fn () 'through-a-variable) (atomic-invoke f)) ; expect: through-a-variable
 ; a thread started inside, while it was the only one, then waited for
 (let th nil (atomic (= th (thread 'done))) (until (dead th) (sleep 0)) (dead th)) ; expect: t
+; an assigned local that only atomic bodies' thunks capture lives in its
+; slot (no box), and the thunk, made when the body cannot run inline, is
+; given a box put in the slot then (SHARE): the frame and the thunk see one
+; variable. Through a redefined atomic-invoke that keeps the thunks and
+; calls them later, each sees the variable's value when it runs
+(= atomic-saved atomic-invoke atomic-kept nil)
+(= atomic-invoke (fn (f) (= atomic-kept (cons f atomic-kept)) nil))
+(let k 1
+  (let h (table)
+    (= (h 'a) k)
+    (= k 2)
+    ((car atomic-kept))
+    (= k 3)
+    (list (h 'a) k))) ; expect: (2 3)
+(= atomic-invoke (fn (f) (f)))
+; the thunk assigns it: the frame reads the box after
+(let k 1 (atomic (= k (+ k 10))) (++ k) k) ; expect: 12
+; a continuation captured in the thunk and re-entered after the frame
+; assigned the variable sees its new value
+(withs (k 1 saved nil out nil n 0)
+  (atomic (push (ccc (fn (c) (= saved c) 'first)) out) (push k out))
+  (= k 2)
+  (++ n)
+  (if (is n 1) (saved 'again))
+  out) ; expect: (2 again 1 first)
+(= atomic-invoke atomic-saved)
+; the same forms with the builtin back, inline
+(let k 1 (let h (table) (= (h 'a) k) (= k 2) (list (h 'a) k))) ; expect: (1 2)
+(let k 1 (atomic (= k (+ k 10))) (++ k) k) ; expect: 12

@@ -224,3 +224,18 @@ loaded-count ; expect: 2
 ; and everything still works afterwards
 (count-down 1000) ; expect: 1000
 (protect (fn () 'ok) (fn () nil)) ; expect: ok
+
+; (or a b) as an if's test is tested as a, then b, with a's value kept
+; nowhere (Emitter::emit_test): each outcome, nested, with a loop's test,
+; and a let of the same shape whose else reads the binding (not an or)
+(def or-test (x) (if (or (< x 0) (> x 9)) 'out 'in))
+(map or-test '(-1 0 9 10)) ; expect: (out in in out)
+(def or3 (a b c) (if (or a b c) 'some 'none))
+(list (or3 nil nil nil) (or3 1 nil nil) (or3 nil 2 nil) (or3 nil nil 3)) ; expect: (none some some some)
+(list (if (or nil (and 1 nil)) 'y 'n) (if (or (and 1 2) nil) 'y 'n)) ; expect: (n y)
+(let i 0 (while (or (< i 3) (is i 5)) (++ i)) i) ; expect: 3
+(let n 0 (each x '(1 -2 30 4 -5) (when (or (< x 0) (> x 9)) (++ n))) n) ; expect: 3
+(def or-like (a) (if (let g a (if g g (list 'else g))) 'y 'n))
+(list (or-like nil) (or-like 1)) ; expect: (y y)
+(def or-value (a b) (or a b))
+(list (or-value nil 2) (or-value 1 2) (or-value nil nil)) ; expect: (2 1 nil)

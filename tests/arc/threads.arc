@@ -230,3 +230,16 @@
       (let m1 (%meter)
         (count-sites nil)
         (list (type (car m1)) (>= (- (car m1) (car m0)) 10))))) ; expect: (int t)
+
+; table stores under atomic from two threads, each switching threads inside
+; the body while it holds the lock: no update is lost. k, assigned by the
+; loop and captured only by the stores' thunks, lives in its slot until a
+; thunk is made (SHARE boxes it then), and the main program's store ran
+; inline (ATOMIC's fast path) before the threads started
+(def slow-inc (v) (sleep 0) (+ v 1))
+(= shared-h (table))
+(let k 0 (= (shared-h k) 0) (++ k) k) ; expect: 1
+(let ths (map (fn (_) (thread (let k 0 (while (< k 20) (= (shared-h k) (slow-inc (shared-h k 0))) (++ k)))))
+              '(1 2))
+  (wait-all ths)
+  (list (len shared-h) (all [is _ 2] (vals shared-h)))) ; expect: (20 t)

@@ -383,6 +383,89 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
 )GOLD");
 }
 
+// An assigned local that only an atomic body's thunk captures is not boxed:
+// the inline body reads its slot (LOADX), and the thunk, made only when
+// the body cannot run inline, is given a box SHARE puts in the slot (the
+// statement's if makes no value to pop).
+TEST_CASE("golden: a local only an atomic thunk captures stays in its slot", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (h k) (= (h k) nil) (assign k 1)))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
+  0000     1  ATOMIC   0	; atomic-invoke
+  0001        JUMPF    8	; to 10
+  0002        LOADX    1
+  0003        POPL     3
+  0004        LOADL    0
+  0005        NIL
+  0006        LOADL    3
+  0007        SREF     1	; sref
+  0008        POP
+  0009        JUMP     7	; to 17
+  0010        LOADG    0	; atomic-invoke
+  0011        SHARE    1
+  0012        CLOSURE  2	; <code fn> local0 local1
+  0015        CALL     1
+  0016        POP
+  0017        FIXNUM   1
+  0018        STOREX   1
+  0019        RETURN
+
+fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
+  0000     1  LOADU    0
+  0001        POPL     0
+  0002        LOADUB   1
+  0003        POPL     1
+  0004        LOADL    0
+  0005        NIL
+  0006        LOADL    1
+  0007        SREF     0	; sref
+  0008        RETURN
+)GOLD");
+}
+
+// Fields: (= b!x v) ends in SETF, b!y of a local is GETFL, of an
+// expression GETF, each with the key's constant and a cache word the
+// disassembly does not show (it changes as the code runs).
+TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (b v) (= b!x v) b!y))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
+  0000     1  ATOMIC   0	; atomic-invoke
+  0001        JUMPF    7	; to 9
+  0002        LOADL    0
+  0003        LOADL    1
+  0004        SETF     1	; sref, key x
+  0007        POP
+  0008        JUMP     6	; to 15
+  0009        LOADG    0	; atomic-invoke
+  0010        CLOSURE  3	; <code fn> local0 local1
+  0013        CALL     1
+  0014        POP
+  0015        GETFL    4	; y, local 0
+  0018        RETURN
+
+fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
+  0000     1  LOADU    0
+  0001        POPL     0
+  0002        LOADU    1
+  0003        POPL     2
+  0004        LOADL    0
+  0005        LOADL    2
+  0006        SETF     0	; sref, key x
+  0009        RETURN
+)GOLD");
+}
+
+TEST_CASE("golden: a field of an expression", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (f) (list ((f) 'y))))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  LOADG    0	; list
+  0001        LOADL    0
+  0002        CALL     0
+  0003        GETF     1	; y
+  0005        TAILCALL 1
+  0006        RETURN
+)GOLD");
+}
+
 TEST_CASE("golden: string literal copied per evaluation", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn () "s"))ARC") ==
         R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues

@@ -1,0 +1,66 @@
+; Fields, b!x: (b 'x) of a local or an expression and (= b!x v) are the
+; GETF and SETF opcodes (vm/opcodes.def), which look a table's symbol key up
+; first where the site found it last (vm/table.h, table_cached_slot). The
+; cache is only a guess checked by the key it points at: each case below
+; would read a wrong or stale value if it were trusted.
+
+(def fget-x (b) b!x)
+(def fset-x (b v) (= b!x v))
+(let b (obj x 1 y 2)
+  (list b!x b!y b!z (fget-x b))) ; expect: (1 2 nil 1)
+(let b (table) (fset-x b 5) (list (fset-x b 6) b!x (len b))) ; expect: (6 6 1)
+; the table grown, rehashed, while the sites' caches point into it
+(let b (obj x 'first)
+  (fget-x b)
+  (for i 1 200 (= (b (sym (+ "k" i))) i))
+  (list (fget-x b) b!k150 (len b) (fset-x b 'second) (fget-x b))) ; expect: (first 150 201 second second)
+; deleted (storing nil), then read, then added again
+(let b (obj x 1 y 2)
+  (fget-x b)
+  (fset-x b nil)
+  (let r1 (list (fget-x b) (len b) (keys b))
+    (fset-x b 3)
+    (list r1 (fget-x b) (len b)))) ; expect: ((nil 1 (y)) 3 2)
+; a key added after the site's cache was filled with another table's
+(let (a b) (list (obj x 'a) (table))
+  (fget-x a)
+  (let r (fget-x b)
+    (= b!x 'b)
+    (list r (fget-x b) (fget-x a)))) ; expect: (nil b a)
+; two tables of different shape at one site, alternately, read and written
+(let bs (list (obj x 1 y 2) (obj q 0 r 0 s 0 y 5 x 10) (obj x 100))
+  (repeat 3 (each b bs (fset-x b (+ (fget-x b) 1))))
+  (map [list _!x _!y] bs)) ; expect: ((4 2) (13 5) (103 nil))
+; many keys colliding in a small table: each found, each cached in turn
+(let b (table)
+  (each k '(a b c d e f g h i j) (= (b k) k))
+  (map (fn (k) (let r nil (repeat 2 (push (b k) r)) r)) '(a e j))) ; expect: ((a a) (e e) (j j))
+
+; not a table: x called with the symbol, as any call
+(let f [list 'called _] f!x) ; expect: (called x)
+(let f [list 'called _] (fget-x f)) ; expect: (called x)
+(let s "abc" s!x) ; error: index must be a non-negative integer: 'x
+(let l '(1 2) l!x) ; error: index must be a non-negative integer: 'x
+(let s "abc" (= s!x #\z)) ; error: expected
+(let n 5 n!x) ; error: Function call on inappropriate object 5 '(x)
+; before a RETURN a call: a tail call, which a loop of a million rounds
+; through it shows (no frame kept per round)
+(def fwalk (n) (if (is n 0) 'done (let g (fn (k) (fwalk (- n 1))) (g 'x))))
+(fwalk 1000000) ; expect: done
+; other keys are not fields: strings, floats, fixnums, lists
+(let b (table)
+  (= (b "x") 1 (b 1.5) 2 (b 7) 3 (b '(a)) 4)
+  (list (b "x") (b 1.5) (b 7) (b '(a)) (b 'x))) ; expect: (1 2 3 4 nil)
+
+; a redefined sref is called by SETF, by code compiled before too, until
+; the builtin is back
+(= sref-saved sref sref-log nil)
+(= sref (fn (h v k) (assign sref-log (cons k sref-log)) (sref-saved h v k)))
+(let b (table) (fset-x b 1) (= b!y 2) (list sref-log b!x b!y)) ; expect: ((y x) 1 2)
+(= sref sref-saved)
+(let b (table) (fset-x b 1) (list sref-log b!x)) ; expect: ((y x) 1)
+; places through = on a field: ++, push, the key a gensym bound to the symbol
+(let b (obj n 1) (++ b!n) (++ b!n 5) (push 'a b!l) (push 'b b!l) (list b!n b!l)) ; expect: (7 (b a))
+; the object an expression's value (GETF, not a local's GETFL)
+(let mk (fn () (obj x 9)) (list ((mk) 'x) ((mk) 'y))) ; expect: (9 nil)
+(let mk (fn () [list 'made _]) ((mk) 'x)) ; expect: (made x)
