@@ -1188,20 +1188,22 @@ TEST_CASE("concurrent mark: a program that ends during the mark finalizes everyt
   for (int round = 0; round < 3; ++round) {
     auto h = heap_with_res("gen");
     g_finalized = 0;
-    gc::Rooted<Word> keep(*h, 0);
-    for (int i = 0; i < 40; ++i)
-      keep = w(pair(*h, gc::word_of(h->allocate(sizeof(Res), kRes)), keep));
-    for (int i = 0; i < 2000; ++i) keep = w(pair(*h, fix(i), keep));
-    h->collect();                                                 // the Res objects old
-    for (int i = 0; i < 30; ++i) h->allocate(sizeof(Res), kRes);  // young garbage
-    REQUIRE(start_concurrent_mark(*h));
-    gc::GenFigures f;
-    REQUIRE(gc::gen_figures(*h, f));
-    CHECK(f.marking);
-    if (round == 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    int before = g_finalized;  // (the young garbage's, some of it, at minor collections)
-    CHECK(before <= 30);
-    keep = 0;
+    {
+      gc::Rooted<Word> keep(*h, 0);
+      for (int i = 0; i < 40; ++i)
+        keep = w(pair(*h, gc::word_of(h->allocate(sizeof(Res), kRes)), keep));
+      for (int i = 0; i < 2000; ++i) keep = w(pair(*h, fix(i), keep));
+      h->collect();                                                 // the Res objects old
+      for (int i = 0; i < 30; ++i) h->allocate(sizeof(Res), kRes);  // young garbage
+      REQUIRE(start_concurrent_mark(*h));
+      gc::GenFigures f;
+      REQUIRE(gc::gen_figures(*h, f));
+      CHECK(f.marking);
+      if (round == 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      int before = g_finalized;  // (the young garbage's, some of it, at minor collections)
+      CHECK(before <= 30);
+      keep = 0;
+    }  // (keep unregistered: the heap goes below)
     h->finalize_all();
     CHECK(g_finalized == 70);
     h.reset();  // the marker stopped, nothing finalized twice
