@@ -507,15 +507,15 @@ class GenHeap final : public Heap {
       compact_next_ = true;
       collect();
     }
-    for (Chunk& c : spare_) madvise(c.start, c.size, MADV_DONTNEED);
+    for (Chunk& c : spare_) drop_memory(c.start, c.size);
     if (cur_.start) {  // the chunk eden allocates in, past what it has handed out
       uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
       uintptr_t from = (reinterpret_cast<uintptr_t>(eden_.top) + page - 1) & ~(page - 1);
       uintptr_t to = reinterpret_cast<uintptr_t>(cur_.start + cur_.size);
-      if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+      if (from < to) drop_memory(reinterpret_cast<void*>(from), to - from);
     }
     for (Semispace& sp : surv_)
-      if (sp.start && sp.top == sp.start) madvise(sp.start, sp.size, MADV_DONTNEED);
+      if (sp.start && sp.top == sp.start) drop_memory(sp.start, sp.size);
     old_.trim_pool(0);
     old_.release_tails();
     release_ready_regions();

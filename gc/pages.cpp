@@ -239,6 +239,11 @@ char* g_region_end = nullptr;
 
 }  // namespace
 
+void drop_memory(void* p, size_t size) {
+  madvise(p, size, MADV_DONTNEED);
+  madvise(p, size, MADV_NOHUGEPAGE);  // advisory: failure only costs memory
+}
+
 void release_ready_regions() { Reserve::get().release(); }
 size_t ready_regions() { return Reserve::get().ready(); }
 void unmap_later(void* p, size_t size) { Reserve::get().unmap_later(p, size); }
@@ -478,7 +483,7 @@ void PageSpace::release_tails() {
     uintptr_t from = reinterpret_cast<uintptr_t>(p->cells() + p->nused * p->cell_size);
     uintptr_t to = reinterpret_cast<uintptr_t>(p) + kPageSize;
     from = (from + sys_page - 1) & ~(sys_page - 1);
-    if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+    if (from < to) drop_memory(reinterpret_cast<void*>(from), to - from);
   }
 }
 

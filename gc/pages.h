@@ -62,6 +62,12 @@ constexpr uint8_t kFreeKind = 0xff;                 // the kind of a free cell
 // chunk is filled before the next collection), so it is mapped now, in one
 // call, rather than on a fault each.
 void* map_space(size_t size, size_t align, bool populate = false);
+// The memory of [p, p + size) (whole system pages) goes back to the system,
+// still mapped: it reads as zeros when next touched. The range also loses
+// its huge-page advice, or khugepaged would in time fill the region it was
+// cut from with a whole huge page again (it collapses a region with any of
+// its pages resident), and an idle server's memory would climb back.
+void drop_memory(void* p, size_t size);
 // The regions made ready ahead for map_space (pages.cpp's Reserve) go back to
 // the system: for an idle process (Heap::release_spare_memory).
 void release_ready_regions();

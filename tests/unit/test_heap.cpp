@@ -8,7 +8,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gc/heap.h"
@@ -199,4 +203,43 @@ TEST_CASE("map_space cuts from regions made ready ahead, in a child of fork too"
   waitpid(pid, &status, 0);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+// Memory given back (an idle server's trim, gc/pages.cpp's drop_memory)
+// must stay given back. khugepaged collapses a region that has the
+// huge-page advice and any page resident into a whole huge page again, so
+// the dropped range must lose the advice (VmFlags "nh" in smaps, not "hg").
+namespace {
+std::string vm_flags_at(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool in = false;
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  while (std::getline(smaps, line)) {
+    unsigned long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find(':') > line.find(' '))
+      in = lo <= a && a < hi;
+    else if (in && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("drop_memory gives memory back and takes the huge-page advice away", "[pages]") {
+  auto* r = static_cast<char*>(gc::map_space(gc::kHugePage, gc::kHugePage));
+  std::memset(r, 1, gc::kHugePage);
+  size_t half = gc::kHugePage / 2;
+  // (a kernel without transparent huge pages refuses the advice: nothing to take away)
+  bool advised = vm_flags_at(r).find(" hg") != std::string::npos;
+  gc::drop_memory(r + half, half);
+  CHECK(resident(r, half));
+  std::vector<unsigned char> v(half / 4096);
+  REQUIRE(mincore(r + half, half, v.data()) == 0);
+  CHECK(std::none_of(v.begin(), v.end(), [](unsigned char c) { return c & 1; }));
+  CHECK(r[half] == 0);  // reads as zeros
+  std::string dropped = vm_flags_at(r + half);
+  INFO(dropped);
+  if (advised) CHECK(dropped.find(" nh") != std::string::npos);
+  CHECK(dropped.find(" hg") == std::string::npos);
+  munmap(r, gc::kHugePage);
 }
