@@ -368,11 +368,15 @@
   (and (isa id 'int) (<= 1 id maxid*) id))
 
 ; (load-item id): item id read from the store into items* (its url
-; registered), or nil if none is stored.
+; registered), or nil if none is stored. maxid* is raised to it: an item
+; in memory is one ok-id lets through. (With workers sharing a store a
+; process can meet an item before the change log brings it: the front
+; page or a profile, read as stored now, names an item made since the log
+; was read.)
 (def load-item (id)
   (whenlet i (store-load-item id)
     (atomic
-      (= (items* id) i)
+      (= (items* id) i maxid* (max maxid* id))
       (awhen (and (astory i) (live i) (nonblank i!url))
         (register-url i it)))
     i))
@@ -1075,7 +1079,9 @@
 ; changed since this one last looked, as it is stored now (nil: removed),
 ; and when the saved front page changed. Tables are filled again in
 ; place, since the lists, the front page and the records a change holds
-; name them; an item new here goes into the lists as load-items puts it.
+; name them; an item goes into the lists as load-items puts it, if it is
+; not there: new here, or loaded (load-item) from a record that named it
+; before its own change came.
 (def news-stored (kind key r)
   (atomic
     (case kind
@@ -1091,6 +1097,17 @@
          (if r (refill-table old r) (wipe (tbl key)))
          (when r (= (tbl key) r))))
 
+; (listed-by-id i xs): xs, a list of items newest first (stories*,
+; comments*), with item i in its place if it was not there. The walk stops
+; at i's place, so a recent item (most changes are of one) costs little.
+(def listed-by-id (i xs)
+  (let tail xs
+    (while (and tail (> ((car tail) 'id) i!id))
+      (= tail (cdr tail)))
+    (if (and tail (is ((car tail) 'id) i!id))
+        xs
+        (insert-sorted (fn (a b) (> a!id b!id)) i xs))))
+
 (def refill-table (old new)
   (each k (keys old) (wipe (old k)))
   (each (k v) (tablist new) (= (old k) v)))
@@ -1099,13 +1116,12 @@
   (let old (items* id)
     (if (no r)
           (when old (forget-item old))
-        old
-          (refill-table old r)
-          (do (= (items* id) r maxid* (max maxid* id))
-              (case r!type
-                story   (= stories* (insert-sorted (fn (a b) (> a!id b!id)) r stories*))
-                poll    (= stories* (insert-sorted (fn (a b) (> a!id b!id)) r stories*))
-                comment (= comments* (insert-sorted (fn (a b) (> a!id b!id)) r comments*)))))
+        (let i (if old (do (refill-table old r) old) (= (items* id) r))
+          (= maxid* (max maxid* id))
+          (case i!type
+            story   (= stories* (listed-by-id i stories*))
+            poll    (= stories* (listed-by-id i stories*))
+            comment (= comments* (listed-by-id i comments*)))))
     (awhen (and r (astory r) (live r) (nonblank r!url))
       (register-url (items* id) it))
     (wipe (comment-cache* id))

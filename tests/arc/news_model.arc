@@ -378,5 +378,34 @@ cF!dead ; expect: t
       (list e s!dead (alref (readfile1 (+ storydir* s!id)) 'dead) store-unsaved*))))
 ; expect: ("disk full" nil nil nil)
 
+; --- What another process changed (news-stored: workers over one store) ---
+; A story another process made, met first through a record that names it
+; (load-item, as the front page read as stored now does) before its own
+; change comes: ok-id lets it through, and the change puts it in stories*
+; once, however often it comes.
+(let s (inst 'item 'id (+ maxid* 5) 'type 'story 'by "bob" 'title "From elsewhere"
+             'url "http://elsewhere.example.com/" 'time (seconds))
+  (store-save-item s)
+  (let id s!id
+    (list (no (safe-item (string id)))
+          (is ((item id) 'title) "From elsewhere")
+          (is maxid* id)
+          ((safe-item (string id)) 'title)
+          (no (mem (items* id) stories*))
+          (do (news-stored 'item id (store-load-item id))
+              (news-stored 'item id (store-load-item id))
+              (count [is _!id id] stories*))
+          (is (car stories*) (items* id)))))
+; expect: (t t t "From elsewhere" t 1 t)
+; and one new here too, once, in its place among the comments
+(let c (inst 'item 'id (+ maxid* 1) 'type 'comment 'by "bob" 'text "elsewhere" 'time (seconds)
+             'parent ((car stories*) 'id))
+  (store-save-item c)
+  (news-stored 'item c!id (store-load-item c!id))
+  (news-stored 'item c!id (store-load-item c!id))
+  (list (is maxid* c!id) (count [is _!id c!id] comments*) (is ((car comments*) 'id) c!id)
+        (apply > (map [_ 'id] comments*))))
+; expect: (t 1 t t)
+
 (system (string "rm -rf " nmt*))
 (dir-exists nmt*) ; expect: nil

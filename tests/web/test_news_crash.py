@@ -830,6 +830,10 @@ class NewsCrashTest(unittest.TestCase):
                     ledger.refused.append("vote %s on %d: %d %s %r" % (user, item, status, loc, why))
         return True
 
+    # Operations of a round's budget kept for after its kill: none here,
+    # where the kill ends the round (the whole server is down).
+    after_kill_reserve = 0
+
     def kill_now(self):
         """The kill of a round, from the client thread that just read the
         chosen acknowledgement."""
@@ -848,12 +852,26 @@ class NewsCrashTest(unittest.TestCase):
         ('now', from the client that read the last) or after a few random
         milliseconds ('later'). Returns the operations begun."""
         lock = threading.Lock()
-        state = {"taken": 0, "acks": 0}
+        state = {"taken": 0, "acks": 0, "parked": 0}
         fire = threading.Event()
         stop_taking = threading.Event()
+        killed = threading.Event()
+        # The last operations of the budget wait for the kill (see
+        # after_kill_reserve): else a fast server could answer them all in
+        # the milliseconds before a kill "later", and none would come after.
+        reserve = self.after_kill_reserve if kill is not None else 0
 
         def take():
             with lock:
+                while (reserve and not killed.is_set() and not stop_taking.is_set()
+                       and state["taken"] >= budget - reserve):
+                    state["parked"] += 1
+                    lock.release()
+                    try:
+                        killed.wait(0.05)
+                    finally:
+                        lock.acquire()
+                        state["parked"] -= 1
                 if stop_taking.is_set() or state["taken"] >= budget:
                     return False
                 state["taken"] += 1
@@ -881,11 +899,14 @@ class NewsCrashTest(unittest.TestCase):
             # out first (then the kill finds the server idle), or on a stall.
             deadline = time.time() + 25
             while not fire.wait(0.05):
-                if not any(t.is_alive() for t in threads) or time.time() > deadline:
-                    break
+                with lock:
+                    alive = sum(t.is_alive() for t in threads)
+                    if alive == 0 or alive == state["parked"] or time.time() > deadline:
+                        break
             if kill[1] == "later":
                 time.sleep(self.rng.uniform(0, 0.03))
             self.kill_later(kill[1], stop_taking)
+            killed.set()
         for t in threads:
             t.join(30)
             self.assertFalse(t.is_alive(), "a client thread is stuck")
