@@ -1116,7 +1116,7 @@ class GenHeap final : public Heap {
     for (int i = 0; i < kMaxKinds; ++i)
       if (kinds()[i].trace_on_mutator && kinds()[i].trace_outside)
         kinds()[i].trace_outside(kinds()[i].outside_context, s);
-    check_handshake(kStressCheckSnapshotEvery);
+    check_handshake(stress_snapshots_, kStressCheckSnapshotEvery);
     cycle_start_footprint_ = old_footprint();
     start_marker();
     {
@@ -1150,7 +1150,7 @@ class GenHeap final : public Heap {
     // marker may never get the processor between them: the mutator marks
     // a share itself, so that a cycle ends.
     if (stress()) {
-      check_handshake(kStressCheckMinorEvery);
+      check_handshake(stress_handshakes_, kStressCheckMinorEvery);
       drain_some(kStressAssist);
     } else if (old_footprint() > kAssistAbove * cycle_start_footprint_)
       trace_.timed(trace_.mark_ms, [&] { drain_for(kMarkAssist); });
@@ -1226,12 +1226,11 @@ class GenHeap final : public Heap {
     finish(t0, true);
   }
 
-  // Under stress, at every `every`-th handshake of each kind (a mark's
-  // snapshot; a minor collection while it runs), the marker held: the heap
-  // checked as verify() does, but for the marks. A problem is kept for
-  // verify() to report.
-  void check_handshake(uint64_t every) {
-    uint64_t& n = every == kStressCheckSnapshotEvery ? stress_snapshots_ : stress_handshakes_;
+  // Under stress, at every `every`-th handshake of a kind (a mark's
+  // snapshot; a minor collection while it runs), counted in n, the marker
+  // held: the heap checked as verify() does, but for the marks. A problem
+  // is kept for verify() to report.
+  void check_handshake(uint64_t& n, uint64_t every) {
     if (!stress() || ++n % every != 0) return;
     auto found = check_invariants(true);
     for (auto& p : found) mark_problems_.push_back("at a handshake: " + p);
@@ -1430,10 +1429,12 @@ class GenHeap final : public Heap {
     // still count the old objects that died since the last major one), and
     // the survivors.
     st.bytes_live = old_bytes() + size_t(surv_[from_].top - surv_[from_].start);
-    uint64_t footprint = old_footprint();
-    if (footprint > last_footprint_)
-      old_growth_ += kGrowthWeight * (double(footprint - last_footprint_) - old_growth_);
-    last_footprint_ = footprint;
+    if (concurrent_) {  // (the pace of a sweep in steps, which gen-stw never makes)
+      uint64_t footprint = old_footprint();
+      if (footprint > last_footprint_)
+        old_growth_ += kGrowthWeight * (double(footprint - last_footprint_) - old_growth_);
+      last_footprint_ = footprint;
+    }
     st.fragmentation = fragmentation();
     st.compactions = compactions_;
     st.bytes_compacted = old_.figures().evacuated_bytes + blocks_.evacuated_bytes();

@@ -18,16 +18,12 @@ EVIL = "<script>alert(1)</script> \"dq\" 'sq' javascript:alert(1)"
 ROLES = (None, "alice", "boss")  # a visitor, a user, the admin
 
 
-def role(u):
-    return u or "a visitor"
-
-
 class NewsPagesTest(webtest.NewsServerTest):
 
     def view(self, user, path, status=200):
         """The page as user sees it, checked for escaping on the way."""
         p = self.page(user, path, status)
-        self.assert_safe(p, "%s as %s" % (path, role(user)))
+        self.assert_safe(p, "%s as %s" % (path, webtest.role(user)))
         return p
 
     def assert_order(self, text, *parts):
@@ -149,7 +145,7 @@ class NewsPagesTest(webtest.NewsServerTest):
             self.assertIsNotNone(p.link("alice", r"user\?id=alice"))
             if u:
                 f = [f for f in p.forms if "text" in f.fields]
-                self.assertTrue(f, "%s: no comment form on the item page" % role(u))
+                self.assertTrue(f, "%s: no comment form on the item page" % webtest.role(u))
 
     def test_item_text_post(self):
         p = self.view(None, "/item?id=%d" % self.items["text"])
@@ -211,7 +207,7 @@ class NewsPagesTest(webtest.NewsServerTest):
             self.assertIn("Discussion story", p.text, "saved?id=alice as %s" % u)
         for u in (None, "bob"):
             p = self.view(u, "/saved?id=alice")
-            self.assertNotIn("Discussion story", p.text, "saved?id=alice shown to %s" % role(u))
+            self.assertNotIn("Discussion story", p.text, "saved?id=alice shown to %s" % webtest.role(u))
 
     # ---- forms ----
 
@@ -240,7 +236,7 @@ class NewsPagesTest(webtest.NewsServerTest):
         for u in (None, "bob"):
             p = self.view(u, "/edit?id=%d" % sid)
             self.assertFalse([f for f in p.forms if "title" in f.fields],
-                             "an edit form for %s" % role(u))
+                             "an edit form for %s" % webtest.role(u))
 
     def test_newpoll_resetpw_pages(self):
         p = self.view("alice", "/newpoll")
@@ -356,7 +352,7 @@ class NewsPagesTest(webtest.NewsServerTest):
         for u in (None, "alice"):
             for op in self.ADMIN_OPS:
                 p = self.view(u, "/" + op)
-                self.assert_login_form(p, "/%s as %s" % (op, role(u)))
+                self.assert_login_form(p, "/%s as %s" % (op, webtest.role(u)))
                 if op in admin_bodies:
                     self.assertNotEqual(p.body, admin_bodies[op])
             # badlogins lists login attempts (ips): never to others
@@ -435,8 +431,8 @@ class NewsPagesTest(webtest.NewsServerTest):
             c = self.client(u)
             for path in self.BAD:
                 status, body, final = c.get(path)
-                self.assertIn(status, (200, 404), "%s as %s: %d %s" % (path, role(u), status, body[:300]))
-                self.assertTrue(body.strip(), "%s as %s: an empty page" % (path, role(u)))
+                self.assertIn(status, (200, 404), "%s as %s: %d %s" % (path, webtest.role(u), status, body[:300]))
+                self.assertTrue(body.strip(), "%s as %s: an empty page" % (path, webtest.role(u)))
                 self.assertNotIn("<script>alert", body, path)
         self.assert_serving()
 

@@ -21,7 +21,6 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -33,12 +32,6 @@ import test_news_crash as crash  # noqa: E402
 import webtest  # noqa: E402
 
 USERS = ["ann", "bob", "cat"]
-
-
-def news_command(data, *args, cwd=None):
-    p = subprocess.run([webtest.ARCANA, crash.NEWS, "--data", data] + list(args),
-                       cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 def stories_in(data):
@@ -61,7 +54,7 @@ class BackupTest(unittest.TestCase):
         self.addCleanup(self.srv.kill)
 
     def command(self, *args):
-        return news_command(self.srv.data, *args, cwd=self.work)
+        return crash.news_command(self.srv.data, *args, cwd=self.work)
 
     def writer(self, site, user, cookie, acked, stop, errors):
         n = 0

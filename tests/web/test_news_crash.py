@@ -89,6 +89,14 @@ import webtest  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(webtest.HERE))
 NEWS = os.path.join(ROOT, "apps", "news", "news.arc")
 
+
+def news_command(data, *args, cwd=None, timeout=120):
+    """news.arc run as a command on the data directory data (--backup,
+    --restore, --import ...): (exit status, stdout, stderr)."""
+    p = subprocess.run([webtest.ARCANA, NEWS, "--data", data] + list(args),
+                       cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
 # The rounds run the site through servers/news_crash.arc (news.arc's command
 # line, the submission rate limits lifted); the strace check runs news.arc
 # itself.

@@ -40,10 +40,6 @@ from webtest import NewsClient, Page, abs_path  # noqa: E402
 ROLES = (None, "alice", "boss")
 
 
-def role(u):
-    return u or "a visitor"
-
-
 def numbers(p):
     """The item numbers of a list page ("31." -> 31), in order."""
     return [int(n[:-1]) for n in p.strings if re.match(r"^\d+\.$", n)]
@@ -64,7 +60,7 @@ class NewsHNTest(webtest.NewsServerTest):
 
     def view(self, user, path, status=200):
         p = self.page(user, path, status)
-        self.assert_safe(p, "%s as %s" % (path, role(user)))
+        self.assert_safe(p, "%s as %s" % (path, webtest.role(user)))
         return p
 
     def titles(self, p):
@@ -78,10 +74,10 @@ class NewsHNTest(webtest.NewsServerTest):
             p = self.view(u, "/news")
             self.assertEqual(numbers(p), list(range(1, 31)))
             more = p.link("More")
-            self.assertIsNotNone(more, "no More link on /news as %s" % role(u))
+            self.assertIsNotNone(more, "no More link on /news as %s" % webtest.role(u))
             self.assertEqual(more, "news?p=2")
             p2 = self.view(u, "/" + more)
-            self.assertEqual(numbers(p2), list(range(31, 61)), "news?p=2 as %s" % role(u))
+            self.assertEqual(numbers(p2), list(range(31, 61)), "news?p=2 as %s" % webtest.role(u))
             self.assertEqual(p2.link("More"), "news?p=3")
             self.assertEqual(numbers(self.view(u, "/news?p=3"))[0], 61)
             # page 2 is the items after page 1's
@@ -115,7 +111,7 @@ class NewsHNTest(webtest.NewsServerTest):
             for p in ("0", "-1", "abc", "", "1e3", "99999999999", "8", "%00", "2.5",
                       "%3Cscript%3E"):
                 page = self.view(u, "/news?p=" + p)
-                self.assertEqual(numbers(page)[:1], [1], "news?p=%s as %s" % (p, role(u)))
+                self.assertEqual(numbers(page)[:1], [1], "news?p=%s as %s" % (p, webtest.role(u)))
             self.assertEqual(numbers(self.view(u, "/newest?p=x"))[:1], [1])
         # the old start argument no longer pages
         self.assertEqual(numbers(self.view(None, "/news?start=30"))[:1], [1])
@@ -127,7 +123,7 @@ class NewsHNTest(webtest.NewsServerTest):
         for u in ROLES:
             p = self.view(u, "/item?id=%d" % sid)
             self.assertIsNotNone(p.link("othersite.org", r"^from\?site=othersite\.org$"),
-                                 "no (othersite.org) link as %s" % role(u))
+                                 "no (othersite.org) link as %s" % webtest.role(u))
             p = self.view(u, "/newest")
             self.assertIsNotNone(p.link("othersite.org", r"^from\?site=othersite\.org$"))
             self.assertIsNotNone(p.link("example.com", r"^from\?site=example\.com$"))
@@ -172,7 +168,7 @@ class NewsHNTest(webtest.NewsServerTest):
             for label, href in (("past", "past"), ("ask", "ask"), ("show", "show"),
                                 ("new", "newest"), ("comments", "newcomments")):
                 self.assertIsNotNone(p.link(label, "^%s$" % href),
-                                     "no %r in the top bar as %s" % (label, role(u)))
+                                     "no %r in the top bar as %s" % (label, webtest.role(u)))
             self.assert_in_order(p.text, "new", "past", "comments", "ask", "show", "submit")
         for op in ("ask", "show"):
             body = self.view(None, "/" + op).body
@@ -183,10 +179,10 @@ class NewsHNTest(webtest.NewsServerTest):
         for u in ROLES:
             p = self.view(u, "/ask")
             for t in ("Ask HN: How do you test a VM?", "ask hn: the prefix in lower case"):
-                self.assertIn(t, self.titles(p), "/ask as %s" % role(u))
+                self.assertIn(t, self.titles(p), "/ask as %s" % webtest.role(u))
             for t in ("Not Ask HN: only inside", "Show HN: A seeded bytecode VM",
                       "Filler story number 1"):
-                self.assertNotIn(t, p.text, "/ask as %s" % role(u))
+                self.assertNotIn(t, p.text, "/ask as %s" % webtest.role(u))
             self.assertEqual(numbers(p), [1, 2])
 
     def test_show(self):
@@ -217,7 +213,7 @@ class NewsHNTest(webtest.NewsServerTest):
         self.assertIsNotNone(Page(body).link("un-favorite"))
         for u in (None, "alice", "bob"):
             p = self.view(u, "/favorites?id=bob")
-            self.assertIn("Favorite target story", self.titles(p), "bob's favorites as %s" % role(u))
+            self.assertIn("Favorite target story", self.titles(p), "bob's favorites as %s" % webtest.role(u))
         self.assertIsNotNone(self.view(None, "/user?id=bob").link("favorites", r"^favorites\?id=bob$"))
         self.assertNotIn("Favorite target story", self.view(None, "/favorites?id=alice").text)
         # taken back
@@ -255,7 +251,7 @@ class NewsHNTest(webtest.NewsServerTest):
                      "/fave?id=99999999&by=bob&auth=x", "/hide?id=abc", "/hide"):
             for u in (None, "bob"):
                 st, body, _ = self.client(u).get(path)
-                self.assertEqual(st, 404, "%s as %s: %s" % (path, role(u), body[:300]))
+                self.assertEqual(st, 404, "%s as %s: %s" % (path, webtest.role(u), body[:300]))
         # a comment cannot be a favorite here
         st, _, _ = self.client("bob").get("/fave?id=%d" % self.items["talk-c1"])
         self.assertEqual(st, 404)
@@ -277,7 +273,7 @@ class NewsHNTest(webtest.NewsServerTest):
             self.assertNotIn(title, self.view("carol", path).text, "%s still shows it" % path)
         for u in (None, "alice"):
             self.assertIn(title, self.view(u, "/newest").text,
-                          "carol's hiding hid it from %s" % role(u))
+                          "carol's hiding hid it from %s" % webtest.role(u))
         # numbering goes on without it
         self.assertEqual(numbers(self.view("carol", "/newest"))[:3], [1, 2, 3])
         h = self.view("carol", "/hidden")

@@ -17,7 +17,6 @@ usage: python3 tests/web/test_news_operate.py path/to/arcana
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -26,13 +25,6 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import test_news_crash as crash  # noqa: E402
 import webtest  # noqa: E402
 from webtest import NewsClient, Page  # noqa: E402
-
-
-def news_command(data, *args, cwd=None):
-    """news.arc run as a command: (exit status, stdout, stderr)."""
-    p = subprocess.run([webtest.ARCANA, crash.NEWS, "--data", data] + list(args),
-                       cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 class OperateTest(unittest.TestCase):
@@ -44,7 +36,7 @@ class OperateTest(unittest.TestCase):
         self.addCleanup(self.srv.kill)
 
     def command(self, *args):
-        return news_command(self.srv.data, *args, cwd=self.work)
+        return crash.news_command(self.srv.data, *args, cwd=self.work)
 
     def login(self, user, pw, src="127.0.0.31"):
         """A client logged in as user with pw, or None if refused."""

@@ -678,6 +678,11 @@ class Form:
         return "<Form %s %s %r>" % (self.method, self.action, self.fields)
 
 
+def role(user):
+    """Who a news page is seen as, in a message: the user, or a visitor."""
+    return user or "a visitor"
+
+
 def abs_path(url, base="/"):
     """A site-relative path for an href or Location: "item?id=3" → "/item?id=3"."""
     if url.startswith("http://") or url.startswith("https://"):
