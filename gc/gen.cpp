@@ -85,7 +85,9 @@
 // and measures fragmentation: the bytes free in pages that still hold live
 // objects, as a share of the generation's memory (its blocks whole
 // included: fragmentation()). When that share exceeds kCompactAbove (and
-// kCompactMinBytes are free that way), the next major collection sets apart
+// kCompactMinBytes are free that way), the next stop-the-world major
+// collection (gen-stw's; gen's concurrent mark does not compact but under
+// stress or when asked: sweep_old says why) sets apart
 // the pages at most kSparsePage full (PageSpace::plan_evacuation; pages holding an object with
 // a finalizer stay put, as do large objects), moves their objects into the
 // free cells of the others, leaving forwarding addresses, and rewrites every
@@ -144,9 +146,9 @@
 // sweeps pages for kSweepSlice, allocation meanwhile taking swept pages'
 // cells and fresh pages only, until none is left (finish_sweeping before
 // anything that walks the pages; a mark that comes due meanwhile waits for
-// the sweep, which takes longer steps until it is over). A compaction (the
-// stop-the-world collection's, sweep_old) needs the pages swept first, and
-// then sweeps them in the pause; it rewrites the references of the
+// the sweep, which takes longer steps until it is over). It compacts
+// only when asked or under stress (sweep_old); a compaction then needs
+// the pages swept first, and sweeps them in the pause; it rewrites the references of the
 // survivors (unmarked here) only where they point into the old
 // generation's live objects, and those of eden, whose objects all date
 // from after the snapshot (the mark ends without emptying it).
@@ -936,21 +938,27 @@ class GenHeap final : public Heap {
   // next major collection's trigger set. survivors_marked: the mark went
   // through the survivors (the stop-the-world one) and left their marks,
   // which say which of them are live.
-  // lazy: the pages are swept in steps after it (sweep_step), unless a
-  // compaction needs them swept now.
+  // lazy: the end of gen's concurrent mark, whose pages are swept in steps
+  // after it (sweep_step). It compacts only when asked (compact_next_) or
+  // under stress: a compaction rewrites the references of every old
+  // object, a pause that grows with the heap, and gen's pauses are to stay
+  // short whatever its size. gen leaves fragmentation to the
+  // stop-the-world collections (an idle process's release_spare_memory,
+  // `(gc)`), and meanwhile the free cells of partly used pages take the
+  // next promotions of their size class, as a non-moving collector's
+  // (Go's) do.
   void sweep_old(bool survivors_marked, bool lazy = false) {
     size_t keep = 0;
     for (GcHeader* o : remembered_)
       if (blocks_.is_marked(o)) remembered_[keep++] = o;
     remembered_.resize(keep);
     const SpaceFigures& f = old_.figures();
-    bool compact = compact_next_ ||
-                   (fragmentation() > kCompactAbove && f.free_partial_bytes > kCompactMinBytes) ||
-                   (stress() && ++stress_majors_ % 2 == 0);
+    bool fragmented = fragmentation() > kCompactAbove && f.free_partial_bytes > kCompactMinBytes;
+    bool compact =
+        compact_next_ || (!lazy && fragmented) || (stress() && ++stress_majors_ % 2 == 0);
     compact_next_ = false;
     if (compact) compact = old_.plan_evacuation(kinds(), kSparsePage) > 0;
-    lazy = lazy && !compact && !compact_blocks_next_;
-    compact_blocks_next_ = false;
+    lazy = lazy && !compact;
     if (lazy) old_.begin_sweep(kinds());
     else old_.sweep(kinds());
     // The blocks this one frees become spare eden chunks for now (trimmed
@@ -959,7 +967,7 @@ class GenHeap final : public Heap {
     spare_limit_ = std::max<size_t>(2, adopted_);
     bool blocks = false;
     if (lazy) {
-      blocks_.begin_sweep();  // (and a compaction of sparse blocks, after_sweep)
+      blocks_.begin_sweep();
     } else {
       blocks_.sweep(kinds(), recycler());
       blocks = blocks_.plan_evacuation(kSparsePage, kCompactMinBytes, stress());
@@ -986,21 +994,11 @@ class GenHeap final : public Heap {
     for (size_t done = 0;;) {
       bool pages = old_.sweep_some(kinds(), kSweepPages);
       bool blocks = !blocks_.sweeping() || blocks_.sweep_some(kinds(), recycler(), 1);
-      if (pages && blocks) return after_lazy_sweep();
+      if (pages && blocks) return after_sweep();
       done += kSweepPages + kBlockPages;
       // Under stress, one step a time, so that promotions fall between.
       if (stress() || (done >= quota && std::chrono::steady_clock::now() - t0 > slice)) return;
     }
-  }
-
-  // A sweep in steps is over: a compaction of the blocks it left sparse
-  // is made at the end of the next mark, if it would give back a quarter
-  // of the old generation (a compaction is a pause of the whole heap's
-  // size; gen-stw's threshold, a MiB, made one at nearly every major
-  // collection of bench/gc's binary_trees).
-  void after_lazy_sweep() {
-    if (blocks_.sparse_free_bytes(kSparsePage) > old_footprint() / 4) compact_blocks_next_ = true;
-    after_sweep();
   }
 
   // Whatever is left of a sweep in steps, now: before a mark, and before
@@ -1010,7 +1008,7 @@ class GenHeap final : public Heap {
     old_.finish_sweep(kinds());
     while (blocks_.sweeping() && !blocks_.sweep_some(kinds(), recycler(), SIZE_MAX)) {
     }
-    after_lazy_sweep();
+    after_sweep();
   }
 
   // After the sweep: the next major collection's trigger, and the memory
@@ -1516,7 +1514,6 @@ class GenHeap final : public Heap {
   bool compact_next_ = false;
   double old_growth_ = 0;             // the old generation's growth at a collection (sweep_step)
   uint64_t last_footprint_ = 0;       // its footprint after the last one
-  bool compact_blocks_next_ = false;  // after_lazy_sweep found the blocks sparse
   // The concurrent major collection's: whether one is marking, the
   // header bits of objects made old meanwhile (marked), the mutator's log
   // of overwritten referents, and the marker thread with what it shares

@@ -137,13 +137,6 @@ bool Blocks::sweep_some(const KindInfo* kinds, const Recycle& recycle, size_t ma
   return true;
 }
 
-uint64_t Blocks::sparse_free_bytes(double max_occupancy) const {
-  uint64_t freed = 0;
-  for (const Block& b : blocks_)
-    if (double(b.live) <= max_occupancy * double(b.end - b.start)) freed += b.size - b.live;
-  return freed;
-}
-
 // All of it at once: the steps with no limit (the rest of a sweep in
 // steps, if one is under way).
 void Blocks::sweep(const KindInfo* kinds, const Recycle& recycle) {

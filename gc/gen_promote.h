@@ -244,9 +244,6 @@ class Blocks {
   bool sweep_some(const KindInfo* kinds, const Recycle& recycle, size_t max_blocks);
   bool sweeping() const { return sweeping_; }
   size_t left_to_sweep() const { return sweeping_ ? blocks_.size() - sweep_next_ : 0; }
-  // The bytes a compaction would give back: free in the blocks at most
-  // max_occupancy full (as of their last sweep).
-  uint64_t sparse_free_bytes(double max_occupancy) const;
   // After the sweep: sets apart the blocks at most max_occupancy full, if the
   // memory they would give back is worth a compaction (more than min_bytes;
   // under stress, every other time). True iff any is set apart.
