@@ -1512,8 +1512,8 @@ class GenHeap final : public Heap {
   MarkStack stack_;
   uint64_t major_trigger_ = kMinMajorTrigger;
   bool compact_next_ = false;
-  double old_growth_ = 0;             // the old generation's growth at a collection (sweep_step)
-  uint64_t last_footprint_ = 0;       // its footprint after the last one
+  double old_growth_ = 0;        // the old generation's growth at a collection (sweep_step)
+  uint64_t last_footprint_ = 0;  // its footprint after the last one
   // The concurrent major collection's: whether one is marking, the
   // header bits of objects made old meanwhile (marked), the mutator's log
   // of overwritten referents, and the marker thread with what it shares
