@@ -244,9 +244,12 @@
 
 ; --- Logging -------------------------------------------------------------------
 
-; A line in logdir*/news-DATE. srvlog (srv.arc) never fails what logs: a
+; A line in logdir*/news-DATE. Written as the request log is, in batches
+; while serve runs (srv.arc's %srvlog-later, srv-log-flush*): written at
+; once, each page view's line was a system call of its own, a large share
+; of what a cached page costs. srvlog (srv.arc) never fails what logs: a
 ; log it cannot write is reported on stderr.
-(def newslog args (apply srvlog 'news args))
+(def newslog args (apply %srvlog-later 'news args))
 
 ; --- Users ---------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ usage: python3 tests/web/test_news_actions.py path/to/arcana
 import os
 import re
 import sys
+import time
 import urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -276,6 +277,9 @@ class NewsActionsTest(webtest.NewsServerTest):
         # boss's own form, as made: the comment is there
         self.client("boss").submit(form, {"text": "Boss with her own form"}, base=path)
         self.assertIn("Boss with her own form", self.view(None, path).text)
+        # (the request and news logs are written in batches, every
+        # srv-log-flush* seconds: srv.arc)
+        time.sleep(0.3)
         for name in os.listdir(self.srv.path("arc", "logs")):
             with open(self.srv.path("arc", "logs", name), errors="replace") as f:
                 logged = f.read()
