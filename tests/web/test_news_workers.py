@@ -14,7 +14,7 @@ servers/news_seed.arc (voters with sessions, a story).
 - Submit on one, read on the other at once: a story submitted on worker
   0 is on worker 1's /newest, /news and item page on the next request; a
   comment made on worker 1 on it is on worker 0's item page.
-- Votes from both workers on one story concurrently (300 voters, half on
+- Votes from both workers on one story concurrently (1,000 voters, half on
   each worker, several connections each): the story's score, its votes
   and its author's karma count every one, in the database and on both
   workers' pages.
@@ -51,7 +51,7 @@ from webtest import children, holder, socket_inode  # noqa: E402
 
 NEWS = crash.NEWS
 SEED = os.path.join(webtest.SERVERS, "news_seed.arc")
-VOTERS = 300
+VOTERS = 1000
 
 
 class Pinned:
