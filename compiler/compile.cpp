@@ -1328,11 +1328,23 @@ class Emitter {
         else if (op == Op::ADDIL) fused = test == Op::GTL ? Op::ADDIL_GTL : Op::ADDIL_LTL;
         else fused = test == Op::GTL ? Op::SUBIL_GTL : Op::SUBIL_LTL;
       } else if (op == Op::LOADL) {
-        switch (op_at(pc + 1)) {  // LOADL a; test b, or LOADL a; JUMPF
+        switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, or LOADL a; POPX d
           case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
           case Op::LTL: fused = Op::LOADL_LTL; break;
           case Op::GTL: fused = Op::LOADL_GTL; break;
           case Op::ISL: fused = Op::LOADL_ISL; break;
+          case Op::POPX: fused = Op::LOADL_POPX; break;
+          default: break;
+        }
+      } else if (op == Op::CONST && consts_[insn_a(i)].is_flonum_imm()) {
+        switch (op_at(pc + 1)) {  // CONST k; op, k a float
+          case Op::LT: fused = Op::CONST_LT; break;
+          case Op::GT: fused = Op::CONST_GT; break;
+          case Op::LE: fused = Op::CONST_LE; break;
+          case Op::GE: fused = Op::CONST_GE; break;
+          case Op::ADD: fused = Op::CONST_ADD; break;
+          case Op::SUB: fused = Op::CONST_SUB; break;
+          case Op::MUL: fused = Op::CONST_MUL; break;
           default: break;
         }
       }

@@ -61,18 +61,26 @@ class Value {
   // Flonums in the word (see the top of the file).
   static constexpr Word kFloTag = 0x04;
   constexpr bool is_flonum_imm() const { return (w_ & 7) == kFloTag; }
-  // d in the word, if it has a word of its own; else false.
+  // Both a and b flonums in the word: one test of the two tags.
+  static constexpr bool both_flonum_imm(Value a, Value b) {
+    return (((a.w_ ^ kFloTag) | (b.w_ ^ kFloTag)) & 7) == 0;
+  }
+  // d in the word, if it has a word of its own; else false. An ordinary
+  // magnitude is tested first: one comparison for every arithmetic result
+  // but a zero.
   static constexpr bool flonum_imm(double d, Value* out) {
     Word r = std::rotl(std::bit_cast<Word>(d), 1);
+    // The exponent less 897, unsigned: below 255 for 897..1151.
+    Word e = r - kFloLowest;
+    if (e < (Word(255) << 53)) {
+      *out = Value(((e + (Word(1) << 53)) << 3) | kFloTag);
+      return true;
+    }
     if (r <= 1) {  // +0.0 or -0.0
       *out = Value((r << 3) | kFloTag);
       return true;
     }
-    // The exponent less 897, unsigned: below 255 for 897..1151.
-    Word e = r - kFloLowest;
-    if (e >= (Word(255) << 53)) return false;
-    *out = Value(((e + (Word(1) << 53)) << 3) | kFloTag);
-    return true;
+    return false;
   }
   constexpr double as_flonum_imm() const {
     Word r = w_ >> 3;
@@ -163,23 +171,36 @@ static_assert(Value::fixnum(3).word() + (Value::fixnum(-5).word() - 1) == Value:
 // Racket's comparison of a flonum with an exact integer is). Anything else
 // (a heap Flonum, a bignum, a rational, a larger fixnum) takes the general
 // path.
-inline bool float_operands(Value a, Value b, double* x, double* y) {
+// One operand beside a flonum: a flonum in the word, or such a fixnum.
+inline bool float_operand(Value v, double* d) {
   constexpr int64_t kExact = int64_t(1) << 53;
-  auto get = [](Value v, double* d) {
-    if (v.is_flonum_imm()) {
-      *d = v.as_flonum_imm();
-      return true;
-    }
-    if (v.is_fixnum() && v.as_fixnum() >= -kExact && v.as_fixnum() <= kExact) {
-      *d = double(v.as_fixnum());
-      return true;
-    }
-    return false;
-  };
+  if (v.is_flonum_imm()) {
+    *d = v.as_flonum_imm();
+    return true;
+  }
+  if (v.is_fixnum() && v.as_fixnum() >= -kExact && v.as_fixnum() <= kExact) {
+    *d = double(v.as_fixnum());
+    return true;
+  }
+  return false;
+}
+inline bool float_operands(Value a, Value b, double* x, double* y) {
+  if (Value::both_flonum_imm(a, b)) {  // the commonest case first, one test
+    *x = a.as_flonum_imm();
+    *y = b.as_flonum_imm();
+    return true;
+  }
   if (!(a.is_flonum_imm() || b.is_flonum_imm())) return false;
-  return get(a, x) && get(b, y);
+  return float_operand(a, x) && float_operand(b, y);
 }
 
 static_assert(Value::fixnum(1).is_fixnum() && !Value::fixnum(1).is_flonum_imm());
+static_assert([] {
+  Value a, b, z;
+  return Value::flonum_imm(1.5, &a) && Value::flonum_imm(-2.0, &b) && Value::flonum_imm(-0.0, &z) &&
+         Value::both_flonum_imm(a, b) && Value::both_flonum_imm(z, a) &&
+         !Value::both_flonum_imm(a, Value::fixnum(2)) && !Value::both_flonum_imm(NIL, b) &&
+         z.as_flonum_imm() == 0.0 && a.as_flonum_imm() == 1.5 && b.as_flonum_imm() == -2.0;
+}());
 
 }  // namespace vm

@@ -117,6 +117,27 @@ TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
 )GOLD");
 }
 
+// A float constant's CONST fused with the op after it (CONST_ADD,
+// CONST_LE), and a move into an assigned local (LOADL_POPX): the fused
+// heads stand where their heads were, the rest as emitted.
+TEST_CASE("golden: float constants and a move fused", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a b) (let t2 (+ a 1.5) (if (<= (* t2 a) 4.0) (= b t2)) b)))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 3 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        CONST_ADD 0	; 1.5
+  0002        ADD      1	; +
+  0003        POPL     2
+  0004        MULLL    2	; *, locals 2 0
+  0007        CONST_LE 3	; 4.0
+  0008        LE       4	; <=
+  0009        JUMPF    2	; to 12
+  0010        LOADL_POPX 2
+  0011        POPX     1
+  0012        LOADX    1
+  0013        RETURN
+)GOLD");
+}
+
 TEST_CASE("golden: fn with a rest symbol", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn args args))ARC") ==
         R"GOLD(fn (test:1): 0 required, 0 optional, rest; 1 locals, 0 upvalues
