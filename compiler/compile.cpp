@@ -855,6 +855,13 @@ class Emitter {
           insns_.push_back(uint32_t(int32_t(n->kids[1]->value.as_fixnum())));
           return;
         }
+        if (n->prim == Op::SREF && frame_local(n->kids[0]) && frame_local(n->kids[2])) {
+          emit_node(n->kids[1], false);  // (sref h v k): v; SREFLL h k
+          emit(Op::SREFLL, konst(n->value));
+          slot_operand(n->kids[0]);
+          slot_operand(n->kids[2]);
+          return;
+        }
         if (Op r = slots_form(n->prim); r != Op::Count && slots_operands(n)) {  // (op a b)
           emit(r, konst(n->value));
           slot_operand(n->kids[0]);
@@ -916,6 +923,7 @@ class Emitter {
   // and > stay LOADL and LTL or GTL: fused as one (LOADL_LTL), and with a
   // counting loop's step (ADDIL_LTL) as a slot form would not be.
   bool slots_operands(Node* n) const {
+    if (n->kids.size() != 2) return false;
     Node *a = n->kids[0], *b = n->kids[1];
     if (!(frame_local(a) || shared_local(a)) || !(frame_local(b) || shared_local(b))) return false;
     if (n->prim == Op::LT || n->prim == Op::GT) return shared_local(a) || shared_local(b);
@@ -1299,7 +1307,10 @@ class Emitter {
     for (size_t pc = 0; pc < insns_.size();) {
       Insn i = insns_[pc];
       Op op = insn_op(i), fused = Op::Count;
-      if (op == Op::LOADB && op_at(pc + 3) == Op::STOREB && insn_a(insns_[pc + 3]) == insn_a(i)) {
+      if (op == Op::LOADX && op_at(pc + 1) == Op::POPL) {  // a let's copy of an assigned local
+        fused = Op::LOADX_POPL;
+      } else if (op == Op::LOADB && op_at(pc + 3) == Op::STOREB &&
+                 insn_a(insns_[pc + 3]) == insn_a(i)) {
         switch (op_at(pc + 1)) {  // LOADB b; op y; STOREB b
           case Op::ADDL: fused = Op::LOADB_ADDL; break;
           case Op::SUBL: fused = Op::LOADB_SUBL; break;

@@ -369,7 +369,7 @@ TEST_CASE("golden: a let of a local or a constant makes no copy", "[compiler][go
   0000     1  LOADL    0
   0001        CALL     0
   0002        POPL     2
-  0003        LOADX    1
+  0003        LOADX_POPL 1
   0004        POPL     3
   0005        FIXNUM   1
   0006        POPX     1
@@ -381,10 +381,8 @@ TEST_CASE("golden: a let of a local or a constant makes no copy", "[compiler][go
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
   0000     1  ATOMIC   0	; atomic-invoke
   0001        JUMPF    5	; to 7
-  0002        LOADL    0
-  0003        NIL
-  0004        LOADL    1
-  0005        SREF     1	; sref
+  0002        NIL
+  0003        SREFLL   1	; sref, locals 0 1
   0006        RETURN
   0007        LOADG    0	; atomic-invoke
   0008        CLOSURE  2	; <code fn> local0 local1
@@ -396,10 +394,8 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
   0001        POPL     0
   0002        LOADU    1
   0003        POPL     1
-  0004        LOADL    0
-  0005        NIL
-  0006        LOADL    1
-  0007        SREF     0	; sref
+  0004        NIL
+  0005        SREFLL   0	; sref, locals 0 1
   0008        RETURN
 )GOLD");
 }
@@ -413,12 +409,10 @@ TEST_CASE("golden: a local only an atomic thunk captures stays in its slot", "[c
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
   0000     1  ATOMIC   0	; atomic-invoke
   0001        JUMPF    8	; to 10
-  0002        LOADX    1
+  0002        LOADX_POPL 1
   0003        POPL     3
-  0004        LOADL    0
-  0005        NIL
-  0006        LOADL    3
-  0007        SREF     1	; sref
+  0004        NIL
+  0005        SREFLL   1	; sref, locals 0 3
   0008        POP
   0009        JUMP     7	; to 17
   0010        LOADG    0	; atomic-invoke
@@ -435,10 +429,8 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
   0001        POPL     0
   0002        LOADUB   1
   0003        POPL     1
-  0004        LOADL    0
-  0005        NIL
-  0006        LOADL    1
-  0007        SREF     0	; sref
+  0004        NIL
+  0005        SREFLL   0	; sref, locals 0 1
   0008        RETURN
 )GOLD");
 }
