@@ -1347,6 +1347,9 @@ class Emitter {
           case Op::POPX: fused = Op::LOADL_POPX; break;
           default: break;
         }
+      } else if (op == Op::MULLL && op_at(pc + 3) == Op::MULLL &&
+                 (op_at(pc + 6) == Op::ADD || op_at(pc + 6) == Op::SUB)) {
+        fused = op_at(pc + 6) == Op::ADD ? Op::MULLL_ADD : Op::MULLL_SUB;  // (+ (* a b) (* c d))
       } else if (op == Op::CONST && consts_[insn_a(i)].is_flonum_imm()) {
         switch (op_at(pc + 1)) {  // CONST k; op, k a float
           case Op::LT: fused = Op::CONST_LT; break;

@@ -61,9 +61,12 @@ class Value {
   // Flonums in the word (see the top of the file).
   static constexpr Word kFloTag = 0x04;
   constexpr bool is_flonum_imm() const { return (w_ & 7) == kFloTag; }
-  // Both a and b flonums in the word: one test of the two tags.
+  // Both a and b flonums in the word (all four): one test of the tags.
   static constexpr bool both_flonum_imm(Value a, Value b) {
     return (((a.w_ ^ kFloTag) | (b.w_ ^ kFloTag)) & 7) == 0;
+  }
+  static constexpr bool all_flonum_imm(Value a, Value b, Value c, Value d) {
+    return (((a.w_ ^ kFloTag) | (b.w_ ^ kFloTag) | (c.w_ ^ kFloTag) | (d.w_ ^ kFloTag)) & 7) == 0;
   }
   // d in the word, if it has a word of its own; else false. An ordinary
   // magnitude is tested first: one comparison for every arithmetic result
@@ -200,6 +203,7 @@ static_assert([] {
   return Value::flonum_imm(1.5, &a) && Value::flonum_imm(-2.0, &b) && Value::flonum_imm(-0.0, &z) &&
          Value::both_flonum_imm(a, b) && Value::both_flonum_imm(z, a) &&
          !Value::both_flonum_imm(a, Value::fixnum(2)) && !Value::both_flonum_imm(NIL, b) &&
+         Value::all_flonum_imm(a, b, z, a) && !Value::all_flonum_imm(a, b, z, T) &&
          z.as_flonum_imm() == 0.0 && a.as_flonum_imm() == 1.5 && b.as_flonum_imm() == -2.0;
 }());
 

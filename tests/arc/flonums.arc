@@ -131,3 +131,18 @@
     (let once (ccc (fn (k) (= flk-k k) t))
       (if once (do (= d a) (flk-k nil)) d))))
 (flk-move 7) ; expect: 7
+
+; a sum or difference of two products of locals (MULLL_ADD, MULLL_SUB):
+; floats in one step, each product rounded on its own (no fused
+; multiply-add: x*x + y is 0.0 here, not 2^-60), fixnums and mixes as
+; the opcodes one by one, a product past the word a heap Flonum
+(def prod-sum (a b c d) (list (+ (* a b) (* c d)) (- (* a b) (* c d))))
+(list (prod-sum 1.5 2.0 0.5 3.0) (prod-sum 2 3 4 5) (prod-sum 1.5 2 0.5 3.0) (prod-sum 1e38 1e38 1.0 1.0) (prod-sum 3e38 3e38 -3e38 3e38)) ; expect: ((4.5 1.5) (26 -14) (4.5 1.5) (9.999999999999999e+75 9.999999999999999e+75) (0.0 1.8000000000000001e+77))
+(prod-sum 1.0000000009313226 1.0000000009313226 -1.0000000018626451 1.0) ; expect: (0.0 2.0000000037252903)
+(prod-sum 1.5 'a 1.0 1.0) ; error: *: argument 2 is 'a; expected a number
+; a redefined - is what the fused difference calls
+(assign flo-orig- -)
+(assign - (fn args (cons 'minus args)))
+(prod-sum 1.5 2.0 0.5 3.0) ; expect: (4.5 (minus 3.0 1.5))
+(assign - flo-orig-)
+(prod-sum 1.5 2.0 0.5 3.0) ; expect: (4.5 1.5)

@@ -118,8 +118,9 @@ TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
 }
 
 // A float constant's CONST fused with the op after it (CONST_ADD,
-// CONST_LE), and a move into an assigned local (LOADL_POPX): the fused
-// heads stand where their heads were, the rest as emitted.
+// CONST_LE), a move into an assigned local (LOADL_POPX) and a difference
+// of products (MULLL_SUB): the fused heads stand where their heads were,
+// the rest as emitted.
 TEST_CASE("golden: float constants and a move fused", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (a b) (let t2 (+ a 1.5) (if (<= (* t2 a) 4.0) (= b t2)) b)))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 3 locals, 0 upvalues
@@ -135,6 +136,14 @@ TEST_CASE("golden: float constants and a move fused", "[compiler][golden]") {
   0011        POPX     1
   0012        LOADX    1
   0013        RETURN
+)GOLD");
+  // (- (* a b) (* c d)): MULLL_SUB, shown with its head's slots
+  CHECK(disasm_of(R"ARC((fn (a b c d) (- (* a b) (* c d))))ARC") ==
+        R"GOLD(fn (test:1): 4 required, 0 optional; 4 locals, 0 upvalues
+  0000     1  MULLL_SUB 0	; *, locals 0 1
+  0003        MULLL    0	; *, locals 2 3
+  0006        SUB      1	; -
+  0007        RETURN
 )GOLD");
 }
 
