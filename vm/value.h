@@ -173,8 +173,7 @@ static_assert(Value::fixnum(3).word() + (Value::fixnum(-5).word() - 1) == Value:
 // which a double holds exactly (so a comparison with it is exact, as
 // Racket's comparison of a flonum with an exact integer is). Anything else
 // (a heap Flonum, a bignum, a rational, a larger fixnum) takes the general
-// path.
-// One operand beside a flonum: a flonum in the word, or such a fixnum.
+// path. float_operand is the test of one operand beside a flonum.
 inline bool float_operand(Value v, double* d) {
   constexpr int64_t kExact = int64_t(1) << 53;
   if (v.is_flonum_imm()) {
