@@ -1217,8 +1217,26 @@ class Emitter {
   // end: with each branch a statement, no value is made to be popped
   // after (an atomic body's SREF, whose value a POP after it drops in the
   // same dispatch), and an else that is a constant is nothing.
+  //
+  // An atomic body's if (Builder::build_atomic), whose then branch is the
+  // one that runs while one thread does: ATOMIC; JUMPT then; else; JUMP
+  // end; then: then; end:, so the body inline, ATOMIC taking the jump to
+  // it, runs on into what follows with no JUMP of its own.
   void emit_if_statement(Node* n) {
     mark_line(n->line);
+    if (Node* t = n->kids[0];
+        t->kind == NK::Prim && t->prim == Op::ATOMIC && !constant_of(n->kids[2])) {
+      emit_node(t, false);
+      size_t to_then = jump(Op::JUMPT);
+      int d = depth_;
+      emit_statement(n->kids[2]);
+      size_t to_end = jump(Op::JUMP);
+      patch(to_then);
+      depth_ = d;
+      emit_statement(n->kids[1]);
+      patch(to_end);
+      return;
+    }
     std::vector<size_t> to_else;
     emit_test(n->kids[0], to_else);
     int d = depth_;

@@ -417,17 +417,17 @@ TEST_CASE("golden: a local only an atomic thunk captures stays in its slot", "[c
   CHECK(disasm_of(R"ARC((fn (h k) (= (h k) nil) (assign k 1)))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
   0000     1  ATOMIC   0	; atomic-invoke
-  0001        JUMPF    8	; to 10
-  0002        LOADX_POPL 1
-  0003        POPL     3
-  0004        NIL
-  0005        SREFLL   1	; sref, locals 0 3
+  0001        JUMPT    8	; to 10
+  0002        LOADG    0	; atomic-invoke
+  0003        SHARE    1
+  0004        CLOSURE  1	; <code fn> local0 local1
+  0007        CALL     1
   0008        POP
   0009        JUMP     7	; to 17
-  0010        LOADG    0	; atomic-invoke
-  0011        SHARE    1
-  0012        CLOSURE  2	; <code fn> local0 local1
-  0015        CALL     1
+  0010        LOADX_POPL 1
+  0011        POPL     3
+  0012        NIL
+  0013        SREFLL   2	; sref, locals 0 3
   0016        POP
   0017        FIXNUM   1
   0018        STOREX   1
@@ -451,15 +451,15 @@ TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (b v) (= b!x v) b!y))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
   0000     1  ATOMIC   0	; atomic-invoke
-  0001        JUMPF    7	; to 9
-  0002        LOADL    0
-  0003        LOADL    1
-  0004        SETF     1	; sref, key x
+  0001        JUMPT    7	; to 9
+  0002        LOADG    0	; atomic-invoke
+  0003        CLOSURE  1	; <code fn> local0 local1
+  0006        CALL     1
   0007        POP
   0008        JUMP     6	; to 15
-  0009        LOADG    0	; atomic-invoke
-  0010        CLOSURE  3	; <code fn> local0 local1
-  0013        CALL     1
+  0009        LOADL    0
+  0010        LOADL    1
+  0011        SETF     2	; sref, key x
   0014        POP
   0015        GETFL    4	; y, local 0
   0018        RETURN
