@@ -855,6 +855,13 @@ class Emitter {
           insns_.push_back(uint32_t(int32_t(n->kids[1]->value.as_fixnum())));
           return;
         }
+        if (n->prim == Op::SREF && frame_local(n->kids[0]) && frame_local(n->kids[2])) {
+          emit_node(n->kids[1], false);  // (sref h v k): v; SREFLL h k
+          emit(Op::SREFLL, konst(n->value));
+          slot_operand(n->kids[0]);
+          slot_operand(n->kids[2]);
+          return;
+        }
         if (Op r = slots_form(n->prim); r != Op::Count && slots_operands(n)) {  // (op a b)
           emit(r, konst(n->value));
           slot_operand(n->kids[0]);
@@ -916,6 +923,7 @@ class Emitter {
   // and > stay LOADL and LTL or GTL: fused as one (LOADL_LTL), and with a
   // counting loop's step (ADDIL_LTL) as a slot form would not be.
   bool slots_operands(Node* n) const {
+    if (n->kids.size() != 2) return false;
     Node *a = n->kids[0], *b = n->kids[1];
     if (!(frame_local(a) || shared_local(a)) || !(frame_local(b) || shared_local(b))) return false;
     if (n->prim == Op::LT || n->prim == Op::GT) return shared_local(a) || shared_local(b);
@@ -1209,8 +1217,26 @@ class Emitter {
   // end: with each branch a statement, no value is made to be popped
   // after (an atomic body's SREF, whose value a POP after it drops in the
   // same dispatch), and an else that is a constant is nothing.
+  //
+  // An atomic body's if (Builder::build_atomic), whose then branch is the
+  // one that runs while one thread does: ATOMIC; JUMPT then; else; JUMP
+  // end; then: then; end:, so the body inline, ATOMIC taking the jump to
+  // it, runs on into what follows with no JUMP of its own.
   void emit_if_statement(Node* n) {
     mark_line(n->line);
+    if (Node* t = n->kids[0];
+        t->kind == NK::Prim && t->prim == Op::ATOMIC && !constant_of(n->kids[2])) {
+      emit_node(t, false);
+      size_t to_then = jump(Op::JUMPT);
+      int d = depth_;
+      emit_statement(n->kids[2]);
+      size_t to_end = jump(Op::JUMP);
+      patch(to_then);
+      depth_ = d;
+      emit_statement(n->kids[1]);
+      patch(to_end);
+      return;
+    }
     std::vector<size_t> to_else;
     emit_test(n->kids[0], to_else);
     int d = depth_;
@@ -1299,7 +1325,10 @@ class Emitter {
     for (size_t pc = 0; pc < insns_.size();) {
       Insn i = insns_[pc];
       Op op = insn_op(i), fused = Op::Count;
-      if (op == Op::LOADB && op_at(pc + 3) == Op::STOREB && insn_a(insns_[pc + 3]) == insn_a(i)) {
+      if (op == Op::LOADX && op_at(pc + 1) == Op::POPL) {  // a let's copy of an assigned local
+        fused = Op::LOADX_POPL;
+      } else if (op == Op::LOADB && op_at(pc + 3) == Op::STOREB &&
+                 insn_a(insns_[pc + 3]) == insn_a(i)) {
         switch (op_at(pc + 1)) {  // LOADB b; op y; STOREB b
           case Op::ADDL: fused = Op::LOADB_ADDL; break;
           case Op::SUBL: fused = Op::LOADB_SUBL; break;
@@ -1328,11 +1357,26 @@ class Emitter {
         else if (op == Op::ADDIL) fused = test == Op::GTL ? Op::ADDIL_GTL : Op::ADDIL_LTL;
         else fused = test == Op::GTL ? Op::SUBIL_GTL : Op::SUBIL_LTL;
       } else if (op == Op::LOADL) {
-        switch (op_at(pc + 1)) {  // LOADL a; test b, or LOADL a; JUMPF
+        switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, or LOADL a; POPX d
           case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
           case Op::LTL: fused = Op::LOADL_LTL; break;
           case Op::GTL: fused = Op::LOADL_GTL; break;
           case Op::ISL: fused = Op::LOADL_ISL; break;
+          case Op::POPX: fused = Op::LOADL_POPX; break;
+          default: break;
+        }
+      } else if (op == Op::MULLL && op_at(pc + 3) == Op::MULLL &&
+                 (op_at(pc + 6) == Op::ADD || op_at(pc + 6) == Op::SUB)) {
+        fused = op_at(pc + 6) == Op::ADD ? Op::MULLL_ADD : Op::MULLL_SUB;  // (+ (* a b) (* c d))
+      } else if (op == Op::CONST && consts_[insn_a(i)].is_flonum_imm()) {
+        switch (op_at(pc + 1)) {  // CONST k; op, k a float
+          case Op::LT: fused = Op::CONST_LT; break;
+          case Op::GT: fused = Op::CONST_GT; break;
+          case Op::LE: fused = Op::CONST_LE; break;
+          case Op::GE: fused = Op::CONST_GE; break;
+          case Op::ADD: fused = Op::CONST_ADD; break;
+          case Op::SUB: fused = Op::CONST_SUB; break;
+          case Op::MUL: fused = Op::CONST_MUL; break;
           default: break;
         }
       }

@@ -54,7 +54,7 @@ void disasm_code(VM& vm, Code* c, std::string& out, std::vector<Code*>& nested) 
           note += ", " + std::to_string(code[pc + 1]) + " arguments";
         } else if (info.form == PrimForm::Key) {  // (its cache word changes as it runs)
           note += ", key " + write_string(vm, K[code[pc + 1]]);
-        } else if (info.form == PrimForm::Slots) {
+        } else if (kOps[int(as)].form == PrimForm::Slots) {
           note += ", locals " + std::to_string(code[pc + 1]) + " " + std::to_string(code[pc + 2]);
         } else if (local_form_of(as) != Op::Count) {
           note += ", local " + std::to_string(code[pc + 1]);

@@ -320,14 +320,14 @@ struct VM::RunScope {
 #define BOTH_FIXNUMS() (int(sp[-1].is_fixnum()) & int(sp[-2].is_fixnum()))
 // The float fast path of a two-operand arithmetic op (value.h,
 // float_operands): the result in the word, or a heap Flonum when it has no
-// word of its own (allocation never collects).
+// word of its own (allocation never collects); stored straight into the
+// local of a POPL or POPX after it, as a slot form's is (SLOT_RESULT).
 #define FLOAT_ARITH(expr)                         \
   do {                                            \
     double x, y;                                  \
     if (float_operands(sp[-2], sp[-1], &x, &y)) { \
-      sp[-2] = make_flonum(*this, expr);          \
-      --sp;                                       \
-      DISPATCH();                                 \
+      sp -= 2;                                    \
+      SLOT_RESULT(make_flonum(*this, expr));      \
     }                                             \
   } while (0)
 #define FLOAT_TEST(expr)                          \

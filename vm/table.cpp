@@ -79,8 +79,15 @@ uint64_t hash_atom(Value v, Kind k) {
   return mix(v.word());  // nil, t, chars, internal markers
 }
 
+// The seed every hash starts from.
+constexpr uint64_t kHashSeed = 0x51ed27;
+
+// A fixnum's hash, what hash_bounded gives it, without asking its kind:
+// the keys of a table used as an array, past its array part.
+uint64_t fixnum_key_hash(Value v) { return combine(kHashSeed, fixnum_hash(v)); }
+
 uint64_t hash_bounded(Value v, int& budget) {
-  uint64_t h = 0x51ed27;
+  uint64_t h = kHashSeed;
   for (;;) {
     Kind k = TYPE(v);
     if (k == Kind::Tagged) {
@@ -112,7 +119,11 @@ uint64_t key_hash(Value key, bool& by_word) {
   // general case below gives it, without asking what kind it is.
   if (key.is_ref() && key.header()->kind == uint8_t(Kind::Symbol)) {
     by_word = true;
-    return combine(0x51ed27, identity_hash(key));
+    return combine(kHashSeed, identity_hash(key));
+  }
+  if (key.is_fixnum()) {
+    by_word = true;
+    return fixnum_key_hash(key);
   }
   Kind k = TYPE(key);
   by_word = !(k == Kind::String || k == Kind::Cons || k == Kind::Tagged ||
@@ -121,7 +132,7 @@ uint64_t key_hash(Value key, bool& by_word) {
     int budget = kHashBudget;
     return hash_bounded(key, budget);
   }
-  return combine(0x51ed27, hash_atom(key, k));  // as hash_bounded gives it
+  return combine(kHashSeed, hash_atom(key, k));  // as hash_bounded gives it
 }
 
 // find for a key only the same word is equal to (key_hash's by_word): the
@@ -364,6 +375,7 @@ bool arc_equal(Value a, Value b) {
 }
 
 uint64_t equal_hash(Value v) {
+  if (v.is_fixnum()) return fixnum_key_hash(v);
   int budget = kHashBudget;
   return hash_bounded(v, budget);
 }

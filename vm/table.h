@@ -23,8 +23,9 @@ inline Value table_get(Value t, Value key, Value dflt = NIL) {
 }
 void table_put(VM& vm, Value t, Value key, Value val);  // val nil deletes
 // table_put when key is in t's array part, inline for the interpreter's
-// SREF; false, having stored nothing, when it is not. (set is vm/vm.h's.)
-inline bool table_put_array(VM& vm, Value t, Value key, Value val) {
+// SREF and SREFLL (always: with two callers in the loop GCC made it a
+// call); false, having stored nothing, when it is not. (set is vm/vm.h's.)
+[[gnu::always_inline]] inline bool table_put_array(VM& vm, Value t, Value key, Value val) {
   Table* tb = t.as<Table>();
   if (!key.is_fixnum() || uint64_t(key.as_fixnum()) >= tb->asize) return false;
   Vector* a = tb->array.as<Vector>();

@@ -61,18 +61,29 @@ class Value {
   // Flonums in the word (see the top of the file).
   static constexpr Word kFloTag = 0x04;
   constexpr bool is_flonum_imm() const { return (w_ & 7) == kFloTag; }
-  // d in the word, if it has a word of its own; else false.
+  // Both a and b flonums in the word (all four): one test of the tags.
+  static constexpr bool both_flonum_imm(Value a, Value b) {
+    return (((a.w_ ^ kFloTag) | (b.w_ ^ kFloTag)) & 7) == 0;
+  }
+  static constexpr bool all_flonum_imm(Value a, Value b, Value c, Value d) {
+    return (((a.w_ ^ kFloTag) | (b.w_ ^ kFloTag) | (c.w_ ^ kFloTag) | (d.w_ ^ kFloTag)) & 7) == 0;
+  }
+  // d in the word, if it has a word of its own; else false. An ordinary
+  // magnitude is tested first: one comparison for every arithmetic result
+  // but a zero.
   static constexpr bool flonum_imm(double d, Value* out) {
     Word r = std::rotl(std::bit_cast<Word>(d), 1);
+    // The exponent less 897, unsigned: below 255 for 897..1151.
+    Word e = r - kFloLowest;
+    if (e < (Word(255) << 53)) {
+      *out = Value(((e + (Word(1) << 53)) << 3) | kFloTag);
+      return true;
+    }
     if (r <= 1) {  // +0.0 or -0.0
       *out = Value((r << 3) | kFloTag);
       return true;
     }
-    // The exponent less 897, unsigned: below 255 for 897..1151.
-    Word e = r - kFloLowest;
-    if (e >= (Word(255) << 53)) return false;
-    *out = Value(((e + (Word(1) << 53)) << 3) | kFloTag);
-    return true;
+    return false;
   }
   constexpr double as_flonum_imm() const {
     Word r = w_ >> 3;
@@ -162,24 +173,37 @@ static_assert(Value::fixnum(3).word() + (Value::fixnum(-5).word() - 1) == Value:
 // which a double holds exactly (so a comparison with it is exact, as
 // Racket's comparison of a flonum with an exact integer is). Anything else
 // (a heap Flonum, a bignum, a rational, a larger fixnum) takes the general
-// path.
-inline bool float_operands(Value a, Value b, double* x, double* y) {
+// path. float_operand is the test of one operand beside a flonum.
+inline bool float_operand(Value v, double* d) {
   constexpr int64_t kExact = int64_t(1) << 53;
-  auto get = [](Value v, double* d) {
-    if (v.is_flonum_imm()) {
-      *d = v.as_flonum_imm();
-      return true;
-    }
-    if (v.is_fixnum() && v.as_fixnum() >= -kExact && v.as_fixnum() <= kExact) {
-      *d = double(v.as_fixnum());
-      return true;
-    }
-    return false;
-  };
+  if (v.is_flonum_imm()) {
+    *d = v.as_flonum_imm();
+    return true;
+  }
+  if (v.is_fixnum() && v.as_fixnum() >= -kExact && v.as_fixnum() <= kExact) {
+    *d = double(v.as_fixnum());
+    return true;
+  }
+  return false;
+}
+inline bool float_operands(Value a, Value b, double* x, double* y) {
+  if (Value::both_flonum_imm(a, b)) {  // the commonest case first, one test
+    *x = a.as_flonum_imm();
+    *y = b.as_flonum_imm();
+    return true;
+  }
   if (!(a.is_flonum_imm() || b.is_flonum_imm())) return false;
-  return get(a, x) && get(b, y);
+  return float_operand(a, x) && float_operand(b, y);
 }
 
 static_assert(Value::fixnum(1).is_fixnum() && !Value::fixnum(1).is_flonum_imm());
+static_assert([] {
+  Value a, b, z;
+  return Value::flonum_imm(1.5, &a) && Value::flonum_imm(-2.0, &b) && Value::flonum_imm(-0.0, &z) &&
+         Value::both_flonum_imm(a, b) && Value::both_flonum_imm(z, a) &&
+         !Value::both_flonum_imm(a, Value::fixnum(2)) && !Value::both_flonum_imm(NIL, b) &&
+         Value::all_flonum_imm(a, b, z, a) && !Value::all_flonum_imm(a, b, z, T) &&
+         z.as_flonum_imm() == 0.0 && a.as_flonum_imm() == 1.5 && b.as_flonum_imm() == -2.0;
+}());
 
 }  // namespace vm

@@ -171,3 +171,12 @@
     (repeat 1000 (++ total (ccc (fn (k) (k 2)))))
     total))
 (shared-many) ; expect: 2000
+
+; a let's copy of an assigned local (LOADX_POPL) reads through the box a
+; capture gave the local's slot
+(def lx-copy (n)
+  (let k n
+    (ccc (fn (c) nil))
+    (= k (+ k 1))
+    (let g k (= k 0) (list g k))))
+(list (lx-copy 5) (lx-copy 1.5)) ; expect: ((6 0) (2.5 0))

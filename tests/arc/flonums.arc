@@ -100,3 +100,49 @@
 (assign >= flo-orig>=)
 (assign * flo-orig*)
 (list (flo-le 1 2) (flo-ge 1.5 2.5) (flo-mul3 1 2 3)) ; expect: (t nil 6)
+
+; a float constant's test or arithmetic, fused with its CONST (CONST_LE and
+; its kin): floats, a fixnum beside it, and what it leaves to the general
+; case (a heap Flonum, a bignum, a NaN, a string), in an if and as a value
+(def flk-tests (x) (list (< x 2.5) (> x 2.5) (<= x 2.5) (>= x 2.5)))
+(list (flk-tests 1.5) (flk-tests 2.5) (flk-tests 3) (flk-tests 1e300) (flk-tests (expt 2 70)) (flk-tests (/ 0.0 0.0))) ; expect: ((t nil t nil) (nil nil t t) (nil t nil t) (nil t nil t) (nil t nil t) (nil nil t t))
+(flk-tests 'a) ; error: <: can't compare a and 2.5
+(def flk-if (x) (if (<= x 4.0) 'in 'out))
+(list (flk-if 3.9) (flk-if 4.0) (flk-if 4.5) (flk-if 4) (flk-if 5)) ; expect: (in in out in out)
+(def flk-arith (x) (list (+ x 1.5) (- x 1.5) (* x 1.5)))
+(list (flk-arith 2.5) (flk-arith 2) (flk-arith 5e38) (flk-arith -0.0) (flk-arith 1e300)) ; expect: ((4.0 1.0 3.75) (3.5 0.5 3.0) (5e+38 5e+38 7.5e+38) (1.5 -1.5 -0.0) (1e+300 1e+300 1.5e+300))
+(is (car (flk-arith (expt 2 70))) (+ (expt 2 70) 1.5)) ; expect: t
+(flk-arith "a") ; error: -: argument 1 is "a"; expected a number
+; the result into the local a POPL or POPX after it names (CONST_SUB,
+; CONST_MUL; and ADD on the stack, whose float path does the same)
+(def flk-store (x) (let y (- x 0.5) (= x (* y 2.0)) (list x y)))
+(flk-store 3.5) ; expect: (6.0 3.0)
+(def fla-store (a b c) (let s (+ (* a b) c) (= c (+ (* a b) c)) (list s c)))
+(fla-store 1.5 2.0 0.5) ; expect: (3.5 3.5)
+; n-ary + and * fold in doubles from their first float, as the general case does
+(list (* 2.0 1.5 3) (* 2 3 1.5) (+ 1 2 0.5 (expt 2 54)) (* 1e38 1e38 0.0) (+ 1.5 2.5 (expt 2 70))) ; expect: (9.0 9.0 18014398509481988.0 0.0 1.1805916207174113e+21)
+(let (x y) (list 1e38 1e38) (list (* 2.0 x y) (* x y 1e-300))) ; expect: (1.9999999999999998e+76 9.999999999999999e-225)
+
+; a move into an assigned local (LOADL_POPX) goes through the box a
+; continuation's capture gave it: the frame re-entered sees it
+(= flk-k nil)
+(def flk-move (a)
+  (let d 0
+    (let once (ccc (fn (k) (= flk-k k) t))
+      (if once (do (= d a) (flk-k nil)) d))))
+(flk-move 7) ; expect: 7
+
+; a sum or difference of two products of locals (MULLL_ADD, MULLL_SUB):
+; floats in one step, each product rounded on its own (no fused
+; multiply-add: x*x + y is 0.0 here, not 2^-60), fixnums and mixes as
+; the opcodes one by one, a product past the word a heap Flonum
+(def prod-sum (a b c d) (list (+ (* a b) (* c d)) (- (* a b) (* c d))))
+(list (prod-sum 1.5 2.0 0.5 3.0) (prod-sum 2 3 4 5) (prod-sum 1.5 2 0.5 3.0) (prod-sum 1e38 1e38 1.0 1.0) (prod-sum 3e38 3e38 -3e38 3e38)) ; expect: ((4.5 1.5) (26 -14) (4.5 1.5) (9.999999999999999e+75 9.999999999999999e+75) (0.0 1.8000000000000001e+77))
+(prod-sum 1.0000000009313226 1.0000000009313226 -1.0000000018626451 1.0) ; expect: (0.0 2.0000000037252903)
+(prod-sum 1.5 'a 1.0 1.0) ; error: *: argument 2 is 'a; expected a number
+; a redefined - is what the fused difference calls
+(assign flo-orig- -)
+(assign - (fn args (cons 'minus args)))
+(prod-sum 1.5 2.0 0.5 3.0) ; expect: (4.5 (minus 3.0 1.5))
+(assign - flo-orig-)
+(prod-sum 1.5 2.0 0.5 3.0) ; expect: (4.5 1.5)

@@ -149,6 +149,15 @@
 (sref s 1) ; error: sref
 ((table) 1 2 3) ; error: table
 
+; --- (= (h k) v) of plain locals h and k (SREFLL): a table's store in
+; place, the value kept when used, anything else to sref's general case
+(def sr-fill (h n) (for i 0 n (= (h i) (* i i))) h)
+(let h (sr-fill (table) 4) (list (h 0) (h 3) (h 4) (len h))) ; expect: (0 9 16 5)
+(def sr-set (h k v) (= (h k) v))
+(list (sr-set (table) 'a 1) (let s (copy "abc") (sr-set s 1 #\x) s) (let xs (list 1 2 3) (sr-set xs 1 'b) xs)) ; expect: (1 "axc" (1 b 3))
+(let h (sr-fill (table) 3) (sr-set h 2 nil) (list (h 2) (len h) (keys h))) ; expect: (nil 3 (0 1 3))
+(sr-set 'x 1 2) ; error: Can't set reference
+
 ; --- many tables with array parts surviving collections ---
 (= many (accum a (for i 0 199 (let h (table) (for j 0 (mod i 40) (= (h j) (list i j))) (a h)))))
 (repeat 3 (accum a (for i 0 2000 (a (list i i i)))))
@@ -162,5 +171,6 @@
 (assign sref (fn (o v k) (saved-sref o (list 'wrapped v) k)))
 (let h (table) (sref h 1 'a) (h 'a)) ; expect: (wrapped 1)
 (let h (table) (= (h 0) 2) (h 0)) ; expect: (wrapped 2)
+(let h (table) (sr-set h 0 3) (h 0)) ; expect: (wrapped 3)
 (assign sref saved-sref)
 (let h (table) (sref h 1 'a) (= (h 0) 2) (list (h 'a) (h 0))) ; expect: (1 2)

@@ -117,6 +117,36 @@ TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
 )GOLD");
 }
 
+// A float constant's CONST fused with the op after it (CONST_ADD,
+// CONST_LE), a move into an assigned local (LOADL_POPX) and a difference
+// of products (MULLL_SUB): the fused heads stand where their heads were,
+// the rest as emitted.
+TEST_CASE("golden: float constants and a move fused", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (a b) (let t2 (+ a 1.5) (if (<= (* t2 a) 4.0) (= b t2)) b)))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 3 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        CONST_ADD 0	; 1.5
+  0002        ADD      1	; +
+  0003        POPL     2
+  0004        MULLL    2	; *, locals 2 0
+  0007        CONST_LE 3	; 4.0
+  0008        LE       4	; <=
+  0009        JUMPF    2	; to 12
+  0010        LOADL_POPX 2
+  0011        POPX     1
+  0012        LOADX    1
+  0013        RETURN
+)GOLD");
+  // (- (* a b) (* c d)): MULLL_SUB, shown with its head's slots
+  CHECK(disasm_of(R"ARC((fn (a b c d) (- (* a b) (* c d))))ARC") ==
+        R"GOLD(fn (test:1): 4 required, 0 optional; 4 locals, 0 upvalues
+  0000     1  MULLL_SUB 0	; *, locals 0 1
+  0003        MULLL    0	; *, locals 2 3
+  0006        SUB      1	; -
+  0007        RETURN
+)GOLD");
+}
+
 TEST_CASE("golden: fn with a rest symbol", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn args args))ARC") ==
         R"GOLD(fn (test:1): 0 required, 0 optional, rest; 1 locals, 0 upvalues
@@ -348,7 +378,7 @@ TEST_CASE("golden: a let of a local or a constant makes no copy", "[compiler][go
   0000     1  LOADL    0
   0001        CALL     0
   0002        POPL     2
-  0003        LOADX    1
+  0003        LOADX_POPL 1
   0004        POPL     3
   0005        FIXNUM   1
   0006        POPX     1
@@ -360,10 +390,8 @@ TEST_CASE("golden: a let of a local or a constant makes no copy", "[compiler][go
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
   0000     1  ATOMIC   0	; atomic-invoke
   0001        JUMPF    5	; to 7
-  0002        LOADL    0
-  0003        NIL
-  0004        LOADL    1
-  0005        SREF     1	; sref
+  0002        NIL
+  0003        SREFLL   1	; sref, locals 0 1
   0006        RETURN
   0007        LOADG    0	; atomic-invoke
   0008        CLOSURE  2	; <code fn> local0 local1
@@ -375,10 +403,8 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
   0001        POPL     0
   0002        LOADU    1
   0003        POPL     1
-  0004        LOADL    0
-  0005        NIL
-  0006        LOADL    1
-  0007        SREF     0	; sref
+  0004        NIL
+  0005        SREFLL   0	; sref, locals 0 1
   0008        RETURN
 )GOLD");
 }
@@ -391,19 +417,17 @@ TEST_CASE("golden: a local only an atomic thunk captures stays in its slot", "[c
   CHECK(disasm_of(R"ARC((fn (h k) (= (h k) nil) (assign k 1)))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
   0000     1  ATOMIC   0	; atomic-invoke
-  0001        JUMPF    8	; to 10
-  0002        LOADX    1
-  0003        POPL     3
-  0004        LOADL    0
-  0005        NIL
-  0006        LOADL    3
-  0007        SREF     1	; sref
+  0001        JUMPT    8	; to 10
+  0002        LOADG    0	; atomic-invoke
+  0003        SHARE    1
+  0004        CLOSURE  1	; <code fn> local0 local1
+  0007        CALL     1
   0008        POP
   0009        JUMP     7	; to 17
-  0010        LOADG    0	; atomic-invoke
-  0011        SHARE    1
-  0012        CLOSURE  2	; <code fn> local0 local1
-  0015        CALL     1
+  0010        LOADX_POPL 1
+  0011        POPL     3
+  0012        NIL
+  0013        SREFLL   2	; sref, locals 0 3
   0016        POP
   0017        FIXNUM   1
   0018        STOREX   1
@@ -414,10 +438,8 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
   0001        POPL     0
   0002        LOADUB   1
   0003        POPL     1
-  0004        LOADL    0
-  0005        NIL
-  0006        LOADL    1
-  0007        SREF     0	; sref
+  0004        NIL
+  0005        SREFLL   0	; sref, locals 0 1
   0008        RETURN
 )GOLD");
 }
@@ -429,15 +451,15 @@ TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (b v) (= b!x v) b!y))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
   0000     1  ATOMIC   0	; atomic-invoke
-  0001        JUMPF    7	; to 9
-  0002        LOADL    0
-  0003        LOADL    1
-  0004        SETF     1	; sref, key x
+  0001        JUMPT    7	; to 9
+  0002        LOADG    0	; atomic-invoke
+  0003        CLOSURE  1	; <code fn> local0 local1
+  0006        CALL     1
   0007        POP
   0008        JUMP     6	; to 15
-  0009        LOADG    0	; atomic-invoke
-  0010        CLOSURE  3	; <code fn> local0 local1
-  0013        CALL     1
+  0009        LOADL    0
+  0010        LOADL    1
+  0011        SETF     2	; sref, key x
   0014        POP
   0015        GETFL    4	; y, local 0
   0018        RETURN
