@@ -117,6 +117,32 @@ fu-calls ; expect: 5
 (fu-down 2) ; expect: (1 2)
 (fu-sum 100) ; expect: 5050
 
+; --- comparisons of more than two (LTN, GTN, LEN, GEN): each pair in turn,
+; every argument evaluated first, as the builtins do; fixnums in the
+; instruction, anything else through the global's function
+(def fu-lt3 (a b c) (< a b c))
+(def fu-le4 (a b c d) (<= a b c d))
+(def fu-gt3 (a b c) (> a b c))
+(def fu-ge3 (a b c) (>= a b c))
+(list (fu-lt3 1 2 3) (fu-lt3 1 3 2) (fu-lt3 3 1 2) (fu-lt3 1 1 2) (fu-lt3 -5 0 5)) ; expect: (t nil nil nil t)
+(list (fu-le4 1 1 2 2) (fu-le4 1 2 2 1) (fu-le4 0 0 0 0)) ; expect: (t nil t)
+(list (fu-gt3 3 2 1) (fu-gt3 3 3 1) (fu-ge3 3 3 1) (fu-ge3 1 3 3)) ; expect: (t nil t nil)
+; in a test (the JUMPF taken with it), and for its value
+(def fu-in (c) (if (< 32 (int c) 127) 'printable 'not))
+(map fu-in (list #\a #\space #\~ #\newline)) ; expect: (printable not printable not)
+; floats, mixes, bignums, strings and characters: the general case
+(list (fu-lt3 1 2.5 3) (fu-lt3 1.5 1.5 3) (fu-le4 1 1.0 1 2) (fu-gt3 (expt 2 70) 5 1)) ; expect: (t nil t t)
+(list (fu-lt3 "a" "b" "c") (fu-lt3 "a" "c" "b") (fu-lt3 #\a #\b #\c)) ; expect: (t nil t)
+; every argument evaluated, even after a pair that fails
+(let n 0 (list (< 3 1 (do (++ n) 5)) n)) ; expect: (nil 1)
+(fu-lt3 1 'x 3) ; error: <
+; redefined, the compiled site calls the new definition with every argument
+(assign fu-orig< <)
+(assign < (fn args (cons 'lt args)))
+(fu-lt3 1 2 3) ; expect: (lt 1 2 3)
+(assign < fu-orig<)
+(fu-lt3 1 2 3) ; expect: t
+
 ; --- a loop tested at its bottom is a safe point: a long loop in a thread
 ; lets the others run
 (= fu-progress 0)
