@@ -190,6 +190,12 @@ class Reserve {
       } catch (std::bad_alloc&) {  // none ready: cutting maps its own, and reports it
       }
       hold.lock();
+      if (r && !asked_) {  // given back meanwhile (release): an idle process wants none
+        hold.unlock();
+        munmap(r, kHugePage);
+        hold.lock();
+        continue;
+      }
       if (r) ready_.push_back(r);
     }
   }
