@@ -408,6 +408,15 @@ struct VM::RunScope {
     PUSH(v_);                                 \
     DISPATCH();                               \
   } while (0)
+// A store whose value is on the top, made for its effect ((= (h k) v) as
+// a statement): the POP after it taken here.
+#define DROP_IF_POP()                       \
+  do {                                      \
+    if ((*pc & 0xff) == uint8_t(Op::POP)) { \
+      ++pc;                                 \
+      --sp;                                 \
+    }                                       \
+  } while (0)
 
 // Enters a run: its record (unless it continues frames of the run that
 // has one), the site it gives back when counting, and where the loop
@@ -893,6 +902,7 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 #undef TEST_RESULT
 #undef VALUE_RESULT
 #undef SLOT_RESULT
+#undef DROP_IF_POP
 }
 
 }  // namespace vm
