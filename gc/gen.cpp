@@ -251,6 +251,11 @@ constexpr uint64_t kCompactMinBytes = uint64_t(1) << 20;  // less is not worth a
 // resident memory) come to this much.
 constexpr uint64_t kReleaseCompactMinBytes = uint64_t(64) << 10;
 constexpr int kPoison = 0xdb;
+// Regions made ready (gc/pages.h prepare_regions) when a minor collection
+// is asked for: the first touch of fresh memory is milliseconds on a
+// virtual machine, and a pause's promotions and next eden chunk fit in
+// one region.
+constexpr size_t kReadyBeforePause = 1;
 // The concurrent mark: the mutator's log goes to the marker this many
 // entries at a time; the marker looks whether the mutator wants the heap
 // every kMarkerSlice objects (the wait a minor collection may have to
@@ -286,6 +291,11 @@ constexpr size_t kSweepPages = 8;
 constexpr double kGrowthWeight = 0.25;
 constexpr double kMinSweepSteps = 8;
 constexpr size_t kBlockPages = 16;
+// But a step ends once the pause has lasted kPauseTarget, quota or not
+// (its share is then left to the next steps, which the pace lengthens):
+// the bound on a pause's 99th percentile, less a margin for
+// what the pause does after the sweep.
+constexpr auto kPauseTarget = std::chrono::microseconds(800);
 // A mark the marker does not keep up with (the old generation has grown
 // past kAssistAbove times its size at the mark's start): each minor
 // collection marks for kMarkAssist itself, so that the mark ends before
@@ -451,7 +461,7 @@ class GenHeap final : public Heap {
     minor(false);
     trace_.what = "minor";
     bool sweeping = old_.sweeping() || blocks_.sweeping();
-    if (sweeping) trace_.timed(trace_.sweep_ms, [&] { sweep_step(kSweepSlice); });
+    if (sweeping) trace_.timed(trace_.sweep_ms, [&] { sweep_step(kSweepSlice, t0); });
     bool major =
         old_footprint() > major_trigger_ || (stress() && ++stress_count_ % kStressMajorEvery == 0);
     if (major && concurrent_ && sweeping && !stress() &&
@@ -460,7 +470,7 @@ class GenHeap final : public Heap {
       // (after_sweep sets the next from what it leaves), and finishing
       // the sweep here would be a pause of the heap's size: the mark
       // waits, the steps lengthened meanwhile.
-      trace_.timed(trace_.sweep_ms, [&] { sweep_step(kSweepCatchUp); });
+      trace_.timed(trace_.sweep_ms, [&] { sweep_step(kSweepCatchUp, t0); });
       major = false;
     }
     if (major && concurrent_) {
@@ -559,6 +569,7 @@ class GenHeap final : public Heap {
     f.compactions = compactions_;
     f.marking = marking_;
     f.sweeping = old_.sweeping() || blocks_.sweeping();
+    f.kept_chunk_bytes = kept_chunk_bytes();
   }
 
  protected:
@@ -722,6 +733,7 @@ class GenHeap final : public Heap {
       cur_.used_end = eden_.top;
       active_.push_back(cur_);
       want_collection();
+      prepare_regions(kReadyBeforePause);
     }
     bool fresh = spare_.empty();
     if (!fresh) {
@@ -896,6 +908,11 @@ class GenHeap final : public Heap {
   }
 
   uint64_t old_bytes() const { return old_.bytes_in_use() + blocks_.live_bytes(); }
+  // The spare eden chunks beyond the two eden turns over: memory kept for
+  // the old generation's growth (after_sweep).
+  uint64_t kept_chunk_bytes() const {
+    return uint64_t(spare_.size() - std::min<size_t>(2, spare_.size())) * nursery_size_;
+  }
   // The free cells of partly used pages (as of the last sweep) as a share
   // of the old generation's memory, blocks included: a share of the pages
   // alone would compact the few pages promotion by copying fills when
@@ -978,10 +995,13 @@ class GenHeap final : public Heap {
     if (!lazy) after_sweep();
   }
 
-  // A slice of a sweep in steps, at a minor collection: pages until slice
-  // has passed.
-  void sweep_step(std::chrono::microseconds slice) {
+  // A slice of a sweep in steps, at a minor collection that began at
+  // pause_start: pages until slice has passed, and not past the pause's
+  // kPauseTarget (but a unit at least).
+  void sweep_step(std::chrono::microseconds slice,
+                  std::chrono::steady_clock::time_point pause_start) {
     auto t0 = std::chrono::steady_clock::now();
+    auto deadline = pause_start + kPauseTarget;
     // The pace (kGrowthWeight, above): the pages (and blocks) this step
     // sweeps whatever the time.
     size_t left = old_.unswept_pages() + kBlockPages * blocks_.left_to_sweep();
@@ -997,7 +1017,9 @@ class GenHeap final : public Heap {
       if (pages && blocks) return after_sweep();
       done += kSweepPages + kBlockPages;
       // Under stress, one step a time, so that promotions fall between.
-      if (stress() || (done >= quota && std::chrono::steady_clock::now() - t0 > slice)) return;
+      if (stress()) return;
+      auto t = std::chrono::steady_clock::now();
+      if ((done >= quota && t - t0 > slice) || t > deadline) return;
     }
   }
 
@@ -1017,16 +1039,18 @@ class GenHeap final : public Heap {
     uint64_t live = old_footprint();
     major_trigger_ = std::max(kMinMajorTrigger, uint64_t(double(live) * kGrowth));
     // What the generation grows by before the next one is kept mapped, to
-    // spare the page faults of fresh memory: spare eden chunks beyond the
-    // two eden turns over, as many as promotions in place took since the
-    // last one, and empty pages for the rest.
+    // spare the page faults of fresh memory (each a pause's, or the
+    // filler's, milliseconds on a virtual machine): spare eden chunks beyond
+    // the two eden turns over, as many as that growth takes in chunks (or
+    // as promotions in place took since the last one, if more: the chunks
+    // the next cycle will adopt), and empty pages for the rest.
     uint64_t grow = major_trigger_ - live;
-    spare_limit_ = std::max<size_t>(2, std::min<uint64_t>(adopted_, grow / nursery_size_));
+    spare_limit_ = std::max<size_t>(2, std::max<uint64_t>(adopted_, grow / nursery_size_));
     while (spare_.size() > spare_limit_) {
       unmap_later(spare_.back().start, spare_.back().size);
       spare_.pop_back();
     }
-    uint64_t spares = uint64_t(spare_.size() - std::min<size_t>(2, spare_.size())) * nursery_size_;
+    uint64_t spares = kept_chunk_bytes();
     old_.trim_pool(grow > spares ? grow - spares : 0, true);
   }
 

@@ -28,6 +28,7 @@ struct GenFigures {
   uint64_t compactions = 0;              // major collections that evacuated sparse pages
   bool marking = false;                  // gen: a concurrent mark is under way
   bool sweeping = false;                 // gen: pages are left to sweep in steps
+  uint64_t kept_chunk_bytes = 0;         // spare eden chunks kept for the growth, as pages are
   SpaceFigures old;                      // pages, large objects, fragmentation
 };
 // False (out untouched) unless h is a gen heap.

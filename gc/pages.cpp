@@ -139,6 +139,19 @@ class Reserve {
     std::lock_guard<std::mutex> hold(mu_);
     return ready_.size();
   }
+  // At least n regions ready, those the filler has not made mapped and
+  // populated on the calling thread. Only once the filler runs: a process
+  // that has not needed a second region needs none ahead.
+  void prepare(size_t n) {
+    std::unique_lock<std::mutex> hold(mu_);
+    while (started_ && asked_ && ready_.size() < n) {
+      hold.unlock();
+      char* r = map_region(kHugePage, kHugePage);  // (throws bad_alloc: the caller's)
+      madvise(r, kHugePage, MADV_POPULATE_WRITE);
+      hold.lock();
+      ready_.push_back(r);
+    }
+  }
   void unmap_later(void* p, size_t size) {
     std::lock_guard<std::mutex> hold(mu_);
     if (!started_) start();
@@ -168,6 +181,14 @@ class Reserve {
     thread_ = std::thread([this] { run(); });
   }
   void run() {
+    // SCHED_IDLE: the filler takes a core only when nothing else wants it.
+    // Populating a region is milliseconds of the kernel's time, and on a
+    // loaded machine a filler of the program's own priority took them from
+    // the program, in its pauses too. When the filler gets no turn, the
+    // program makes its regions ready itself before a collection
+    // (prepare_regions).
+    sched_param param{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
     std::unique_lock<std::mutex> hold(mu_);
     for (;;) {
       cv_.wait(hold, [this] {
@@ -252,6 +273,7 @@ void drop_memory(void* p, size_t size) {
 
 void release_ready_regions() { Reserve::get().release(); }
 size_t ready_regions() { return Reserve::get().ready(); }
+void prepare_regions(size_t n) { Reserve::get().prepare(n); }
 void unmap_later(void* p, size_t size) { Reserve::get().unmap_later(p, size); }
 
 void* map_space(size_t size, size_t align, bool populate) {

@@ -72,6 +72,11 @@ void drop_memory(void* p, size_t size);
 // the system: for an idle process (Heap::release_spare_memory).
 void release_ready_regions();
 size_t ready_regions();  // how many are ready now
+// At least n regions ready (once the process has taken a second region),
+// made on the calling thread when the Reserve's filler has not made them:
+// called when a collection is asked for, before its pause, so that the
+// pause's new pages and eden chunk are cut from memory already touched.
+void prepare_regions(size_t n);
 // munmap(p, size) on the thread that makes regions ready, soon: for memory a
 // collection frees inside its pause.
 void unmap_later(void* p, size_t size);

@@ -205,6 +205,22 @@ TEST_CASE("map_space cuts from regions made ready ahead, in a child of fork too"
   CHECK(WEXITSTATUS(status) == 0);
 }
 
+// Before a collection's pause the program makes regions ready itself
+// (prepare_regions) when the filler has not: the filler runs only on a
+// core nothing else wants, and makes kReadyRegions (2) at most, so asking
+// for three is answered on this thread. An idle process (its regions
+// given back) is made none.
+TEST_CASE("prepare_regions makes regions ready on the calling thread", "[pages]") {
+  cut_from_reserve(gc::kPageSize);  // the filler started, regions asked for
+  gc::prepare_regions(3);
+  CHECK(gc::ready_regions() >= 3);
+  CHECK(cut_from_reserve(gc::kPageSize));  // populated: resident before any touch
+  gc::release_ready_regions();
+  REQUIRE(wait_ready(0));
+  gc::prepare_regions(3);
+  CHECK(gc::ready_regions() == 0);
+}
+
 // Memory given back (an idle server's trim, gc/pages.cpp's drop_memory)
 // must stay given back. khugepaged collapses a region that has the
 // huge-page advice and any page resident into a whole huge page again, so
