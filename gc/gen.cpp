@@ -143,7 +143,7 @@
 // of the mark stack are marked on the mutator; the remembered set loses
 // its dead, the large objects and the blocks are swept, and the pages are
 // swept in steps (PageSpace::begin_sweep): each minor collection after it
-// sweeps pages for kSweepSlice, allocation meanwhile taking swept pages'
+// sweeps pages for kSweepSlice (within kPauseTarget), allocation meanwhile taking swept pages'
 // cells and fresh pages only, until none is left (finish_sweeping before
 // anything that walks the pages; a mark that comes due meanwhile waits for
 // the sweep, which takes longer steps until it is over). It compacts
@@ -293,8 +293,8 @@ constexpr double kMinSweepSteps = 8;
 constexpr size_t kBlockPages = 16;
 // But a step ends once the pause has lasted kPauseTarget, quota or not
 // (its share is then left to the next steps, which the pace lengthens):
-// the bound on a pause's 99th percentile, less a margin for
-// what the pause does after the sweep.
+// a millisecond is the bound gen keeps its pauses' 99th percentile to,
+// less a margin for what the pause does after the sweep.
 constexpr auto kPauseTarget = std::chrono::microseconds(800);
 // A mark the marker does not keep up with (the old generation has grown
 // past kAssistAbove times its size at the mark's start): each minor
