@@ -461,6 +461,10 @@ class GenHeap final : public Heap {
     minor(false);
     trace_.what = "minor";
     bool sweeping = old_.sweeping() || blocks_.sweeping();
+    if (sweeping) {  // what promotion added since the last pause, the sweep aside
+      uint64_t footprint = old_footprint();
+      if (footprint > last_footprint_) sweep_growth_ += footprint - last_footprint_;
+    }
     if (sweeping) trace_.timed(trace_.sweep_ms, [&] { sweep_step(kSweepSlice, t0); });
     bool major =
         old_footprint() > major_trigger_ || (stress() && ++stress_count_ % kStressMajorEvery == 0);
@@ -1036,7 +1040,13 @@ class GenHeap final : public Heap {
   // After the sweep: the next major collection's trigger, and the memory
   // kept for the growth until then.
   void after_sweep() {
+    // What the mark left: the footprint less what promotion added while
+    // the sweep went on in steps (as gen-stw's figure is taken at its
+    // mark; counted, it raised each next trigger by the sweep's length
+    // of promotion, and the heap grew cycle after cycle).
     uint64_t live = old_footprint();
+    live -= std::min(live, sweep_growth_);
+    sweep_growth_ = 0;
     major_trigger_ = std::max(kMinMajorTrigger, uint64_t(double(live) * kGrowth));
     // What the generation grows by before the next one is kept mapped, to
     // spare the page faults of fresh memory (each a pause's, or the
@@ -1044,7 +1054,7 @@ class GenHeap final : public Heap {
     // the two eden turns over, as many as that growth takes in chunks (or
     // as promotions in place took since the last one, if more: the chunks
     // the next cycle will adopt), and empty pages for the rest.
-    uint64_t grow = major_trigger_ - live;
+    uint64_t grow = major_trigger_ - std::min(major_trigger_, old_footprint());
     spare_limit_ = std::max<size_t>(2, std::max<uint64_t>(adopted_, grow / nursery_size_));
     while (spare_.size() > spare_limit_) {
       unmap_later(spare_.back().start, spare_.back().size);
@@ -1538,6 +1548,7 @@ class GenHeap final : public Heap {
   bool compact_next_ = false;
   double old_growth_ = 0;        // the old generation's growth at a collection (sweep_step)
   uint64_t last_footprint_ = 0;  // its footprint after the last one
+  uint64_t sweep_growth_ = 0;    // promoted since a sweep in steps began (after_sweep)
   // The concurrent major collection's: whether one is marking, the
   // header bits of objects made old meanwhile (marked), the mutator's log
   // of overwritten referents, and the marker thread with what it shares

@@ -6,7 +6,8 @@
 # concurrently), --gc=gen-stw (the same stopping the world for a major
 # collection), --gc=vcgc and --gc=boehm, RUNS times each (default 3),
 # interleaved (run 1 of every collector, then run 2, ...) so that a change
-# of machine load falls on all of them. Printed, each the median of
+# of machine load falls on all of them, each run beginning with the next
+# collector in turn. Printed, each the median of
 # the runs:
 #   wall, cpu     seconds: elapsed, and user + system (/usr/bin/time)
 #   maxpause, p99 the longest pause and the 99th percentile, in ms
@@ -77,9 +78,15 @@ median() {
     awk '{a[NR] = $1} END {if (NR == 0) print "nan"; else print a[int((NR + 1) / 2)]}'
 }
 
+# Each run begins with the next collector in turn (run 1: A B C, run 2:
+# B C A, ...): on a virtual machine the first touch of memory no process
+# touched lately costs milliseconds a huge page, and a collector always run
+# after another that had freed as much was always spared it.
+read -r -a order <<<"$collectors"
 for r in $(seq "$runs"); do
   for bench in $benches; do
-    for gc in $collectors; do
+    for k in "${!order[@]}"; do
+      gc=${order[$(((k + r - 1) % ${#order[@]}))]}
       echo "run $r/$runs: $bench --gc=$gc" >&2
       run_one "$bench" "$gc"
     done
