@@ -287,15 +287,6 @@
 
 (def alref (al key) (cadr (assoc key al)))
 
-(def %check-lists (name xs)
-  (when xs
-    (unless (alist (car xs)) (err (+ name ": expected a list, got") (car xs)))
-    (%check-lists name (cdr xs))))
-
-(def join args
-  (%check-lists "join" args)
-  (apply + nil args))
-
 (def isnt (x y) (no (is x y)))
 
 ; Conses structurally; everything else (tables, tagged objects) with is.

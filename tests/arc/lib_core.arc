@@ -82,7 +82,10 @@ lc-v ; expect: 6
 (join nil) ; expect: nil
 (let x (list 1 2) (let y (join x) (list y (is x y)))) ; expect: ((1 2) nil)
 (let x (list 1 2) (let y (join '(0) x) (is (cdr y) x))) ; expect: nil
-(join '(1) 2) ; error: join
+(join '(1) 2) ; error: join: argument 2 is 2; expected a list
+(join '(1 . 2) '(3)) ; error: join: argument 1 is '(1 . 2); expected a proper list
+(join '(1) '(2 . 3)) ; expect: (1 2 . 3)
+(apply join (map list '(1 2 3))) ; expect: (1 2 3)
 (rev '(1 2 3)) ; expect: (3 2 1)
 (rev nil) ; expect: nil
 (rev "abc") ; error: rev

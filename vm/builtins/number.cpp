@@ -50,13 +50,17 @@ Value concat_strings(VM& vm, Value* args, int nargs) {
 }
 
 // A fresh copy of every list, as Arc 3.1 makes one. Only the last list may
-// end in a dotted tail, which is kept.
-Value append_lists(VM& vm, Value* args, int nargs) {
+// end in a dotted tail, which is kept. fn: the builtin, + or join, whose
+// errors these are.
+Value append_lists(VM& vm, Value* args, int nargs, const char* fn = "+") {
   Value head = NIL;
   Cons* tail = nullptr;
   for (int i = 0; i < nargs; ++i) {
     Value p = args[i];
-    if (!is_list(p)) add_mismatch(vm, args, i);
+    if (!is_list(p)) {
+      if (fn[0] == '+') add_mismatch(vm, args, i);
+      arg_error(vm, fn, i + 1, p, "; expected a list");
+    }
     for (; is_cons(p); p = cdr(p)) {
       Value c = cons(vm, car(p), NIL);
       if (tail) set(vm, tail, &tail->cdr, c);
@@ -64,7 +68,7 @@ Value append_lists(VM& vm, Value* args, int nargs) {
       tail = c.as<Cons>();
     }
     if (!p.is_nil() && i < nargs - 1)
-      arg_error(vm, "+", i + 1, args[i],
+      arg_error(vm, fn, i + 1, args[i],
                 "; expected a proper list (only the last may end in a dotted tail)");
     if (!p.is_nil()) {
       if (tail) set(vm, tail, &tail->cdr, p);
@@ -89,6 +93,11 @@ Value add(VM& vm, Value* args, int nargs) {
   }
   return acc;
 }
+
+// (join . lists): the lists appended, as (+ nil . lists) does, with errors
+// of its own name; a builtin since list programs join in their inner loops
+// (a check in Arc of each argument first cost nqueens a sixth of its time).
+Value join(VM& vm, Value* args, int nargs) { return append_lists(vm, args, nargs, "join"); }
 
 // (string . xs): xs coerced to strings and joined, as (+ "" . xs) is in
 // Arc 3.1's arc.arc; a builtin since pages build ids and urls with it.
@@ -211,6 +220,7 @@ Value log_(VM& vm, Value* args, int) {
 const BuiltinDef kNumberBuiltins[] = {
     {"+", add, 0, -1, "sum; or concatenation of strings or lists, chosen by the first argument"},
     {"string", string_of, 0, -1, "the arguments coerced to strings, joined"},
+    {"join", join, 0, -1, "the lists appended: a fresh list (the last's dotted tail kept)"},
     {"-", sub, 1, -1, "difference; with one argument, its negation"},
     {"*", mul, 0, -1, "product"},
     {"/", divide, 1, -1, "quotient, exact for exact arguments; with one argument, its reciprocal"},
