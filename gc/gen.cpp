@@ -908,7 +908,7 @@ class GenHeap final : public Heap {
   void recycle_chunk(char* start, size_t size) {
     if (size == nursery_size_ && spare_.size() < spare_limit_)
       spare_.push_back(Chunk{start, size, nullptr});
-    else munmap(start, size);
+    else unmap_later(start, size);  // (called in pauses: an munmap there splits a huge page)
   }
 
   uint64_t old_bytes() const { return old_.bytes_in_use() + blocks_.live_bytes(); }
