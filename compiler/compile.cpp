@@ -1357,17 +1357,22 @@ class Emitter {
         else if (op == Op::ADDIL) fused = test == Op::GTL ? Op::ADDIL_GTL : Op::ADDIL_LTL;
         else fused = test == Op::GTL ? Op::SUBIL_GTL : Op::SUBIL_LTL;
       } else if (op == Op::LOADL) {
-        switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, or LOADL a; POPX d
+        switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, LOADL a; POPX d, or a lookup
           case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
           case Op::LTL: fused = Op::LOADL_LTL; break;
           case Op::GTL: fused = Op::LOADL_GTL; break;
           case Op::ISL: fused = Op::LOADL_ISL; break;
           case Op::POPX: fused = Op::LOADL_POPX; break;
+          case Op::LOADL:  // LOADL t; LOADL k; CALL 1: (t k), a table's lookup
+            if (op_at(pc + 2) == Op::CALL && insn_a(insns_[pc + 2]) == 1) fused = Op::LOADL_LOOKUP;
+            break;
           default: break;
         }
       } else if (op == Op::MULLL && op_at(pc + 3) == Op::MULLL &&
                  (op_at(pc + 6) == Op::ADD || op_at(pc + 6) == Op::SUB)) {
         fused = op_at(pc + 6) == Op::ADD ? Op::MULLL_ADD : Op::MULLL_SUB;  // (+ (* a b) (* c d))
+      } else if ((op == Op::NIL || op == Op::TRUE) && op_at(pc + 1) == Op::SREFLL) {
+        fused = op == Op::NIL ? Op::NIL_SREFLL : Op::TRUE_SREFLL;  // (= (h k) nil), (= (h k) t)
       } else if (op == Op::CONST && consts_[insn_a(i)].is_flonum_imm()) {
         switch (op_at(pc + 1)) {  // CONST k; op, k a float
           case Op::LT: fused = Op::CONST_LT; break;

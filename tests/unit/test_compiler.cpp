@@ -390,7 +390,7 @@ TEST_CASE("golden: a let of a local or a constant makes no copy", "[compiler][go
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
   0000     1  ATOMIC   0	; atomic-invoke
   0001        JUMPF    5	; to 7
-  0002        NIL
+  0002        NIL_SREFLL
   0003        SREFLL   1	; sref, locals 0 1
   0006        RETURN
   0007        LOADG    0	; atomic-invoke
@@ -403,7 +403,7 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
   0001        POPL     0
   0002        LOADU    1
   0003        POPL     1
-  0004        NIL
+  0004        NIL_SREFLL
   0005        SREFLL   0	; sref, locals 0 1
   0008        RETURN
 )GOLD");
@@ -426,7 +426,7 @@ TEST_CASE("golden: a local only an atomic thunk captures stays in its slot", "[c
   0009        JUMP     7	; to 17
   0010        LOADX_POPL 1
   0011        POPL     3
-  0012        NIL
+  0012        NIL_SREFLL
   0013        SREFLL   2	; sref, locals 0 3
   0016        POP
   0017        FIXNUM   1
@@ -438,7 +438,7 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
   0001        POPL     0
   0002        LOADUB   1
   0003        POPL     1
-  0004        NIL
+  0004        NIL_SREFLL
   0005        SREFLL   0	; sref, locals 0 1
   0008        RETURN
 )GOLD");
