@@ -181,6 +181,36 @@
     (sorted-keys flags)))
 (sr-sieve 30) ; expect: (2 3 5 7 11 13 17 19 23 29)
 
+; --- (= (h k) v) with k an assigned local: the store's key is k's slot,
+; not a copy (compiler/compile.cpp, alias_copies), unless k may change
+; between the copy and its use: assigned by v, or after a call in v, which
+; a re-entered continuation returns from with k changed; and a slot a
+; thread's atomic thunk put in a box (SHARE) still gives k's value
+(def al-count (h n) (let k 0 (while (< k n) (= (h k) t) (= k (+ k 1)))) h)
+(sorted-keys (al-count (table) 5)) ; expect: (0 1 2 3 4)
+(let k 1 (let h (table) (= (h k) (do (= k 2) 'x)) (list k (sorted-tablist h)))) ; expect: (2 ((1 x)))
+(= saved-plus + al-k nil)
+(def al-store (h x y)
+  (let k 1
+    (= (h k) (+ x y))
+    (when (is k 1) (= k 2) (al-k 'again))
+    h))
+(assign + (fn args (if (is (car args) 'cc) (ccc (fn (c) (= al-k c) 'first)) (apply saved-plus args))))
+(sorted-tablist (al-store (table) 'cc 0)) ; expect: ((1 again))
+(assign + saved-plus)
+(def al-threaded (n)
+  (let h (table)
+    (let k 0
+      (let th nil
+        (while (< k n)
+          (when (is k 3) (= th (new-thread (fn () (sleep 0.01)))))
+          (= (h k) t)
+          (= (h (+ k 100)) nil)
+          (when (is k 6) (until (dead th) (sleep 0.005)))
+          (= k (+ k 1)))))
+    (sorted-keys h)))
+(al-threaded 10) ; expect: (0 1 2 3 4 5 6 7 8 9)
+
 ; --- (t k) of locals t and k (LOADL_LOOKUP): a table's lookup in one
 ; dispatch, tested by an if or kept as a value; anything but a table called
 (def lk-get (t k) (t k))
