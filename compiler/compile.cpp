@@ -1442,6 +1442,8 @@ class Emitter {
       } else if (op == Op::MULLL && op_at(pc + 3) == Op::MULLL &&
                  (op_at(pc + 6) == Op::ADD || op_at(pc + 6) == Op::SUB)) {
         fused = op_at(pc + 6) == Op::ADD ? Op::MULLL_ADD : Op::MULLL_SUB;  // (+ (* a b) (* c d))
+      } else if (op == Op::ATOMIC && op_at(pc + 1) == Op::JUMPT && insn_sa(insns_[pc + 1]) >= 0) {
+        fused = Op::ATOMIC_JUMPT;  // an atomic statement (emit_if_statement)
       } else if ((op == Op::NIL || op == Op::TRUE) && op_at(pc + 1) == Op::SREFLL) {
         fused = op == Op::NIL ? Op::NIL_SREFLL : Op::TRUE_SREFLL;  // (= (h k) nil), (= (h k) t)
       } else if (op == Op::CONST && consts_[insn_a(i)].is_flonum_imm()) {

@@ -188,6 +188,12 @@
 ; thread's atomic thunk put in a box (SHARE) still gives k's value
 (def al-count (h n) (let k 0 (while (< k n) (= (h k) t) (= k (+ k 1)))) h)
 (sorted-keys (al-count (table) 5)) ; expect: (0 1 2 3 4)
+; a redefined atomic-invoke is what the store's atomic calls (ATOMIC_JUMPT's general case)
+(= saved-ai atomic-invoke al-calls 0)
+(assign atomic-invoke (fn (f) (assign al-calls (+ al-calls 1)) (saved-ai f)))
+(list (sorted-keys (al-count (table) 3)) al-calls) ; expect: ((0 1 2) 3)
+(assign atomic-invoke saved-ai)
+(list (sorted-keys (al-count (table) 2)) al-calls) ; expect: ((0 1) 3)
 (let k 1 (let h (table) (= (h k) (do (= k 2) 'x)) (list k (sorted-tablist h)))) ; expect: (2 ((1 x)))
 (= saved-plus + al-k nil)
 (def al-store (h x y)

@@ -417,7 +417,7 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
 TEST_CASE("golden: a local only an atomic thunk captures stays in its slot", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (h k) (= (h k) nil) (assign k 1)))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
-  0000     1  ATOMIC   0	; atomic-invoke
+  0000     1  ATOMIC_JUMPT 0	; atomic-invoke
   0001        JUMPT    8	; to 10
   0002        LOADG    0	; atomic-invoke
   0003        SHARE    1
@@ -449,7 +449,7 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
 TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (b v) (= b!x v) b!y))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
-  0000     1  ATOMIC   0	; atomic-invoke
+  0000     1  ATOMIC_JUMPT 0	; atomic-invoke
   0001        JUMPT    7	; to 9
   0002        LOADG    0	; atomic-invoke
   0003        CLOSURE  1	; <code fn> local0 local1
