@@ -1427,6 +1427,11 @@ class Emitter {
         if (!step) fused = op == Op::ADDIL ? Op::ADDIL_POPL : Op::SUBIL_POPL;
         else if (op == Op::ADDIL) fused = test == Op::GTL ? Op::ADDIL_GTL : Op::ADDIL_LTL;
         else fused = test == Op::GTL ? Op::SUBIL_GTL : Op::SUBIL_LTL;
+      } else if (op == Op::ADDLL && (op_at(pc + 3) == Op::POPX || op_at(pc + 3) == Op::POPL) &&
+                 insn_a(insns_[pc + 3]) == insns_[pc + 1] && op_at(pc + 7) == Op::JUMPT &&
+                 (op_at(pc + 4) == Op::LELL || op_at(pc + 4) == Op::LTLL) &&
+                 insns_[pc + 5] == insns_[pc + 1]) {  // x := x + y; then (test x m) for a JUMPT
+        fused = op_at(pc + 4) == Op::LELL ? Op::ADDLL_LELL : Op::ADDLL_LTLL;
       } else if (op == Op::LOADL) {
         switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, LOADL a; POPX d, or a lookup
           case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
