@@ -36,6 +36,9 @@ struct Binding {
   // Set by the emitter (Emitter::alias_init): a binding never assigned,
   // whose first value is a constant, is that constant wherever it is read.
   Node* constant = nullptr;
+  // Set by the emitter (Emitter::alias_copies): a let's copy of an assigned
+  // local, every read of it in its scope made a read of that local.
+  bool aliased = false;
   // An assigned variable that a closure captures lives in a box from its
   // binding on, shared with the closures.
   bool boxed() const { return assigned && plain_captured; }
@@ -838,6 +841,7 @@ class Emitter {
         for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_statement(n->kids[i]);
         return emit_node(n->kids.back(), tail);
       case NK::Let:
+        alias_copies(n);
         for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_statement(n->kids[i]);
         return emit_node(n->kids.back(), tail);
       case NK::Catch: return emit_catch(n);
@@ -855,7 +859,7 @@ class Emitter {
           insns_.push_back(uint32_t(int32_t(n->kids[1]->value.as_fixnum())));
           return;
         }
-        if (n->prim == Op::SREF && frame_local(n->kids[0]) && frame_local(n->kids[2])) {
+        if (n->prim == Op::SREF && slot_local(n->kids[0]) && slot_local(n->kids[2])) {
           emit_node(n->kids[1], false);  // (sref h v k): v; SREFLL h k
           emit(Op::SREFLL, konst(n->value));
           slot_operand(n->kids[0]);
@@ -908,6 +912,10 @@ class Emitter {
   bool shared_local(Node* n) const {
     return n->kind == NK::Local && n->b->owner == l_ && n->b->shared() && !n->b->constant;
   }
+
+  // Either: a local of this frame in a slot, which a slot form reads in
+  // place (through the box once a capture made one).
+  bool slot_local(Node* n) const { return frame_local(n) || shared_local(n); }
 
   // Whether an immediate opcode's local form may be given a shared local's
   // slot: the tests, whose fast paths fail on a box and run again on its
@@ -1039,6 +1047,7 @@ class Emitter {
     if (n->kind == NK::InitLocal && alias_init(n)) return;
     if (n->kind == NK::Seq || n->kind == NK::Let) {  // each part for its effect
       mark_line(n->line);
+      if (n->kind == NK::Let) alias_copies(n);
       for (Node* k : n->kids) emit_statement(k);
       return;
     }
@@ -1066,6 +1075,7 @@ class Emitter {
   bool alias_init(Node* n) {
     Binding* b = n->b;
     Node* init = n->kids[0];
+    if (b->aliased) return true;
     if (b->owner != l_ || b->assigned) return false;
     if (init->kind == NK::Local && init->b->constant && !b->captured) {
       b->constant = init->b->constant;
@@ -1081,6 +1091,67 @@ class Emitter {
       return true;
     }
     return false;
+  }
+
+  // A let's copy of an assigned local x of this frame, (let g x body), is x
+  // itself where nothing can tell them apart: g never assigned nor
+  // captured, x in a slot (no closure assigns it), and up to g's last
+  // read nothing that may assign x: no assignment of it, and no call (a
+  // primitive's general case is one), after which a re-entered continuation
+  // would find x changed and must still see g's value. So (= (h k) v) with
+  // k a loop's counter, (let g k (sref h v g)), stores with k's slot as
+  // its key. The copy's reads are made reads of x, and its InitLocal
+  // emits nothing (alias_init).
+  void alias_copies(Node* let) {
+    for (size_t i = 0; i + 1 < let->kids.size(); ++i) {
+      Node* n = let->kids[i];
+      if (n->kind != NK::InitLocal || n->kids[0]->kind != NK::Local) continue;
+      Binding *g = n->b, *x = n->kids[0]->b;
+      if (g->owner != l_ || g->assigned || g->captured || g->aliased || x->owner != l_ ||
+          !x->assigned || x->boxed() || x->constant)
+        continue;
+      bool may_call = false;
+      bool settled = true;
+      for (size_t j = i + 1; j < let->kids.size() && settled; ++j)
+        settled = reads_settled(let->kids[j], g, x, may_call);
+      if (!settled) continue;
+      for (size_t j = i + 1; j < let->kids.size(); ++j) retarget(let->kids[j], g, x);
+      g->aliased = true;
+    }
+  }
+
+  // Whether, in n (in its order of evaluation, may_call set by a call
+  // before it), every read of g comes before any call and nothing assigns
+  // x; only forms of no call but a primitive's are looked into.
+  static bool reads_settled(Node* n, Binding* g, Binding* x, bool& may_call) {
+    switch (n->kind) {
+      case NK::Const:
+      case NK::Global: return true;
+      case NK::Local: return n->b != g || !may_call;
+      case NK::SetLocal:
+        if (n->b == x) return false;
+        [[fallthrough]];
+      case NK::InitLocal:
+      case NK::Let:
+      case NK::Seq:
+      case NK::Prim:
+        for (Node* k : n->kids)
+          if (!reads_settled(k, g, x, may_call)) return false;
+        if (n->kind == NK::Prim) may_call = true;
+        return true;
+      case NK::If:
+        if (n->loop) return false;
+        for (Node* k : n->kids)
+          if (!reads_settled(k, g, x, may_call)) return false;
+        return true;
+      default: return false;
+    }
+  }
+
+  // Makes n's reads of g reads of x (n of the forms reads_settled looks into).
+  static void retarget(Node* n, Binding* g, Binding* x) {
+    if (n->kind == NK::Local && n->b == g) n->b = x;
+    for (Node* k : n->kids) retarget(k, g, x);
   }
 
   // A shared local's LOADX, STOREX or POPX, its slot noted for Code::shared.
@@ -1356,18 +1427,30 @@ class Emitter {
         if (!step) fused = op == Op::ADDIL ? Op::ADDIL_POPL : Op::SUBIL_POPL;
         else if (op == Op::ADDIL) fused = test == Op::GTL ? Op::ADDIL_GTL : Op::ADDIL_LTL;
         else fused = test == Op::GTL ? Op::SUBIL_GTL : Op::SUBIL_LTL;
+      } else if (op == Op::ADDLL && (op_at(pc + 3) == Op::POPX || op_at(pc + 3) == Op::POPL) &&
+                 insn_a(insns_[pc + 3]) == insns_[pc + 1] && op_at(pc + 7) == Op::JUMPT &&
+                 (op_at(pc + 4) == Op::LELL || op_at(pc + 4) == Op::LTLL) &&
+                 insns_[pc + 5] == insns_[pc + 1]) {  // x := x + y; then (test x m) for a JUMPT
+        fused = op_at(pc + 4) == Op::LELL ? Op::ADDLL_LELL : Op::ADDLL_LTLL;
       } else if (op == Op::LOADL) {
-        switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, or LOADL a; POPX d
+        switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, LOADL a; POPX d, or a lookup
           case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
           case Op::LTL: fused = Op::LOADL_LTL; break;
           case Op::GTL: fused = Op::LOADL_GTL; break;
           case Op::ISL: fused = Op::LOADL_ISL; break;
           case Op::POPX: fused = Op::LOADL_POPX; break;
+          case Op::LOADL:  // LOADL t; LOADL k; CALL 1: (t k), a table's lookup
+            if (op_at(pc + 2) == Op::CALL && insn_a(insns_[pc + 2]) == 1) fused = Op::LOADL_LOOKUP;
+            break;
           default: break;
         }
       } else if (op == Op::MULLL && op_at(pc + 3) == Op::MULLL &&
                  (op_at(pc + 6) == Op::ADD || op_at(pc + 6) == Op::SUB)) {
         fused = op_at(pc + 6) == Op::ADD ? Op::MULLL_ADD : Op::MULLL_SUB;  // (+ (* a b) (* c d))
+      } else if (op == Op::ATOMIC && op_at(pc + 1) == Op::JUMPT && insn_sa(insns_[pc + 1]) >= 0) {
+        fused = Op::ATOMIC_JUMPT;  // an atomic statement (emit_if_statement)
+      } else if ((op == Op::NIL || op == Op::TRUE) && op_at(pc + 1) == Op::SREFLL) {
+        fused = op == Op::NIL ? Op::NIL_SREFLL : Op::TRUE_SREFLL;  // (= (h k) nil), (= (h k) t)
       } else if (op == Op::CONST && consts_[insn_a(i)].is_flonum_imm()) {
         switch (op_at(pc + 1)) {  // CONST k; op, k a float
           case Op::LT: fused = Op::CONST_LT; break;

@@ -221,10 +221,12 @@ void place(VM& vm, Table* t, Value key, Value val) {
 
 // Rebuilds the table with room for one more entry, key (which it does not
 // hold): sizes the array part anew, then the hash part for the rest.
-// Counting the array part's keys walks it, so that is skipped when neither
-// key nor any key of the hash part could go to an array part and the
-// array part is still more than half full: the size it has is then the
-// one the count would give, or a smaller one nothing asks for.
+// Counting the array part's keys walks it, which is needed only while it
+// is at most half full. Fuller, the size it has qualifies: when neither
+// key nor any key of the hash part could go to an array part, that size
+// stays (the count would give it, or a smaller one nothing asks for);
+// else the new size is that one or a larger one, and only the total of
+// the keys below it counts.
 void rebuild(VM& vm, Table* t, Value key) {
   Vector* old_array = t->array.is_nil() ? nullptr : t->array.as<Vector>();
   Vector* old = t->slots.is_nil() ? nullptr : t->slots.as<Vector>();
@@ -236,9 +238,8 @@ void rebuild(VM& vm, Table* t, Value key) {
   }
   uint64_t old_asize = t->asize, asize = old_asize, held = t->acount;
   if (candidates || t->acount * 2 <= old_asize) {
-    if (t->acount == old_asize) {  // full (filling in order): its counts need no walk
-      for (int b = 0; b <= kMaxArrayBits && (uint64_t(1) << b) <= old_asize; ++b)
-        nums[b] += b == 0 ? 1 : uint64_t(1) << (b - 1);
+    if (t->acount * 2 > old_asize) {  // its keys all counted in its last slice: no walk
+      nums[slice_of(old_asize - 1)] += t->acount;
     } else {
       for (uint64_t i = 0; i < old_asize; ++i)
         if (!old_array->items[i].is_nil()) nums[slice_of(i)]++;

@@ -192,3 +192,35 @@ fu-calls ; expect: 5
 (%rev-onto nil '(4)) ; expect: (4)
 (%rev-onto '(1 . 2) nil) ; error: %rev-onto: expected a list
 (map [* _ 2] (range 1 5)) ; expect: (2 4 6 8 10)
+
+; --- a while loop's step by a local and its test at the bottom (ADDLL_LELL,
+; ADDLL_LTLL): fixnums in one dispatch, anything else step by step
+(def fu-steps (k step m) (let n 0 (while (<= k m) (++ n) (= k (+ k step))) (list n k)))
+(def fu-steps-lt (k step m) (let n 0 (while (< k m) (++ n) (= k (+ k step))) (list n k)))
+(list (fu-steps 0 3 10) (fu-steps 5 1 4) (fu-steps -3 2 3) (fu-steps-lt 0 3 9) (fu-steps-lt 0 3 10)) ; expect: ((4 12) (0 5) (4 5) (3 9) (4 12))
+; past the fixnums, floats as the step, the start or the limit
+(fu-steps (- (expt 2 61) 2) (expt 2 60) (expt 2 62)) ; expect: (3 5764607523034234878)
+(def fu-steps-max (k step m) (let n 0 (while (<= k m) (++ n) (when (> n 5) (= m -1)) (= k (+ k step))) (list n k)))
+(fu-steps-max (- (expt 2 62) 10) (expt 2 61) (- (expt 2 62) 1)) ; expect: (1 6917529027641081846)
+(list (fu-steps 0 1.5 4) (fu-steps 0.5 1 3) (fu-steps 0 1 2.5) (fu-steps-lt 0 1 2.5)) ; expect: ((3 4.5) (3 3.5) (3 3) (3 3))
+; a continuation captured in the loop puts k in a box: the rest is step by step
+(def fu-steps-cc (m)
+  (let k 0 (let seen nil (while (<= k m) (push (ccc (fn (c) k)) seen) (= k (+ k 2))) (list k (rev seen)))))
+(fu-steps-cc 6) ; expect: (8 (0 2 4 6))
+; a redefined + or <= is what the loop calls
+(assign fu-orig+ +)
+(assign + (fn args (apply fu-orig+ 1 args)))
+(fu-steps 0 3 10) ; expect: (6 12)
+(assign + fu-orig+)
+(fu-steps 0 3 10) ; expect: (4 12)
+(assign fu-orig<= <=)
+(assign <= (fn (a b) (fu-orig<= a (- b 1))))
+(fu-steps 0 1 5) ; expect: (5 5)
+(assign <= fu-orig<=)
+(fu-steps 0 1 5) ; expect: (6 6)
+; preempted at its back jump: the thread that stops it gets to run
+(= fu-stop nil)
+(let th (thread (sleep 0.001) (= fu-stop t))
+  (let k 0 (let m 100000000 (let step 1
+    (while (<= k m) (when fu-stop (= m -1)) (= k (+ k step))))))
+  fu-stop) ; expect: t

@@ -158,6 +158,76 @@
 (let h (sr-fill (table) 3) (sr-set h 2 nil) (list (h 2) (len h) (keys h))) ; expect: (nil 3 (0 1 3))
 (sr-set 'x 1 2) ; error: Can't set reference
 
+; --- (= (h k) nil) and (= (h k) t) of locals h and k (NIL_SREFLL,
+; TRUE_SREFLL): the constant's store in one dispatch, on any key, its
+; value kept when used, anything but a table to sref's general case
+(def sr-mark (h k) (= (h k) t))
+(def sr-drop (h k) (= (h k) nil))
+(def sr-marks (h ks) (each k ks (sr-mark h k)) h)
+(let h (sr-marks (table) '(0 1 2 3)) (sr-drop h 2) (list (sorted-keys h) (len h) (h 2) (h 3))) ; expect: ((0 1 3) 3 nil t)
+(let h (sr-marks (table) '(0 1 2 3)) (sr-drop h 2) (sr-mark h 2) (list (sorted-keys h) (len h) (h 2))) ; expect: ((0 1 2 3) 4 t)
+(let h (sr-marks (table) (list 'a "b" 1.5 -1 (expt 2 40) (expt 2 70))) (list (len h) (h 'a) (h "b") (h 1.5) (h 1) (h -1) (h (expt 2 40)) (h (expt 2 70)))) ; expect: (6 t t t nil t t t)
+(let h (sr-marks (table) (list 'a 1.5 (expt 2 40) 7)) (sr-drop h 'a) (sr-drop h 1.5) (sr-drop h (expt 2 40)) (sr-drop h 'absent) (keys h)) ; expect: (7)
+(list (sr-mark (table) 1) (sr-drop (table) 1)) ; expect: (t nil)
+(let xs (list 1 2 3) (sr-mark xs 0) (sr-drop xs 2) xs) ; expect: (t 2 nil)
+(sr-mark 'x 1) ; error: Can't set reference
+(def sr-sieve (n)
+  (let flags (table)
+    (for i 2 n (= (flags i) t))
+    (for i 2 n
+      (when (flags i)
+        (let k (* i i)
+          (while (<= k n) (= (flags k) nil) (= k (+ k i))))))
+    (sorted-keys flags)))
+(sr-sieve 30) ; expect: (2 3 5 7 11 13 17 19 23 29)
+
+; --- (= (h k) v) with k an assigned local: the store's key is k's slot,
+; not a copy (compiler/compile.cpp, alias_copies), unless k may change
+; between the copy and its use: assigned by v, or after a call in v, which
+; a re-entered continuation returns from with k changed; and a slot a
+; thread's atomic thunk put in a box (SHARE) still gives k's value
+(def al-count (h n) (let k 0 (while (< k n) (= (h k) t) (= k (+ k 1)))) h)
+(sorted-keys (al-count (table) 5)) ; expect: (0 1 2 3 4)
+; a redefined atomic-invoke is what the store's atomic calls (ATOMIC_JUMPT's general case)
+(= saved-ai atomic-invoke al-calls 0)
+(assign atomic-invoke (fn (f) (assign al-calls (+ al-calls 1)) (saved-ai f)))
+(list (sorted-keys (al-count (table) 3)) al-calls) ; expect: ((0 1 2) 3)
+(assign atomic-invoke saved-ai)
+(list (sorted-keys (al-count (table) 2)) al-calls) ; expect: ((0 1) 3)
+(let k 1 (let h (table) (= (h k) (do (= k 2) 'x)) (list k (sorted-tablist h)))) ; expect: (2 ((1 x)))
+(= saved-plus + al-k nil)
+(def al-store (h x y)
+  (let k 1
+    (= (h k) (+ x y))
+    (when (is k 1) (= k 2) (al-k 'again))
+    h))
+(assign + (fn args (if (is (car args) 'cc) (ccc (fn (c) (= al-k c) 'first)) (apply saved-plus args))))
+(sorted-tablist (al-store (table) 'cc 0)) ; expect: ((1 again))
+(assign + saved-plus)
+(def al-threaded (n)
+  (let h (table)
+    (let k 0
+      (let th nil
+        (while (< k n)
+          (when (is k 3) (= th (new-thread (fn () (sleep 0.01)))))
+          (= (h k) t)
+          (= (h (+ k 100)) nil)
+          (when (is k 6) (until (dead th) (sleep 0.005)))
+          (= k (+ k 1)))))
+    (sorted-keys h)))
+(al-threaded 10) ; expect: (0 1 2 3 4 5 6 7 8 9)
+
+; --- (t k) of locals t and k (LOADL_LOOKUP): a table's lookup in one
+; dispatch, tested by an if or kept as a value; anything but a table called
+(def lk-get (t k) (t k))
+(def lk-if (t k) (if (t k) 'yes 'no))
+(def lk-count (t n) (let c 0 (for i -2 n (when (t i) (++ c))) c))
+(let h (obj a 1) (= (h 0) 'z (h 3) nil (h 2.0) 'f (h (expt 2 40)) 'big (h (expt 2 70)) 'bigger) (list (lk-get h 'a) (lk-get h 0) (lk-get h 1) (lk-get h 2.0) (lk-get h 2) (lk-get h -1) (lk-get h (expt 2 40)) (lk-get h (expt 2 70)) (lk-get h "a"))) ; expect: (1 z nil f nil nil big bigger nil)
+(let h (sr-marks (table) '(0 2 4 -1)) (list (lk-if h 2) (lk-if h 3) (lk-if h -1) (lk-count h 10))) ; expect: (yes no yes 4)
+(list (lk-get '(a b c) 1) (lk-get "abc" 2) (lk-get [+ _ 1] 41) (lk-if '(nil t) 0) (lk-if '(nil t) 1)) ; expect: (b #\c 42 no yes)
+(lk-get 'x 1) ; error: Function call on inappropriate object
+(let h (sr-marks (table) '(0 1 2)) (list (lk-count h 5) (do (sr-drop h 1) (lk-count h 5)) (do (sr-mark h 1) (sr-mark h 100) (lk-count h 5)))) ; expect: (3 2 3)
+
 ; --- many tables with array parts surviving collections ---
 (= many (accum a (for i 0 199 (let h (table) (for j 0 (mod i 40) (= (h j) (list i j))) (a h)))))
 (repeat 3 (accum a (for i 0 2000 (a (list i i i)))))
@@ -172,5 +242,7 @@
 (let h (table) (sref h 1 'a) (h 'a)) ; expect: (wrapped 1)
 (let h (table) (= (h 0) 2) (h 0)) ; expect: (wrapped 2)
 (let h (table) (sr-set h 0 3) (h 0)) ; expect: (wrapped 3)
+(let h (table) (sr-mark h 0) (h 0)) ; expect: (wrapped t)
+(let h (sr-marks (table) '(0 1)) (sr-drop h 1) (h 1)) ; expect: (wrapped nil)
 (assign sref saved-sref)
 (let h (table) (sref h 1 'a) (= (h 0) 2) (list (h 'a) (h 0))) ; expect: (1 2)

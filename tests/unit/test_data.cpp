@@ -305,6 +305,35 @@ TEST_CASE("tables: dense fixnum keys go to the array part, sparse ones stay hash
   CHECK(sum == 499500);
 }
 
+// A rebuild of a table whose array part is more than half full counts its
+// keys without walking it (vm/table.cpp, rebuild): the sizes must be the
+// ones a walk gives.
+TEST_CASE("tables: a nearly full array part keeps its size and grows as keys come in order",
+          "[data][table]") {
+  VM& vm = setup();
+  Value t = make_table(vm);  // a sieve's: 0 and 1 never stored
+  for (int i = 2; i <= 1000; ++i) table_put(vm, t, fix(i), T);
+  const Table* tb = t.as<Table>();
+  CHECK(tb->asize == 1024);
+  CHECK(tb->acount == 999);
+  CHECK(table_count(t) == 999);
+  // 64 keys, a third of them deleted, then sparse keys that could be an
+  // array's: the array part keeps its size and its keys
+  Value u = make_table(vm);
+  for (int i = 0; i < 64; ++i) table_put(vm, u, fix(i), fix(i));
+  for (int i = 0; i < 20; ++i) table_put(vm, u, fix(i), NIL);
+  for (int i = 1; i <= 40; ++i) table_put(vm, u, fix(1000 * i), fix(i));
+  CHECK(u.as<Table>()->asize == 64);
+  CHECK(u.as<Table>()->acount == 44);
+  CHECK(table_count(u) == 84);
+  for (int i = 20; i < 64; ++i) CHECK(table_get(u, fix(i)) == fix(i));
+  for (int i = 1; i <= 40; ++i) CHECK(table_get(u, fix(1000 * i)) == fix(i));
+  // and keys in order past its end make it grow
+  for (int i = 64; i < 200; ++i) table_put(vm, u, fix(i), fix(i));
+  CHECK(u.as<Table>()->asize == 256);
+  CHECK(u.as<Table>()->acount == 180);
+}
+
 TEST_CASE("arc_equal on a long list does not overflow the stack", "[data][table]") {
   VM& vm = setup();
   Value a = NIL, b = NIL;
