@@ -77,8 +77,9 @@ size_t ready_regions();  // how many are ready now
 // called when a collection is asked for, before its pause, so that the
 // pause's new pages and eden chunk are cut from memory already touched.
 void prepare_regions(size_t n);
-// munmap(p, size) on the thread that makes regions ready, soon: for memory a
-// collection frees inside its pause.
+// munmap(p, size) on the thread that makes regions ready, when it next runs
+// (a core free: it runs at SCHED_IDLE): for memory a collection frees inside
+// its pause.
 void unmap_later(void* p, size_t size);
 constexpr size_t kHugePage = size_t(2) << 20;  // x86-64's transparent huge page
 
