@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -233,13 +234,24 @@ struct Profiled {
   Decoded profile;
 };
 
-std::string temp_dir() {
-  static std::string dir = [] {
+// One directory for the whole run, removed with everything in it when the
+// test binary exits (each run left one behind before).
+struct TempDir {
+  std::string path;
+  TempDir() {
     char tmpl[] = "/tmp/arcana-profile-XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);
-    return std::string(tmpl);
-  }();
-  return dir;
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+std::string temp_dir() {
+  static TempDir dir;
+  return dir.path;
 }
 
 // relative: the binary runs in the temporary directory, given the
