@@ -96,7 +96,8 @@ struct LoopInfo {
 struct Node {
   NK kind;
   uint32_t line = 0;
-  Value value;               // Const: the datum; Global/SetGlobal: the symbol
+  Value value;               // Const: the datum; Global/SetGlobal: the symbol;
+                             // Call: a string literal's constant (build_string)
   Binding* b = nullptr;      // Local, SetLocal, InitLocal, OptArg
   Lambda* fn = nullptr;      // Fn
   Op prim = Op::NIL;         // Prim
@@ -230,11 +231,13 @@ class Builder {
 
   // "abc" => (%strcopy "abc"): each evaluation gives a fresh string, which
   // shares the constant's characters until written (vm/string.cpp), as the
-  // constant keeps them in a Blob (string_shareable).
+  // constant keeps them in a Blob (string_shareable). The tree keeps it a
+  // call, so every pass treats it as one (it allocates: never a constant a
+  // local may be replaced by); emit_call emits it as one STRING.
   Node* build_string(Value s, uint32_t line) {
     Node* n = node(NK::Call, line);
-    n->kids = {constant(global_value(intern(vm_, "%strcopy")), line),
-               constant(string_shareable(vm_, s), line)};
+    n->value = string_shareable(vm_, s);
+    n->kids = {constant(global_value(intern(vm_, "%strcopy")), line), constant(n->value, line)};
     return n;
   }
 
@@ -1362,6 +1365,7 @@ class Emitter {
       insns_.push_back(0);  // the site's cache
       return;
     }
+    if (!n->value.is_nil()) return emit(Op::STRING, konst(n->value));  // a literal's copy
     for (Node* k : n->kids) emit_node(k, false);
     uint32_t nargs = uint32_t(n->kids.size() - 1);
     emit(tail ? Op::TAILCALL : Op::CALL, nargs);

@@ -18,7 +18,7 @@
 // number, so that a start interns each name once), uninterned ones (one fresh symbol per symbol
 // written), conses with their source positions (by file name), line
 // tables and nested code. A function the compiler or a macro put in the
-// code as a constant (%strcopy, the expander's internal functions) is
+// code as a constant (the expander's internal functions) is
 // written as the global whose value it was when the form was compiled, and
 // is that global's value at start, the same object since the same forms
 // ran before. Any other kind of constant (a table, a closure no global

@@ -338,10 +338,13 @@ struct VM::RunScope {
       TEST_RESULT(expr);                          \
     }                                             \
   } while (0)
-// Whether (is a b) is decided by the words: equal words, or an immediate
-// (fixnum, flonum in the word, nil, t, character) on either side. Two different heap objects
-// may still be the same string or number: the general case.
-#define WORDS_DECIDE_IS(a, b) ((a) == (b) || !(int((a).is_ref()) & int((b).is_ref())))
+// Whether (is a b) is decided by the words: equal words, an immediate
+// (fixnum, flonum in the word, nil, t, character) on either side, or a
+// heap object that is only ever itself (a symbol, a cons, a table:
+// compared_by_value). Two different strings or boxed numbers may still be
+// is: the general case.
+#define WORDS_DECIDE_IS(a, b) \
+  ((a) == (b) || !(int((a).is_ref()) & int((b).is_ref())) || !compared_by_value((a).header()->kind))
 // A JUMPF's or JUMPT's jump, taken: a backward one closes a loop (the
 // compiler puts a loop's test at its bottom), so it is a safe point, as a
 // backward JUMP is.
@@ -671,6 +674,9 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
 
     op_CONST:
       PUSH(K[A]);
+      DISPATCH();
+    op_STRING:
+      PUSH(string_copy(*this, K[A]));
       DISPATCH();
     op_NIL:
       PUSH(NIL);

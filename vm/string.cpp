@@ -14,7 +14,7 @@
 // kStringShared, so that whichever is written first (string_set, the only
 // writer of an existing string's characters) takes a copy of the
 // characters for itself then. An inline string is copied whole, which is
-// as cheap. Every evaluation of a string literal is such a copy (%strcopy,
+// as cheap. Every evaluation of a string literal is such a copy (STRING,
 // docs/LANGUAGE.md 1.6), and most are only read: printed, compared, used
 // as a key. Once set, the shared flag stays on a string that still shares
 // (no count is kept of the others), so it may copy once more than it

@@ -83,5 +83,13 @@ bool arc_equal(Value a, Value b);
 uint64_t equal_hash(Value v);
 // `is`: identity, numbers by value and exactness, strings by content.
 bool arc_is(Value a, Value b);
+// Whether two heap objects of this kind may be is without being the same
+// object (arc_is): strings and boxed numbers. A symbol, cons or table is
+// only ever itself. The interpreter's fast path tests the header's kind
+// with it, as its other fast paths test tags.
+inline bool compared_by_value(uint8_t kind) {
+  return kind == uint8_t(Kind::String) || kind == uint8_t(Kind::Flonum) ||
+         kind == uint8_t(Kind::Bignum) || kind == uint8_t(Kind::Ratnum);
+}
 
 }  // namespace vm

@@ -131,3 +131,19 @@
 (caught (fn () (< 1 "a"))) ; expect: caught
 (caught (fn () (> "a" #\a))) ; expect: caught
 (caught (fn () (< #\a 1))) ; expect: caught
+
+; is of two heap objects in a function's locals (the interpreter's fast
+; path decides by identity unless the first is a string or a boxed
+; number): symbols, conses and tables by identity, strings, bignums, heap
+; flonums and rationals still by value, in either order.
+(assign is-pairs (fn (x y) (list (is x y) (is y x) ((fn (a) (is a y)) x))))
+(is-pairs 'comment 'comment) ; expect: (t t t)
+(is-pairs 'comment 'story) ; expect: (nil nil nil)
+(is-pairs 'a "a") ; expect: (nil nil nil)
+(is-pairs (table) (table)) ; expect: (nil nil nil)
+(is-pairs "ab" (+ "a" "b")) ; expect: (t t t)
+(is-pairs (expt 2 100) (* (expt 2 50) (expt 2 50))) ; expect: (t t t)
+(is-pairs (expt 2.0 128) (/ (expt 2.0 129) 2.0)) ; expect: (t t t)
+(is-pairs 1/3 (/ 2 6)) ; expect: (t t t)
+(is-pairs 'a (expt 2 100)) ; expect: (nil nil nil)
+(is-pairs (list 1) (list 1)) ; expect: (nil nil nil)

@@ -490,10 +490,8 @@ TEST_CASE("golden: a field of an expression", "[compiler][golden]") {
 TEST_CASE("golden: string literal copied per evaluation", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn () "s"))ARC") ==
         R"GOLD(fn (test:1): 0 required, 0 optional; 0 locals, 0 upvalues
-  0000     1  CONST    0	; #<procedure:%strcopy>
-  0001        CONST    1	; "s"
-  0002        TAILCALL 1
-  0003        RETURN
+  0000     1  STRING   0	; "s"
+  0001        RETURN
 )GOLD");
 }
 
