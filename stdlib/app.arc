@@ -252,12 +252,13 @@
           (when (is (%digest secret) (s 3))
             s))))))
 
-; The session's user; the session is also noted as the one the current
-; thread's request came with, for session-token.
+; The session's user; the session's user and token are also noted as the
+; current thread's request's, (user . token), for session-token, which a
+; page asks for each of its links.
 (def %app-session-user (req)
   (let s (%app-session req)
     (atomic
-      (= (%app-thread-sess* (current-thread)) s)
+      (= (%app-thread-sess* (current-thread)) (and s (cons (s 1) (s 4))))
       (when (len> %app-thread-sess* 1000)
         (each th (keys %app-thread-sess*)
           (when (dead th) (wipe (%app-thread-sess* th))))))
@@ -268,7 +269,7 @@
 ; that carries it was made for that session, not forged by another site.
 (def session-token (user)
   (let s (and user (%app-thread-sess* (current-thread)))
-    (and s (is (s 1) user) (s 4))))
+    (and s (is (car s) user) (cdr s))))
 
 ; --- Accounts and passwords ------------------------------------------------
 
@@ -650,13 +651,23 @@
 ; ASCII passes: a browser drops tabs, CRs and LFs anywhere in a location
 ; and control characters and spaces (U+00A0 and U+3000 among them) at its
 ; ends, and reads \ as /, so any of them could turn a path into "//host".
+;
+; The last string checked is remembered with its verdict (a copy of it: the
+; string may change after), as a list page asks the same whence for each of
+; its items' links.
+(= %local-path-last* (list nil))
+
 (def local-path (s (o default "news"))
-  (if (and (isa s 'string)
-           (< 0 (len s) 2000)
-           (all [and (< 32 (int _) 127) (no (in _ #\\ #\" #\' #\< #\>))] s)
-           (no (begins s "//"))
-           (no (posmatch ":" (or (car (tokens s [in _ #\/ #\? #\#])) ""))))
-      s
+  (if (isa s 'string)
+      (let last %local-path-last*
+        (if (is (car last) s)
+            (if (cdr last) s default)
+            (let ok (and (< 0 (len s) 2000)
+                         (all [and (< 32 (int _) 127) (no (in _ #\\ #\" #\' #\< #\>))] s)
+                         (no (begins s "//"))
+                         (no (posmatch ":" (or (car (tokens s [in _ #\/ #\? #\#])) ""))))
+              (= %local-path-last* (cons (copy s) ok))
+              (if ok s default))))
       default))
 
 (def failed-login (switch msg afterward)

@@ -48,8 +48,8 @@
     (pr (eschtml (if (isa x 'string) x (tostring (disp x)))))))
 
 ; s percent-encoded but for letters, digits and -_.~/ (a whence in a URL).
-; The last string encoded is remembered: a page encodes the same whence
-; for each of its items.
+; The last string encoded is remembered (a copy of it: the string may
+; change after): a page encodes the same whence for each of its items.
 (= pages-lastenc* (list nil))
 
 (def url-enc (s)
@@ -61,7 +61,7 @@
                      (if (or (alphadig c) (in c #\- #\_ #\. #\~ #\/))
                          (writec c)
                          (pr (urlencode (string c))))))
-          (= pages-lastenc* (cons s enc))
+          (= pages-lastenc* (cons (copy s) enc))
           enc))))
 
 ; Replaces what the op has printed, its standard header included, by a
@@ -904,7 +904,9 @@ function vote(node) {
      "&whence=" (url-enc (local-path (or whence "news")))))
 
 (def toggle-verb (op un)
-  (+ (if un "un-" "") (if (is op "fave") "favorite" "hide")))
+  (if (is op "fave")
+      (if un "un-favorite" "favorite")
+      (if un "un-hide" "hide")))
 
 (newsop fave (id un by auth whence)
   (toggle-op user (safe-item id) "fave" (is un "t") by auth whence

@@ -17,3 +17,13 @@
 ; expect: (19 19 "front")
 (map local-path (list nil 'news 12 (newstring 2000 #\a)))
 ; expect: ("news" "news" "news" "news")
+; The last string checked is remembered: asked again, the same verdict,
+; with the default given this time; a string changed after its check is
+; checked again, not taken for the one it was.
+(list (local-path "//x" "a") (local-path "//x" "b") (local-path "news" "a") (local-path "news" "b"))
+; expect: ("a" "b" "news" "news")
+(let s (copy "news/x")
+  (let first (local-path s)
+    (= (s 0) #\/ (s 1) #\/)
+    (list first (local-path s) (local-path s "front") s)))
+; expect: ("//ws/x" "news" "front" "//ws/x")
