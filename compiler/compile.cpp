@@ -1460,6 +1460,12 @@ class Emitter {
           case Op::ADD: fused = Op::CONST_ADD; break;
           case Op::SUB: fused = Op::CONST_SUB; break;
           case Op::MUL: fused = Op::CONST_MUL; break;
+          case Op::LOADL:
+          case Op::LOADX:  // CONST k; LOADL a; LOADL b; MULN 3: (* k a b)
+            if ((op_at(pc + 2) == Op::LOADL || op_at(pc + 2) == Op::LOADX) &&
+                op_at(pc + 3) == Op::MULN && insns_[pc + 4] == 3)
+              fused = Op::CONST_MULN;
+            break;
           default: break;
         }
       }
