@@ -1432,6 +1432,8 @@ class Emitter {
                  (op_at(pc + 4) == Op::LELL || op_at(pc + 4) == Op::LTLL) &&
                  insns_[pc + 5] == insns_[pc + 1]) {  // x := x + y; then (test x m) for a JUMPT
         fused = op_at(pc + 4) == Op::LELL ? Op::ADDLL_LELL : Op::ADDLL_LTLL;
+      } else if (op == Op::ADDLL && op_at(pc + 3) == Op::POPX) {
+        fused = Op::ADDLL_POPX;  // (= d (+ x y)) of an assigned local d
       } else if (op == Op::LOADL) {
         switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, LOADL a; POPX d, or a lookup
           case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
