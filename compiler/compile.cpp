@@ -1436,6 +1436,8 @@ class Emitter {
                  (op_at(pc + 4) == Op::LELL || op_at(pc + 4) == Op::LTLL) &&
                  insns_[pc + 5] == insns_[pc + 1]) {  // x := x + y; then (test x m) for a JUMPT
         fused = op_at(pc + 4) == Op::LELL ? Op::ADDLL_LELL : Op::ADDLL_LTLL;
+      } else if (op == Op::ADDLL && op_at(pc + 3) == Op::POPX) {
+        fused = Op::ADDLL_POPX;  // (= d (+ x y)) of an assigned local d
       } else if (op == Op::LOADL) {
         switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, LOADL a; POPX d, or a lookup
           case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
@@ -1464,6 +1466,12 @@ class Emitter {
           case Op::ADD: fused = Op::CONST_ADD; break;
           case Op::SUB: fused = Op::CONST_SUB; break;
           case Op::MUL: fused = Op::CONST_MUL; break;
+          case Op::LOADL:
+          case Op::LOADX:  // CONST k; LOADL a; LOADL b; MULN 3: (* k a b)
+            if ((op_at(pc + 2) == Op::LOADL || op_at(pc + 2) == Op::LOADX) &&
+                op_at(pc + 3) == Op::MULN && insns_[pc + 4] == 3)
+              fused = Op::CONST_MULN;
+            break;
           default: break;
         }
       }

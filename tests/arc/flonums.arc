@@ -122,6 +122,30 @@
 ; n-ary + and * fold in doubles from their first float, as the general case does
 (list (* 2.0 1.5 3) (* 2 3 1.5) (+ 1 2 0.5 (expt 2 54)) (* 1e38 1e38 0.0) (+ 1.5 2.5 (expt 2 70))) ; expect: (9.0 9.0 18014398509481988.0 0.0 1.1805916207174113e+21)
 (let (x y) (list 1e38 1e38) (list (* 2.0 x y) (* x y 1e-300))) ; expect: (1.9999999999999998e+76 9.999999999999999e-225)
+; (* k a b) of a float constant and two locals in one step (CONST_MULN),
+; left to right ((3.0 * 0.1) * 0.7, not 3.0 * (0.1 * 0.7)): floats, its
+; result stored (POPL) or used; what it leaves to MULN (a fixnum, a
+; bignum, a product past the word, a NaN, a string, a shared local's
+; box); a redefined * called once with the three
+(def flm3 (a b) (let p (* 3.0 a b) (list p (* 3.0 b a))))
+(flm3 0.1 0.7) ; expect: (0.21000000000000002 0.20999999999999996)
+(list (flm3 2 1.5) (flm3 -0.0 2.0) (flm3 1e38 1e38) (flm3 1e300 1e-300)) ; expect: ((9.0 9.0) (-0.0 -0.0) (3e+76 3e+76) (3.0000000000000004 3.0000000000000004))
+(is (car (flm3 (expt 2 70) 0.5)) (* 1.5 (expt 2 70))) ; expect: t
+(let n (car (flm3 (/ 0.0 0.0) 1.0)) (list (< n 1) (> n 1))) ; expect: (nil nil)
+(flm3 1.5 "a") ; error: *: argument 3 is "a"; expected a number
+(= flm3-k nil)
+(def flm3-box (a)
+  (with (b 0.5 n 0)
+    (ccc (fn (k) (= flm3-k k)))
+    (++ n)
+    (= b (* 2.0 a b))
+    (if (< n 3) (flm3-k nil) (list n b))))
+(flm3-box 1.5) ; expect: (3 13.5)
+(assign flo-orig* *)
+(assign * (fn args (cons 'times args)))
+(flm3 0.1 0.7) ; expect: ((times 3.0 0.1 0.7) (times 3.0 0.7 0.1))
+(assign * flo-orig*)
+(flm3 0.1 0.7) ; expect: (0.21000000000000002 0.20999999999999996)
 
 ; a move into an assigned local (LOADL_POPX) goes through the box a
 ; continuation's capture gave it: the frame re-entered sees it

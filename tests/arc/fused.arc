@@ -224,3 +224,36 @@ fu-calls ; expect: 5
   (let k 0 (let m 100000000 (let step 1
     (while (<= k m) (when fu-stop (= m -1)) (= k (+ k step))))))
   fu-stop) ; expect: t
+
+; --- an assigned local's store of a sum of two locals (ADDLL_POPX), a
+; sum's step: fixnums in one dispatch, into another local or its own;
+; past the fixnums, floats, and a box a capture made step by step
+(def fu-acc (n) (let s 0 (for i 1 n (++ s i)) s))
+(list (fu-acc 0) (fu-acc 1) (fu-acc 100)) ; expect: (0 1 5050)
+(def fu-into (a b) (let d 0 (= d (+ a b)) (= a d) (list a d)))
+(list (fu-into 2 3) (fu-into 1.5 2) (fu-into (- (expt 2 62) 1) 1) (fu-into "a" "b")) ; expect: ((5 5) (3.5 3.5) (4611686018427387904 4611686018427387904) ("ab" "ab"))
+(def fu-acc-big (s n) (for i 1 n (++ s i)) s)
+(list (fu-acc-big (- (expt 2 62) 5) 3) (fu-acc-big 0.5 3)) ; expect: (4611686018427387905 6.5)
+(def fu-acc-cc (n)
+  (let s 0 (let ks nil (for i 1 n (push (ccc (fn (c) s)) ks) (++ s i)) (list s (rev ks)))))
+(fu-acc-cc 4) ; expect: (10 (0 1 3 6))
+(= fu-acc-k nil)
+(def fu-acc-again ()
+  (with (s 0 n 0)
+    (ccc (fn (k) (= fu-acc-k k)))
+    (++ n)
+    (++ s n)
+    (if (< n 4) (fu-acc-k nil) s)))
+(fu-acc-again) ; expect: 10
+; the sum goes into d's box, which the re-entered frame reads
+(= fu-into-k nil)
+(def fu-into-again (a b)
+  (let d 0
+    (let first (ccc (fn (k) (= fu-into-k k) t))
+      (if first (do (= d (+ a b)) (fu-into-k nil)) d))))
+(fu-into-again 2 3) ; expect: 5
+(assign fu-orig+ +)
+(assign + (fn args (apply fu-orig+ 100 args)))
+(fu-acc 3) ; expect: 101
+(assign + fu-orig+)
+(fu-acc 3) ; expect: 6

@@ -118,7 +118,7 @@ TEST_CASE("golden: if in a non-tail position", "[compiler][golden]") {
 }
 
 // A float constant's CONST fused with the op after it (CONST_ADD,
-// CONST_LE), a move into an assigned local (LOADL_POPX) and a difference
+// CONST_LE, CONST_MULN), a move into an assigned local (LOADL_POPX) and a difference
 // of products (MULLL_SUB): the fused heads stand where their heads were,
 // the rest as emitted.
 TEST_CASE("golden: float constants and a move fused", "[compiler][golden]") {
@@ -143,6 +143,17 @@ TEST_CASE("golden: float constants and a move fused", "[compiler][golden]") {
   0000     1  MULLL_SUB 0	; *, locals 0 1
   0003        MULLL    0	; *, locals 2 3
   0006        SUB      1	; -
+  0007        RETURN
+)GOLD");
+  // (* 2.0 a b): CONST_MULN, the loads and the MULN after it as emitted
+  CHECK(disasm_of(R"ARC((fn (a b) (let p (* 2.0 a b) p)))ARC") ==
+        R"GOLD(fn (test:1): 2 required, 0 optional; 3 locals, 0 upvalues
+  0000     1  CONST_MULN 0	; 2.0
+  0001        LOADL    0
+  0002        LOADL    1
+  0003        MULN     1	; *, 3 arguments
+  0005        POPL     2
+  0006        LOADL    2
   0007        RETURN
 )GOLD");
 }
