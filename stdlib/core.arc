@@ -462,8 +462,12 @@
 
 (def %mem (f xs) (if xs (if (f (car xs)) xs (%mem f (cdr xs)))))
 
+; (%mem-is x xs), a builtin (vm/builtins/list.cpp): %mem of [is _ x],
+; without the closure or a call for each element.
 (def mem (test xs)
-  (if (alist xs) (%mem (testify test) xs) (err "mem: expected a list, got" xs)))
+  (if (alist xs)
+      (if (isa test 'fn) (%mem test xs) (%mem-is test xs))
+      (err "mem: expected a list, got" xs)))
 
 (def %find-list (f xs)
   (if xs (if (f (car xs)) (car xs) (%find-list f (cdr xs)))))
@@ -822,7 +826,7 @@
 
 ; --- 5.5 Predicates and numbers ---
 
-(def isa (x y) (is (type x) y))
+; (isa x y), (is (type x) y), is a builtin (vm/builtins/type.cpp).
 
 (def empty (seq)
   (if (no seq) t

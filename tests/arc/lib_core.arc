@@ -341,6 +341,11 @@ lc-v ; expect: 6
 (isa 1 'int) ; expect: t
 (isa "a" 'sym) ; expect: nil
 (isa car 'fn) ; expect: t
+(isa (annotate 'point (list 1 2)) 'point) ; expect: t
+(isa nil 'sym) ; expect: t
+(isa 1.5 'num) ; expect: t
+(isa 1 "int") ; expect: nil
+(isa 1) ; error: isa
 (empty nil) ; expect: t
 (empty "") ; expect: t
 (empty (table)) ; expect: t
@@ -661,3 +666,12 @@ lc-v ; expect: 6
 (insert-sorted < 1 5) ; error: insert-sorted: expected a list
 (reinsert-sorted < 1 5) ; error: reinsert-sorted: expected a list
 (avg 5) ; error: avg: expected a list
+; mem of a value walks the list without a test function (%mem-is): is
+; compares strings by content and numbers by value; an improper tail errs
+; as car would; a function test is still called.
+(mem "b" (list "a" (+ "b" "") "c")) ; expect: ("b" "c")
+(mem (expt 2 70) (list 1 (* (expt 2 35) (expt 2 35)))) ; expect: (1180591620717411303424)
+(mem 'x '(a b . c)) ; error: Can't take car of
+(mem 'b '(a b . c)) ; expect: (b . c)
+(mem [is _ 'b] '(a b c)) ; expect: (b c)
+(mem 3 "abc") ; error: mem: expected a list

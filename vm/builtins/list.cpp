@@ -28,6 +28,17 @@ Value bi_cdr(VM& vm, Value* a, int) {
   throw_error(vm, "Can't take cdr of", {x});
 }
 
+// (%mem-is x xs): the tail of xs whose car is x (is), or nil: mem's walk
+// when its test is not a function (stdlib/core.arc), erring on an improper
+// tail as its car would.
+Value bi_mem_is(VM& vm, Value* a, int) {
+  for (Value p = a[1]; !p.is_nil(); p = cdr(p)) {
+    if (!is_cons(p)) throw_error(vm, "Can't take car of", {p});
+    if (arc_is(car(p), a[0])) return p;
+  }
+  return NIL;
+}
+
 Value bi_scar(VM& vm, Value* a, int) {
   Value x = a[0];
   if (is_cons(x)) {
@@ -138,6 +149,7 @@ const BuiltinDef kDefs[] = {
     {"cdr", bi_cdr, 1, 1, "rest of a list; nil for nil"},
     {"scar", bi_scar, 2, 2, "set the car of a cons (or char 0 of a string)"},
     {"scdr", bi_scdr, 2, 2, "set the cdr of a cons"},
+    {"%mem-is", bi_mem_is, 2, 2, "(%mem-is x xs): the tail of xs whose car is x, or nil"},
     {"is", bi_is, 0, -1, "identity; numbers by value and exactness, strings by content"},
     {"<", bi_lt, 0, -1, "strictly increasing: numbers, strings, symbols, chars"},
     {">", bi_gt, 0, -1, "strictly decreasing"},

@@ -11,6 +11,7 @@
 #include "vm/port.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
+#include "vm/table.h"
 #include "vm/vm.h"
 
 namespace vm {
@@ -145,6 +146,9 @@ Value from_symbol(VM& vm, Value x, Value type) {
 
 Value bi_type(VM& vm, Value* args, int) { return arc_type(vm, args[0]); }
 
+// (isa x y): (is (type x) y), without a closure's frame and type's call.
+Value bi_isa(VM& vm, Value* args, int) { return boolean(arc_is(arc_type(vm, args[0]), args[1])); }
+
 Value bi_annotate(VM& vm, Value* args, int) {
   if (arc_type(vm, args[1]) == args[0]) return args[1];
   return make_tagged(vm, args[0], args[1]);
@@ -183,6 +187,7 @@ Value bi_len(VM& vm, Value* args, int) {
 
 const BuiltinDef kTypeBuiltins[] = {
     {"type", bi_type, 1, 1, "(type x): the type of x as a symbol; a tagged object's tag"},
+    {"isa", bi_isa, 2, 2, "(isa x y): whether x's type is y"},
     {"annotate", bi_annotate, 2, 2,
      "(annotate tag x): x tagged with tag, or x if already of type tag"},
     {"rep", bi_rep, 1, 1, "(rep x): the contents of a tagged object; other values unchanged"},
