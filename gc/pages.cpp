@@ -271,7 +271,16 @@ void drop_memory(void* p, size_t size) {
   madvise(p, size, MADV_NOHUGEPAGE);  // advisory: failure only costs memory
 }
 
-void release_ready_regions() { Reserve::get().release(); }
+void release_ready_regions() {
+  Reserve::get().release();
+  // And the rest of the region being cut, populated with it if the Reserve
+  // made it: as much as 2 MiB of an idle process, more or less from one
+  // idle moment to the next as the cuts fell. The next cut takes a region.
+  std::lock_guard<std::mutex> hold(g_region_lock);
+  if (g_region_top && g_region_end > g_region_top)
+    munmap(g_region_top, size_t(g_region_end - g_region_top));
+  g_region_top = g_region_end = nullptr;
+}
 size_t ready_regions() { return Reserve::get().ready(); }
 void prepare_regions(size_t n) { Reserve::get().prepare(n); }
 void unmap_later(void* p, size_t size) { Reserve::get().unmap_later(p, size); }
@@ -291,8 +300,11 @@ void* map_space(size_t size, size_t align, bool populate) {
       return reinterpret_cast<char*>(at);
     };
     if (!g_region_top || cut() + size > g_region_end) {
-      // The old region's rest stays mapped, unused: cut, it would split
-      // a huge page, and the next region is as fast to take.
+      // The old region's rest goes back, off this thread (it may be
+      // resident: a region made ready is populated whole); cut, it would
+      // split a huge page, and the next region is as fast to take.
+      if (g_region_top && g_region_end > g_region_top)
+        Reserve::get().unmap_later(g_region_top, size_t(g_region_end - g_region_top));
       char* ready = Reserve::get().take();
       g_region_top = ready ? ready : map_region(kHugePage, kHugePage);
       g_region_end = g_region_top + kHugePage;

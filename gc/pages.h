@@ -68,8 +68,9 @@ void* map_space(size_t size, size_t align, bool populate = false);
 // cut from with a whole huge page again (it collapses a region with any of
 // its pages resident), and an idle server's memory would climb back.
 void drop_memory(void* p, size_t size);
-// The regions made ready ahead for map_space (pages.cpp's Reserve) go back to
-// the system: for an idle process (Heap::release_spare_memory).
+// The regions made ready ahead for map_space (pages.cpp's Reserve), and the
+// uncut rest of the region map_space cuts from, go back to the system: for
+// an idle process (Heap::release_spare_memory).
 void release_ready_regions();
 size_t ready_regions();  // how many are ready now
 // At least n regions ready (once the process has taken a second region),

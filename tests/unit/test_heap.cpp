@@ -221,6 +221,51 @@ TEST_CASE("prepare_regions makes regions ready on the calling thread", "[pages]"
   CHECK(gc::ready_regions() == 0);
 }
 
+// An idle process gives back the rest of the region map_space cuts from,
+// which a region made ready brings populated: as much as 2 MiB resident,
+// and more or less of it from one idle moment to the next.
+TEST_CASE("release_ready_regions gives back the rest of the region being cut", "[pages]") {
+  cut_from_reserve(gc::kPageSize);
+  gc::prepare_regions(1);
+  char *p = nullptr, *end = nullptr;
+  for (int i = 0; i < 96 && !p; ++i) {
+    auto* q = static_cast<char*>(gc::map_space(gc::kPageSize, gc::kPageSize));
+    auto* e = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(q) | (gc::kHugePage - 1)) + 1);
+    if (resident(q, gc::kPageSize) && q + 2 * gc::kPageSize <= e) p = q, end = e;
+  }
+  REQUIRE(p);  // a page cut from a populated region, with room after it
+  char* rest = p + gc::kPageSize;
+  CHECK(resident(rest, size_t(end - rest)));
+  gc::release_ready_regions();
+  std::vector<unsigned char> v(size_t(end - rest) / 4096);
+  CHECK(mincore(rest, size_t(end - rest), v.data()) == -1);  // unmapped
+  CHECK(gc::map_space(gc::kPageSize, gc::kPageSize) != rest);
+}
+
+// A region's rest too small for the next cut is given back (off the
+// thread, by the filler), not left resident.
+TEST_CASE("map_space gives back the rest of a region it leaves", "[pages]") {
+  cut_from_reserve(gc::kPageSize);
+  gc::prepare_regions(1);
+  char *p = nullptr, *end = nullptr;
+  for (int i = 0; i < 96 && !p; ++i) {
+    auto* q = static_cast<char*>(gc::map_space(gc::kPageSize, gc::kPageSize));
+    auto* e = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(q) | (gc::kHugePage - 1)) + 1);
+    if (resident(q, gc::kPageSize) && q + 2 * gc::kPageSize <= e) p = q, end = e;
+  }
+  REQUIRE(p);
+  char* rest = p + gc::kPageSize;
+  size_t n = size_t(end - rest);
+  gc::map_space(n + 4096, 4096);  // does not fit: a new region
+  std::vector<unsigned char> v(n / 4096);
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    gone = mincore(rest, n, v.data()) == -1;
+    if (!gone) usleep(10000);
+  }
+  CHECK(gone);
+}
+
 // Memory given back (an idle server's trim, gc/pages.cpp's drop_memory)
 // must stay given back. khugepaged collapses a region that has the
 // huge-page advice and any page resident into a whole huge page again, so
