@@ -4,11 +4,14 @@
 // length and checksum; the form counts; uniq's counter; the count of
 // interned symbols the image names, for the reader's table), then the body:
 // each form's code object as a tagged value graph. Numbers are unsigned
-// LEB128 varints unless said otherwise. Within a form, every heap object
-// written gets the next id, on the reader's side in the same order, and a
-// later reference to it is a kRef with that id; ids start again at each
-// form (no collection runs while one form is read, vm/object.h's invariant
-// that allocation never collects, so the reader may keep raw Values). An
+// LEB128 varints unless said otherwise. Within a form, a heap object the
+// form reaches more than once is written whole the first time, its tag
+// marked kShared, and gets the next id, on the reader's side in the same
+// order; a later reference to it is a kRef with that id. The others (most:
+// a code object's lines, its constant strings) get no id, so the reader
+// keeps no list of them. Ids start again at each form (no collection runs
+// while one form is read, vm/object.h's invariant that allocation never
+// collects, so the reader may keep raw Values). An
 // interned symbol has a second number, over the whole image: the first
 // kSym of a name gives it the next, and later forms name it by that number
 // (kSymAgain), so a start interns each name once (vm::SymbolPlace).
@@ -43,7 +46,7 @@ using namespace vm;
 
 namespace {
 
-constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '4'};
+constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '5'};
 // magic, source hash, body length, body checksum, forms and prelude forms
 // (32 bits each), uniq's counter, symbols.
 constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8 + 8;
@@ -62,6 +65,9 @@ enum Tag : uint8_t {
   kGlobalFn,  // a function constant: the symbol whose global held it, as a value
   kSymAgain,  // an interned symbol named before in the image: its number
 };
+// Or'd into the tag of an object that a later kRef of its form names: only
+// those get an id, so the reader keeps only the objects it will be asked for.
+constexpr uint8_t kShared = 0x80;
 
 uint64_t fnv1a(uint64_t h, std::string_view s) {
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
@@ -109,12 +115,60 @@ uint64_t get_fixed(std::string_view s, size_t at, int bytes) {
   return v;
 }
 
+// A code object's fields before its values, at fixed widths (little-endian):
+// nreq, nopt (2 bytes each), rest, lenient (1), then nlocals, maxstack,
+// line, nup, exact_nargs, frame_words, nconsts and ninsns (4 each); a
+// start reads them with loads at known offsets instead of twelve varints.
+constexpr int kCodeFieldBytes = 2 + 2 + 1 + 1 + 8 * 4;
+
 // One form's value graph, written (see the file's opening).
 class FormWriter {
  public:
   FormWriter(VM& vm, std::string& out, std::unordered_map<std::string, uint64_t>& symbol_ids,
              const std::string& where)
       : vm_(vm), out_(out), symbol_ids_(symbol_ids), where_(where) {}
+
+  void form(Value v) {
+    mark(v);
+    value(v);
+  }
+
+ private:
+  // Finds the objects the form reaches more than once (shared_): only they
+  // are given ids. Walks what value writes, in the same way.
+  void mark(Value v) {
+    for (;;) {
+      if (!v.is_ref()) return;
+      auto [it, fresh] = shared_.emplace(v.word(), false);
+      if (!fresh) {
+        it->second = true;
+        return;
+      }
+      switch (TYPE(v)) {
+        case Kind::Cons:
+          mark(v.as<Cons>()->car);
+          v = v.as<Cons>()->cdr;
+          continue;
+        case Kind::Code: {
+          Code* c = v.as<Code>();
+          for (Value x : {c->lines, c->name, c->file, c->shared}) mark(x);
+          for (uint32_t i = 0; i < c->nconsts; ++i) mark(code_consts(c)[i]);
+          return;
+        }
+        case Kind::Builtin: return mark(v.as<Builtin>()->name);
+        case Kind::Closure: return mark(code_of(v)->name);
+        default: return;
+      }
+    }
+  }
+
+  // The tag of v's first writing: with kShared, and an id, if a kRef will
+  // name it again.
+  uint8_t first(Value v, Tag tag) {
+    if (!shared_[v.word()]) return tag;
+    ids_.emplace(v.word(), ids_.size());
+    return tag | kShared;
+  }
 
   void value(Value v) {
     // A list's spine is written as a loop, so a long quoted list needs no
@@ -125,15 +179,15 @@ class FormWriter {
         put_u(out_, v.word());
         return;
       }
-      auto [it, fresh] = ids_.emplace(v.word(), ids_.size());
-      if (!fresh) {
+      auto it = ids_.find(v.word());
+      if (it != ids_.end()) {
         out_ += char(kRef);
         put_u(out_, it->second);
         return;
       }
       if (TYPE(v) != Kind::Cons) return object(v);
       Cons* c = v.as<Cons>();
-      out_ += char(kCons);
+      out_ += char(first(v, kCons));
       uint64_t pos = pos_of(v);
       out_ += char(pos != 0);
       if (pos) {
@@ -146,22 +200,21 @@ class FormWriter {
     }
   }
 
- private:
   void object(Value v) {
     switch (TYPE(v)) {
       case Kind::Symbol: {
         std::string name = symbol_name(v);
         if (find_symbol(vm_, name) != v) {
-          out_ += char(kUsym);
+          out_ += char(first(v, kUsym));
           put_text(out_, name);
           return;
         }
         auto [it, fresh] = symbol_ids_.emplace(name, symbol_ids_.size());
         if (fresh) {
-          out_ += char(kSym);
+          out_ += char(first(v, kSym));
           put_text(out_, name);
         } else {
-          out_ += char(kSymAgain);
+          out_ += char(first(v, kSymAgain));
           put_u(out_, it->second);
         }
         return;
@@ -169,7 +222,7 @@ class FormWriter {
       case Kind::String: {
         uint64_t n = string_len(v);
         bool wide = v.header()->flags & kStringWide;
-        out_ += char(kStr);
+        out_ += char(first(v, kStr));
         out_ += char(wide);
         put_u(out_, n);
         for (uint64_t i = 0; i < n; ++i) put_fixed(out_, string_ref(v, i), wide ? 4 : 1);
@@ -178,28 +231,28 @@ class FormWriter {
       case Kind::Flonum: {
         uint64_t bits;
         std::memcpy(&bits, &v.as<Flonum>()->d, sizeof bits);
-        out_ += char(kFlo);
+        out_ += char(first(v, kFlo));
         put_fixed(out_, bits, 8);
         return;
       }
       case Kind::Bignum:
       case Kind::Ratnum:
-        out_ += char(kNum);
+        out_ += char(first(v, kNum));
         put_text(out_, number_to_string(vm_, v));
         return;
       case Kind::Blob: {
         Blob* b = v.as<Blob>();
-        out_ += char(kBlob);
+        out_ += char(first(v, kBlob));
         put_text(out_, std::string_view(reinterpret_cast<const char*>(b->data), b->size));
         return;
       }
-      case Kind::Code: return code(v.as<Code>());
+      case Kind::Code: return code(v);
       case Kind::Closure:
       case Kind::Builtin: {
         // The global that holds it: a builtin's own name, a closure's code's.
         Value name = TYPE(v) == Kind::Builtin ? v.as<Builtin>()->name : code_of(v)->name;
         if (TYPE(name) == Kind::Symbol && global_value(name) == v) {
-          out_ += char(kGlobalFn);
+          out_ += char(first(v, kGlobalFn));
           value(name);  // by its number once the image has named it
           return;
         }
@@ -211,13 +264,16 @@ class FormWriter {
                              " that the library image cannot hold");
   }
 
-  void code(Code* c) {
-    out_ += char(kCode);
-    for (uint64_t f : {uint64_t(c->nreq), uint64_t(c->nopt), uint64_t(c->rest),
-                       uint64_t(c->lenient), uint64_t(c->nlocals), uint64_t(c->maxstack),
-                       uint64_t(c->line), uint64_t(c->nup), uint64_t(uint32_t(c->exact_nargs)),
-                       uint64_t(c->frame_words), uint64_t(c->nconsts), uint64_t(c->ninsns)})
-      put_u(out_, f);
+  void code(Value v) {
+    Code* c = v.as<Code>();
+    out_ += char(first(v, kCode));
+    put_fixed(out_, c->nreq, 2);
+    put_fixed(out_, c->nopt, 2);
+    put_fixed(out_, c->rest, 1);
+    put_fixed(out_, c->lenient, 1);
+    for (uint32_t f : {c->nlocals, c->maxstack, c->line, c->nup, uint32_t(c->exact_nargs),
+                       c->frame_words, c->nconsts, c->ninsns})
+      put_fixed(out_, f, 4);
     value(c->lines);
     value(c->name);
     value(c->file);
@@ -230,10 +286,20 @@ class FormWriter {
   std::string& out_;
   std::unordered_map<std::string, uint64_t>& symbol_ids_;
   const std::string& where_;
+  std::unordered_map<Word, bool> shared_;  // reached more than once
   std::unordered_map<Word, uint64_t> ids_;
 };
 
 [[noreturn]] void corrupt() { throw std::runtime_error("library image: corrupt"); }
+
+// A little-endian word of the image.
+template <typename T>
+T load(const uint8_t* p) {
+  static_assert(std::endian::native == std::endian::little);
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
 
 // The reader of FormWriter's output. Bounds are checked although the
 // checksum vouched for the bytes (or, for the binary's own image, the
@@ -243,10 +309,13 @@ class FormReader {
   // symbols: how many the image names (the header's count); a body that
   // names more is corrupt.
   FormReader(VM& vm, std::string_view body, uint64_t symbols)
-      : vm_(vm), s_(body), max_symbols_(symbols) {
+      : vm_(vm),
+        p_(reinterpret_cast<const uint8_t*>(body.data())),
+        end_(p_ + body.size()),
+        max_symbols_(symbols) {
     symbols_.reserve(symbols);
   }
-  bool done() const { return at_ == s_.size(); }
+  bool done() const { return p_ == end_; }
 
   Value form() {
     objects_.clear();
@@ -254,13 +323,14 @@ class FormReader {
   }
 
  private:
+  size_t left() const { return size_t(end_ - p_); }
   uint8_t byte() {
-    if (at_ >= s_.size()) corrupt();
-    return uint8_t(s_[at_++]);
+    if (p_ == end_) corrupt();
+    return *p_++;
   }
   uint64_t u() {
     // Most numbers are one byte: those take one test, not the loop.
-    if (at_ < s_.size() && !(uint8_t(s_[at_]) & 0x80)) return uint8_t(s_[at_++]);
+    if (p_ != end_ && *p_ < 0x80) return *p_++;
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       uint8_t b = byte();
@@ -269,43 +339,55 @@ class FormReader {
     }
     corrupt();
   }
-  uint64_t fixed(int bytes) {
-    if (s_.size() - at_ < size_t(bytes)) corrupt();
-    uint64_t v = get_fixed(s_, at_, bytes);
-    at_ += bytes;
-    return v;
-  }
   std::string_view text() {
     uint64_t n = u();
-    if (n > s_.size() - at_) corrupt();
-    std::string_view t = s_.substr(at_, n);
-    at_ += n;
+    if (n > left()) corrupt();
+    std::string_view t(reinterpret_cast<const char*>(p_), n);
+    p_ += n;
     return t;
   }
-  Value made(Value v) {
-    objects_.push_back(v);
+  // v, given an id if its tag says a kRef will name it.
+  Value made(uint8_t tag, Value v) {
+    if (tag & kShared) objects_.push_back(v);
     return v;
   }
   // n bytes, little-endian words of 1 or 4 bytes, copied as they are.
   void raw(void* to, uint64_t n) {
     static_assert(std::endian::native == std::endian::little);
-    if (n > s_.size() - at_) corrupt();
-    if (n) std::memcpy(to, s_.data() + at_, n);
-    at_ += n;
+    if (n > left()) corrupt();
+    if (n) std::memcpy(to, p_, n);
+    p_ += n;
   }
 
   Value value() {
-    // A cons chain: each cell's cdr is the next value read; the first cell
-    // is the result (see FormWriter::value).
+    uint8_t tag = byte();
+    switch (tag) {  // the commonest first, without the cons loop
+      case kSymAgain: {
+        uint64_t id = u();
+        if (id >= symbols_.size()) corrupt();
+        return intern(vm_, symbols_[id].name, symbols_[id].place);
+      }
+      case kRef: {
+        uint64_t id = u();
+        if (id >= objects_.size()) corrupt();
+        return objects_[id];
+      }
+      case kImm: {
+        Value v = Value::from_word(u());
+        if (v.is_ref()) corrupt();
+        return v;
+      }
+      default:
+        if ((tag & ~kShared) == kCons) return list(tag);
+        return atom(tag);
+    }
+  }
+
+  // A cons chain: each cell's cdr is the next value read; the first cell is
+  // the result (see FormWriter::value).
+  [[gnu::noinline]] Value list(uint8_t tag) {
     Value first = NIL, last = NIL;
     for (;;) {
-      uint8_t tag = byte();
-      if (tag != kCons) {
-        Value v = atom(tag);
-        if (last.is_nil()) return v;
-        set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, v);
-        return first;
-      }
       uint64_t pos = 0;
       if (byte()) {
         std::string_view file = text();
@@ -317,104 +399,102 @@ class FormReader {
         uint64_t line = u(), col = u();
         pos = make_pos(last_file_id_, uint32_t(line), uint32_t(col));
       }
-      Value cell = made(src_cons(vm_, NIL, NIL, pos));
+      Value cell = made(tag, src_cons(vm_, NIL, NIL, pos));
       Value car = value();
       set(vm_, cell.as<Cons>(), &cell.as<Cons>()->car, car);
       if (last.is_nil()) first = cell;
       else set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, cell);
       last = cell;
+      if (p_ != end_ && (*p_ & ~kShared) == kCons) {
+        tag = *p_++;
+        continue;
+      }
+      Value v = value();
+      set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, v);
+      return first;
     }
   }
 
-  Value atom(uint8_t tag) {
-    switch (tag) {
-      case kImm: {
-        Value v = Value::from_word(u());
-        if (v.is_ref()) corrupt();
-        return v;
-      }
-      case kRef: {
-        uint64_t id = u();
-        if (id >= objects_.size()) corrupt();
-        return objects_[id];
-      }
+  [[gnu::noinline]] Value atom(uint8_t tag) {
+    switch (tag & ~kShared) {
       case kSym: {
         if (symbols_.size() == max_symbols_) corrupt();
         symbols_.push_back({text(), {}});
-        return made(intern(vm_, symbols_.back().name, symbols_.back().place));
+        return made(tag, intern(vm_, symbols_.back().name, symbols_.back().place));
       }
       case kSymAgain: {
         uint64_t id = u();
         if (id >= symbols_.size()) corrupt();
-        return made(intern(vm_, symbols_[id].name, symbols_[id].place));
+        return made(tag, intern(vm_, symbols_[id].name, symbols_[id].place));
       }
-      case kUsym: return made(make_uninterned_symbol(vm_, text()));
+      case kUsym: return made(tag, make_uninterned_symbol(vm_, text()));
       case kStr: {
         bool wide = byte();
         uint64_t n = u();
-        if (n > (s_.size() - at_) / (wide ? 4 : 1)) corrupt();
+        if (n > left() / (wide ? 4 : 1)) corrupt();
         Value s = make_string_in_blob(vm_, n, wide);  // as the compiler made them
         raw(string_bytes(s), n * (wide ? 4 : 1));
-        return made(s);
+        return made(tag, s);
       }
       case kFlo: {
-        uint64_t bits = fixed(8);
-        double d;
-        std::memcpy(&d, &bits, sizeof d);
-        return made(make_flonum(vm_, d));
+        if (left() < 8) corrupt();
+        double d = load<double>(p_);
+        p_ += 8;
+        return made(tag, make_flonum(vm_, d));
       }
       case kNum: {
         std::optional<Value> n = parse_number(vm_, text());
         if (!n) corrupt();
-        return made(*n);
+        return made(tag, *n);
       }
       case kBlob: {
         std::string_view bytes = text();
         Value b = make_blob(vm_, bytes.size());
         if (!bytes.empty()) std::memcpy(b.as<Blob>()->data, bytes.data(), bytes.size());
-        return made(b);
+        return made(tag, b);
       }
-      case kCode: return code();
+      case kCode: return code(tag);
       case kGlobalFn: {
         // The function's id comes before its name's, as the writer gave them.
         size_t id = objects_.size();
-        objects_.push_back(NIL);
+        if (tag & kShared) objects_.push_back(NIL);
         Value sym = value();
         if (TYPE(sym) != Kind::Symbol) corrupt();
         Value f = global_value(sym);
         if (TYPE(f) != Kind::Closure && TYPE(f) != Kind::Builtin)
           throw std::runtime_error("library image: " + symbol_name(sym) + " is not a function");
-        objects_[id] = f;
+        if (tag & kShared) objects_[id] = f;
         return f;
       }
       default: corrupt();
     }
   }
 
-  Value code() {
-    uint64_t f[12];
-    for (uint64_t& x : f) x = u();
-    uint64_t nconsts = f[10], ninsns = f[11];
-    if (nconsts > s_.size() || ninsns > s_.size()) corrupt();
+  [[gnu::noinline]] Value code(uint8_t tag) {
+    if (left() < kCodeFieldBytes) corrupt();
+    const uint8_t* f = p_;
+    p_ += kCodeFieldBytes;
+    uint32_t nconsts = load<uint32_t>(f + 30), ninsns = load<uint32_t>(f + 34);
+    if (nconsts > left() || ninsns > left() / sizeof(Insn)) corrupt();
     Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
     // Every slot the collector traces holds a value before anything else
     // is allocated into the code's fields.
     c->lines = c->name = c->file = c->shared = NIL;
-    c->nconsts = uint32_t(nconsts);
+    c->nconsts = nconsts;
     c->ninsns = 0;
-    for (uint64_t i = 0; i < nconsts; ++i) code_consts(c)[i] = NIL;
-    c->nreq = uint16_t(f[0]);
-    c->nopt = uint16_t(f[1]);
-    c->rest = uint8_t(f[2]);
-    c->lenient = uint8_t(f[3]);
+    for (uint32_t i = 0; i < nconsts; ++i) code_consts(c)[i] = NIL;
+    c->nreq = load<uint16_t>(f);
+    c->nopt = load<uint16_t>(f + 2);
+    c->rest = f[4];
+    c->lenient = f[5];
     c->pad = 0;
-    c->nlocals = uint32_t(f[4]);
-    c->maxstack = uint32_t(f[5]);
-    c->line = uint32_t(f[6]);
-    c->nup = uint32_t(f[7]);
-    c->exact_nargs = int32_t(uint32_t(f[8]));
-    c->frame_words = uint32_t(f[9]);
-    Value cv = made(Value::ref(c));
+    c->nlocals = load<uint32_t>(f + 6);
+    c->maxstack = load<uint32_t>(f + 10);
+    c->line = load<uint32_t>(f + 14);
+    c->nup = load<uint32_t>(f + 18);
+    c->exact_nargs = load<int32_t>(f + 22);
+    c->frame_words = load<uint32_t>(f + 26);
+    Value cv = made(tag, Value::ref(c));
     Value lines = value();
     set(vm_, c, &c->lines, lines);
     Value name = value();
@@ -423,19 +503,19 @@ class FormReader {
     set(vm_, c, &c->file, file);
     Value shared = value();
     set(vm_, c, &c->shared, shared);
-    for (uint64_t i = 0; i < nconsts; ++i) {
+    for (uint32_t i = 0; i < nconsts; ++i) {
       Value k = value();
       set(vm_, c, &code_consts(c)[i], k);
     }
-    c->ninsns = uint32_t(ninsns);
+    c->ninsns = ninsns;
     raw(const_cast<Insn*>(code_insns(c)), ninsns * sizeof(Insn));
     return cv;
   }
 
   VM& vm_;
-  std::string_view s_;
-  size_t at_ = 0;
-  std::vector<Value> objects_;  // this form's, by id
+  const uint8_t* p_;  // the next byte to read
+  const uint8_t* end_;
+  std::vector<Value> objects_;  // this form's shared ones, by id
   struct NamedSymbol {
     std::string_view name;  // in the image
     SymbolPlace place;
@@ -452,7 +532,7 @@ class FormReader {
 ImageWriter::ImageWriter() = default;
 
 void ImageWriter::add_form(VM& vm, Value code, const std::string& where) {
-  FormWriter(vm, body_, symbol_ids_, where).value(code);
+  FormWriter(vm, body_, symbol_ids_, where).form(code);
   ++forms_;
 }
 
