@@ -22,6 +22,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -135,31 +136,44 @@ class FormWriter {
 
  private:
   // Finds the objects the form reaches more than once (shared_): only they
-  // are given ids. Walks what value writes, in the same way.
+  // are given ids. Walks what value writes, in the same way. The reader
+  // makes a list or a code object after what it holds (FormReader::list,
+  // FormReader::code), so a value that holds itself cannot be read: it
+  // stops the build here, as a constant the image cannot hold does.
   void mark(Value v) {
+    std::vector<Word> spine;  // this list's cells, active until its end
     for (;;) {
-      if (!v.is_ref()) return;
+      if (!v.is_ref()) break;
       auto [it, fresh] = shared_.emplace(v.word(), false);
       if (!fresh) {
+        if (active_.count(v.word()))
+          throw std::runtime_error(where_ +
+                                   ": a constant that holds itself, which the library image "
+                                   "cannot hold");
         it->second = true;
-        return;
+        break;
       }
-      switch (TYPE(v)) {
-        case Kind::Cons:
-          mark(v.as<Cons>()->car);
-          v = v.as<Cons>()->cdr;
-          continue;
-        case Kind::Code: {
-          Code* c = v.as<Code>();
-          for (Value x : {c->lines, c->name, c->file, c->shared}) mark(x);
-          for (uint32_t i = 0; i < c->nconsts; ++i) mark(code_consts(c)[i]);
-          return;
-        }
-        case Kind::Builtin: return mark(v.as<Builtin>()->name);
-        case Kind::Closure: return mark(code_of(v)->name);
-        default: return;
+      if (TYPE(v) == Kind::Cons) {
+        active_.insert(v.word());
+        spine.push_back(v.word());
+        mark(v.as<Cons>()->car);
+        v = v.as<Cons>()->cdr;
+        continue;
       }
+      if (TYPE(v) == Kind::Code) {
+        Code* c = v.as<Code>();
+        active_.insert(v.word());
+        for (Value x : {c->lines, c->name, c->file, c->shared}) mark(x);
+        for (uint32_t i = 0; i < c->nconsts; ++i) mark(code_consts(c)[i]);
+        active_.erase(v.word());
+      } else if (TYPE(v) == Kind::Builtin) {
+        mark(v.as<Builtin>()->name);
+      } else if (TYPE(v) == Kind::Closure) {
+        mark(code_of(v)->name);
+      }
+      break;
     }
+    for (Word w : spine) active_.erase(w);
   }
 
   // The tag of v's first writing: with kShared, and an id, if a kRef will
@@ -287,6 +301,7 @@ class FormWriter {
   std::unordered_map<std::string, uint64_t>& symbol_ids_;
   const std::string& where_;
   std::unordered_map<Word, bool> shared_;  // reached more than once
+  std::unordered_set<Word> active_;        // being marked: lists and code objects
   std::unordered_map<Word, uint64_t> ids_;
 };
 
@@ -369,7 +384,7 @@ class FormReader {
       }
       case kRef: {
         uint64_t id = u();
-        if (id >= objects_.size()) corrupt();
+        if (id >= objects_.size() || objects_[id] == UNBOUND) corrupt();
         return objects_[id];
       }
       case kImm: {
@@ -383,10 +398,21 @@ class FormReader {
     }
   }
 
-  // A cons chain: each cell's cdr is the next value read; the first cell is
-  // the result (see FormWriter::value).
+  // A place in objects_ for an object whose tag says a kRef will name it,
+  // made only after what it holds is read (list, code); kNoId if none.
+  size_t reserve(uint8_t tag) {
+    if (!(tag & kShared)) return kNoId;
+    objects_.push_back(UNBOUND);  // a kRef to it before it is made is corrupt
+    return objects_.size() - 1;
+  }
+  static constexpr size_t kNoId = ~size_t(0);
+
+  // A cons chain: each cell's cdr is the next value read (see
+  // FormWriter::value). The cars and the final cdr are read first and the
+  // cells made last to first, each with its fields as it is allocated, so
+  // no store needs the write barrier (vm/object.h), as cons() does.
   [[gnu::noinline]] Value list(uint8_t tag) {
-    Value first = NIL, last = NIL;
+    size_t base = cells_.size();
     for (;;) {
       uint64_t pos = 0;
       if (byte()) {
@@ -399,20 +425,19 @@ class FormReader {
         uint64_t line = u(), col = u();
         pos = make_pos(last_file_id_, uint32_t(line), uint32_t(col));
       }
-      Value cell = made(tag, src_cons(vm_, NIL, NIL, pos));
+      size_t id = reserve(tag);
       Value car = value();
-      set(vm_, cell.as<Cons>(), &cell.as<Cons>()->car, car);
-      if (last.is_nil()) first = cell;
-      else set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, cell);
-      last = cell;
-      if (p_ != end_ && (*p_ & ~kShared) == kCons) {
-        tag = *p_++;
-        continue;
-      }
-      Value v = value();
-      set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, v);
-      return first;
+      cells_.push_back({car, pos, id});
+      if (p_ == end_ || (*p_ & ~kShared) != kCons) break;
+      tag = *p_++;
     }
+    Value v = value();
+    for (size_t i = cells_.size(); i-- > base;) {
+      v = src_cons(vm_, cells_[i].car, v, cells_[i].pos);
+      if (cells_[i].id != kNoId) objects_[cells_[i].id] = v;
+    }
+    cells_.resize(base);
+    return v;
   }
 
   [[gnu::noinline]] Value atom(uint8_t tag) {
@@ -456,33 +481,41 @@ class FormReader {
       case kCode: return code(tag);
       case kGlobalFn: {
         // The function's id comes before its name's, as the writer gave them.
-        size_t id = objects_.size();
-        if (tag & kShared) objects_.push_back(NIL);
+        size_t id = reserve(tag);
         Value sym = value();
         if (TYPE(sym) != Kind::Symbol) corrupt();
         Value f = global_value(sym);
         if (TYPE(f) != Kind::Closure && TYPE(f) != Kind::Builtin)
           throw std::runtime_error("library image: " + symbol_name(sym) + " is not a function");
-        if (tag & kShared) objects_[id] = f;
+        if (id != kNoId) objects_[id] = f;
         return f;
       }
       default: corrupt();
     }
   }
 
+  // A code object: what it holds is read first (onto held_) and the object
+  // made last, its fields stored as it is allocated, as the compiler makes
+  // one (compile.cpp), so no store needs the write barrier.
   [[gnu::noinline]] Value code(uint8_t tag) {
     if (left() < kCodeFieldBytes) corrupt();
     const uint8_t* f = p_;
     p_ += kCodeFieldBytes;
     uint32_t nconsts = load<uint32_t>(f + 30), ninsns = load<uint32_t>(f + 34);
-    if (nconsts > left() || ninsns > left() / sizeof(Insn)) corrupt();
+    if (nconsts > left()) corrupt();
+    size_t id = reserve(tag);
+    size_t base = held_.size();
+    for (uint32_t i = 0; i < 4 + nconsts; ++i) {  // lines, name, file, shared, constants
+      Value v = value();
+      held_.push_back(v);
+    }
+    if (ninsns > left() / sizeof(Insn)) corrupt();
     Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
-    // Every slot the collector traces holds a value before anything else
-    // is allocated into the code's fields.
-    c->lines = c->name = c->file = c->shared = NIL;
-    c->nconsts = nconsts;
-    c->ninsns = 0;
-    for (uint32_t i = 0; i < nconsts; ++i) code_consts(c)[i] = NIL;
+    const Value* h = held_.data() + base;
+    c->lines = h[0];
+    c->name = h[1];
+    c->file = h[2];
+    c->shared = h[3];
     c->nreq = load<uint16_t>(f);
     c->nopt = load<uint16_t>(f + 2);
     c->rest = f[4];
@@ -494,21 +527,13 @@ class FormReader {
     c->nup = load<uint32_t>(f + 18);
     c->exact_nargs = load<int32_t>(f + 22);
     c->frame_words = load<uint32_t>(f + 26);
-    Value cv = made(tag, Value::ref(c));
-    Value lines = value();
-    set(vm_, c, &c->lines, lines);
-    Value name = value();
-    set(vm_, c, &c->name, name);
-    Value file = value();
-    set(vm_, c, &c->file, file);
-    Value shared = value();
-    set(vm_, c, &c->shared, shared);
-    for (uint32_t i = 0; i < nconsts; ++i) {
-      Value k = value();
-      set(vm_, c, &code_consts(c)[i], k);
-    }
+    c->nconsts = nconsts;
     c->ninsns = ninsns;
+    if (nconsts) std::memcpy(code_consts(c), h + 4, nconsts * sizeof(Value));
     raw(const_cast<Insn*>(code_insns(c)), ninsns * sizeof(Insn));
+    held_.resize(base);
+    Value cv = Value::ref(c);
+    if (id != kNoId) objects_[id] = cv;
     return cv;
   }
 
@@ -516,6 +541,14 @@ class FormReader {
   const uint8_t* p_;  // the next byte to read
   const uint8_t* end_;
   std::vector<Value> objects_;  // this form's shared ones, by id
+  // What the lists and code objects being read hold, until they are made.
+  struct Cell {
+    Value car;
+    uint64_t pos;
+    size_t id;  // in objects_, or kNoId
+  };
+  std::vector<Cell> cells_;
+  std::vector<Value> held_;
   struct NamedSymbol {
     std::string_view name;  // in the image
     SymbolPlace place;

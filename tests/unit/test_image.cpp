@@ -175,3 +175,34 @@ TEST_CASE("a name the image names again is interned again after an unintern", "[
   CHECK(symbol_name(b) == "image-sym-x");
   CHECK(symbol_name(a) == "image-sym-x");
 }
+
+TEST_CASE("an object a form reaches twice is one object after the image", "[image]") {
+  // Only such objects get an id in the image (kShared): the reader must
+  // give the second reference the first one's object, not a copy.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  rt.eval_string("(mac image-twice () (let x (list 1 2) `(list ',x '(a ,x))))");
+  Value form = rt.eval_string("'(assign image-shared (image-twice))");
+  Value fn = compiler::compile_toplevel(vm, form, "image-test.arc", 1);
+  compiler::ImageWriter w;
+  w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1");
+  std::string image = w.finish(0);
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+  CHECK(write_string(vm, rt.eval_string("image-shared")) == "((1 2) (a (1 2)))");
+  CHECK(write_string(vm, rt.eval_string("(is (car image-shared) (cadr (cadr image-shared)))")) ==
+        "t");
+}
+
+TEST_CASE("a constant that holds itself stops the image's build", "[image]") {
+  // The reader makes a list after its elements, so it could not make one
+  // that holds itself: the writer refuses it, as it refuses a constant of
+  // a kind it cannot hold.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  rt.eval_string("(mac image-loop () (let x (list 1 2) (scdr (cdr x) x) `',x))");
+  Value form = rt.eval_string("'(assign image-looped (image-loop))");
+  Value fn = compiler::compile_toplevel(vm, form, "image-test.arc", 1);
+  compiler::ImageWriter w;
+  CHECK_THROWS_WITH(w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1"),
+                    Catch::Contains("holds itself"));
+}
