@@ -57,7 +57,7 @@ enum Tag : uint8_t {
   kRef,       // an object of this form written before: its id
   kSym,       // an interned symbol the image names for the first time: its name
   kUsym,      // an uninterned symbol: its name
-  kStr,       // a string: wide flag, length, characters (1 or 4 bytes each)
+  kStr,       // a string: flags (kStrWide, kStrInline), length, characters (1 or 4 bytes each)
   kFlo,       // a flonum: its 8 bytes
   kNum,       // a bignum or ratnum: its decimal text
   kBlob,      // a blob: size, bytes
@@ -69,6 +69,9 @@ enum Tag : uint8_t {
 // Or'd into the tag of an object that a later kRef of its form names: only
 // those get an id, so the reader keeps only the objects it will be asked for.
 constexpr uint8_t kShared = 0x80;
+// A kStr's flags: its characters are four bytes each; it holds them inline
+// (vm/object.h, kStringInline).
+constexpr uint8_t kStrWide = 1, kStrInline = 2;
 
 uint64_t fnv1a(uint64_t h, std::string_view s) {
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
@@ -237,7 +240,7 @@ class FormWriter {
         uint64_t n = string_len(v);
         bool wide = v.header()->flags & kStringWide;
         out_ += char(first(v, kStr));
-        out_ += char(wide);
+        out_ += char((wide ? kStrWide : 0) | (v.header()->flags & kStringInline ? kStrInline : 0));
         put_u(out_, n);
         for (uint64_t i = 0; i < n; ++i) put_fixed(out_, string_ref(v, i), wide ? 4 : 1);
         return;
@@ -334,6 +337,7 @@ class FormReader {
 
   Value form() {
     objects_.clear();
+    held_top_ = 0;
     return value();
   }
 
@@ -392,9 +396,17 @@ class FormReader {
         if (v.is_ref()) corrupt();
         return v;
       }
-      default:
-        if ((tag & ~kShared) == kCons) return list(tag);
-        return atom(tag);
+      case kCode:
+      case kCode | kShared: return code(tag);
+      case kBlob:
+      case kBlob | kShared: return blob(tag);
+      case kStr:
+      case kStr | kShared: return str(tag);
+      case kCons:
+      case kCons | kShared: return list(tag);
+      case kSym:
+      case kSym | kShared: return sym(tag);
+      default: return atom(tag);
     }
   }
 
@@ -440,27 +452,46 @@ class FormReader {
     return v;
   }
 
+  [[gnu::noinline]] Value sym(uint8_t tag) {
+    if (symbols_.size() == max_symbols_) corrupt();
+    symbols_.push_back({text(), {}});
+    return made(tag, intern(vm_, symbols_.back().name, symbols_.back().place));
+  }
+
+  // A string as the compiler made it: a constant's characters in a Blob
+  // (make_string_in_blob), a file's name inline (make_string_utf8).
+  [[gnu::noinline]] Value str(uint8_t tag) {
+    uint8_t flags = byte();
+    bool wide = flags & kStrWide;
+    uint64_t n = u();
+    if (n > left() / (wide ? 4 : 1)) corrupt();
+    Value s;
+    if (flags & kStrInline) {
+      if (wide || n > kStringInlineMax) corrupt();
+      s = make_string(vm_, n);
+    } else {
+      s = make_string_in_blob(vm_, n, wide);
+    }
+    raw(string_bytes(s), n * (wide ? 4 : 1));
+    return made(tag, s);
+  }
+
+  [[gnu::noinline]] Value blob(uint8_t tag) {
+    std::string_view bytes = text();
+    Value b = make_blob(vm_, bytes.size());
+    if (!bytes.empty()) std::memcpy(b.as<Blob>()->data, bytes.data(), bytes.size());
+    return made(tag, b);
+  }
+
+  // The rarer tags.
   [[gnu::noinline]] Value atom(uint8_t tag) {
     switch (tag & ~kShared) {
-      case kSym: {
-        if (symbols_.size() == max_symbols_) corrupt();
-        symbols_.push_back({text(), {}});
-        return made(tag, intern(vm_, symbols_.back().name, symbols_.back().place));
-      }
       case kSymAgain: {
         uint64_t id = u();
         if (id >= symbols_.size()) corrupt();
         return made(tag, intern(vm_, symbols_[id].name, symbols_[id].place));
       }
       case kUsym: return made(tag, make_uninterned_symbol(vm_, text()));
-      case kStr: {
-        bool wide = byte();
-        uint64_t n = u();
-        if (n > left() / (wide ? 4 : 1)) corrupt();
-        Value s = make_string_in_blob(vm_, n, wide);  // as the compiler made them
-        raw(string_bytes(s), n * (wide ? 4 : 1));
-        return made(tag, s);
-      }
       case kFlo: {
         if (left() < 8) corrupt();
         double d = load<double>(p_);
@@ -472,21 +503,14 @@ class FormReader {
         if (!n) corrupt();
         return made(tag, *n);
       }
-      case kBlob: {
-        std::string_view bytes = text();
-        Value b = make_blob(vm_, bytes.size());
-        if (!bytes.empty()) std::memcpy(b.as<Blob>()->data, bytes.data(), bytes.size());
-        return made(tag, b);
-      }
-      case kCode: return code(tag);
       case kGlobalFn: {
         // The function's id comes before its name's, as the writer gave them.
         size_t id = reserve(tag);
-        Value sym = value();
-        if (TYPE(sym) != Kind::Symbol) corrupt();
-        Value f = global_value(sym);
+        Value name = value();
+        if (TYPE(name) != Kind::Symbol) corrupt();
+        Value f = global_value(name);
         if (TYPE(f) != Kind::Closure && TYPE(f) != Kind::Builtin)
-          throw std::runtime_error("library image: " + symbol_name(sym) + " is not a function");
+          throw std::runtime_error("library image: " + symbol_name(name) + " is not a function");
         if (id != kNoId) objects_[id] = f;
         return f;
       }
@@ -504,10 +528,13 @@ class FormReader {
     uint32_t nconsts = load<uint32_t>(f + 30), ninsns = load<uint32_t>(f + 34);
     if (nconsts > left()) corrupt();
     size_t id = reserve(tag);
-    size_t base = held_.size();
-    for (uint32_t i = 0; i < 4 + nconsts; ++i) {  // lines, name, file, shared, constants
+    // held_[base, held_top_): this code's; a nested one's go above.
+    size_t base = held_top_, n = 4 + size_t(nconsts);
+    if (held_.size() < base + n) held_.resize(2 * (base + n));
+    held_top_ += n;
+    for (size_t i = 0; i < n; ++i) {  // lines, name, file, shared, constants
       Value v = value();
-      held_.push_back(v);
+      held_[base + i] = v;  // (a nested one may have grown held_)
     }
     if (ninsns > left() / sizeof(Insn)) corrupt();
     Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
@@ -531,7 +558,7 @@ class FormReader {
     c->ninsns = ninsns;
     if (nconsts) std::memcpy(code_consts(c), h + 4, nconsts * sizeof(Value));
     raw(const_cast<Insn*>(code_insns(c)), ninsns * sizeof(Insn));
-    held_.resize(base);
+    held_top_ = base;
     Value cv = Value::ref(c);
     if (id != kNoId) objects_[id] = cv;
     return cv;
@@ -549,6 +576,7 @@ class FormReader {
   };
   std::vector<Cell> cells_;
   std::vector<Value> held_;
+  size_t held_top_ = 0;
   struct NamedSymbol {
     std::string_view name;  // in the image
     SymbolPlace place;

@@ -206,3 +206,35 @@ TEST_CASE("a constant that holds itself stops the image's build", "[image]") {
   CHECK_THROWS_WITH(w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1"),
                     Catch::Contains("holds itself"));
 }
+
+TEST_CASE("a string from the image is inline or in a blob as the compiler made it", "[image]") {
+  // A code object's file name is inline (compile_toplevel's
+  // make_string_utf8), a string literal's characters in a Blob (so its
+  // copies can share them): the reader makes each the same way.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  auto is_inline = [](Value s) { return (s.header()->flags & kStringInline) != 0; };
+  auto literal = [](Code* c) {
+    for (uint32_t i = 0; i < c->nconsts; ++i)
+      if (TYPE(code_consts(c)[i]) == Kind::String) return code_consts(c)[i];
+    return NIL;
+  };
+  Value form = rt.eval_string("'(assign image-str-fn (fn () \"a literal\"))");
+  Value fn = compiler::compile_toplevel(vm, form, "image-test.arc", 1);
+  rt.vm().apply(fn, nullptr, 0);
+  Code* compiled = code_of(global_value(intern(vm, "image-str-fn")));
+  REQUIRE(is_inline(compiled->file));
+  REQUIRE(TYPE(literal(compiled)) == Kind::String);
+  REQUIRE_FALSE(is_inline(literal(compiled)));
+  compiler::ImageWriter w;
+  w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1");
+  std::string image = w.finish(0);
+  rt.eval_string("(= image-str-fn nil)");
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+  Code* read = code_of(global_value(intern(vm, "image-str-fn")));
+  CHECK(string_utf8(read->file) == "image-test.arc");
+  CHECK(is_inline(read->file));
+  REQUIRE(TYPE(literal(read)) == Kind::String);
+  CHECK(string_utf8(literal(read)) == "a literal");
+  CHECK_FALSE(is_inline(literal(read)));
+}
