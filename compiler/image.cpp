@@ -14,7 +14,8 @@
 // collects, so the reader may keep raw Values). An
 // interned symbol has a second number, over the whole image: the first
 // kSym of a name gives it the next, and later forms name it by that number
-// (kSymAgain), so a start interns each name once (vm::SymbolPlace).
+// (kSymAgain), so a start interns each name once (vm::SymbolPlace); a
+// source position's file is numbered the same way.
 // Instructions, and a string's characters, are stored little-endian.
 #include "compiler/image.h"
 
@@ -62,7 +63,7 @@ enum Tag : uint8_t {
   kNum,       // a bignum or ratnum: its decimal text
   kBlob,      // a blob: size, bytes
   kCode,      // a code object: fields, lines, name, file, shared slots, constants, instructions
-  kCons,      // a cons: position flag [file, line, column], car, then cdr
+  kCons,      // a cons: position (FormWriter::position), car, then cdr
   kGlobalFn,  // a function constant: the symbol whose global held it, as a value
   kSymAgain,  // an interned symbol named before in the image: its number
 };
@@ -129,8 +130,8 @@ constexpr int kCodeFieldBytes = 2 + 2 + 1 + 1 + 8 * 4;
 class FormWriter {
  public:
   FormWriter(VM& vm, std::string& out, std::unordered_map<std::string, uint64_t>& symbol_ids,
-             const std::string& where)
-      : vm_(vm), out_(out), symbol_ids_(symbol_ids), where_(where) {}
+             std::unordered_map<std::string, uint64_t>& file_ids, const std::string& where)
+      : vm_(vm), out_(out), symbol_ids_(symbol_ids), file_ids_(file_ids), where_(where) {}
 
   void form(Value v) {
     mark(v);
@@ -205,16 +206,30 @@ class FormWriter {
       if (TYPE(v) != Kind::Cons) return object(v);
       Cons* c = v.as<Cons>();
       out_ += char(first(v, kCons));
-      uint64_t pos = pos_of(v);
-      out_ += char(pos != 0);
-      if (pos) {
-        put_text(out_, file_name(pos_file(pos)));
-        put_u(out_, pos_line(pos));
-        put_u(out_, pos_col(pos));
-      }
+      position(pos_of(v));
       value(c->car);
       v = c->cdr;
     }
+  }
+
+  // A cons's source position: 0 for none; else its file, 1 for a name the
+  // image names for the first time (then the name) or 2 + the number of
+  // one named before; then its line and column.
+  void position(uint64_t pos) {
+    if (!pos) {
+      put_u(out_, 0);
+      return;
+    }
+    std::string file = file_name(pos_file(pos));
+    auto [it, fresh] = file_ids_.emplace(file, file_ids_.size());
+    if (fresh) {
+      put_u(out_, 1);
+      put_text(out_, file);
+    } else {
+      put_u(out_, 2 + it->second);
+    }
+    put_u(out_, pos_line(pos));
+    put_u(out_, pos_col(pos));
   }
 
   void object(Value v) {
@@ -302,6 +317,7 @@ class FormWriter {
   VM& vm_;
   std::string& out_;
   std::unordered_map<std::string, uint64_t>& symbol_ids_;
+  std::unordered_map<std::string, uint64_t>& file_ids_;
   const std::string& where_;
   std::unordered_map<Word, bool> shared_;  // reached more than once
   std::unordered_set<Word> active_;        // being marked: lists and code objects
@@ -427,15 +443,12 @@ class FormReader {
     size_t base = cells_.size();
     for (;;) {
       uint64_t pos = 0;
-      if (byte()) {
-        std::string_view file = text();
-        if (file != last_file_ || !have_file_) {  // most positions name the file before
-          last_file_id_ = file_id(std::string(file));
-          last_file_ = file;
-          have_file_ = true;
-        }
+      if (uint64_t file = u()) {  // see FormWriter::position
+        if (file == 1) files_.push_back(file_id(std::string(text())));
+        else if (file - 2 >= files_.size()) corrupt();
+        uint32_t id = file == 1 ? files_.back() : files_[file - 2];
         uint64_t line = u(), col = u();
-        pos = make_pos(last_file_id_, uint32_t(line), uint32_t(col));
+        pos = make_pos(id, uint32_t(line), uint32_t(col));
       }
       size_t id = reserve(tag);
       Value car = value();
@@ -583,9 +596,7 @@ class FormReader {
   };
   std::vector<NamedSymbol> symbols_;  // the image's, by number (kSymAgain)
   uint64_t max_symbols_;
-  std::string_view last_file_;  // the last position's file, and its id
-  uint32_t last_file_id_ = 0;
-  bool have_file_ = false;
+  std::vector<uint32_t> files_;  // the positions' files (vm::file_id), by number
 };
 
 }  // namespace
@@ -593,7 +604,7 @@ class FormReader {
 ImageWriter::ImageWriter() = default;
 
 void ImageWriter::add_form(VM& vm, Value code, const std::string& where) {
-  FormWriter(vm, body_, symbol_ids_, where).form(code);
+  FormWriter(vm, body_, symbol_ids_, file_ids_, where).form(code);
   ++forms_;
 }
 

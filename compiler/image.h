@@ -55,6 +55,8 @@ class ImageWriter {
   std::string body_;
   // Each interned symbol's number: the order of the image's first naming.
   std::unordered_map<std::string, uint64_t> symbol_ids_;
+  // Each source position's file's number, in the same way.
+  std::unordered_map<std::string, uint64_t> file_ids_;
   uint32_t forms_ = 0;
   uint32_t prelude_forms_ = 0;
 };

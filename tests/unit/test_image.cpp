@@ -238,3 +238,31 @@ TEST_CASE("a string from the image is inline or in a blob as the compiler made i
   CHECK(string_utf8(literal(read)) == "a literal");
   CHECK_FALSE(is_inline(literal(read)));
 }
+
+TEST_CASE("a quoted list from the image keeps its source position", "[image]") {
+  // A position's file is named once in the image and numbered after: forms
+  // from two files, the first named again, each keep their own.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  const char* files[] = {"image-pos-a.arc", "image-pos-b.arc", "image-pos-a.arc"};
+  compiler::ImageWriter w;
+  for (uint32_t i = 0; i < 3; ++i) {
+    Value quoted = src_cons(vm, intern(vm, "x"), NIL, make_pos(file_id(files[i]), 10 + i, 3 + i));
+    Value form = list(vm, {intern(vm, "assign"), intern(vm, "image-pos-" + std::to_string(i)),
+                           list(vm, {intern(vm, "quote"), quoted})});
+    Value fn = compiler::compile_toplevel(vm, form, files[i], 10 + i);
+    w.add_form(vm, fn.as<Closure>()->code, files[i]);
+  }
+  std::string image = w.finish(0);
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+  for (uint32_t i = 0; i < 3; ++i) {
+    INFO(i);
+    Value v = global_value(intern(vm, "image-pos-" + std::to_string(i)));
+    REQUIRE(TYPE(v) == Kind::Cons);
+    uint64_t pos = pos_of(v);
+    REQUIRE(pos != 0);
+    CHECK(file_name(pos_file(pos)) == files[i]);
+    CHECK(pos_line(pos) == 10 + i);
+    CHECK(pos_col(pos) == 3 + i);
+  }
+}
