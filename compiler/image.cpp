@@ -11,12 +11,12 @@
 // a code object's lines, its constant strings) get no id, so the reader
 // keeps no list of them. Ids start again at each form (no collection runs
 // while one form is read, vm/object.h's invariant that allocation never
-// collects, so the reader may keep raw Values). An
-// interned symbol has a second number, over the whole image: the first
-// kSym of a name gives it the next, and later forms name it by that number
-// (kSymAgain), so a start interns each name once (vm::SymbolPlace); a
-// source position's file is numbered the same way.
-// Instructions, and a string's characters, are stored little-endian.
+// collects, so the reader may keep raw Values). An interned symbol has a
+// second number, over the whole image: the first kSym of a name gives it
+// the next, and later forms name it by that number (kSymAgain), so a start
+// interns each name once (vm::SymbolPlace); a source position's file is
+// numbered the same way. Instructions, and a string's characters, are
+// stored little-endian.
 #include "compiler/image.h"
 
 #include <bit>
@@ -125,6 +125,11 @@ uint64_t get_fixed(std::string_view s, size_t at, int bytes) {
 // line, nup, exact_nargs, frame_words, nconsts and ninsns (4 each); a
 // start reads them with loads at known offsets instead of twelve varints.
 constexpr int kCodeFieldBytes = 2 + 2 + 1 + 1 + 8 * 4;
+// After them a byte saying which of its first values are not written as
+// values: its line table's bytes follow inline (a Blob no other object of
+// the form holds), its file is the enclosing code object's (a nested
+// function's, as the compiler gives it), its shared slots are nil (most).
+constexpr uint8_t kLinesInline = 1, kOuterFile = 2, kSharedNil = 4;
 
 // One form's value graph, written (see the file's opening).
 class FormWriter {
@@ -306,11 +311,24 @@ class FormWriter {
     for (uint32_t f : {c->nlocals, c->maxstack, c->line, c->nup, uint32_t(c->exact_nargs),
                        c->frame_words, c->nconsts, c->ninsns})
       put_fixed(out_, f, 4);
-    value(c->lines);
+    Value outer = outer_file_;
+    bool lines_inline = TYPE(c->lines) == Kind::Blob && !shared_[c->lines.word()];
+    uint8_t layout = uint8_t((lines_inline ? kLinesInline : 0) |
+                             (outer != UNBOUND && c->file == outer ? kOuterFile : 0) |
+                             (c->shared.is_nil() ? kSharedNil : 0));
+    out_ += char(layout);
+    if (lines_inline) {
+      Blob* b = c->lines.as<Blob>();
+      put_text(out_, std::string_view(reinterpret_cast<const char*>(b->data), b->size));
+    } else {
+      value(c->lines);
+    }
     value(c->name);
-    value(c->file);
-    value(c->shared);
+    if (!(layout & kOuterFile)) value(c->file);
+    if (!(layout & kSharedNil)) value(c->shared);
+    outer_file_ = c->file;
     for (uint32_t i = 0; i < c->nconsts; ++i) value(code_consts(c)[i]);
+    outer_file_ = outer;
     for (uint32_t i = 0; i < c->ninsns; ++i) put_fixed(out_, code_insns(c)[i], 4);
   }
 
@@ -321,6 +339,7 @@ class FormWriter {
   const std::string& where_;
   std::unordered_map<Word, bool> shared_;  // reached more than once
   std::unordered_set<Word> active_;        // being marked: lists and code objects
+  Value outer_file_ = UNBOUND;             // the file of the code being written
   std::unordered_map<Word, uint64_t> ids_;
 };
 
@@ -354,6 +373,7 @@ class FormReader {
   Value form() {
     objects_.clear();
     held_top_ = 0;
+    outer_file_ = UNBOUND;
     return value();
   }
 
@@ -535,20 +555,39 @@ class FormReader {
   // made last, its fields stored as it is allocated, as the compiler makes
   // one (compile.cpp), so no store needs the write barrier.
   [[gnu::noinline]] Value code(uint8_t tag) {
-    if (left() < kCodeFieldBytes) corrupt();
+    if (left() < kCodeFieldBytes + 1) corrupt();
     const uint8_t* f = p_;
     p_ += kCodeFieldBytes;
+    uint8_t layout = *p_++;
+    if (layout & ~(kLinesInline | kOuterFile | kSharedNil)) corrupt();
     uint32_t nconsts = load<uint32_t>(f + 30), ninsns = load<uint32_t>(f + 34);
     if (nconsts > left()) corrupt();
     size_t id = reserve(tag);
-    // held_[base, held_top_): this code's; a nested one's go above.
+    // held_[base, held_top_): this code's lines, name, file, shared and
+    // constants; a nested one's go above (and may grow held_).
     size_t base = held_top_, n = 4 + size_t(nconsts);
     if (held_.size() < base + n) held_.resize(2 * (base + n));
     held_top_ += n;
-    for (size_t i = 0; i < n; ++i) {  // lines, name, file, shared, constants
-      Value v = value();
-      held_[base + i] = v;  // (a nested one may have grown held_)
+    Value v = layout & kLinesInline ? blob(kBlob) : value();
+    held_[base] = v;
+    v = value();
+    held_[base + 1] = v;
+    if (layout & kOuterFile) {
+      if (outer_file_ == UNBOUND) corrupt();
+      v = outer_file_;
+    } else {
+      v = value();
     }
+    held_[base + 2] = v;
+    v = layout & kSharedNil ? NIL : value();
+    held_[base + 3] = v;
+    Value outer = outer_file_;
+    outer_file_ = held_[base + 2];
+    for (size_t i = 4; i < n; ++i) {
+      v = value();
+      held_[base + i] = v;
+    }
+    outer_file_ = outer;
     if (ninsns > left() / sizeof(Insn)) corrupt();
     Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
     const Value* h = held_.data() + base;
@@ -590,6 +629,7 @@ class FormReader {
   std::vector<Cell> cells_;
   std::vector<Value> held_;
   size_t held_top_ = 0;
+  Value outer_file_ = UNBOUND;  // the file of the code whose constants are being read
   struct NamedSymbol {
     std::string_view name;  // in the image
     SymbolPlace place;

@@ -4,6 +4,7 @@
 // (the library is then compiled from source).
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,20 +22,43 @@ namespace {
 
 using namespace vm;
 
+// The slots of c's assigned locals that a continuation's capture boxes
+// (Code::shared), and its nested code objects' after it; disassemble does
+// not show them. *with_slots counts the code objects that have some.
+std::string shared_slots(Code* c, int* with_slots) {
+  std::string s = " shared";
+  if (TYPE(c->shared) == Kind::Blob) {
+    ++*with_slots;
+    Blob* b = c->shared.as<Blob>();
+    for (size_t i = 0; i + sizeof(uint32_t) <= b->size; i += sizeof(uint32_t)) {
+      uint32_t slot;
+      std::memcpy(&slot, b->data + i, sizeof slot);
+      s += " " + std::to_string(slot);
+    }
+  }
+  for (uint32_t i = 0; i < c->nconsts; ++i)
+    if (TYPE(code_consts(c)[i]) == Kind::Code)
+      s += shared_slots(code_consts(c)[i].as<Code>(), with_slots);
+  return s;
+}
+
 // What a global is, as far as a program can tell: for a function or a
 // macro its whole bytecode with constants, names, files and lines
-// (disassemble), for anything else its type and written form.
-std::string describe(VM& vm, Value v) {
+// (disassemble) and its shared slots, for anything else its type and
+// written form.
+std::string describe(VM& vm, Value v, int* with_slots) {
   if (v == UNBOUND) return "unbound";
   Kind k = TYPE(v);
-  if (k == Kind::Closure) return "fn " + compiler::disassemble(vm, v);
+  if (k == Kind::Closure)
+    return "fn " + compiler::disassemble(vm, v) + shared_slots(code_of(v), with_slots);
   if (k == Kind::Tagged && v.as<Tagged>()->tag == vm.S.mac &&
       TYPE(v.as<Tagged>()->rep) == Kind::Closure)
-    return "mac " + compiler::disassemble(vm, v.as<Tagged>()->rep);
+    return "mac " + compiler::disassemble(vm, v.as<Tagged>()->rep) +
+           shared_slots(code_of(v.as<Tagged>()->rep), with_slots);
   if (k == Kind::Table) {  // its entries, sorted: the order is the keys' hashes'
     std::vector<std::string> entries;
     table_each(v, [&](Value key, Value val) {
-      entries.push_back(write_string(vm, key) + " " + describe(vm, val));
+      entries.push_back(write_string(vm, key) + " " + describe(vm, val, with_slots));
     });
     std::sort(entries.begin(), entries.end());
     std::string s = "table";
@@ -45,7 +69,7 @@ std::string describe(VM& vm, Value v) {
 }
 
 // Every global of a fresh runtime's library, by name.
-std::map<std::string, std::string> library_globals(bool image, bool* from_image) {
+std::map<std::string, std::string> library_globals(bool image, bool* from_image, int* with_slots) {
   compiler::RuntimeOptions opts;
   opts.library_image = image;
   compiler::Runtime rt(opts);
@@ -53,7 +77,7 @@ std::map<std::string, std::string> library_globals(bool image, bool* from_image)
   std::map<std::string, std::string> globals;
   for (Value sym : all_symbols(rt.vm()))
     if (TYPE(sym) == Kind::Symbol && global_value(sym) != UNBOUND)
-      globals[symbol_name(sym)] = describe(rt.vm(), global_value(sym));
+      globals[symbol_name(sym)] = describe(rt.vm(), global_value(sym), with_slots);
   return globals;
 }
 
@@ -61,8 +85,11 @@ std::map<std::string, std::string> library_globals(bool image, bool* from_image)
 
 TEST_CASE("the library from its image is the library from source", "[image]") {
   bool a = false, b = true;
-  std::map<std::string, std::string> from_image = library_globals(true, &a);
-  std::map<std::string, std::string> from_source = library_globals(false, &b);
+  int image_slots = 0, source_slots = 0;
+  std::map<std::string, std::string> from_image = library_globals(true, &a, &image_slots);
+  std::map<std::string, std::string> from_source = library_globals(false, &b, &source_slots);
+  CHECK(image_slots > 0);  // some have shared slots, which the image writes
+  CHECK(image_slots == source_slots);
   REQUIRE(a);  // this binary has its image, and it matched
   REQUIRE_FALSE(b);
   CHECK(from_image.size() > 500);
@@ -265,4 +292,26 @@ TEST_CASE("a quoted list from the image keeps its source position", "[image]") {
     CHECK(pos_line(pos) == 10 + i);
     CHECK(pos_col(pos) == 3 + i);
   }
+}
+
+TEST_CASE("a nested function from the image has its enclosing code's file", "[image]") {
+  // The image does not write a nested code object's file when it is the
+  // enclosing one's (kOuterFile): the reader gives it that one, the same
+  // string, as the compiler did.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  Value form = rt.eval_string("'(assign image-fns (list (fn () 1) (fn () (fn () 2))))");
+  Value fn = compiler::compile_toplevel(vm, form, "image-outer.arc", 1);
+  compiler::ImageWriter w;
+  w.add_form(vm, fn.as<Closure>()->code, "image-outer.arc:1");
+  std::string image = w.finish(0);
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+  Value fns = global_value(intern(vm, "image-fns"));
+  Value a = fns.as<Cons>()->car, b = fns.as<Cons>()->cdr.as<Cons>()->car;
+  Value inner = rt.eval_string("((cadr image-fns))");
+  REQUIRE(TYPE(a) == Kind::Closure);
+  REQUIRE(TYPE(inner) == Kind::Closure);
+  CHECK(string_utf8(code_of(a)->file) == "image-outer.arc");
+  CHECK(code_of(a)->file == code_of(b)->file);
+  CHECK(code_of(inner)->file == code_of(a)->file);
 }
