@@ -4,21 +4,26 @@
 // length and checksum; the form counts; uniq's counter; the count of
 // interned symbols the image names, for the reader's table), then the body:
 // each form's code object as a tagged value graph. Numbers are unsigned
-// LEB128 varints unless said otherwise. Within a form, every heap object
-// written gets the next id, on the reader's side in the same order, and a
-// later reference to it is a kRef with that id; ids start again at each
-// form (no collection runs while one form is read, vm/object.h's invariant
-// that allocation never collects, so the reader may keep raw Values). An
-// interned symbol has a second number, over the whole image: the first
-// kSym of a name gives it the next, and later forms name it by that number
-// (kSymAgain), so a start interns each name once (vm::SymbolPlace).
-// Instructions, and a string's characters, are stored little-endian.
+// LEB128 varints unless said otherwise. Within a form, a heap object the
+// form reaches more than once is written whole the first time, its tag
+// marked kShared, and gets the next id, on the reader's side in the same
+// order; a later reference to it is a kRef with that id. The others (most:
+// a code object's lines, its constant strings) get no id, so the reader
+// keeps no list of them. Ids start again at each form (no collection runs
+// while one form is read, vm/object.h's invariant that allocation never
+// collects, so the reader may keep raw Values). An interned symbol has a
+// second number, over the whole image: the first kSym of a name gives it
+// the next, and later forms name it by that number (kSymAgain), so a start
+// interns each name once (vm::SymbolPlace); a source position's file is
+// numbered the same way. Instructions, and a string's characters, are
+// stored little-endian.
 #include "compiler/image.h"
 
 #include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -43,7 +48,7 @@ using namespace vm;
 
 namespace {
 
-constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '4'};
+constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '5'};
 // magic, source hash, body length, body checksum, forms and prelude forms
 // (32 bits each), uniq's counter, symbols.
 constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8 + 8;
@@ -53,15 +58,21 @@ enum Tag : uint8_t {
   kRef,       // an object of this form written before: its id
   kSym,       // an interned symbol the image names for the first time: its name
   kUsym,      // an uninterned symbol: its name
-  kStr,       // a string: wide flag, length, characters (1 or 4 bytes each)
+  kStr,       // a string: flags (kStrWide, kStrInline), length, characters (1 or 4 bytes each)
   kFlo,       // a flonum: its 8 bytes
   kNum,       // a bignum or ratnum: its decimal text
   kBlob,      // a blob: size, bytes
   kCode,      // a code object: fields, lines, name, file, shared slots, constants, instructions
-  kCons,      // a cons: position flag [file, line, column], car, then cdr
+  kCons,      // a cons: position (FormWriter::position), car, then cdr
   kGlobalFn,  // a function constant: the symbol whose global held it, as a value
   kSymAgain,  // an interned symbol named before in the image: its number
 };
+// Or'd into the tag of an object that a later kRef of its form names: only
+// those get an id, so the reader keeps only the objects it will be asked for.
+constexpr uint8_t kShared = 0x80;
+// A kStr's flags: its characters are four bytes each; it holds them inline
+// (vm/object.h, kStringInline).
+constexpr uint8_t kStrWide = 1, kStrInline = 2;
 
 uint64_t fnv1a(uint64_t h, std::string_view s) {
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
@@ -109,12 +120,78 @@ uint64_t get_fixed(std::string_view s, size_t at, int bytes) {
   return v;
 }
 
+// A code object's fields before its values, at fixed widths (little-endian):
+// nreq, nopt (2 bytes each), rest, lenient (1), then nlocals, maxstack,
+// line, nup, exact_nargs, frame_words, nconsts and ninsns (4 each); a
+// start reads them with loads at known offsets instead of twelve varints.
+constexpr int kCodeFieldBytes = 2 + 2 + 1 + 1 + 8 * 4;
+// After them a byte saying which of its first values are not written as
+// values: its line table's bytes follow inline (a Blob no other object of
+// the form holds), its file is the enclosing code object's (a nested
+// function's, as the compiler gives it), its shared slots are nil (most).
+constexpr uint8_t kLinesInline = 1, kOuterFile = 2, kSharedNil = 4;
+
 // One form's value graph, written (see the file's opening).
 class FormWriter {
  public:
   FormWriter(VM& vm, std::string& out, std::unordered_map<std::string, uint64_t>& symbol_ids,
-             const std::string& where)
-      : vm_(vm), out_(out), symbol_ids_(symbol_ids), where_(where) {}
+             std::unordered_map<std::string, uint64_t>& file_ids, const std::string& where)
+      : vm_(vm), out_(out), symbol_ids_(symbol_ids), file_ids_(file_ids), where_(where) {}
+
+  void form(Value v) {
+    mark(v);
+    value(v);
+  }
+
+ private:
+  // Finds the objects the form reaches more than once (shared_): only they
+  // are given ids. Walks what value writes, in the same way. The reader
+  // makes a list or a code object after what it holds (FormReader::list,
+  // FormReader::code), so a value that holds itself cannot be read: it
+  // stops the build here, as a constant the image cannot hold does.
+  void mark(Value v) {
+    std::vector<Word> spine;  // this list's cells, active until its end
+    for (;;) {
+      if (!v.is_ref()) break;
+      auto [it, fresh] = shared_.emplace(v.word(), false);
+      if (!fresh) {
+        if (active_.count(v.word()))
+          throw std::runtime_error(where_ +
+                                   ": a constant that holds itself, which the library image "
+                                   "cannot hold");
+        it->second = true;
+        break;
+      }
+      if (TYPE(v) == Kind::Cons) {
+        active_.insert(v.word());
+        spine.push_back(v.word());
+        mark(v.as<Cons>()->car);
+        v = v.as<Cons>()->cdr;
+        continue;
+      }
+      if (TYPE(v) == Kind::Code) {
+        Code* c = v.as<Code>();
+        active_.insert(v.word());
+        for (Value x : {c->lines, c->name, c->file, c->shared}) mark(x);
+        for (uint32_t i = 0; i < c->nconsts; ++i) mark(code_consts(c)[i]);
+        active_.erase(v.word());
+      } else if (TYPE(v) == Kind::Builtin) {
+        mark(v.as<Builtin>()->name);
+      } else if (TYPE(v) == Kind::Closure) {
+        mark(code_of(v)->name);
+      }
+      break;
+    }
+    for (Word w : spine) active_.erase(w);
+  }
+
+  // The tag of v's first writing: with kShared, and an id, if a kRef will
+  // name it again.
+  uint8_t first(Value v, Tag tag) {
+    if (!shared_[v.word()]) return tag;
+    ids_.emplace(v.word(), ids_.size());
+    return tag | kShared;
+  }
 
   void value(Value v) {
     // A list's spine is written as a loop, so a long quoted list needs no
@@ -125,43 +202,56 @@ class FormWriter {
         put_u(out_, v.word());
         return;
       }
-      auto [it, fresh] = ids_.emplace(v.word(), ids_.size());
-      if (!fresh) {
+      auto it = ids_.find(v.word());
+      if (it != ids_.end()) {
         out_ += char(kRef);
         put_u(out_, it->second);
         return;
       }
       if (TYPE(v) != Kind::Cons) return object(v);
       Cons* c = v.as<Cons>();
-      out_ += char(kCons);
-      uint64_t pos = pos_of(v);
-      out_ += char(pos != 0);
-      if (pos) {
-        put_text(out_, file_name(pos_file(pos)));
-        put_u(out_, pos_line(pos));
-        put_u(out_, pos_col(pos));
-      }
+      out_ += char(first(v, kCons));
+      position(pos_of(v));
       value(c->car);
       v = c->cdr;
     }
   }
 
- private:
+  // A cons's source position: 0 for none; else its file, 1 for a name the
+  // image names for the first time (then the name) or 2 + the number of
+  // one named before; then its line and column.
+  void position(uint64_t pos) {
+    if (!pos) {
+      put_u(out_, 0);
+      return;
+    }
+    std::string file = file_name(pos_file(pos));
+    auto [it, fresh] = file_ids_.emplace(file, file_ids_.size());
+    if (fresh) {
+      put_u(out_, 1);
+      put_text(out_, file);
+    } else {
+      put_u(out_, 2 + it->second);
+    }
+    put_u(out_, pos_line(pos));
+    put_u(out_, pos_col(pos));
+  }
+
   void object(Value v) {
     switch (TYPE(v)) {
       case Kind::Symbol: {
         std::string name = symbol_name(v);
         if (find_symbol(vm_, name) != v) {
-          out_ += char(kUsym);
+          out_ += char(first(v, kUsym));
           put_text(out_, name);
           return;
         }
         auto [it, fresh] = symbol_ids_.emplace(name, symbol_ids_.size());
         if (fresh) {
-          out_ += char(kSym);
+          out_ += char(first(v, kSym));
           put_text(out_, name);
         } else {
-          out_ += char(kSymAgain);
+          out_ += char(first(v, kSymAgain));
           put_u(out_, it->second);
         }
         return;
@@ -169,8 +259,8 @@ class FormWriter {
       case Kind::String: {
         uint64_t n = string_len(v);
         bool wide = v.header()->flags & kStringWide;
-        out_ += char(kStr);
-        out_ += char(wide);
+        out_ += char(first(v, kStr));
+        out_ += char((wide ? kStrWide : 0) | (v.header()->flags & kStringInline ? kStrInline : 0));
         put_u(out_, n);
         for (uint64_t i = 0; i < n; ++i) put_fixed(out_, string_ref(v, i), wide ? 4 : 1);
         return;
@@ -178,28 +268,28 @@ class FormWriter {
       case Kind::Flonum: {
         uint64_t bits;
         std::memcpy(&bits, &v.as<Flonum>()->d, sizeof bits);
-        out_ += char(kFlo);
+        out_ += char(first(v, kFlo));
         put_fixed(out_, bits, 8);
         return;
       }
       case Kind::Bignum:
       case Kind::Ratnum:
-        out_ += char(kNum);
+        out_ += char(first(v, kNum));
         put_text(out_, number_to_string(vm_, v));
         return;
       case Kind::Blob: {
         Blob* b = v.as<Blob>();
-        out_ += char(kBlob);
+        out_ += char(first(v, kBlob));
         put_text(out_, std::string_view(reinterpret_cast<const char*>(b->data), b->size));
         return;
       }
-      case Kind::Code: return code(v.as<Code>());
+      case Kind::Code: return code(v);
       case Kind::Closure:
       case Kind::Builtin: {
         // The global that holds it: a builtin's own name, a closure's code's.
         Value name = TYPE(v) == Kind::Builtin ? v.as<Builtin>()->name : code_of(v)->name;
         if (TYPE(name) == Kind::Symbol && global_value(name) == v) {
-          out_ += char(kGlobalFn);
+          out_ += char(first(v, kGlobalFn));
           value(name);  // by its number once the image has named it
           return;
         }
@@ -211,29 +301,58 @@ class FormWriter {
                              " that the library image cannot hold");
   }
 
-  void code(Code* c) {
-    out_ += char(kCode);
-    for (uint64_t f : {uint64_t(c->nreq), uint64_t(c->nopt), uint64_t(c->rest),
-                       uint64_t(c->lenient), uint64_t(c->nlocals), uint64_t(c->maxstack),
-                       uint64_t(c->line), uint64_t(c->nup), uint64_t(uint32_t(c->exact_nargs)),
-                       uint64_t(c->frame_words), uint64_t(c->nconsts), uint64_t(c->ninsns)})
-      put_u(out_, f);
-    value(c->lines);
+  void code(Value v) {
+    Code* c = v.as<Code>();
+    out_ += char(first(v, kCode));
+    put_fixed(out_, c->nreq, 2);
+    put_fixed(out_, c->nopt, 2);
+    put_fixed(out_, c->rest, 1);
+    put_fixed(out_, c->lenient, 1);
+    for (uint32_t f : {c->nlocals, c->maxstack, c->line, c->nup, uint32_t(c->exact_nargs),
+                       c->frame_words, c->nconsts, c->ninsns})
+      put_fixed(out_, f, 4);
+    Value outer = outer_file_;
+    bool lines_inline = TYPE(c->lines) == Kind::Blob && !shared_[c->lines.word()];
+    uint8_t layout = uint8_t((lines_inline ? kLinesInline : 0) |
+                             (outer != UNBOUND && c->file == outer ? kOuterFile : 0) |
+                             (c->shared.is_nil() ? kSharedNil : 0));
+    out_ += char(layout);
+    if (lines_inline) {
+      Blob* b = c->lines.as<Blob>();
+      put_text(out_, std::string_view(reinterpret_cast<const char*>(b->data), b->size));
+    } else {
+      value(c->lines);
+    }
     value(c->name);
-    value(c->file);
-    value(c->shared);
+    if (!(layout & kOuterFile)) value(c->file);
+    if (!(layout & kSharedNil)) value(c->shared);
+    outer_file_ = c->file;
     for (uint32_t i = 0; i < c->nconsts; ++i) value(code_consts(c)[i]);
+    outer_file_ = outer;
     for (uint32_t i = 0; i < c->ninsns; ++i) put_fixed(out_, code_insns(c)[i], 4);
   }
 
   VM& vm_;
   std::string& out_;
   std::unordered_map<std::string, uint64_t>& symbol_ids_;
+  std::unordered_map<std::string, uint64_t>& file_ids_;
   const std::string& where_;
+  std::unordered_map<Word, bool> shared_;  // reached more than once
+  std::unordered_set<Word> active_;        // being marked: lists and code objects
+  Value outer_file_ = UNBOUND;             // the file of the code being written
   std::unordered_map<Word, uint64_t> ids_;
 };
 
 [[noreturn]] void corrupt() { throw std::runtime_error("library image: corrupt"); }
+
+// A little-endian word of the image.
+template <typename T>
+T load(const uint8_t* p) {
+  static_assert(std::endian::native == std::endian::little);
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
 
 // The reader of FormWriter's output. Bounds are checked although the
 // checksum vouched for the bytes (or, for the binary's own image, the
@@ -243,24 +362,30 @@ class FormReader {
   // symbols: how many the image names (the header's count); a body that
   // names more is corrupt.
   FormReader(VM& vm, std::string_view body, uint64_t symbols)
-      : vm_(vm), s_(body), max_symbols_(symbols) {
+      : vm_(vm),
+        p_(reinterpret_cast<const uint8_t*>(body.data())),
+        end_(p_ + body.size()),
+        max_symbols_(symbols) {
     symbols_.reserve(symbols);
   }
-  bool done() const { return at_ == s_.size(); }
+  bool done() const { return p_ == end_; }
 
   Value form() {
     objects_.clear();
+    held_top_ = 0;
+    outer_file_ = UNBOUND;
     return value();
   }
 
  private:
+  size_t left() const { return size_t(end_ - p_); }
   uint8_t byte() {
-    if (at_ >= s_.size()) corrupt();
-    return uint8_t(s_[at_++]);
+    if (p_ == end_) corrupt();
+    return *p_++;
   }
   uint64_t u() {
     // Most numbers are one byte: those take one test, not the loop.
-    if (at_ < s_.size() && !(uint8_t(s_[at_]) & 0x80)) return uint8_t(s_[at_++]);
+    if (p_ != end_ && *p_ < 0x80) return *p_++;
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       uint8_t b = byte();
@@ -269,182 +394,249 @@ class FormReader {
     }
     corrupt();
   }
-  uint64_t fixed(int bytes) {
-    if (s_.size() - at_ < size_t(bytes)) corrupt();
-    uint64_t v = get_fixed(s_, at_, bytes);
-    at_ += bytes;
-    return v;
-  }
   std::string_view text() {
     uint64_t n = u();
-    if (n > s_.size() - at_) corrupt();
-    std::string_view t = s_.substr(at_, n);
-    at_ += n;
+    if (n > left()) corrupt();
+    std::string_view t(reinterpret_cast<const char*>(p_), n);
+    p_ += n;
     return t;
   }
-  Value made(Value v) {
-    objects_.push_back(v);
+  // v, given an id if its tag says a kRef will name it.
+  Value made(uint8_t tag, Value v) {
+    if (tag & kShared) objects_.push_back(v);
     return v;
   }
   // n bytes, little-endian words of 1 or 4 bytes, copied as they are.
   void raw(void* to, uint64_t n) {
     static_assert(std::endian::native == std::endian::little);
-    if (n > s_.size() - at_) corrupt();
-    if (n) std::memcpy(to, s_.data() + at_, n);
-    at_ += n;
+    if (n > left()) corrupt();
+    if (n) std::memcpy(to, p_, n);
+    p_ += n;
   }
 
   Value value() {
-    // A cons chain: each cell's cdr is the next value read; the first cell
-    // is the result (see FormWriter::value).
-    Value first = NIL, last = NIL;
-    for (;;) {
-      uint8_t tag = byte();
-      if (tag != kCons) {
-        Value v = atom(tag);
-        if (last.is_nil()) return v;
-        set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, v);
-        return first;
+    uint8_t tag = byte();
+    switch (tag) {  // the commonest first, without the cons loop
+      case kSymAgain: {
+        uint64_t id = u();
+        if (id >= symbols_.size()) corrupt();
+        return intern(vm_, symbols_[id].name, symbols_[id].place);
       }
-      uint64_t pos = 0;
-      if (byte()) {
-        std::string_view file = text();
-        if (file != last_file_ || !have_file_) {  // most positions name the file before
-          last_file_id_ = file_id(std::string(file));
-          last_file_ = file;
-          have_file_ = true;
-        }
-        uint64_t line = u(), col = u();
-        pos = make_pos(last_file_id_, uint32_t(line), uint32_t(col));
+      case kRef: {
+        uint64_t id = u();
+        if (id >= objects_.size() || objects_[id] == UNBOUND) corrupt();
+        return objects_[id];
       }
-      Value cell = made(src_cons(vm_, NIL, NIL, pos));
-      Value car = value();
-      set(vm_, cell.as<Cons>(), &cell.as<Cons>()->car, car);
-      if (last.is_nil()) first = cell;
-      else set(vm_, last.as<Cons>(), &last.as<Cons>()->cdr, cell);
-      last = cell;
-    }
-  }
-
-  Value atom(uint8_t tag) {
-    switch (tag) {
       case kImm: {
         Value v = Value::from_word(u());
         if (v.is_ref()) corrupt();
         return v;
       }
-      case kRef: {
-        uint64_t id = u();
-        if (id >= objects_.size()) corrupt();
-        return objects_[id];
+      case kCode:
+      case kCode | kShared: return code(tag);
+      case kBlob:
+      case kBlob | kShared: return blob(tag);
+      case kStr:
+      case kStr | kShared: return str(tag);
+      case kCons:
+      case kCons | kShared: return list(tag);
+      case kSym:
+      case kSym | kShared: return sym(tag);
+      default: return atom(tag);
+    }
+  }
+
+  // A place in objects_ for an object whose tag says a kRef will name it,
+  // made only after what it holds is read (list, code); kNoId if none.
+  size_t reserve(uint8_t tag) {
+    if (!(tag & kShared)) return kNoId;
+    objects_.push_back(UNBOUND);  // a kRef to it before it is made is corrupt
+    return objects_.size() - 1;
+  }
+  static constexpr size_t kNoId = ~size_t(0);
+
+  // A cons chain: each cell's cdr is the next value read (see
+  // FormWriter::value). The cars and the final cdr are read first and the
+  // cells made last to first, each with its fields as it is allocated, so
+  // no store needs the write barrier (vm/object.h), as cons() does.
+  [[gnu::noinline]] Value list(uint8_t tag) {
+    size_t base = cells_.size();
+    for (;;) {
+      uint64_t pos = 0;
+      if (uint64_t file = u()) {  // see FormWriter::position
+        if (file == 1) files_.push_back(file_id(std::string(text())));
+        else if (file - 2 >= files_.size()) corrupt();
+        uint32_t id = file == 1 ? files_.back() : files_[file - 2];
+        uint64_t line = u(), col = u();
+        pos = make_pos(id, uint32_t(line), uint32_t(col));
       }
-      case kSym: {
-        if (symbols_.size() == max_symbols_) corrupt();
-        symbols_.push_back({text(), {}});
-        return made(intern(vm_, symbols_.back().name, symbols_.back().place));
-      }
+      size_t id = reserve(tag);
+      Value car = value();
+      cells_.push_back({car, pos, id});
+      if (p_ == end_ || (*p_ & ~kShared) != kCons) break;
+      tag = *p_++;
+    }
+    Value v = value();
+    for (size_t i = cells_.size(); i-- > base;) {
+      v = src_cons(vm_, cells_[i].car, v, cells_[i].pos);
+      if (cells_[i].id != kNoId) objects_[cells_[i].id] = v;
+    }
+    cells_.resize(base);
+    return v;
+  }
+
+  [[gnu::noinline]] Value sym(uint8_t tag) {
+    if (symbols_.size() == max_symbols_) corrupt();
+    symbols_.push_back({text(), {}});
+    return made(tag, intern(vm_, symbols_.back().name, symbols_.back().place));
+  }
+
+  // A string as the compiler made it: a constant's characters in a Blob
+  // (make_string_in_blob), a file's name inline (make_string_utf8).
+  [[gnu::noinline]] Value str(uint8_t tag) {
+    uint8_t flags = byte();
+    bool wide = flags & kStrWide;
+    uint64_t n = u();
+    if (n > left() / (wide ? 4 : 1)) corrupt();
+    Value s;
+    if (flags & kStrInline) {
+      if (wide || n > kStringInlineMax) corrupt();
+      s = make_string(vm_, n);
+    } else {
+      s = make_string_in_blob(vm_, n, wide);
+    }
+    raw(string_bytes(s), n * (wide ? 4 : 1));
+    return made(tag, s);
+  }
+
+  [[gnu::noinline]] Value blob(uint8_t tag) {
+    std::string_view bytes = text();
+    Value b = make_blob(vm_, bytes.size());
+    if (!bytes.empty()) std::memcpy(b.as<Blob>()->data, bytes.data(), bytes.size());
+    return made(tag, b);
+  }
+
+  // The rarer tags.
+  [[gnu::noinline]] Value atom(uint8_t tag) {
+    switch (tag & ~kShared) {
       case kSymAgain: {
         uint64_t id = u();
         if (id >= symbols_.size()) corrupt();
-        return made(intern(vm_, symbols_[id].name, symbols_[id].place));
+        return made(tag, intern(vm_, symbols_[id].name, symbols_[id].place));
       }
-      case kUsym: return made(make_uninterned_symbol(vm_, text()));
-      case kStr: {
-        bool wide = byte();
-        uint64_t n = u();
-        if (n > (s_.size() - at_) / (wide ? 4 : 1)) corrupt();
-        Value s = make_string_in_blob(vm_, n, wide);  // as the compiler made them
-        raw(string_bytes(s), n * (wide ? 4 : 1));
-        return made(s);
-      }
+      case kUsym: return made(tag, make_uninterned_symbol(vm_, text()));
       case kFlo: {
-        uint64_t bits = fixed(8);
-        double d;
-        std::memcpy(&d, &bits, sizeof d);
-        return made(make_flonum(vm_, d));
+        if (left() < 8) corrupt();
+        double d = load<double>(p_);
+        p_ += 8;
+        return made(tag, make_flonum(vm_, d));
       }
       case kNum: {
         std::optional<Value> n = parse_number(vm_, text());
         if (!n) corrupt();
-        return made(*n);
+        return made(tag, *n);
       }
-      case kBlob: {
-        std::string_view bytes = text();
-        Value b = make_blob(vm_, bytes.size());
-        if (!bytes.empty()) std::memcpy(b.as<Blob>()->data, bytes.data(), bytes.size());
-        return made(b);
-      }
-      case kCode: return code();
       case kGlobalFn: {
         // The function's id comes before its name's, as the writer gave them.
-        size_t id = objects_.size();
-        objects_.push_back(NIL);
-        Value sym = value();
-        if (TYPE(sym) != Kind::Symbol) corrupt();
-        Value f = global_value(sym);
+        size_t id = reserve(tag);
+        Value name = value();
+        if (TYPE(name) != Kind::Symbol) corrupt();
+        Value f = global_value(name);
         if (TYPE(f) != Kind::Closure && TYPE(f) != Kind::Builtin)
-          throw std::runtime_error("library image: " + symbol_name(sym) + " is not a function");
-        objects_[id] = f;
+          throw std::runtime_error("library image: " + symbol_name(name) + " is not a function");
+        if (id != kNoId) objects_[id] = f;
         return f;
       }
       default: corrupt();
     }
   }
 
-  Value code() {
-    uint64_t f[12];
-    for (uint64_t& x : f) x = u();
-    uint64_t nconsts = f[10], ninsns = f[11];
-    if (nconsts > s_.size() || ninsns > s_.size()) corrupt();
-    Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
-    // Every slot the collector traces holds a value before anything else
-    // is allocated into the code's fields.
-    c->lines = c->name = c->file = c->shared = NIL;
-    c->nconsts = uint32_t(nconsts);
-    c->ninsns = 0;
-    for (uint64_t i = 0; i < nconsts; ++i) code_consts(c)[i] = NIL;
-    c->nreq = uint16_t(f[0]);
-    c->nopt = uint16_t(f[1]);
-    c->rest = uint8_t(f[2]);
-    c->lenient = uint8_t(f[3]);
-    c->pad = 0;
-    c->nlocals = uint32_t(f[4]);
-    c->maxstack = uint32_t(f[5]);
-    c->line = uint32_t(f[6]);
-    c->nup = uint32_t(f[7]);
-    c->exact_nargs = int32_t(uint32_t(f[8]));
-    c->frame_words = uint32_t(f[9]);
-    Value cv = made(Value::ref(c));
-    Value lines = value();
-    set(vm_, c, &c->lines, lines);
-    Value name = value();
-    set(vm_, c, &c->name, name);
-    Value file = value();
-    set(vm_, c, &c->file, file);
-    Value shared = value();
-    set(vm_, c, &c->shared, shared);
-    for (uint64_t i = 0; i < nconsts; ++i) {
-      Value k = value();
-      set(vm_, c, &code_consts(c)[i], k);
+  // A code object: what it holds is read first (onto held_) and the object
+  // made last, its fields stored as it is allocated, as the compiler makes
+  // one (compile.cpp), so no store needs the write barrier.
+  [[gnu::noinline]] Value code(uint8_t tag) {
+    if (left() < kCodeFieldBytes + 1) corrupt();
+    const uint8_t* f = p_;
+    p_ += kCodeFieldBytes;
+    uint8_t layout = *p_++;
+    if (layout & ~(kLinesInline | kOuterFile | kSharedNil)) corrupt();
+    uint32_t nconsts = load<uint32_t>(f + 30), ninsns = load<uint32_t>(f + 34);
+    if (nconsts > left()) corrupt();
+    size_t id = reserve(tag);
+    // held_[base, held_top_): this code's lines, name, file, shared and
+    // constants; a nested one's go above (and may grow held_).
+    size_t base = held_top_, n = 4 + size_t(nconsts);
+    if (held_.size() < base + n) held_.resize(2 * (base + n));
+    held_top_ += n;
+    Value v = layout & kLinesInline ? blob(kBlob) : value();
+    held_[base] = v;
+    v = value();
+    held_[base + 1] = v;
+    if (layout & kOuterFile) {
+      if (outer_file_ == UNBOUND) corrupt();
+      v = outer_file_;
+    } else {
+      v = value();
     }
-    c->ninsns = uint32_t(ninsns);
+    held_[base + 2] = v;
+    v = layout & kSharedNil ? NIL : value();
+    held_[base + 3] = v;
+    Value outer = outer_file_;
+    outer_file_ = held_[base + 2];
+    for (size_t i = 4; i < n; ++i) {
+      v = value();
+      held_[base + i] = v;
+    }
+    outer_file_ = outer;
+    if (ninsns > left() / sizeof(Insn)) corrupt();
+    Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
+    const Value* h = held_.data() + base;
+    c->lines = h[0];
+    c->name = h[1];
+    c->file = h[2];
+    c->shared = h[3];
+    c->nreq = load<uint16_t>(f);
+    c->nopt = load<uint16_t>(f + 2);
+    c->rest = f[4];
+    c->lenient = f[5];
+    c->pad = 0;
+    c->nlocals = load<uint32_t>(f + 6);
+    c->maxstack = load<uint32_t>(f + 10);
+    c->line = load<uint32_t>(f + 14);
+    c->nup = load<uint32_t>(f + 18);
+    c->exact_nargs = load<int32_t>(f + 22);
+    c->frame_words = load<uint32_t>(f + 26);
+    c->nconsts = nconsts;
+    c->ninsns = ninsns;
+    if (nconsts) std::memcpy(code_consts(c), h + 4, nconsts * sizeof(Value));
     raw(const_cast<Insn*>(code_insns(c)), ninsns * sizeof(Insn));
+    held_top_ = base;
+    Value cv = Value::ref(c);
+    if (id != kNoId) objects_[id] = cv;
     return cv;
   }
 
   VM& vm_;
-  std::string_view s_;
-  size_t at_ = 0;
-  std::vector<Value> objects_;  // this form's, by id
+  const uint8_t* p_;  // the next byte to read
+  const uint8_t* end_;
+  std::vector<Value> objects_;  // this form's shared ones, by id
+  // What the lists and code objects being read hold, until they are made.
+  struct Cell {
+    Value car;
+    uint64_t pos;
+    size_t id;  // in objects_, or kNoId
+  };
+  std::vector<Cell> cells_;
+  std::vector<Value> held_;
+  size_t held_top_ = 0;
+  Value outer_file_ = UNBOUND;  // the file of the code whose constants are being read
   struct NamedSymbol {
     std::string_view name;  // in the image
     SymbolPlace place;
   };
   std::vector<NamedSymbol> symbols_;  // the image's, by number (kSymAgain)
   uint64_t max_symbols_;
-  std::string_view last_file_;  // the last position's file, and its id
-  uint32_t last_file_id_ = 0;
-  bool have_file_ = false;
+  std::vector<uint32_t> files_;  // the positions' files (vm::file_id), by number
 };
 
 }  // namespace
@@ -452,7 +644,7 @@ class FormReader {
 ImageWriter::ImageWriter() = default;
 
 void ImageWriter::add_form(VM& vm, Value code, const std::string& where) {
-  FormWriter(vm, body_, symbol_ids_, where).value(code);
+  FormWriter(vm, body_, symbol_ids_, file_ids_, where).form(code);
   ++forms_;
 }
 

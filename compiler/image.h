@@ -16,14 +16,17 @@
 // within one form kept: numbers, characters, strings, interned symbols (by
 // name the first time the image names one, later by that first naming's
 // number, so that a start interns each name once), uninterned ones (one fresh symbol per symbol
-// written), conses with their source positions (by file name), line
-// tables and nested code. A function the compiler or a macro put in the
+// written), conses with their source positions (a file by its name the
+// first time, later by number, as symbols are), line tables and nested
+// code. A function the compiler or a macro put in the
 // code as a constant (the expander's internal functions) is
 // written as the global whose value it was when the form was compiled, and
 // is that global's value at start, the same object since the same forms
 // ran before. Any other kind of constant (a table, a closure no global
 // holds) stops the build with the form's place: the image would not be
-// faithful.
+// faithful; so does a constant that holds itself (a circular list), which
+// the reader, making a list or code object after what it holds, could not
+// make.
 //
 // The image names the exact library sources it was made from (a hash of
 // their text) and carries a checksum of itself; a start whose image does
@@ -55,6 +58,8 @@ class ImageWriter {
   std::string body_;
   // Each interned symbol's number: the order of the image's first naming.
   std::unordered_map<std::string, uint64_t> symbol_ids_;
+  // Each source position's file's number, in the same way.
+  std::unordered_map<std::string, uint64_t> file_ids_;
   uint32_t forms_ = 0;
   uint32_t prelude_forms_ = 0;
 };

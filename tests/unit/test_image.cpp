@@ -4,6 +4,7 @@
 // (the library is then compiled from source).
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,20 +22,43 @@ namespace {
 
 using namespace vm;
 
+// The slots of c's assigned locals that a continuation's capture boxes
+// (Code::shared), and its nested code objects' after it; disassemble does
+// not show them. *with_slots counts the code objects that have some.
+std::string shared_slots(Code* c, int* with_slots) {
+  std::string s = " shared";
+  if (TYPE(c->shared) == Kind::Blob) {
+    ++*with_slots;
+    Blob* b = c->shared.as<Blob>();
+    for (size_t i = 0; i + sizeof(uint32_t) <= b->size; i += sizeof(uint32_t)) {
+      uint32_t slot;
+      std::memcpy(&slot, b->data + i, sizeof slot);
+      s += " " + std::to_string(slot);
+    }
+  }
+  for (uint32_t i = 0; i < c->nconsts; ++i)
+    if (TYPE(code_consts(c)[i]) == Kind::Code)
+      s += shared_slots(code_consts(c)[i].as<Code>(), with_slots);
+  return s;
+}
+
 // What a global is, as far as a program can tell: for a function or a
 // macro its whole bytecode with constants, names, files and lines
-// (disassemble), for anything else its type and written form.
-std::string describe(VM& vm, Value v) {
+// (disassemble) and its shared slots, for anything else its type and
+// written form.
+std::string describe(VM& vm, Value v, int* with_slots) {
   if (v == UNBOUND) return "unbound";
   Kind k = TYPE(v);
-  if (k == Kind::Closure) return "fn " + compiler::disassemble(vm, v);
+  if (k == Kind::Closure)
+    return "fn " + compiler::disassemble(vm, v) + shared_slots(code_of(v), with_slots);
   if (k == Kind::Tagged && v.as<Tagged>()->tag == vm.S.mac &&
       TYPE(v.as<Tagged>()->rep) == Kind::Closure)
-    return "mac " + compiler::disassemble(vm, v.as<Tagged>()->rep);
+    return "mac " + compiler::disassemble(vm, v.as<Tagged>()->rep) +
+           shared_slots(code_of(v.as<Tagged>()->rep), with_slots);
   if (k == Kind::Table) {  // its entries, sorted: the order is the keys' hashes'
     std::vector<std::string> entries;
     table_each(v, [&](Value key, Value val) {
-      entries.push_back(write_string(vm, key) + " " + describe(vm, val));
+      entries.push_back(write_string(vm, key) + " " + describe(vm, val, with_slots));
     });
     std::sort(entries.begin(), entries.end());
     std::string s = "table";
@@ -45,7 +69,7 @@ std::string describe(VM& vm, Value v) {
 }
 
 // Every global of a fresh runtime's library, by name.
-std::map<std::string, std::string> library_globals(bool image, bool* from_image) {
+std::map<std::string, std::string> library_globals(bool image, bool* from_image, int* with_slots) {
   compiler::RuntimeOptions opts;
   opts.library_image = image;
   compiler::Runtime rt(opts);
@@ -53,7 +77,7 @@ std::map<std::string, std::string> library_globals(bool image, bool* from_image)
   std::map<std::string, std::string> globals;
   for (Value sym : all_symbols(rt.vm()))
     if (TYPE(sym) == Kind::Symbol && global_value(sym) != UNBOUND)
-      globals[symbol_name(sym)] = describe(rt.vm(), global_value(sym));
+      globals[symbol_name(sym)] = describe(rt.vm(), global_value(sym), with_slots);
   return globals;
 }
 
@@ -61,8 +85,11 @@ std::map<std::string, std::string> library_globals(bool image, bool* from_image)
 
 TEST_CASE("the library from its image is the library from source", "[image]") {
   bool a = false, b = true;
-  std::map<std::string, std::string> from_image = library_globals(true, &a);
-  std::map<std::string, std::string> from_source = library_globals(false, &b);
+  int image_slots = 0, source_slots = 0;
+  std::map<std::string, std::string> from_image = library_globals(true, &a, &image_slots);
+  std::map<std::string, std::string> from_source = library_globals(false, &b, &source_slots);
+  CHECK(image_slots > 0);  // some have shared slots, which the image writes
+  CHECK(image_slots == source_slots);
   REQUIRE(a);  // this binary has its image, and it matched
   REQUIRE_FALSE(b);
   CHECK(from_image.size() > 500);
@@ -174,4 +201,117 @@ TEST_CASE("a name the image names again is interned again after an unintern", "[
   CHECK(b == intern(vm, "image-sym-x"));
   CHECK(symbol_name(b) == "image-sym-x");
   CHECK(symbol_name(a) == "image-sym-x");
+}
+
+TEST_CASE("an object a form reaches twice is one object after the image", "[image]") {
+  // Only such objects get an id in the image (kShared): the reader must
+  // give the second reference the first one's object, not a copy.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  rt.eval_string("(mac image-twice () (let x (list 1 2) `(list ',x '(a ,x))))");
+  Value form = rt.eval_string("'(assign image-shared (image-twice))");
+  Value fn = compiler::compile_toplevel(vm, form, "image-test.arc", 1);
+  compiler::ImageWriter w;
+  w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1");
+  std::string image = w.finish(0);
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+  CHECK(write_string(vm, rt.eval_string("image-shared")) == "((1 2) (a (1 2)))");
+  CHECK(write_string(vm, rt.eval_string("(is (car image-shared) (cadr (cadr image-shared)))")) ==
+        "t");
+}
+
+TEST_CASE("a constant that holds itself stops the image's build", "[image]") {
+  // The reader makes a list after its elements, so it could not make one
+  // that holds itself: the writer refuses it, as it refuses a constant of
+  // a kind it cannot hold.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  rt.eval_string("(mac image-loop () (let x (list 1 2) (scdr (cdr x) x) `',x))");
+  Value form = rt.eval_string("'(assign image-looped (image-loop))");
+  Value fn = compiler::compile_toplevel(vm, form, "image-test.arc", 1);
+  compiler::ImageWriter w;
+  CHECK_THROWS_WITH(w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1"),
+                    Catch::Contains("holds itself"));
+}
+
+TEST_CASE("a string from the image is inline or in a blob as the compiler made it", "[image]") {
+  // A code object's file name is inline (compile_toplevel's
+  // make_string_utf8), a string literal's characters in a Blob (so its
+  // copies can share them): the reader makes each the same way.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  auto is_inline = [](Value s) { return (s.header()->flags & kStringInline) != 0; };
+  auto literal = [](Code* c) {
+    for (uint32_t i = 0; i < c->nconsts; ++i)
+      if (TYPE(code_consts(c)[i]) == Kind::String) return code_consts(c)[i];
+    return NIL;
+  };
+  Value form = rt.eval_string("'(assign image-str-fn (fn () \"a literal\"))");
+  Value fn = compiler::compile_toplevel(vm, form, "image-test.arc", 1);
+  rt.vm().apply(fn, nullptr, 0);
+  Code* compiled = code_of(global_value(intern(vm, "image-str-fn")));
+  REQUIRE(is_inline(compiled->file));
+  REQUIRE(TYPE(literal(compiled)) == Kind::String);
+  REQUIRE_FALSE(is_inline(literal(compiled)));
+  compiler::ImageWriter w;
+  w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1");
+  std::string image = w.finish(0);
+  rt.eval_string("(= image-str-fn nil)");
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+  Code* read = code_of(global_value(intern(vm, "image-str-fn")));
+  CHECK(string_utf8(read->file) == "image-test.arc");
+  CHECK(is_inline(read->file));
+  REQUIRE(TYPE(literal(read)) == Kind::String);
+  CHECK(string_utf8(literal(read)) == "a literal");
+  CHECK_FALSE(is_inline(literal(read)));
+}
+
+TEST_CASE("a quoted list from the image keeps its source position", "[image]") {
+  // A position's file is named once in the image and numbered after: forms
+  // from two files, the first named again, each keep their own.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  const char* files[] = {"image-pos-a.arc", "image-pos-b.arc", "image-pos-a.arc"};
+  compiler::ImageWriter w;
+  for (uint32_t i = 0; i < 3; ++i) {
+    Value quoted = src_cons(vm, intern(vm, "x"), NIL, make_pos(file_id(files[i]), 10 + i, 3 + i));
+    Value form = list(vm, {intern(vm, "assign"), intern(vm, "image-pos-" + std::to_string(i)),
+                           list(vm, {intern(vm, "quote"), quoted})});
+    Value fn = compiler::compile_toplevel(vm, form, files[i], 10 + i);
+    w.add_form(vm, fn.as<Closure>()->code, files[i]);
+  }
+  std::string image = w.finish(0);
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+  for (uint32_t i = 0; i < 3; ++i) {
+    INFO(i);
+    Value v = global_value(intern(vm, "image-pos-" + std::to_string(i)));
+    REQUIRE(TYPE(v) == Kind::Cons);
+    uint64_t pos = pos_of(v);
+    REQUIRE(pos != 0);
+    CHECK(file_name(pos_file(pos)) == files[i]);
+    CHECK(pos_line(pos) == 10 + i);
+    CHECK(pos_col(pos) == 3 + i);
+  }
+}
+
+TEST_CASE("a nested function from the image has its enclosing code's file", "[image]") {
+  // The image does not write a nested code object's file when it is the
+  // enclosing one's (kOuterFile): the reader gives it that one, the same
+  // string, as the compiler did.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  Value form = rt.eval_string("'(assign image-fns (list (fn () 1) (fn () (fn () 2))))");
+  Value fn = compiler::compile_toplevel(vm, form, "image-outer.arc", 1);
+  compiler::ImageWriter w;
+  w.add_form(vm, fn.as<Closure>()->code, "image-outer.arc:1");
+  std::string image = w.finish(0);
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+  Value fns = global_value(intern(vm, "image-fns"));
+  Value a = fns.as<Cons>()->car, b = fns.as<Cons>()->cdr.as<Cons>()->car;
+  Value inner = rt.eval_string("((cadr image-fns))");
+  REQUIRE(TYPE(a) == Kind::Closure);
+  REQUIRE(TYPE(inner) == Kind::Closure);
+  CHECK(string_utf8(code_of(a)->file) == "image-outer.arc");
+  CHECK(code_of(a)->file == code_of(b)->file);
+  CHECK(code_of(inner)->file == code_of(a)->file);
 }
