@@ -221,18 +221,27 @@ TEST_CASE("prepare_regions makes regions ready on the calling thread", "[pages]"
   CHECK(gc::ready_regions() == 0);
 }
 
+namespace {
+// A page cut from a region the Reserve made ready (populated), with room
+// after it in the region, which ends at *end; null if none was found.
+char* page_in_populated_region(char** end) {
+  cut_from_reserve(gc::kPageSize);
+  gc::prepare_regions(1);
+  for (int i = 0; i < 96; ++i) {
+    auto* q = static_cast<char*>(gc::map_space(gc::kPageSize, gc::kPageSize));
+    *end = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(q) | (gc::kHugePage - 1)) + 1);
+    if (resident(q, gc::kPageSize) && q + 2 * gc::kPageSize <= *end) return q;
+  }
+  return nullptr;
+}
+}  // namespace
+
 // An idle process gives back the rest of the region map_space cuts from,
 // which a region made ready brings populated: as much as 2 MiB resident,
 // and more or less of it from one idle moment to the next.
 TEST_CASE("release_ready_regions gives back the rest of the region being cut", "[pages]") {
-  cut_from_reserve(gc::kPageSize);
-  gc::prepare_regions(1);
-  char *p = nullptr, *end = nullptr;
-  for (int i = 0; i < 96 && !p; ++i) {
-    auto* q = static_cast<char*>(gc::map_space(gc::kPageSize, gc::kPageSize));
-    auto* e = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(q) | (gc::kHugePage - 1)) + 1);
-    if (resident(q, gc::kPageSize) && q + 2 * gc::kPageSize <= e) p = q, end = e;
-  }
+  char* end = nullptr;
+  char* p = page_in_populated_region(&end);
   REQUIRE(p);  // a page cut from a populated region, with room after it
   char* rest = p + gc::kPageSize;
   CHECK(resident(rest, size_t(end - rest)));
@@ -245,14 +254,8 @@ TEST_CASE("release_ready_regions gives back the rest of the region being cut", "
 // A region's rest too small for the next cut is given back (off the
 // thread, by the filler), not left resident.
 TEST_CASE("map_space gives back the rest of a region it leaves", "[pages]") {
-  cut_from_reserve(gc::kPageSize);
-  gc::prepare_regions(1);
-  char *p = nullptr, *end = nullptr;
-  for (int i = 0; i < 96 && !p; ++i) {
-    auto* q = static_cast<char*>(gc::map_space(gc::kPageSize, gc::kPageSize));
-    auto* e = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(q) | (gc::kHugePage - 1)) + 1);
-    if (resident(q, gc::kPageSize) && q + 2 * gc::kPageSize <= e) p = q, end = e;
-  }
+  char* end = nullptr;
+  char* p = page_in_populated_region(&end);
   REQUIRE(p);
   char* rest = p + gc::kPageSize;
   size_t n = size_t(end - rest);

@@ -203,16 +203,24 @@ TEST_CASE("a name the image names again is interned again after an unintern", "[
   CHECK(symbol_name(a) == "image-sym-x");
 }
 
+namespace {
+// The code of a top-level form (quoted, as text) after a macro definition.
+Value code_after_macro(compiler::Runtime& rt, const char* mac, const char* quoted_form) {
+  rt.eval_string(mac);
+  Value form = rt.eval_string(quoted_form);
+  return compiler::compile_toplevel(rt.vm(), form, "image-test.arc", 1).as<Closure>()->code;
+}
+}  // namespace
+
 TEST_CASE("an object a form reaches twice is one object after the image", "[image]") {
   // Only such objects get an id in the image (kShared): the reader must
   // give the second reference the first one's object, not a copy.
   compiler::Runtime rt;
   VM& vm = rt.vm();
-  rt.eval_string("(mac image-twice () (let x (list 1 2) `(list ',x '(a ,x))))");
-  Value form = rt.eval_string("'(assign image-shared (image-twice))");
-  Value fn = compiler::compile_toplevel(vm, form, "image-test.arc", 1);
+  Value code = code_after_macro(rt, "(mac image-twice () (let x (list 1 2) `(list ',x '(a ,x))))",
+                                "'(assign image-shared (image-twice))");
   compiler::ImageWriter w;
-  w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1");
+  w.add_form(vm, code, "image-test.arc:1");
   std::string image = w.finish(0);
   REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
   CHECK(write_string(vm, rt.eval_string("image-shared")) == "((1 2) (a (1 2)))");
@@ -225,13 +233,10 @@ TEST_CASE("a constant that holds itself stops the image's build", "[image]") {
   // that holds itself: the writer refuses it, as it refuses a constant of
   // a kind it cannot hold.
   compiler::Runtime rt;
-  VM& vm = rt.vm();
-  rt.eval_string("(mac image-loop () (let x (list 1 2) (scdr (cdr x) x) `',x))");
-  Value form = rt.eval_string("'(assign image-looped (image-loop))");
-  Value fn = compiler::compile_toplevel(vm, form, "image-test.arc", 1);
+  Value code = code_after_macro(rt, "(mac image-loop () (let x (list 1 2) (scdr (cdr x) x) `',x))",
+                                "'(assign image-looped (image-loop))");
   compiler::ImageWriter w;
-  CHECK_THROWS_WITH(w.add_form(vm, fn.as<Closure>()->code, "image-test.arc:1"),
-                    Catch::Contains("holds itself"));
+  CHECK_THROWS_WITH(w.add_form(rt.vm(), code, "image-test.arc:1"), Catch::Contains("holds itself"));
 }
 
 TEST_CASE("a string from the image is inline or in a blob as the compiler made it", "[image]") {
