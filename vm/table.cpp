@@ -135,14 +135,24 @@ uint64_t key_hash(Value key, bool& by_word) {
   return combine(kHashSeed, hash_atom(key, k));  // as hash_bounded gives it
 }
 
+// The probe loops below, for a lookup and for a store (kPut): a store's
+// also notes in *free where the key would go if absent, the first
+// tombstone on its path or else the empty slot that ends it, so that a new
+// key is placed without walking the path again.
+//
 // find for a key only the same word is equal to (key_hash's by_word): the
 // probe loop of a symbol key, every field read b!x, with nothing else in it.
-int64_t find_word(const Vector* v, Value key, uint64_t hash) {
+template <bool kPut>
+int64_t find_word(const Vector* v, Value key, uint64_t hash, int64_t* free) {
   uint64_t mask = capacity_of(v) - 1;
   for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
     Value k = v->items[2 * i];
     if (k == key) return int64_t(i);
-    if (k == EMPTY) return -1;
+    if (kPut && k == TOMBSTONE && *free < 0) *free = int64_t(i);
+    if (k == EMPTY) {
+      if (kPut && *free < 0) *free = int64_t(i);
+      return -1;
+    }
   }
 }
 
@@ -150,19 +160,34 @@ int64_t find_word(const Vector* v, Value key, uint64_t hash) {
 //
 // A string key (the common key compared by content) meets the keys on its
 // probe path as strings at once: no other kind is equal to a string.
-int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word) {
+template <bool kPut = false>
+int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word, int64_t* free = nullptr) {
   if (!v) return -1;
-  if (by_word) return find_word(v, key, hash);
+  if (by_word) return find_word<kPut>(v, key, hash, free);
   uint64_t mask = capacity_of(v) - 1;
   bool string_key = TYPE(key) == Kind::String;
   for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
     Value k = v->items[2 * i];
     if (k == key) return int64_t(i);
-    if (k == EMPTY) return -1;
-    if (k == TOMBSTONE) continue;
+    if (k == EMPTY) {
+      if (kPut && *free < 0) *free = int64_t(i);
+      return -1;
+    }
+    if (k == TOMBSTONE) {
+      if (kPut && *free < 0) *free = int64_t(i);
+      continue;
+    }
     if (string_key ? TYPE(k) == Kind::String && string_equal(k, key) : arc_equal(k, key))
       return int64_t(i);
   }
+}
+
+// Stores a new entry at slot i of t's hash part, an empty slot or a tombstone.
+void insert_at(VM& vm, Table* t, Vector* v, uint64_t i, Value key, Value val) {
+  if (v->items[2 * i] == EMPTY) t->used++;
+  t->count++;
+  set(vm, &v->h, &v->items[2 * i], key);
+  set(vm, &v->h, &v->items[2 * i + 1], val);
 }
 
 // Stores into a table known to have room and not to hold key.
@@ -171,10 +196,7 @@ void insert_new(VM& vm, Table* t, Value key, Value val, uint64_t hash) {
   uint64_t mask = capacity_of(v) - 1;
   uint64_t i = hash & mask;
   while (v->items[2 * i] != EMPTY && v->items[2 * i] != TOMBSTONE) i = (i + 1) & mask;
-  if (v->items[2 * i] == EMPTY) t->used++;
-  t->count++;
-  set(vm, &v->h, &v->items[2 * i], key);
-  set(vm, &v->h, &v->items[2 * i + 1], val);
+  insert_at(vm, t, v, i, key, val);
 }
 
 Value new_slots(VM& vm, uint64_t capacity) { return make_vector(vm, 2 * capacity, EMPTY); }
@@ -314,7 +336,8 @@ void table_put(VM& vm, Value tv, Value key, Value val) {
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
   Vector* v = slots_of(tv);
-  int64_t i = find(v, key, hash, by_word);
+  int64_t free = -1;
+  int64_t i = find<true>(v, key, hash, by_word, &free);
   if (val.is_nil()) {
     if (i >= 0) remove(vm, t, v, i);
     return;
@@ -325,9 +348,10 @@ void table_put(VM& vm, Value tv, Value key, Value val) {
   }
   if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) {
     rebuild(vm, t, key);
-    if (table_put_array(vm, tv, key, val)) return;
+    if (!table_put_array(vm, tv, key, val)) insert_new(vm, t, key, val, hash);
+    return;
   }
-  insert_new(vm, t, key, val, hash);
+  insert_at(vm, t, v, uint64_t(free), key, val);
 }
 
 uint64_t table_count(Value t) { return t.as<Table>()->count; }

@@ -235,6 +235,33 @@ TEST_CASE("tables: put, get, delete, grow; string keys by content", "[data][tabl
     CHECK(table_get(t, str(std::to_string(i).c_str())) == (i % 2 ? fix(i) : NIL));
 }
 
+// A store probes once: a key past a deleted entry's tombstone on its probe
+// path is found and updated, not stored again at the tombstone; a new key
+// takes the first tombstone on its path. Symbol keys (compared by word)
+// and string keys (by content) have probe loops of their own.
+TEST_CASE("tables: a store past tombstones updates, a new key reuses one", "[data][table]") {
+  VM& vm = setup();
+  for (bool symbols : {true, false}) {
+    Value t = make_table(vm);
+    auto key = [&](int i) {
+      std::string name = "key" + std::to_string(i);
+      return symbols ? intern(vm, name) : str(name.c_str());
+    };
+    for (int i = 0; i < 600; ++i) table_put(vm, t, key(i), fix(i));
+    for (int round = 0; round < 20; ++round) {
+      for (int i = round % 2; i < 600; i += 2) table_put(vm, t, key(i), NIL);
+      for (int i = 1 - round % 2; i < 600; i += 2) table_put(vm, t, key(i), fix(i + round));
+      CHECK(table_count(t) == 300);
+      for (int i = round % 2; i < 600; i += 2) table_put(vm, t, key(i), fix(i));
+      CHECK(table_count(t) == 600);
+    }
+    for (int i = 0; i < 600; ++i) CHECK(table_get(t, key(i)) == fix(i % 2 ? i : i + 19));
+    int entries = 0;
+    table_each(t, [&](Value, Value) { ++entries; });
+    CHECK(entries == 600);
+  }
+}
+
 TEST_CASE("tables: list keys, 1 vs 1.0, symbols and identity keys", "[data][table]") {
   VM& vm = setup();
   Value t = make_table(vm);
