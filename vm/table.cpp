@@ -408,8 +408,8 @@ uint64_t equal_hash(Value v) {
 bool arc_is(Value a, Value b) {
   if (a == b) return true;
   // Only two heap objects can be is without being the same word (strings,
-  // boxed numbers); an immediate is only ever itself.
-  if (!a.is_ref() || !b.is_ref()) return false;
+  // boxed numbers: compared_by_value); an immediate is only ever itself.
+  if (!a.is_ref() || !b.is_ref() || !compared_by_value(a.header()->kind)) return false;
   Kind ka = TYPE(a);
   if (ka == Kind::String) return TYPE(b) == Kind::String && string_equal(a, b);
   return is_num_kind(ka) && is_num_kind(TYPE(b)) && num_eqv(a, b);
