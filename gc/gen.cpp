@@ -64,7 +64,10 @@
 // kRemembered) keeps invariant 1 for stores into old objects. Stores that
 // initialise a new object skip the barrier (vm/object.h), which is harmless
 // for a young object but not for one allocated directly in the old
-// generation: those are remembered when they are allocated. A minor
+// generation: those are remembered when they are allocated, unless every
+// store into them takes the barrier (allocate_barriered: a table's array
+// and hash parts, whose thousands of immediates a minor collection would
+// otherwise trace once each for nothing). A minor
 // collection rebuilds the set: an old object it traces (a remembered one, or
 // a copy it promoted) stays or becomes remembered iff a reference it holds
 // now points at a survivor.
@@ -430,11 +433,17 @@ class GenHeap final : public Heap {
     return true;
   }
 
-  GcHeader* allocate(size_t bytes, uint8_t kind) override {
+  GcHeader* allocate(size_t bytes, uint8_t kind) override { return allocate(bytes, kind, true); }
+  GcHeader* allocate_barriered(size_t bytes, uint8_t kind) override {
+    return allocate(bytes, kind, false);
+  }
+  // remember: an object allocated old is remembered (its initialising
+  // stores skip the barrier), unless every store into it takes the barrier.
+  GcHeader* allocate(size_t bytes, uint8_t kind, bool remember) {
     bytes = round_object_size(bytes);
     GcHeader* h;
     if (bytes > kMaxSmall) [[unlikely]] {
-      h = allocate_old(bytes);
+      h = allocate_old(bytes, remember);
       h->kind = kind;
     } else {
       if (size_t(eden_.limit - eden_.top) < bytes) [[unlikely]]
@@ -705,11 +714,14 @@ class GenHeap final : public Heap {
     st.objects_allocated = n;
   }
 
-  GcHeader* allocate_old(size_t bytes) {
+  GcHeader* allocate_old(size_t bytes, bool remember) {
     allocated_before_ += bytes;
     GcHeader* h = old_.allocate(bytes);
-    h->gcbits = kRemembered | old_bits_;  // its initialising stores skip the barrier
-    remembered_.push_back(h);
+    h->gcbits = old_bits_;
+    if (remember) {  // its initialising stores skip the barrier
+      h->gcbits |= kRemembered;
+      remembered_.push_back(h);
+    }
     direct_old_ += bytes;
     if (direct_old_ > nursery_size_) want_collection();
     note_peak();

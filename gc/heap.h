@@ -290,6 +290,12 @@ class Heap {
   // ---- Allocation ----
   // Rule 1: never collects. Returns zeroed memory with the header filled in.
   virtual GcHeader* allocate(size_t bytes, uint8_t kind) = 0;
+  // allocate for an object whose every store, its initialising ones
+  // included, goes through the barrier (write): a collector that remembers
+  // the objects it allocates old, for their initialising stores that skip
+  // the barrier (gen's large objects), need not remember this one. A
+  // table's parts are such objects.
+  virtual GcHeader* allocate_barriered(size_t bytes, uint8_t kind) { return allocate(bytes, kind); }
   // While suspended, try_bump fails, so that every allocation takes
   // allocate(): the VM counts allocations by site (measure/sites.h) on that
   // path alone, leaving the fast one as it is.

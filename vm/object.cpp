@@ -221,8 +221,9 @@ Value make_tagged(VM& vm, Value tag, Value rep) {
   return Value::ref(t);
 }
 
-Value make_vector(VM& vm, uint64_t n, Value fill) {
-  Vector* v = alloc<Vector>(vm, Kind::Vector, n * sizeof(Value));
+Value make_vector(VM& vm, uint64_t n, Value fill, bool barriered) {
+  Vector* v = barriered ? alloc<Vector, true>(vm, Kind::Vector, n * sizeof(Value))
+                        : alloc<Vector>(vm, Kind::Vector, n * sizeof(Value));
   v->len = n;
   if (fill != NIL)
     for (uint64_t i = 0; i < n; ++i) v->items[i] = fill;

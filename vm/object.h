@@ -241,7 +241,9 @@ struct Exception {
 // through a global, so two VMs (each with its own heap) may live at once.
 // alloc, set and cons are inline on the hot paths; their bodies are in
 // vm/vm.h, after the VM's class, whose heap they read.
-template <class T>
+// kBarriered: every store into the object, its initialising ones included,
+// goes through set() (gc::Heap::allocate_barriered).
+template <class T, bool kBarriered = false>
 inline T* alloc(VM& vm, Kind k, size_t extra = 0);
 inline void set(VM& vm, GcHeader* obj, Value* slot, Value v);
 template <class T>
@@ -313,7 +315,9 @@ inline double flonum_value(Value v) {
   return v.is_flonum_imm() ? v.as_flonum_imm() : v.as<Flonum>()->d;
 }
 Value make_tagged(VM& vm, Value tag, Value rep);
-Value make_vector(VM& vm, uint64_t n, Value fill = NIL);
+// barriered: every store into it will go through set() (alloc's kBarriered);
+// else its items may be initialised with plain stores, as any new object's.
+Value make_vector(VM& vm, uint64_t n, Value fill = NIL, bool barriered = false);
 Value make_blob(VM& vm, uint64_t size);
 Value make_exception(VM& vm, Value message, Value irritants, Value backtrace);
 Value make_builtin(VM& vm, const char* name, BuiltinFn fn, int min_args, int max_args);

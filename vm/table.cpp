@@ -199,7 +199,9 @@ void insert_new(VM& vm, Table* t, Value key, Value val, uint64_t hash) {
   insert_at(vm, t, v, i, key, val);
 }
 
-Value new_slots(VM& vm, uint64_t capacity) { return make_vector(vm, 2 * capacity, EMPTY); }
+// A table's parts are only ever stored into with set(): a large one allocated
+// old need not be remembered.
+Value new_slots(VM& vm, uint64_t capacity) { return make_vector(vm, 2 * capacity, EMPTY, true); }
 
 uint64_t capacity_for(uint64_t entries) {
   uint64_t cap = kMinCapacity;
@@ -271,7 +273,7 @@ void rebuild(VM& vm, Table* t, Value key) {
   uint64_t hashed = t->count + 1 - held;
   // Both parts allocated before anything moves: allocation never collects,
   // so the old parts stay where they are meanwhile.
-  Value array = asize == old_asize ? t->array : asize ? make_vector(vm, asize, NIL) : NIL;
+  Value array = asize == old_asize ? t->array : asize ? make_vector(vm, asize, NIL, true) : NIL;
   Value slots = hashed ? new_slots(vm, capacity_for(hashed)) : NIL;
   bool array_moved = array != t->array;
   set(vm, t, &t->array, array);

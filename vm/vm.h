@@ -547,11 +547,12 @@ class VM final : public gc::RootSource {
 };
 
 // ---- allocation (declared in vm/object.h) ----
-template <class T>
+template <class T, bool kBarriered>
 inline T* alloc(VM& vm, Kind k, size_t extra) {
   gc::Heap& h = vm.heap();
   if (GcHeader* o = h.try_bump(sizeof(T) + extra, uint8_t(k))) return reinterpret_cast<T*>(o);
-  GcHeader* o = h.allocate(sizeof(T) + extra, uint8_t(k));
+  GcHeader* o = kBarriered ? h.allocate_barriered(sizeof(T) + extra, uint8_t(k))
+                           : h.allocate(sizeof(T) + extra, uint8_t(k));
   if (__builtin_expect(vm.counting(), 0)) vm.count_allocation(k, sizeof(T) + extra);
   return reinterpret_cast<T*>(o);
 }
