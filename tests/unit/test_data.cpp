@@ -290,7 +290,7 @@ TEST_CASE("tables: dense fixnum keys go to the array part, sparse ones stay hash
   for (int i = 0; i < 1000; ++i) table_put(vm, t, fix(i), fix(i * 2));
   const Table* tb = t.as<Table>();
   CHECK(tb->asize >= 1000);
-  CHECK(tb->asize <= 2048);  // more than half full when it was sized
+  CHECK(tb->asize <= 1024);  // the smallest size that holds them all
   CHECK(tb->acount == 1000);
   CHECK(tb->slots.is_nil());  // nothing in the hash part
   CHECK(table_count(t) == 1000);
@@ -316,6 +316,13 @@ TEST_CASE("tables: dense fixnum keys go to the array part, sparse ones stay hash
   CHECK(sq.as<Table>()->asize < 64);
   for (int i = 1; i < 200; ++i) CHECK(table_get(sq, fix(i * i)) == fix(i));
   CHECK(table_get(sq, fix(2)) == NIL);
+  // every third key is dense enough: more than a quarter of 0..2047
+  Value third = make_table(vm);
+  for (int i = 0; i < 1000; ++i) table_put(vm, third, fix(3 * i), fix(i));
+  CHECK(third.as<Table>()->asize == 2048);
+  CHECK(third.as<Table>()->acount == 683);
+  for (int i = 0; i < 1000; ++i) CHECK(table_get(third, fix(3 * i)) == fix(i));
+  CHECK(table_get(third, fix(4)) == NIL);
   // keys filled downwards reach the array part once they are dense
   Value down = make_table(vm);
   for (int i = 999; i >= 0; --i) table_put(vm, down, fix(i), fix(i));
