@@ -626,12 +626,13 @@ class GenHeap final : public Heap {
         heap_.young_seen_ = true;
         return;
       }
+      const KindInfo& k = heap_.kinds()[h->kind];  // (looked up once for all of these)
       if (!heap_.in_from_space(at) &&
-          !heap_.budget_.copies(h, heap_.kinds(), heap_.cur_.start, heap_.eden_.top)) {
-        heap_.promote_in_place(h);  // where it is
+          !heap_.budget_.copies(h, k, heap_.cur_.start, heap_.eden_.top)) {
+        heap_.promote_in_place(h, k);  // where it is
         return;
       }
-      *slot = heap_.evacuate(h);
+      *slot = heap_.evacuate(h, k);
     }
     // After a visit: whether the slot's referent stayed young (a copy in
     // the to-space) or is old (promoted, by copying or in place).
@@ -664,24 +665,30 @@ class GenHeap final : public Heap {
 
   size_t object_bytes(const GcHeader* h) const { return gen::object_bytes(kinds(), h); }
 
-  bool in_from_space(const char* at) const {
-    return at >= surv_[from_].start && at < surv_[from_].top;
-  }
+  // (During a minor collection: the from-space's bounds are noted at its
+  // start, as the to-space's are.)
+  bool in_from_space(const char* at) const { return at >= from_start_ && at < from_top_; }
 
   // A live eden object in a minor collection that promotes in place: old
   // from now on, where it is, and traced like a copy; its chunk becomes a
-  // block (reset_eden).
-  void promote_in_place(GcHeader* h) {
+  // block (reset_eden). k is h's kind's. A promotion in place takes whole
+  // runs of objects from one chunk: the chunk last marked promoted is
+  // checked first, with no search.
+  void promote_in_place(GcHeader* h, const KindInfo& k) {
     h->gcbits = blocks_.promoted_bits();
-    budget_.promoted_in_place(object_bytes(h));
-    if (traced(h)) work_.push_back(h);
+    budget_.promoted_in_place(gen::object_bytes(k, h));
+    if (k.ref_words || k.trace) work_.push_back(h);  // traced(h)
+    if (in(word_of(h), promoting_start_, promoting_end_)) return;
     Chunk* c = eden_chunk(word_of(h));
     if (!c) std::abort();  // not in eden: the collector's own error
     c->promoted = true;
+    promoting_start_ = c->start;
+    promoting_end_ = c == &cur_ ? eden_.top : c->used_end;
   }
 
-  Word evacuate(GcHeader* h) {
-    size_t bytes = object_bytes(h);
+  // k is h's kind's.
+  Word evacuate(GcHeader* h, const KindInfo& k) {
+    size_t bytes = gen::object_bytes(k, h);
     unsigned age = age_of(h) + 1;
     if (age > 1) survivors_kept_ += bytes;  // (from the from-space: eden's have age 0)
     GcHeader* copy;
@@ -698,7 +705,7 @@ class GenHeap final : public Heap {
       promoted_ += bytes;
       if (age < age_limit_) overflow_bytes_ += bytes;
     }
-    if (traced(copy)) work_.push_back(copy);
+    if (k.ref_words || k.trace) work_.push_back(copy);  // traced(copy)
     h->gcbits |= kForwarded;
     reinterpret_cast<Word*>(h + 1)[0] = word_of(copy);
     return word_of(copy);
@@ -817,11 +824,14 @@ class GenHeap final : public Heap {
     Semispace& from = surv_[from_];
     Semispace& to = surv_[1 - from_];
     to_start_ = to_top_ = to.start;
+    from_start_ = from.start;
+    from_top_ = from.top;
     to_end_ = promote_all ? to.start : to.start + to.size;
     age_limit_ = promote_all || skip_aging_ ? 1 : promote_age_;
     size_t survivors = size_t(from.top - from.start);
     survivors_kept_ = 0;
     budget_.begin(promote_all, stress(), nursery_size_);
+    promoting_start_ = promoting_end_ = nullptr;
     uint64_t eden = eden_bytes();
     trace_.remembered = remembered_.size();
     Evacuator e(*this);
@@ -852,6 +862,7 @@ class GenHeap final : public Heap {
     to.top = to_top_;
     from_ = 1 - from_;
     to_start_ = to_top_ = to_end_ = nullptr;
+    from_start_ = from_top_ = nullptr;
     reset_eden();
   }
 
@@ -1548,6 +1559,11 @@ class GenHeap final : public Heap {
   std::vector<GcHeader*> work_;
   char* to_start_ = nullptr;
   char* to_top_ = nullptr;
+  const char* from_start_ = nullptr;  // the from-space's used part
+  const char* from_top_ = nullptr;
+  // The used part of the eden chunk promote_in_place last marked promoted.
+  const char* promoting_start_ = nullptr;
+  const char* promoting_end_ = nullptr;
   char* to_end_ = nullptr;
   unsigned age_limit_ = 1;
   uint64_t survivors_kept_ = 0;  // bytes of the from-space copied out (adapt_age)

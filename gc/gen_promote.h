@@ -55,10 +55,12 @@ static_assert(kMaxPromoteAge == 0xff >> kAgeShift);
 
 inline unsigned age_of(const GcHeader* h) { return h->gcbits >> kAgeShift; }
 
-// An object's bytes as allocated (rounded).
-inline size_t object_bytes(const KindInfo* kinds, const GcHeader* h) {
-  const KindInfo& k = kinds[h->kind];
+// An object's bytes as allocated (rounded), k its kind's.
+inline size_t object_bytes(const KindInfo& k, const GcHeader* h) {
   return k.plain_size && !h->flags ? round_object_size(k.plain_size) : round_object_size(k.size(h));
+}
+inline size_t object_bytes(const KindInfo* kinds, const GcHeader* h) {
+  return object_bytes(kinds[h->kind], h);
 }
 
 inline bool in(Word w, const char* a, const char* b) {
@@ -107,13 +109,14 @@ class CopyBudget {
   // promotes the rest of eden in place, and the originals of the objects it
   // copied become fillers (end). [current, current_top) is the used part of
   // the chunk eden allocates in.
-  bool copies(GcHeader* h, const KindInfo* kinds, const char* current, const char* current_top) {
-    bool finalizable = kinds[h->kind].finalize != nullptr;  // copied whatever the budget
+  // k is h's kind's.
+  bool copies(GcHeader* h, const KindInfo& k, const char* current, const char* current_top) {
+    bool finalizable = k.finalize != nullptr;  // copied whatever the budget
     if (!finalizable) {
       if (all_in_place_) return false;
       if (in_place_ && !in(word_of(h), current, current_top)) return false;
     }
-    size_t bytes = object_bytes(kinds, h);
+    size_t bytes = object_bytes(k, h);
     if (left_ == SIZE_MAX) return true;
     if (!finalizable) {
       if (bytes > left_) {
