@@ -27,6 +27,7 @@ std::string header(Code* c) {
 }
 
 void disasm_code(VM& vm, Code* c, std::string& out, std::vector<Code*>& nested) {
+  read_lazy_body(vm, c);  // a library function not called yet shows its body
   out += header(c);
   const Insn* code = code_insns(c);
   uint32_t n = code_ninsns(c);

@@ -1,9 +1,11 @@
 // compiler/image.cpp — see image.h.
 //
 // Layout: a header (magic; the hash of the library sources; the body's
-// length and checksum; the form counts; uniq's counter; the count of
-// interned symbols the image names, for the reader's table), then the body:
-// each form's code object as a tagged value graph. Numbers are unsigned
+// length and checksum; the form counts; uniq's counter; the counts of
+// interned symbols and of source files the image names; the length of the
+// forms' stream), then the body: the names of those symbols and files, in
+// their numbers' order; each form's code object as a tagged value graph;
+// then the lazily read bodies (below). Numbers are unsigned
 // LEB128 varints unless said otherwise. Within a form, a heap object the
 // form reaches more than once is written whole the first time, its tag
 // marked kShared, and gets the next id, on the reader's side in the same
@@ -11,16 +13,36 @@
 // a code object's lines, its constant strings) get no id, so the reader
 // keeps no list of them. Ids start again at each form (no collection runs
 // while one form is read, vm/object.h's invariant that allocation never
-// collects, so the reader may keep raw Values). An interned symbol has a
-// second number, over the whole image: the first kSym of a name gives it
-// the next, and later forms name it by that number (kSymAgain), so a start
-// interns each name once (vm::SymbolPlace); a source position's file is
-// numbered the same way. Instructions, and a string's characters, are
+// collects, so the reader may keep raw Values). An interned symbol is
+// named by its number in the image's table of names, so a start interns
+// each name once (vm::SymbolPlace), when it is first read; a source
+// position's file likewise. Instructions, and a string's characters, are
 // stored little-endian.
+
+// Lazily read bodies (vm/code.h, read_lazy_body): a function's code object
+// that is not a form's own (a def's function, a macro's) is written as a
+// kLazy: its fields, name and file, and the offset of its body (its line
+// table, shared slots, constants and instructions) in the last section,
+// where the body is written as a form of its own (ids from 0 again) but
+// for the enclosing file. A start makes such a code object at its full
+// size with its first instruction LAZY, and reads the body the first time
+// the function runs. The writer chooses this only where a later read gives
+// what a read at start would: the body shares no object with the rest of
+// its form (an uninterned symbol, a quoted list, a nested code object),
+// since the rest is read before it and would make another; and a
+// function constant (kGlobalFn), the global's value when the form runs,
+// not when the body is read, is only the body's own constant, which its
+// kLazy gives and the start reads with the form (the body names it by
+// kPinned). Other code objects are read whole, as a form is; a nested
+// function of a lazily read body may be lazily read in its turn. The
+// image is kept for the VM's life (ImageBodies).
+
 #include "compiler/image.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,6 +50,7 @@
 #include <vector>
 
 #include "vm/code.h"
+#include "vm/error.h"
 #include "vm/number.h"
 #include "vm/string.h"
 #include "vm/symbol.h"
@@ -46,17 +69,30 @@ extern const unsigned long long* const kLibraryHashes[];
 
 using namespace vm;
 
+// The image's numbering of interned symbols' and source files' names:
+// each name's number, given in the order of first use, and the names in
+// that order (the image's table of names).
+struct ImageNames {
+  std::unordered_map<std::string, uint64_t> ids;
+  std::vector<std::string> names;
+  uint64_t id(const std::string& name) {
+    auto [it, fresh] = ids.emplace(name, names.size());
+    if (fresh) names.push_back(name);
+    return it->second;
+  }
+};
+
 namespace {
 
-constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '5'};
+constexpr char kMagic[8] = {'A', 'R', 'C', 'I', 'M', 'G', '0', '6'};
 // magic, source hash, body length, body checksum, forms and prelude forms
-// (32 bits each), uniq's counter, symbols.
-constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8 + 8;
+// (32 bits each), uniq's counter, symbols, files, the forms' stream length.
+constexpr size_t kHeaderBytes = 8 + 8 + 8 + 8 + 4 + 4 + 8 + 8 + 8 + 8;
 
 enum Tag : uint8_t {
   kImm,       // an immediate's word (fixnum, char, nil, t, ...)
   kRef,       // an object of this form written before: its id
-  kSym,       // an interned symbol the image names for the first time: its name
+  kSym,       // an interned symbol: its number in the image's table of names
   kUsym,      // an uninterned symbol: its name
   kStr,       // a string: flags (kStrWide, kStrInline), length, characters (1 or 4 bytes each)
   kFlo,       // a flonum: its 8 bytes
@@ -65,7 +101,8 @@ enum Tag : uint8_t {
   kCode,      // a code object: fields, lines, name, file, shared slots, constants, instructions
   kCons,      // a cons: position (FormWriter::position), car, then cdr
   kGlobalFn,  // a function constant: the symbol whose global held it, as a value
-  kSymAgain,  // an interned symbol named before in the image: its number
+  kLazy,      // a code object whose body is read at its first run: fields, name, file, offset
+  kPinned,    // in a lazy body, a constant its kLazy gave (after the offset)
 };
 // Or'd into the tag of an object that a later kRef of its form names: only
 // those get an id, so the reader keeps only the objects it will be asked for.
@@ -125,6 +162,7 @@ uint64_t get_fixed(std::string_view s, size_t at, int bytes) {
 // line, nup, exact_nargs, frame_words, nconsts and ninsns (4 each); a
 // start reads them with loads at known offsets instead of twelve varints.
 constexpr int kCodeFieldBytes = 2 + 2 + 1 + 1 + 8 * 4;
+constexpr int kNconstsAt = 30, kNinsnsAt = 34;  // their offsets
 // After them a byte saying which of its first values are not written as
 // values: its line table's bytes follow inline (a Blob no other object of
 // the form holds), its file is the enclosing code object's (a nested
@@ -134,12 +172,14 @@ constexpr uint8_t kLinesInline = 1, kOuterFile = 2, kSharedNil = 4;
 // One form's value graph, written (see the file's opening).
 class FormWriter {
  public:
-  FormWriter(VM& vm, std::string& out, std::unordered_map<std::string, uint64_t>& symbol_ids,
-             std::unordered_map<std::string, uint64_t>& file_ids, const std::string& where)
-      : vm_(vm), out_(out), symbol_ids_(symbol_ids), file_ids_(file_ids), where_(where) {}
+  FormWriter(VM& vm, std::string& out, std::string& lazy, ImageNames& symbols, ImageNames& files,
+             const std::string& where)
+      : vm_(vm), out_(&out), lazy_(lazy), symbols_(symbols), files_(files), where_(where) {}
 
   void form(Value v) {
     mark(v);
+    count(v, UNBOUND, refs_);
+    form_ = v.word();
     value(v);
   }
 
@@ -185,6 +225,73 @@ class FormWriter {
     for (Word w : spine) active_.erase(w);
   }
 
+  // Whether v's identity is written (an id, or a copy per writing): every
+  // heap object but an interned symbol, which is written by name.
+  bool has_identity(Value v) {
+    return v.is_ref() && !(TYPE(v) == Kind::Symbol && find_symbol(vm_, symbol_name(v)) == v);
+  }
+
+  // The references to each object with an identity that the form's
+  // writing makes (value, code), all of them, into refs: what lazy_body
+  // compares a body's own references with. outer: the file of the code
+  // that holds v (a nested code's own file is no reference when it is
+  // that one, kOuterFile). False if a function constant (kGlobalFn) is
+  // reached.
+  using Refs = std::unordered_map<Word, uint32_t>;
+  bool count(Value v, Value outer, Refs& refs) {
+    bool ok = true;
+    for (;;) {
+      if (!has_identity(v) || refs[v.word()]++ > 0) return ok;
+      switch (TYPE(v)) {
+        case Kind::Cons:
+          ok = count(v.as<Cons>()->car, outer, refs) && ok;
+          v = v.as<Cons>()->cdr;
+          continue;
+        case Kind::Code: {
+          Code* c = v.as<Code>();
+          ok = count(c->name, outer, refs) && ok;
+          if (c->file != outer) ok = count(c->file, outer, refs) && ok;
+          return count_body(c, refs) && ok;
+        }
+        case Kind::Closure:
+        case Kind::Builtin: return false;
+        default: return ok;
+      }
+    }
+  }
+  // c's line table, shared slots and constants (those a lazy body holds);
+  // a function constant of c's own is counted in refs only if pinned is
+  // null, else listed there.
+  bool count_body(Code* c, Refs& refs, std::vector<uint32_t>* pinned = nullptr) {
+    bool ok = count(c->lines, UNBOUND, refs);
+    ok = count(c->shared, UNBOUND, refs) && ok;
+    for (uint32_t i = 0; i < c->nconsts; ++i) {
+      Value k = code_consts(c)[i];
+      if (pinned && global_function(k)) pinned->push_back(i);
+      else ok = count(k, c->file, refs) && ok;
+    }
+    return ok;
+  }
+  // Whether v is a function the image writes as the global that holds it
+  // (kGlobalFn).
+  static bool global_function(Value v) {
+    if (TYPE(v) != Kind::Closure && TYPE(v) != Kind::Builtin) return false;
+    Value name = TYPE(v) == Kind::Builtin ? v.as<Builtin>()->name : code_of(v)->name;
+    return TYPE(name) == Kind::Symbol && global_value(name) == v;
+  }
+
+  // Whether c's body may be read lazily (see the file's opening): no
+  // function constant but its own (pinned: their indexes, which its kLazy
+  // gives), and every object it reaches reached from it alone.
+  bool lazy_body(Code* c, std::vector<uint32_t>& pinned) {
+    if (c->ninsns < 2 || Value::ref(c).word() == form_) return false;
+    Refs own;
+    if (!count_body(c, own, &pinned)) return false;
+    for (auto [w, n] : own)
+      if (refs_[w] != n) return false;
+    return true;
+  }
+
   // The tag of v's first writing: with kShared, and an id, if a kRef will
   // name it again.
   uint8_t first(Value v, Tag tag) {
@@ -198,99 +305,89 @@ class FormWriter {
     // deep recursion; cars recurse.
     for (;;) {
       if (!v.is_ref()) {
-        out_ += char(kImm);
-        put_u(out_, v.word());
+        *out_ += char(kImm);
+        put_u(*out_, v.word());
         return;
       }
       auto it = ids_.find(v.word());
       if (it != ids_.end()) {
-        out_ += char(kRef);
-        put_u(out_, it->second);
+        *out_ += char(kRef);
+        put_u(*out_, it->second);
         return;
       }
       if (TYPE(v) != Kind::Cons) return object(v);
       Cons* c = v.as<Cons>();
-      out_ += char(first(v, kCons));
+      *out_ += char(first(v, kCons));
       position(pos_of(v));
       value(c->car);
       v = c->cdr;
     }
   }
 
-  // A cons's source position: 0 for none; else its file, 1 for a name the
-  // image names for the first time (then the name) or 2 + the number of
-  // one named before; then its line and column.
+  // A cons's source position: 0 for none; else 1 + its file's number in
+  // the image's names, then its line and column.
   void position(uint64_t pos) {
     if (!pos) {
-      put_u(out_, 0);
+      put_u(*out_, 0);
       return;
     }
-    std::string file = file_name(pos_file(pos));
-    auto [it, fresh] = file_ids_.emplace(file, file_ids_.size());
-    if (fresh) {
-      put_u(out_, 1);
-      put_text(out_, file);
-    } else {
-      put_u(out_, 2 + it->second);
-    }
-    put_u(out_, pos_line(pos));
-    put_u(out_, pos_col(pos));
+    put_u(*out_, 1 + files_.id(file_name(pos_file(pos))));
+    put_u(*out_, pos_line(pos));
+    put_u(*out_, pos_col(pos));
   }
 
   void object(Value v) {
+    std::string& out = *out_;
     switch (TYPE(v)) {
       case Kind::Symbol: {
         std::string name = symbol_name(v);
         if (find_symbol(vm_, name) != v) {
-          out_ += char(first(v, kUsym));
-          put_text(out_, name);
+          out += char(first(v, kUsym));
+          put_text(out, name);
           return;
         }
-        auto [it, fresh] = symbol_ids_.emplace(name, symbol_ids_.size());
-        if (fresh) {
-          out_ += char(first(v, kSym));
-          put_text(out_, name);
-        } else {
-          out_ += char(first(v, kSymAgain));
-          put_u(out_, it->second);
-        }
+        out += char(first(v, kSym));
+        put_u(out, symbols_.id(name));
         return;
       }
       case Kind::String: {
         uint64_t n = string_len(v);
         bool wide = v.header()->flags & kStringWide;
-        out_ += char(first(v, kStr));
-        out_ += char((wide ? kStrWide : 0) | (v.header()->flags & kStringInline ? kStrInline : 0));
-        put_u(out_, n);
-        for (uint64_t i = 0; i < n; ++i) put_fixed(out_, string_ref(v, i), wide ? 4 : 1);
+        out += char(first(v, kStr));
+        out += char((wide ? kStrWide : 0) | (v.header()->flags & kStringInline ? kStrInline : 0));
+        put_u(out, n);
+        for (uint64_t i = 0; i < n; ++i) put_fixed(out, string_ref(v, i), wide ? 4 : 1);
         return;
       }
       case Kind::Flonum: {
         uint64_t bits;
         std::memcpy(&bits, &v.as<Flonum>()->d, sizeof bits);
-        out_ += char(first(v, kFlo));
-        put_fixed(out_, bits, 8);
+        out += char(first(v, kFlo));
+        put_fixed(out, bits, 8);
         return;
       }
       case Kind::Bignum:
       case Kind::Ratnum:
-        out_ += char(first(v, kNum));
-        put_text(out_, number_to_string(vm_, v));
+        out += char(first(v, kNum));
+        put_text(out, number_to_string(vm_, v));
         return;
       case Kind::Blob: {
         Blob* b = v.as<Blob>();
-        out_ += char(first(v, kBlob));
-        put_text(out_, std::string_view(reinterpret_cast<const char*>(b->data), b->size));
+        out += char(first(v, kBlob));
+        put_text(out, std::string_view(reinterpret_cast<const char*>(b->data), b->size));
         return;
       }
-      case Kind::Code: return code(v);
+      case Kind::Code: {
+        std::vector<uint32_t> pinned;
+        return lazy_body(v.as<Code>(), pinned) ? lazy(v, pinned) : code(v);
+      }
       case Kind::Closure:
       case Kind::Builtin: {
         // The global that holds it: a builtin's own name, a closure's code's.
         Value name = TYPE(v) == Kind::Builtin ? v.as<Builtin>()->name : code_of(v)->name;
         if (TYPE(name) == Kind::Symbol && global_value(name) == v) {
-          out_ += char(first(v, kGlobalFn));
-          value(name);  // by its number once the image has named it
+          out += char(first(v, kGlobalFn));
+          value(name);  // by its number in the image's names
           return;
         }
         break;
@@ -301,45 +398,101 @@ class FormWriter {
                              " that the library image cannot hold");
   }
 
-  void code(Value v) {
-    Code* c = v.as<Code>();
-    out_ += char(first(v, kCode));
-    put_fixed(out_, c->nreq, 2);
-    put_fixed(out_, c->nopt, 2);
-    put_fixed(out_, c->rest, 1);
-    put_fixed(out_, c->lenient, 1);
+  void fields(Code* c) {
+    put_fixed(*out_, c->nreq, 2);
+    put_fixed(*out_, c->nopt, 2);
+    put_fixed(*out_, c->rest, 1);
+    put_fixed(*out_, c->lenient, 1);
     for (uint32_t f : {c->nlocals, c->maxstack, c->line, c->nup, uint32_t(c->exact_nargs),
                        c->frame_words, c->nconsts, c->ninsns})
-      put_fixed(out_, f, 4);
-    Value outer = outer_file_;
-    bool lines_inline = TYPE(c->lines) == Kind::Blob && !shared_[c->lines.word()];
-    uint8_t layout = uint8_t((lines_inline ? kLinesInline : 0) |
-                             (outer != UNBOUND && c->file == outer ? kOuterFile : 0) |
-                             (c->shared.is_nil() ? kSharedNil : 0));
-    out_ += char(layout);
-    if (lines_inline) {
+      put_fixed(*out_, f, 4);
+  }
+
+  // c's line table, shared slots (after the layout byte that says how
+  // each is written), constants and instructions.
+  void body(Code* c, uint8_t layout) {
+    if (layout & kLinesInline) {
       Blob* b = c->lines.as<Blob>();
-      put_text(out_, std::string_view(reinterpret_cast<const char*>(b->data), b->size));
+      put_text(*out_, std::string_view(reinterpret_cast<const char*>(b->data), b->size));
     } else {
       value(c->lines);
     }
+  }
+  uint8_t body_layout(Code* c) {
+    bool lines_inline = TYPE(c->lines) == Kind::Blob && !shared_[c->lines.word()];
+    return uint8_t((lines_inline ? kLinesInline : 0) | (c->shared.is_nil() ? kSharedNil : 0));
+  }
+  // pinned: the constants a kLazy gives, which its body names by kPinned.
+  void rest(Code* c, const std::vector<uint32_t>& pinned = {}) {
+    Value outer = outer_file_;
+    outer_file_ = c->file;
+    for (uint32_t i = 0; i < c->nconsts; ++i) {
+      if (std::find(pinned.begin(), pinned.end(), i) != pinned.end()) *out_ += char(kPinned);
+      else value(code_consts(c)[i]);
+    }
+    outer_file_ = outer;
+    for (uint32_t i = 0; i < c->ninsns; ++i) put_fixed(*out_, code_insns(c)[i], 4);
+  }
+
+  void code(Value v) {
+    Code* c = v.as<Code>();
+    *out_ += char(first(v, kCode));
+    fields(c);
+    uint8_t layout = uint8_t(body_layout(c) | (c->file == outer_file_ ? kOuterFile : 0));
+    *out_ += char(layout);
+    body(c, layout);
     value(c->name);
     if (!(layout & kOuterFile)) value(c->file);
     if (!(layout & kSharedNil)) value(c->shared);
-    outer_file_ = c->file;
-    for (uint32_t i = 0; i < c->nconsts; ++i) value(code_consts(c)[i]);
-    outer_file_ = outer;
-    for (uint32_t i = 0; i < c->ninsns; ++i) put_fixed(out_, code_insns(c)[i], 4);
+    rest(c);
+  }
+
+  // A code object whose body goes to the lazy section, written there first
+  // (its own ids; a nested lazy body is appended before it), then its
+  // kLazy here, naming the body's offset, then its function constants
+  // (pinned), each its index and its kGlobalFn: they are the globals'
+  // values when the form runs, as a body read at start would have them.
+  void lazy(Value v, const std::vector<uint32_t>& pinned) {
+    Code* c = v.as<Code>();
+    std::string text;
+    std::string* out = out_;
+    std::unordered_map<Word, uint64_t> ids;
+    std::swap(ids, ids_);
+    out_ = &text;
+    uint8_t layout = body_layout(c);
+    text += char(layout);
+    body(c, layout);
+    if (!(layout & kSharedNil)) value(c->shared);
+    rest(c, pinned);
+    out_ = out;
+    std::swap(ids, ids_);
+    uint64_t offset = lazy_.size();
+    if (offset > UINT32_MAX) throw std::runtime_error(where_ + ": the library image is too big");
+    lazy_ += text;
+    *out_ += char(first(v, kLazy));
+    fields(c);
+    *out_ += char(c->file == outer_file_ ? kOuterFile : 0);
+    value(c->name);
+    if (c->file != outer_file_) value(c->file);
+    put_u(*out_, offset);
+    put_u(*out_, pinned.size());
+    for (uint32_t i : pinned) {
+      put_u(*out_, i);
+      value(code_consts(c)[i]);
+    }
   }
 
   VM& vm_;
-  std::string& out_;
-  std::unordered_map<std::string, uint64_t>& symbol_ids_;
-  std::unordered_map<std::string, uint64_t>& file_ids_;
+  std::string* out_;  // the stream being written: the forms', or a lazy body's
+  std::string& lazy_;
+  ImageNames& symbols_;
+  ImageNames& files_;
   const std::string& where_;
-  std::unordered_map<Word, bool> shared_;  // reached more than once
-  std::unordered_set<Word> active_;        // being marked: lists and code objects
-  Value outer_file_ = UNBOUND;             // the file of the code being written
+  std::unordered_map<Word, bool> shared_;    // reached more than once
+  std::unordered_set<Word> active_;          // being marked: lists and code objects
+  std::unordered_map<Word, uint32_t> refs_;  // count's
+  Word form_ = 0;                            // the form's own code object
+  Value outer_file_ = UNBOUND;               // the file of the code being written
   std::unordered_map<Word, uint64_t> ids_;
 };
 
@@ -354,27 +507,76 @@ T load(const uint8_t* p) {
   return v;
 }
 
+// An image a VM has run, kept for the bodies it has not read yet: its
+// bytes (the binary's own, or a copy), its sections, and its table of
+// names, each symbol's place in the intern table found at its first use.
+struct LoadedImage {
+  std::string copy;  // the image's bytes, unless it is the binary's own
+  const uint8_t* forms;
+  const uint8_t* lazy;  // the lazy bodies' section, to the end
+  const uint8_t* end;
+  struct NamedSymbol {
+    std::string_view name;  // in the image
+    SymbolPlace place;
+  };
+  std::vector<NamedSymbol> symbols;  // by number (kSym)
+  std::vector<uint32_t> files;       // the positions' files (vm::file_id), by number
+  uint32_t index;                    // among the VM's (ImageBodies::images)
+};
+
 // The reader of FormWriter's output. Bounds are checked although the
 // checksum vouched for the bytes (or, for the binary's own image, the
 // build did): a mistake here must not read past the image.
 class FormReader {
  public:
-  // symbols: how many the image names (the header's count); a body that
-  // names more is corrupt.
-  FormReader(VM& vm, std::string_view body, uint64_t symbols)
-      : vm_(vm),
-        p_(reinterpret_cast<const uint8_t*>(body.data())),
-        end_(p_ + body.size()),
-        max_symbols_(symbols) {
-    symbols_.reserve(symbols);
-  }
+  // Reads from p to end of image's bytes: its forms, or one lazy body.
+  FormReader(VM& vm, LoadedImage& image, const uint8_t* p, const uint8_t* end)
+      : vm_(vm), image_(image), p_(p), end_(end) {}
   bool done() const { return p_ == end_; }
+  const uint8_t* at() const { return p_; }
+  std::string_view name() { return text(); }  // one of the table of names
 
   Value form() {
     objects_.clear();
     held_top_ = 0;
     outer_file_ = UNBOUND;
     return value();
+  }
+
+  // c's body (FormWriter::lazy), read into c in place: everything is read
+  // (and checked) before the first store, so a corrupt body leaves c as
+  // it was. No collection runs meanwhile (no safe point), so c stays put;
+  // the stores are barriered, since c may be old, or scanned by a marker.
+  void body(Code* c) {
+    objects_.clear();
+    uint8_t layout = byte();
+    if (layout & ~(kLinesInline | kSharedNil)) corrupt();
+    size_t n = 2 + size_t(c->nconsts);
+    held_top_ = n;
+    if (held_.size() < n) held_.resize(n);
+    Value v = layout & kLinesInline ? blob(kBlob) : value();
+    held_[0] = v;
+    v = layout & kSharedNil ? NIL : value();
+    held_[1] = v;
+    outer_file_ = c->file;
+    for (size_t i = 2; i < n; ++i) {
+      if (p_ != end_ && *p_ == kPinned) {  // given at start (stub)
+        ++p_;
+        v = code_consts(c)[i - 2];
+      } else {
+        v = value();
+      }
+      held_[i] = v;
+    }
+    if (c->ninsns > left() / sizeof(Insn)) corrupt();
+    set(vm_, c, &c->lines, held_[0]);
+    set(vm_, c, &c->shared, held_[1]);
+    for (size_t i = 2; i < n; ++i) set(vm_, c, &code_consts(c)[i - 2], held_[i]);
+    Insn* insns = const_cast<Insn*>(code_insns(c));
+    Insn first = load<Insn>(p_);
+    p_ += sizeof(Insn);
+    raw(insns + 1, (c->ninsns - 1) * sizeof(Insn));
+    insns[0] = first;  // last: the body is whole
   }
 
  private:
@@ -417,11 +619,7 @@ class FormReader {
   Value value() {
     uint8_t tag = byte();
     switch (tag) {  // the commonest first, without the cons loop
-      case kSymAgain: {
-        uint64_t id = u();
-        if (id >= symbols_.size()) corrupt();
-        return intern(vm_, symbols_[id].name, symbols_[id].place);
-      }
+      case kSym: return symbol(u());
       case kRef: {
         uint64_t id = u();
         if (id >= objects_.size() || objects_[id] == UNBOUND) corrupt();
@@ -432,6 +630,8 @@ class FormReader {
         if (v.is_ref()) corrupt();
         return v;
       }
+      case kLazy:
+      case kLazy | kShared: return stub(tag);
       case kCode:
       case kCode | kShared: return code(tag);
       case kBlob:
@@ -440,8 +640,6 @@ class FormReader {
       case kStr | kShared: return str(tag);
       case kCons:
       case kCons | kShared: return list(tag);
-      case kSym:
-      case kSym | kShared: return sym(tag);
       default: return atom(tag);
     }
   }
@@ -464,11 +662,9 @@ class FormReader {
     for (;;) {
       uint64_t pos = 0;
       if (uint64_t file = u()) {  // see FormWriter::position
-        if (file == 1) files_.push_back(file_id(std::string(text())));
-        else if (file - 2 >= files_.size()) corrupt();
-        uint32_t id = file == 1 ? files_.back() : files_[file - 2];
+        if (file - 1 >= image_.files.size()) corrupt();
         uint64_t line = u(), col = u();
-        pos = make_pos(id, uint32_t(line), uint32_t(col));
+        pos = make_pos(image_.files[file - 1], uint32_t(line), uint32_t(col));
       }
       size_t id = reserve(tag);
       Value car = value();
@@ -485,10 +681,9 @@ class FormReader {
     return v;
   }
 
-  [[gnu::noinline]] Value sym(uint8_t tag) {
-    if (symbols_.size() == max_symbols_) corrupt();
-    symbols_.push_back({text(), {}});
-    return made(tag, intern(vm_, symbols_.back().name, symbols_.back().place));
+  Value symbol(uint64_t id) {
+    if (id >= image_.symbols.size()) corrupt();
+    return intern(vm_, image_.symbols[id].name, image_.symbols[id].place);
   }
 
   // A string as the compiler made it: a constant's characters in a Blob
@@ -519,11 +714,7 @@ class FormReader {
   // The rarer tags.
   [[gnu::noinline]] Value atom(uint8_t tag) {
     switch (tag & ~kShared) {
-      case kSymAgain: {
-        uint64_t id = u();
-        if (id >= symbols_.size()) corrupt();
-        return made(tag, intern(vm_, symbols_[id].name, symbols_[id].place));
-      }
+      case kSym: return made(tag, symbol(u()));
       case kUsym: return made(tag, make_uninterned_symbol(vm_, text()));
       case kFlo: {
         if (left() < 8) corrupt();
@@ -560,7 +751,7 @@ class FormReader {
     p_ += kCodeFieldBytes;
     uint8_t layout = *p_++;
     if (layout & ~(kLinesInline | kOuterFile | kSharedNil)) corrupt();
-    uint32_t nconsts = load<uint32_t>(f + 30), ninsns = load<uint32_t>(f + 34);
+    uint32_t nconsts = load<uint32_t>(f + kNconstsAt), ninsns = load<uint32_t>(f + kNinsnsAt);
     if (nconsts > left()) corrupt();
     size_t id = reserve(tag);
     // held_[base, held_top_): this code's lines, name, file, shared and
@@ -589,12 +780,26 @@ class FormReader {
     }
     outer_file_ = outer;
     if (ninsns > left() / sizeof(Insn)) corrupt();
-    Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
     const Value* h = held_.data() + base;
-    c->lines = h[0];
-    c->name = h[1];
-    c->file = h[2];
-    c->shared = h[3];
+    Code* c = make_code(f, h[0], h[1], h[2], h[3]);
+    if (nconsts) std::memcpy(code_consts(c), h + 4, nconsts * sizeof(Value));
+    raw(const_cast<Insn*>(code_insns(c)), ninsns * sizeof(Insn));
+    held_top_ = base;
+    Value cv = Value::ref(c);
+    if (id != kNoId) objects_[id] = cv;
+    return cv;
+  }
+
+  // A code object of the fields at f, with its fields and these values
+  // stored as it is allocated (no barrier); its constants and instructions
+  // are the caller's to store.
+  Code* make_code(const uint8_t* f, Value lines, Value name, Value file, Value shared) {
+    uint32_t nconsts = load<uint32_t>(f + kNconstsAt), ninsns = load<uint32_t>(f + kNinsnsAt);
+    Code* c = alloc<Code>(vm_, Kind::Code, nconsts * sizeof(Value) + ninsns * sizeof(Insn));
+    c->lines = lines;
+    c->name = name;
+    c->file = file;
+    c->shared = shared;
     c->nreq = load<uint16_t>(f);
     c->nopt = load<uint16_t>(f + 2);
     c->rest = f[4];
@@ -608,8 +813,51 @@ class FormReader {
     c->frame_words = load<uint32_t>(f + 26);
     c->nconsts = nconsts;
     c->ninsns = ninsns;
-    if (nconsts) std::memcpy(code_consts(c), h + 4, nconsts * sizeof(Value));
-    raw(const_cast<Insn*>(code_insns(c)), ninsns * sizeof(Insn));
+    return c;
+  }
+
+  // A code object whose body is read on its first run (FormWriter::lazy):
+  // made whole but for it, its constants nil (valid for the collector), its
+  // first instructions LAZY and the body's offset; the rest of its
+  // instructions are not read before the body is.
+  [[gnu::noinline]] Value stub(uint8_t tag) {
+    if (left() < kCodeFieldBytes + 1) corrupt();
+    const uint8_t* f = p_;
+    p_ += kCodeFieldBytes;
+    uint8_t layout = *p_++;
+    if (layout & ~kOuterFile) corrupt();
+    uint32_t nconsts = load<uint32_t>(f + kNconstsAt), ninsns = load<uint32_t>(f + kNinsnsAt);
+    size_t id = reserve(tag);
+    size_t base = held_top_;
+    if (held_.size() < base + 2) held_.resize(2 * (base + 2));
+    held_top_ += 2;
+    Value v = value();
+    held_[base] = v;
+    if (layout & kOuterFile) {
+      if (outer_file_ == UNBOUND) corrupt();
+      v = outer_file_;
+    } else {
+      v = value();
+    }
+    held_[base + 1] = v;
+    uint64_t offset = u();
+    size_t room = size_t(image_.end - image_.lazy);  // each constant a byte at least
+    if (ninsns < 2 || offset >= room || nconsts > room - offset ||
+        ninsns > (room - offset) / sizeof(Insn))
+      corrupt();
+    pinned_.clear();
+    for (uint64_t n = u(); n > 0; --n) {
+      uint64_t i = u();
+      if (i >= nconsts) corrupt();
+      v = value();
+      pinned_.push_back({uint32_t(i), v});
+    }
+    Code* c = make_code(f, NIL, held_[base], held_[base + 1], NIL);
+    std::fill_n(code_consts(c), nconsts, NIL);
+    for (auto [i, k] : pinned_) code_consts(c)[i] = k;
+    Insn* insns = const_cast<Insn*>(code_insns(c));
+    insns[0] = encode(Op::LAZY, image_.index);
+    insns[1] = Insn(offset);
     held_top_ = base;
     Value cv = Value::ref(c);
     if (id != kNoId) objects_[id] = cv;
@@ -617,6 +865,7 @@ class FormReader {
   }
 
   VM& vm_;
+  LoadedImage& image_;
   const uint8_t* p_;  // the next byte to read
   const uint8_t* end_;
   std::vector<Value> objects_;  // this form's shared ones, by id
@@ -630,36 +879,85 @@ class FormReader {
   std::vector<Value> held_;
   size_t held_top_ = 0;
   Value outer_file_ = UNBOUND;  // the file of the code whose constants are being read
-  struct NamedSymbol {
-    std::string_view name;  // in the image
-    SymbolPlace place;
-  };
-  std::vector<NamedSymbol> symbols_;  // the image's, by number (kSymAgain)
-  uint64_t max_symbols_;
-  std::vector<uint32_t> files_;  // the positions' files (vm::file_id), by number
+  std::vector<std::pair<uint32_t, Value>> pinned_;  // a kLazy's, until its code is made
 };
+
+// The images a VM has run (its library state kLazyBodyReader): what reads
+// the bodies they hold that are not read yet.
+class ImageBodies : public LazyBodyReader {
+ public:
+  LoadedImage& add(std::string_view image, bool own) {
+    auto im = std::make_unique<LoadedImage>();
+    if (!own) {
+      im->copy = std::string(image);
+      image = im->copy;
+    }
+    const auto* p = reinterpret_cast<const uint8_t*>(image.data());
+    im->forms = p + kHeaderBytes;
+    im->end = p + image.size();
+    im->index = uint32_t(images_.size());
+    images_.push_back(std::move(im));
+    return *images_.back();
+  }
+
+  void read(VM& vm, Code* c, uint32_t image, uint32_t offset) override {
+    try {
+      if (image >= images_.size()) corrupt();
+      LoadedImage& im = *images_[image];
+      FormReader(vm, im, im.lazy + offset, im.end).body(c);
+    } catch (const std::runtime_error& e) {
+      throw_error(vm, e.what());
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<LoadedImage>> images_;
+};
+
+// The table of names at the start of im's body, read into im; forms_bytes:
+// the forms' stream's length, after it.
+void read_names(VM& vm, LoadedImage& im, const ImageHeader& h, uint64_t files,
+                uint64_t forms_bytes) {
+  FormReader r(vm, im, im.forms, im.end);
+  im.symbols.resize(h.symbols);
+  for (auto& s : im.symbols) s.name = r.name();
+  im.files.reserve(files);
+  for (uint64_t i = 0; i < files; ++i) im.files.push_back(file_id(std::string(r.name())));
+  im.forms = r.at();
+  if (forms_bytes > uint64_t(im.end - im.forms)) corrupt();
+  im.lazy = im.forms + forms_bytes;
+}
 
 }  // namespace
 
-ImageWriter::ImageWriter() = default;
+ImageWriter::ImageWriter()
+    : symbols_(std::make_unique<ImageNames>()), files_(std::make_unique<ImageNames>()) {}
+ImageWriter::~ImageWriter() = default;
 
 void ImageWriter::add_form(VM& vm, Value code, const std::string& where) {
-  FormWriter(vm, body_, symbol_ids_, file_ids_, where).form(code);
+  FormWriter(vm, forms_text_, lazy_, *symbols_, *files_, where).form(code);
   ++forms_;
 }
 
 void ImageWriter::end_prelude() { prelude_forms_ = forms_; }
 
 std::string ImageWriter::finish(uint64_t uniq_count) {
+  std::string body;
+  for (const std::string& n : symbols_->names) put_text(body, n);
+  for (const std::string& n : files_->names) put_text(body, n);
+  body += forms_text_;
+  body += lazy_;
   std::string out(kMagic, sizeof kMagic);
   put_fixed(out, library_source_hash(), 8);
-  put_fixed(out, body_.size(), 8);
-  put_fixed(out, checksum(body_), 8);
+  put_fixed(out, body.size(), 8);
+  put_fixed(out, checksum(body), 8);
   put_fixed(out, forms_, 4);
   put_fixed(out, prelude_forms_, 4);
   put_fixed(out, uniq_count, 8);
-  put_fixed(out, symbol_ids_.size(), 8);
-  return out + body_;
+  put_fixed(out, symbols_->names.size(), 8);
+  put_fixed(out, files_->names.size(), 8);
+  put_fixed(out, forms_text_.size(), 8);
+  return out + body;
 }
 
 std::string_view embedded_image() {
@@ -689,16 +987,28 @@ bool image_valid(std::string_view image, ImageHeader* header, bool own) {
   h.prelude_forms = uint32_t(get_fixed(image, 36, 4));
   h.uniq_count = get_fixed(image, 40, 8);
   h.symbols = get_fixed(image, 48, 8);
-  if (h.prelude_forms > h.forms || h.symbols > body) return false;
+  h.files = get_fixed(image, 56, 8);
+  h.forms_bytes = get_fixed(image, 64, 8);
+  if (h.prelude_forms > h.forms || h.symbols > body || h.files > body || h.forms_bytes > body)
+    return false;
   if (header) *header = h;
   return true;
 }
 
 bool run_image(VM& vm, std::string_view image, void (*after_prelude)(VM& vm)) {
   ImageHeader h;
-  if (!image_valid(image, &h, image.data() == embedded_image().data())) return false;
+  bool own = image.data() == embedded_image().data();
+  if (!image_valid(image, &h, own)) return false;
+  auto* bodies = static_cast<ImageBodies*>(vm.library_state(kLazyBodyReader));
+  if (!bodies) {
+    auto made = std::make_unique<ImageBodies>();
+    bodies = made.get();
+    vm.set_library_state(kLazyBodyReader, std::move(made));
+  }
+  LoadedImage& im = bodies->add(image, own);
+  read_names(vm, im, h, h.files, h.forms_bytes);
   advance_uniq_count(vm, h.uniq_count);
-  FormReader r(vm, image.substr(kHeaderBytes), h.symbols);
+  FormReader r(vm, im, im.forms, im.lazy);
   if (h.prelude_forms == 0) after_prelude(vm);
   for (uint32_t i = 0; i < h.forms; ++i) {
     Value code = r.form();

@@ -28,19 +28,28 @@
 // the reader, making a list or code object after what it holds, could not
 // make.
 //
+// A function's body (a def's function, a macro's: a code object inside a
+// form) is read on its first run, not at start (image.cpp, "Lazily read
+// bodies"; vm/code.h, read_lazy_body), where what it gives is what a read
+// at start would: the writer keeps a body whole in its form otherwise.
+// The image stays mapped for the process's life (the binary's own; a copy
+// of any other), as the VM's library state kLazyBodyReader.
+//
 // The image names the exact library sources it was made from (a hash of
 // their text) and carries a checksum of itself; a start whose image does
 // not match compiles the library from source instead, as a build without
 // an image does (the image maker itself).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include "vm/vm.h"
 
 namespace compiler {
+
+struct ImageNames;
 
 // Records the library's forms as they are compiled.
 class ImageWriter {
@@ -53,13 +62,14 @@ class ImageWriter {
   void end_prelude();
   // The image; uniq_count is (uniq)'s counter after the library.
   std::string finish(uint64_t uniq_count);
+  ~ImageWriter();
 
  private:
-  std::string body_;
-  // Each interned symbol's number: the order of the image's first naming.
-  std::unordered_map<std::string, uint64_t> symbol_ids_;
-  // Each source position's file's number, in the same way.
-  std::unordered_map<std::string, uint64_t> file_ids_;
+  std::string forms_text_;  // the forms' stream
+  std::string lazy_;        // the lazily read bodies
+  // The numbers of interned symbols' and source files' names: the order
+  // of the image's first naming (image.cpp).
+  std::unique_ptr<ImageNames> symbols_, files_;
   uint32_t forms_ = 0;
   uint32_t prelude_forms_ = 0;
 };
@@ -74,7 +84,9 @@ struct ImageHeader {
   uint32_t forms = 0;
   uint32_t prelude_forms = 0;
   uint64_t uniq_count = 0;
-  uint64_t symbols = 0;  // interned symbols the image names
+  uint64_t symbols = 0;      // interned symbols the image names
+  uint64_t files = 0;        // source files its positions name
+  uint64_t forms_bytes = 0;  // the forms' stream's length
 };
 // Whether image is whole (magic, size, checksum) and was made from this
 // binary's library sources; fills header if so. own: the image is the

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 
+#include "vm/library.h"
 #include "vm/object.h"
 
 namespace vm {
@@ -172,5 +173,26 @@ bool code_is_internal(Code* c);
 std::string code_function_name(Code* c);
 
 Value make_closure(VM& vm, Value code, uint64_t nup);
+
+// Lazily read bodies (compiler/image.h): a library function's code object
+// is made at start with everything a call, a backtrace and the collector
+// read before its first instruction runs (the fields above, its name,
+// file and line, its constants nil), at its full size, and one
+// instruction, LAZY (vm/opcodes.def), naming where its body is in the
+// library image. Its first run reads the body into the object in place
+// (its lines, shared slots, constants and instructions), so the closures,
+// frames and continuations that hold it need no change, and the call path
+// tests nothing.
+inline bool code_unread(Code* c) { return insn_op(code_insns(c)[0]) == Op::LAZY; }
+// Reads c's body if it is not read yet (code_unread). Raises an Arc error
+// if the image that holds it is gone from the VM. It allocates but does
+// not collect (docs/ARCHITECTURE.md, invariant 2), so c does not move.
+void read_lazy_body(VM& vm, Code* c);
+// What reads the bodies: the VM's library state of this name, kept by
+// compiler/image.cpp (ImageBodies) for the VM's life.
+struct LazyBodyReader : LibraryState {
+  virtual void read(VM& vm, Code* c, uint32_t image, uint32_t offset) = 0;
+};
+inline constexpr const char* kLazyBodyReader = "library image bodies";
 
 }  // namespace vm

@@ -858,6 +858,16 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       DISPATCH();
     }
 
+    op_LAZY:
+      // A library function's first run: its body is read into its code
+      // object in place (no collection can run meanwhile), then run from
+      // its first instruction, over the frame the call made for it.
+      --pc;
+      SAVE();
+      read_lazy_body(*this, code);
+      RELOAD();
+      DISPATCH();
+
 #include "vm/interp_fused.inc"
 #include "vm/interp_prims.inc"
 

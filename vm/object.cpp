@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vm/code.h"
+#include "vm/error.h"
 #include "vm/instrument.h"
 #include "vm/port.h"
 #include "vm/string.h"
@@ -300,6 +301,15 @@ std::string code_function_name(Code* c) {
   if (is_symbol(c->name) && !c->name.is_nil()) return symbol_name(c->name);
   std::string file = TYPE(c->file) == Kind::String ? string_utf8(c->file) : "?";
   return "fn@" + file + ":" + std::to_string(c->line);
+}
+
+void read_lazy_body(VM& vm, Code* c) {
+  if (!code_unread(c)) return;
+  auto* reader = static_cast<LazyBodyReader*>(vm.library_state(kLazyBodyReader));
+  if (!reader)
+    throw_error(vm, "the library image that holds " + code_function_name(c) + "'s body is gone");
+  const Insn* insns = code_insns(c);
+  reader->read(vm, c, insn_a(insns[0]), insns[1]);
 }
 
 uint32_t code_line_at(Code* c, uint32_t pc) {

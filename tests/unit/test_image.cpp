@@ -42,6 +42,13 @@ std::string shared_slots(Code* c, int* with_slots) {
   return s;
 }
 
+// A function's whole bytecode (disassemble, which reads a lazily read
+// body first) and then its shared slots.
+std::string describe_fn(VM& vm, Value fn, int* with_slots) {
+  std::string text = compiler::disassemble(vm, fn);
+  return text + shared_slots(code_of(fn), with_slots);
+}
+
 // What a global is, as far as a program can tell: for a function or a
 // macro its whole bytecode with constants, names, files and lines
 // (disassemble) and its shared slots, for anything else its type and
@@ -49,12 +56,10 @@ std::string shared_slots(Code* c, int* with_slots) {
 std::string describe(VM& vm, Value v, int* with_slots) {
   if (v == UNBOUND) return "unbound";
   Kind k = TYPE(v);
-  if (k == Kind::Closure)
-    return "fn " + compiler::disassemble(vm, v) + shared_slots(code_of(v), with_slots);
+  if (k == Kind::Closure) return "fn " + describe_fn(vm, v, with_slots);
   if (k == Kind::Tagged && v.as<Tagged>()->tag == vm.S.mac &&
       TYPE(v.as<Tagged>()->rep) == Kind::Closure)
-    return "mac " + compiler::disassemble(vm, v.as<Tagged>()->rep) +
-           shared_slots(code_of(v.as<Tagged>()->rep), with_slots);
+    return "mac " + describe_fn(vm, v.as<Tagged>()->rep, with_slots);
   if (k == Kind::Table) {  // its entries, sorted: the order is the keys' hashes'
     std::vector<std::string> entries;
     table_each(v, [&](Value key, Value val) {
@@ -75,7 +80,9 @@ std::map<std::string, std::string> library_globals(bool image, bool* from_image,
   compiler::Runtime rt(opts);
   *from_image = rt.library_from_image();
   std::map<std::string, std::string> globals;
-  for (Value sym : all_symbols(rt.vm()))
+  // A copy: reading a body (describe) may intern names.
+  std::vector<Value> symbols = all_symbols(rt.vm());
+  for (Value sym : symbols)
     if (TYPE(sym) == Kind::Symbol && global_value(sym) != UNBOUND)
       globals[symbol_name(sym)] = describe(rt.vm(), global_value(sym), with_slots);
   return globals;
@@ -264,6 +271,7 @@ TEST_CASE("a string from the image is inline or in a blob as the compiler made i
   rt.eval_string("(= image-str-fn nil)");
   REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
   Code* read = code_of(global_value(intern(vm, "image-str-fn")));
+  read_lazy_body(vm, read);
   CHECK(string_utf8(read->file) == "image-test.arc");
   CHECK(is_inline(read->file));
   REQUIRE(TYPE(literal(read)) == Kind::String);
@@ -319,4 +327,130 @@ TEST_CASE("a nested function from the image has its enclosing code's file", "[im
   CHECK(string_utf8(code_of(a)->file) == "image-outer.arc");
   CHECK(code_of(a)->file == code_of(b)->file);
   CHECK(code_of(inner)->file == code_of(a)->file);
+}
+
+// Lazily read bodies (vm/code.h, read_lazy_body): a function of an image
+// is made at start with its body unread, and reads it on its first run.
+namespace {
+// Runs an image of these top-level forms (compiled as the build compiles
+// the library's, as if from lines 1, 11, 21 and so on of one file) in rt.
+void run_forms_image(compiler::Runtime& rt, std::initializer_list<const char*> forms) {
+  VM& vm = rt.vm();
+  compiler::ImageWriter w;
+  int line = 1;
+  for (const char* f : forms) {
+    Value form = rt.eval_string(std::string("'") + f, "lazy-test.arc");
+    Value fn = compiler::compile_toplevel(vm, form, "lazy-test.arc", line);
+    w.add_form(vm, fn.as<Closure>()->code, "lazy-test.arc");
+    line += 10;
+  }
+  std::string image = w.finish(0);
+  REQUIRE(compiler::run_image(vm, image, [](VM&) {}));
+}
+Code* global_code(VM& vm, const char* name) { return code_of(global_value(intern(vm, name))); }
+std::string eval_written(compiler::Runtime& rt, const char* src) {
+  return write_string(rt.vm(), rt.eval_string(src));
+}
+}  // namespace
+
+TEST_CASE("a function's body from the image is read on its first call in place", "[image]") {
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  run_forms_image(rt, {"(def lazy-a (x) (list x 'a \"s\" 2.5 '(1 2) ((fn (y) (+ y 1)) x)))"});
+  Code* c = global_code(vm, "lazy-a");
+  REQUIRE(code_unread(c));
+  CHECK(TYPE(c->name) == Kind::Symbol);  // what a backtrace names is there already
+  CHECK(string_utf8(c->file) == "lazy-test.arc");
+  CHECK(eval_written(rt, "(lazy-a 1)") == "(1 a \"s\" 2.5 (1 2) 2)");
+  CHECK_FALSE(code_unread(global_code(vm, "lazy-a")));
+  CHECK(global_code(vm, "lazy-a") == c);  // the same object: no caller needs telling
+  CHECK(eval_written(rt, "(lazy-a 2)") == "(2 a \"s\" 2.5 (1 2) 3)");
+}
+
+TEST_CASE("the disassembler reads a body not read yet", "[image]") {
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  const char* def = "(def lazy-d (x) (if (> x 1) (list x \"d\") 'none))";
+  rt.eval_string(def, "lazy-test.arc");
+  std::string from_source = compiler::disassemble(vm, global_value(intern(vm, "lazy-d")));
+  rt.eval_string("(= lazy-d nil)");
+  run_forms_image(rt, {def});
+  REQUIRE(code_unread(global_code(vm, "lazy-d")));
+  std::string from_image = compiler::disassemble(vm, global_value(intern(vm, "lazy-d")));
+  CHECK(from_image == from_source);
+  CHECK_FALSE(code_unread(global_code(vm, "lazy-d")));
+  CHECK(eval_written(rt, "(lazy-d 2)") == "(2 \"d\")");
+}
+
+TEST_CASE("a backtrace through a lazily read function has its lines", "[image]") {
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  run_forms_image(rt, {"(def lazy-err (x)\n  (let y (+ x 1)\n    (car y)))"});
+  REQUIRE(code_unread(global_code(vm, "lazy-err")));
+  std::string where;
+  try {
+    rt.eval_string("(lazy-err 1)");
+  } catch (const ArcError& e) {
+    where = compiler::Runtime::describe_error(e.exc);
+  }
+  INFO(where);
+  CHECK(where.find("lazy-err") != std::string::npos);
+  CHECK(where.find("lazy-test.arc:3") != std::string::npos);  // the car's line, not the def's
+}
+
+TEST_CASE("a continuation re-entered into a lazily read function", "[image]") {
+  // n is assigned and lives in the frame until the capture boxes it
+  // (Code::shared, read with the body): each re-entry sees the last value.
+  compiler::Runtime rt;
+  VM& vm = rt.vm();
+  const char* def = "(def lazy-k (f) (let n 0 (f) (= n (+ n 1)) n))";
+  const char* run =
+      "(let rs nil (let k nil (push (lazy-k (fn () (ccc (fn (c) (= k c))))) rs)"
+      " (if (< (len rs) 3) (k nil))) rs)";
+  rt.eval_string(def);
+  std::string from_source = eval_written(rt, run);
+  CHECK(from_source == "(3 2 1)");
+  rt.eval_string("(= lazy-k nil)");
+  run_forms_image(rt, {def});
+  REQUIRE(code_unread(global_code(vm, "lazy-k")));
+  CHECK(eval_written(rt, run) == from_source);
+  CHECK(TYPE(global_code(vm, "lazy-k")->shared) == Kind::Blob);
+  CHECK(eval_written(rt, run) == from_source);  // and once read
+}
+
+TEST_CASE("a body read under --gc-stress by threads racing to its first call", "[image]") {
+  // Under stress every safe point collects and ends the thread's slice, so
+  // each thread stops at the function's entry (its pc at LAZY) and the
+  // others call it meanwhile: one reads the body, the rest resume on the
+  // body read. The code object was old by then (made at start), its
+  // constants young: the stores into it are barriered.
+  compiler::RuntimeOptions opts;
+  opts.gc_stress = true;
+  opts.gc = GENERATE("gen", "gen-stw", "vcgc", "marksweep");
+  INFO(opts.gc);
+  compiler::Runtime rt(opts);
+  VM& vm = rt.vm();
+  run_forms_image(rt, {"(def lazy-t (x) (list x \"t\" 1.5 '(1 (2 3)) (fn () x)))",
+                       "(def lazy-u (x) (+ x (len '(1 2 3)) (car '(10 20)) (len \"abcd\")))"});
+  REQUIRE(code_unread(global_code(vm, "lazy-t")));
+  rt.eval_string("(gc)");  // the unread code object old
+  rt.eval_string("(= lazy-rs nil)");
+  rt.eval_string(
+      "(let ths (map (fn (i) (thread (let r (lazy-t i) (atomic (push r lazy-rs))))) '(1 2 3 4))"
+      " (each th ths (until (dead th) (sleep .001))))");
+  CHECK_FALSE(code_unread(global_code(vm, "lazy-t")));
+  rt.eval_string("(repeat 200 (list 1 2 3))");  // collections after the read
+  CHECK(eval_written(rt, "(sort < (map car lazy-rs))") == "(1 2 3 4)");
+  CHECK(eval_written(rt, "(map [firstn 4 _] (firstn 1 lazy-rs))") ==
+        eval_written(rt, "(list (list (car (car lazy-rs)) \"t\" 1.5 '(1 (2 3))))"));
+  // One read: every call's quoted list is the one constant.
+  CHECK(eval_written(rt, "(all [is (_ 3) ((car lazy-rs) 3)] lazy-rs)") == "t");
+  CHECK(eval_written(rt, "(map [(_ 4)] lazy-rs)") == eval_written(rt, "(map car lazy-rs)"));
+  // The constants the code holds, after the collections.
+  CHECK(eval_written(rt, "(firstn 4 (lazy-t 5))") == "(5 \"t\" 1.5 (1 (2 3)))");
+  CHECK(eval_written(rt, "((last (lazy-t 6)))") == "6");
+  // Constants only the code object holds: nothing else keeps them.
+  CHECK(eval_written(rt, "(lazy-u 1)") == "18");
+  rt.eval_string("(repeat 300 (list 1 2 3))");
+  CHECK(eval_written(rt, "(map lazy-u '(1 2 3))") == "(18 19 20)");
 }
