@@ -1402,6 +1402,8 @@ class Emitter {
       Op op = insn_op(i), fused = Op::Count;
       if (op == Op::LOADX && op_at(pc + 1) == Op::POPL) {  // a let's copy of an assigned local
         fused = Op::LOADX_POPL;
+      } else if (op == Op::POPL && op_at(pc + 1) == Op::LOADL && op_at(pc + 2) == Op::JUMPT) {
+        fused = Op::POPL_JUMPT;  // a loop's bottom
       } else if (op == Op::LOADB && op_at(pc + 3) == Op::STOREB &&
                  insn_a(insns_[pc + 3]) == insn_a(i)) {
         switch (op_at(pc + 1)) {  // LOADB b; op y; STOREB b
@@ -1441,6 +1443,7 @@ class Emitter {
       } else if (op == Op::LOADL) {
         switch (op_at(pc + 1)) {  // LOADL a; test b, LOADL a; JUMPF, LOADL a; POPX d, or a lookup
           case Op::JUMPF: fused = Op::LOADL_JUMPF; break;
+          case Op::JUMPT: fused = Op::LOADL_JUMPT; break;
           case Op::LTL: fused = Op::LOADL_LTL; break;
           case Op::GTL: fused = Op::LOADL_GTL; break;
           case Op::ISL: fused = Op::LOADL_ISL; break;

@@ -257,3 +257,20 @@ fu-calls ; expect: 5
 (fu-acc 3) ; expect: 101
 (assign + fu-orig+)
 (fu-acc 3) ; expect: 6
+
+; --- a list loop's bottom: the self call's last parameter stored and the
+; loop's local tested in one dispatch (POPL_JUMPT), or the test alone
+; (LOADL_JUMPT): the walk ends at the list's end, of any length
+(def fu-lwalk (xs) ((afn (ys n) (if ys (self (cdr ys) (+ n 1)) n)) xs 0))
+(list (fu-lwalk nil) (fu-lwalk '(a)) (fu-lwalk '(a b c)) (fu-lwalk (range 1 1000))) ; expect: (0 1 3 1000)
+(def fu-lwalk1 (xs) ((afn (ys) (if ys (self (cdr ys)) 'end)) xs))
+(list (fu-lwalk1 nil) (fu-lwalk1 '(1 2))) ; expect: (end end)
+; the tested local is false but not nil's word: a value that is not nil jumps back
+(def fu-lwalk-t (n) ((afn (i acc) (if acc (self (+ i 1) (if (< i n) (cons i acc))) i)) 0 '(start)))
+(fu-lwalk-t 5) ; expect: 6
+; preempted at its back jump: the thread that stops it gets to run
+(= fu-stop2 nil)
+(let th (thread (sleep 0.001) (= fu-stop2 t))
+  (let xs (list 1 2 3)
+    (scdr (cddr xs) xs)  ; a circular list: only the thread ends the walk
+    ((afn (ys) (if ys (self (if fu-stop2 nil (cdr ys))) 'stopped)) xs))) ; expect: stopped

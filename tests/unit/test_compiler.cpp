@@ -566,6 +566,26 @@ TEST_CASE("golden: a self-calling afn is a loop", "[compiler][golden]") {
 )GOLD");
 }
 
+// A list loop's bottom: the self call's last store and the loop's test
+// one instruction (POPL_JUMPT), the test alone another (LOADL_JUMPT: run
+// where the instruction before it is not a store, or a jump lands on it).
+TEST_CASE("golden: a list loop's bottom is one instruction", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (xs) ((afn (ys) (if ys (self (cdr ys)) 0)) xs)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 2 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        POPL     1
+  0002        LOADL_JUMPF 1
+  0003        JUMPF    6	; to 10
+  0004        CDRL     0	; cdr, local 1
+  0006        POPL_JUMPT 1
+  0007        LOADL_JUMPT 1
+  0008        JUMPT    -5	; to 4
+  0009        JUMP     0	; to 10
+  0010        FIXNUM   0
+  0011        RETURN
+)GOLD");
+}
+
 // Not a loop when the function escapes, is called other than in tail
 // position, or is captured by a closure: then it is a closure as written.
 TEST_CASE("a self-calling function that escapes stays a closure", "[compiler]") {
