@@ -274,3 +274,14 @@ fu-calls ; expect: 5
   (let xs (list 1 2 3)
     (scdr (cddr xs) xs)  ; a circular list: only the thread ends the walk
     ((afn (ys) (if ys (self (if fu-stop2 nil (cdr ys))) 'stopped)) xs))) ; expect: stopped
+
+; --- (cons x nil) in one dispatch (NIL_CONS): a fresh cell each time, a
+; redefined cons seen at once
+(def fu-one (x) (cons x nil))
+(list (fu-one 1) (fu-one '(a)) (is (fu-one 1) (fu-one 1))) ; expect: ((1) ((a)) nil)
+(let c (fu-one 3) (scdr c '(4)) (list c (fu-one 3))) ; expect: ((3 4) (3))
+(assign fu-orig-cons cons)
+(assign cons (fn (a b) (list 'c a b)))
+(fu-one 1) ; expect: (c 1 nil)
+(assign cons fu-orig-cons)
+(fu-one 2) ; expect: (2)

@@ -586,6 +586,17 @@ TEST_CASE("golden: a list loop's bottom is one instruction", "[compiler][golden]
 )GOLD");
 }
 
+// (cons x nil), a list's new last cell: NIL; CONS fused (NIL_CONS).
+TEST_CASE("golden: a cell of one element", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (x) (cons (car x) nil)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 1 locals, 0 upvalues
+  0000     1  CARL     0	; car, local 0
+  0002        NIL_CONS
+  0003        CONS     1	; cons
+  0004        RETURN
+)GOLD");
+}
+
 // Not a loop when the function escapes, is called other than in tail
 // position, or is captured by a closure: then it is a closure as written.
 TEST_CASE("a self-calling function that escapes stays a closure", "[compiler]") {
