@@ -616,6 +616,14 @@ class FormReader {
     p_ += n;
   }
 
+  // A code object's file: the form's own (kOuterFile in its layout) or
+  // written out.
+  Value file_value(uint8_t layout) {
+    if (!(layout & kOuterFile)) return value();
+    if (outer_file_ == UNBOUND) corrupt();
+    return outer_file_;
+  }
+
   Value value() {
     uint8_t tag = byte();
     switch (tag) {  // the commonest first, without the cons loop
@@ -763,12 +771,7 @@ class FormReader {
     held_[base] = v;
     v = value();
     held_[base + 1] = v;
-    if (layout & kOuterFile) {
-      if (outer_file_ == UNBOUND) corrupt();
-      v = outer_file_;
-    } else {
-      v = value();
-    }
+    v = file_value(layout);
     held_[base + 2] = v;
     v = layout & kSharedNil ? NIL : value();
     held_[base + 3] = v;
@@ -833,12 +836,7 @@ class FormReader {
     held_top_ += 2;
     Value v = value();
     held_[base] = v;
-    if (layout & kOuterFile) {
-      if (outer_file_ == UNBOUND) corrupt();
-      v = outer_file_;
-    } else {
-      v = value();
-    }
+    v = file_value(layout);
     held_[base + 1] = v;
     uint64_t offset = u();
     size_t room = size_t(image_.end - image_.lazy);  // each constant a byte at least
