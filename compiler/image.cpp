@@ -912,18 +912,17 @@ class ImageBodies : public LazyBodyReader {
   std::vector<std::unique_ptr<LoadedImage>> images_;
 };
 
-// The table of names at the start of im's body, read into im; forms_bytes:
-// the forms' stream's length, after it.
-void read_names(VM& vm, LoadedImage& im, const ImageHeader& h, uint64_t files,
-                uint64_t forms_bytes) {
+// The table of names at the start of im's body, read into im (the
+// header's counts), and where the forms' stream after it ends.
+void read_names(VM& vm, LoadedImage& im, const ImageHeader& h) {
   FormReader r(vm, im, im.forms, im.end);
   im.symbols.resize(h.symbols);
   for (auto& s : im.symbols) s.name = r.name();
-  im.files.reserve(files);
-  for (uint64_t i = 0; i < files; ++i) im.files.push_back(file_id(std::string(r.name())));
+  im.files.reserve(h.files);
+  for (uint64_t i = 0; i < h.files; ++i) im.files.push_back(file_id(std::string(r.name())));
   im.forms = r.at();
-  if (forms_bytes > uint64_t(im.end - im.forms)) corrupt();
-  im.lazy = im.forms + forms_bytes;
+  if (h.forms_bytes > uint64_t(im.end - im.forms)) corrupt();
+  im.lazy = im.forms + h.forms_bytes;
 }
 
 }  // namespace
@@ -1004,7 +1003,7 @@ bool run_image(VM& vm, std::string_view image, void (*after_prelude)(VM& vm)) {
     vm.set_library_state(kLazyBodyReader, std::move(made));
   }
   LoadedImage& im = bodies->add(image, own);
-  read_names(vm, im, h, h.files, h.forms_bytes);
+  read_names(vm, im, h);
   advance_uniq_count(vm, h.uniq_count);
   FormReader r(vm, im, im.forms, im.lazy);
   if (h.prelude_forms == 0) after_prelude(vm);
