@@ -256,9 +256,10 @@ constexpr uint64_t kReleaseCompactMinBytes = uint64_t(64) << 10;
 constexpr int kPoison = 0xdb;
 // Regions made ready (gc/pages.h prepare_regions) when a minor collection
 // is asked for: the first touch of fresh memory is milliseconds on a
-// virtual machine, and a pause's promotions and next eden chunk fit in
-// one region.
-constexpr size_t kReadyBeforePause = 1;
+// virtual machine. Two: a pause may promote into old pages and take a
+// fresh eden chunk (its last one promoted in place) besides, and a
+// process's first collections find the rest of no region to cut them from.
+constexpr size_t kReadyBeforePause = 2;
 // The concurrent mark: the mutator's log goes to the marker this many
 // entries at a time; the marker looks whether the mutator wants the heap
 // every kMarkerSlice objects (the wait a minor collection may have to

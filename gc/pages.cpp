@@ -82,9 +82,9 @@ PageSpace::Page* PageSpace::take_page(size_t bytes) {
 namespace {
 
 // An aligned mapping of size bytes (a multiple of 4 KiB), with the huge-page
-// advice: the kernel gives huge pages to the whole 2 MiB stretches of it,
-// and ordinary pages to a tail past the last.
-char* map_region(size_t size, size_t align) {
+// advice unless huge is false: the kernel gives huge pages to the whole
+// 2 MiB stretches of it, and ordinary pages to a tail past the last.
+char* map_region(size_t size, size_t align, bool huge = true) {
   void* mem =
       mmap(nullptr, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
@@ -93,7 +93,7 @@ char* map_region(size_t size, size_t align) {
   if (aligned > start) munmap(mem, aligned - start);
   uintptr_t end = start + size + align;
   if (end > aligned + size) munmap(reinterpret_cast<void*>(aligned + size), end - aligned - size);
-  madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+  if (huge) madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
   return reinterpret_cast<char*>(aligned);
 }
 
@@ -120,13 +120,16 @@ class Reserve {
     static Reserve* r = install();
     return *r;
   }
-  // A populated region of kHugePage bytes, or null.
-  char* take() {
+  // A populated region of kHugePage bytes, or null; *serving says whether
+  // the filler was meant to have one (the caller is then likely in a
+  // pause that outran it).
+  char* take(bool* serving) {
     std::lock_guard<std::mutex> hold(mu_);
     // A process's first region is cut without the filler: a program that
     // never needs a second (an empty one's start) never pays for the
     // thread and the regions it would make.
-    if (++taken_ < 2) return nullptr;
+    *serving = ++taken_ >= 2;
+    if (!*serving) return nullptr;
     if (!started_) start();
     asked_ = true;
     cv_.notify_one();
@@ -140,11 +143,20 @@ class Reserve {
     return ready_.size();
   }
   // At least n regions ready, those the filler has not made mapped and
-  // populated on the calling thread. Only once the filler runs: a process
-  // that has not needed a second region needs none ahead.
+  // populated on the calling thread. Called when a collection is asked
+  // for, this is what starts the filler: a process's first collection
+  // promotes into old pages (its second region), and that region, cut in
+  // the pause, had its huge page faulted in there (milliseconds, the
+  // longest pause of a run). A process that never collects (an empty
+  // program) still takes one region and no thread; an idle one whose
+  // regions were given back (release) is made none until it takes one.
   void prepare(size_t n) {
     std::unique_lock<std::mutex> hold(mu_);
-    while (started_ && asked_ && ready_.size() < n) {
+    if (!asked_ && taken_ >= 2) return;
+    if (!started_) start();
+    asked_ = true;
+    cv_.notify_one();
+    while (ready_.size() < n) {
       hold.unlock();
       char* r = map_region(kHugePage, kHugePage);  // (throws bad_alloc: the caller's)
       madvise(r, kHugePage, MADV_POPULATE_WRITE);
@@ -305,8 +317,15 @@ void* map_space(size_t size, size_t align, bool populate) {
       // split a huge page, and the next region is as fast to take.
       if (g_region_top && g_region_end > g_region_top)
         Reserve::get().unmap_later(g_region_top, size_t(g_region_end - g_region_top));
-      char* ready = Reserve::get().take();
-      g_region_top = ready ? ready : map_region(kHugePage, kHugePage);
+      // None ready when the filler should have had one: most likely a
+      // pause that took more than the regions made ready before it (a
+      // process's first promotions), where the first touch of a huge page
+      // may be the kernel compacting memory for it, milliseconds on a
+      // virtual machine. Such a region takes ordinary pages, faulted in as
+      // they are touched.
+      bool serving = false;
+      char* ready = Reserve::get().take(&serving);
+      g_region_top = ready ? ready : map_region(kHugePage, kHugePage, !serving);
       g_region_end = g_region_top + kHugePage;
     }
     p = cut();

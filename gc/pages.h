@@ -73,10 +73,10 @@ void drop_memory(void* p, size_t size);
 // an idle process (Heap::release_spare_memory).
 void release_ready_regions();
 size_t ready_regions();  // how many are ready now
-// At least n regions ready (once the process has taken a second region),
-// made on the calling thread when the Reserve's filler has not made them:
-// called when a collection is asked for, before its pause, so that the
-// pause's new pages and eden chunk are cut from memory already touched.
+// At least n regions ready, made on the calling thread when the Reserve's
+// filler has not made them (the first call starts the filler): called when
+// a collection is asked for, before its pause, so that the pause's new
+// pages and eden chunk are cut from memory already touched.
 void prepare_regions(size_t n);
 // munmap(p, size) on the thread that makes regions ready, when it next runs
 // (a core free: it runs at SCHED_IDLE): for memory a collection frees inside

@@ -307,3 +307,24 @@ TEST_CASE("drop_memory gives memory back and takes the huge-page advice away", "
   CHECK(dropped.find(" hg") == std::string::npos);
   munmap(r, gc::kHugePage);
 }
+
+// A region cut when the filler should have had one ready and had not (a
+// pause that took more regions than were made ready before it) takes
+// ordinary pages: the first touch of a huge page may be the kernel
+// compacting memory for it, milliseconds inside the pause. A region made
+// ready keeps the advice (the filler's thread pays for it).
+TEST_CASE("a region none was ready for takes ordinary pages", "[pages]") {
+  cut_from_reserve(gc::kPageSize);  // the filler started
+  REQUIRE(wait_ready(2));
+  auto* ready = static_cast<char*>(gc::map_space(gc::kHugePage / 2, gc::kPageSize));
+  bool advised = vm_flags_at(ready).find(" hg") != std::string::npos;
+  gc::release_ready_regions();  // none ready, and no region being cut
+  REQUIRE(gc::ready_regions() == 0);
+  auto* hurried = static_cast<char*>(gc::map_space(gc::kPageSize, gc::kPageSize));
+  std::string flags = vm_flags_at(hurried);
+  INFO(flags);
+  CHECK(!flags.empty());
+  CHECK(flags.find(" hg") == std::string::npos);
+  // (a kernel without transparent huge pages refuses the advice everywhere)
+  if (!advised) WARN("no huge-page advice on this kernel: only half of the test ran");
+}
