@@ -55,9 +55,9 @@ LargeBlock* new_large_block(size_t bytes) {
   return l;
 }
 
-void free_large_block(LargeBlock* l) {
-  if (l->mapped) munmap(l, l->mapped);
-  else std::free(l);
+void free_large_block(LargeBlock* l, bool later) {
+  if (l->mapped) later ? unmap_later(l, l->mapped) : void(munmap(l, l->mapped));
+  else later ? free_later(l) : std::free(l);
 }
 
 // The class's free list is empty: the next never-used cell of its bump page,
@@ -150,8 +150,12 @@ class Reserve {
   // longest pause of a run). A process that never collects (an empty
   // program) still takes one region and no thread; an idle one whose
   // regions were given back (release) is made none until it takes one.
+  // And what the filler has not given back yet is given back here, on the
+  // program's thread but outside the pause: a filler that gets no core
+  // would otherwise let it pile up.
   void prepare(size_t n) {
     std::unique_lock<std::mutex> hold(mu_);
+    if (!unmaps_.empty() || !frees_.empty()) give_back(hold);
     if (!asked_ && taken_ >= 2) return;
     if (!started_) start();
     asked_ = true;
@@ -168,6 +172,12 @@ class Reserve {
     std::lock_guard<std::mutex> hold(mu_);
     if (!started_) start();
     unmaps_.push_back({static_cast<char*>(p), size});
+    cv_.notify_one();
+  }
+  void free_later(void* p) {
+    std::lock_guard<std::mutex> hold(mu_);
+    if (!started_) start();
+    frees_.push_back(p);
     cv_.notify_one();
   }
   void release() {
@@ -204,15 +214,12 @@ class Reserve {
     std::unique_lock<std::mutex> hold(mu_);
     for (;;) {
       cv_.wait(hold, [this] {
-        return quit_ || !unmaps_.empty() || (asked_ && ready_.size() < kReadyRegions);
+        return quit_ || !unmaps_.empty() || !frees_.empty() ||
+               (asked_ && ready_.size() < kReadyRegions);
       });
       if (quit_) return;
-      if (!unmaps_.empty()) {
-        std::vector<std::pair<char*, size_t>> v;
-        v.swap(unmaps_);
-        hold.unlock();
-        for (auto& [p, n] : v) munmap(p, n);
-        hold.lock();
+      if (!unmaps_.empty() || !frees_.empty()) {
+        give_back(hold);
         continue;
       }
       hold.unlock();
@@ -249,6 +256,8 @@ class Reserve {
     }
     for (auto& [p, n] : unmaps_) munmap(p, n);  // (before the fork: in neither process)
     unmaps_.clear();
+    for (void* p : frees_) std::free(p);
+    frees_.clear();
     hold.release();  // unlocked by the parent's handler, or the child's
   }
   // The child's regions are its parent's until written: given back.
@@ -260,10 +269,23 @@ class Reserve {
     mu_.unlock();
   }
 
+  // What unmap_later and free_later were given, done with mu_ released.
+  void give_back(std::unique_lock<std::mutex>& hold) {
+    std::vector<std::pair<char*, size_t>> unmaps;
+    std::vector<void*> frees;
+    unmaps.swap(unmaps_);
+    frees.swap(frees_);
+    hold.unlock();
+    for (auto& [p, n] : unmaps) munmap(p, n);
+    for (void* p : frees) std::free(p);
+    hold.lock();
+  }
+
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<char*> ready_;
   std::vector<std::pair<char*, size_t>> unmaps_;  // unmap_later's, for the filler
+  std::vector<void*> frees_;                      // free_later's
   bool asked_ = false;  // a region was taken since the last release: fill up
   size_t taken_ = 0;    // regions asked for in this process
   bool started_ = false;
@@ -296,6 +318,7 @@ void release_ready_regions() {
 size_t ready_regions() { return Reserve::get().ready(); }
 void prepare_regions(size_t n) { Reserve::get().prepare(n); }
 void unmap_later(void* p, size_t size) { Reserve::get().unmap_later(p, size); }
+void free_later(void* p) { Reserve::get().free_later(p); }
 
 void* map_space(size_t size, size_t align, bool populate) {
   size = (size + 4095) & ~size_t(4095);
@@ -412,7 +435,7 @@ size_t PageSpace::sweep(const KindInfo* kinds) {
   figures_.free_partial_bytes = 0;
   for (Page* p : pages_)
     if (p->cell_size) bytes_ += sweep_page(p, kinds);
-  sweep_large(kinds);
+  sweep_large(kinds, false);
   note_fragmentation();
   return bytes_;
 }
@@ -424,7 +447,7 @@ void PageSpace::begin_sweep(const KindInfo* kinds) {
   figures_.free_partial_bytes = 0;
   bytes_ = 0;
   uint64_t large_before = figures_.large_bytes;
-  sweep_large(kinds);
+  sweep_large(kinds, true);
   unswept_pages_ = 0;
   for (Page* p : pages_) {
     p->unswept = p->cell_size != 0;
@@ -453,7 +476,7 @@ bool PageSpace::sweep_some(const KindInfo* kinds, size_t max_pages) {
   return true;
 }
 
-void PageSpace::sweep_large(const KindInfo* kinds) {
+void PageSpace::sweep_large(const KindInfo* kinds, bool later) {
   size_t keep = 0;
   for (LargeBlock* l : large_) {
     GcHeader* h = l->object();
@@ -466,7 +489,7 @@ void PageSpace::sweep_large(const KindInfo* kinds) {
       large_set_.erase(h);
       figures_.large_bytes -= l->bytes;
       figures_.large_objects--;
-      free_large_block(l);
+      free_large_block(l, later);
     }
   }
   large_.resize(keep);

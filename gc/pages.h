@@ -82,6 +82,10 @@ void prepare_regions(size_t n);
 // (a core free: it runs at SCHED_IDLE): for memory a collection frees inside
 // its pause.
 void unmap_later(void* p, size_t size);
+// std::free(p) there, for a malloc'd block a collection frees in its pause.
+// What the filler has not done of either by the time prepare_regions is
+// called (gen, before each pause) is done there.
+void free_later(void* p);
 constexpr size_t kHugePage = size_t(2) << 20;  // x86-64's transparent huge page
 
 // A free cell, threaded on a free list through the cells themselves.
@@ -133,9 +137,11 @@ struct LargeBlock {
   GcHeader* object() { return reinterpret_cast<GcHeader*>(this + 1); }
 };
 constexpr size_t kLargeMapped = size_t(1) << 20;
-// Throws std::bad_alloc.
+// Throws std::bad_alloc. later: freed off the thread (free_later,
+// unmap_later): a pause is no place for munmap, which glibc's free of a
+// large block calls too.
 LargeBlock* new_large_block(size_t bytes);
-void free_large_block(LargeBlock* l);
+void free_large_block(LargeBlock* l, bool later = false);
 
 // One pass over the cells p has handed out, from the top down so that the
 // list comes out in address order: every cell that is free, or allocated
@@ -300,7 +306,9 @@ class PageSpace {
   }
   Page* take_page(size_t bytes);
   size_t sweep_page(Page* p, const KindInfo* kinds);
-  void sweep_large(const KindInfo* kinds);
+  // later: the blocks freed off the thread (free_large_block), for
+  // begin_sweep's owner, which sweeps them in a pause (gen).
+  void sweep_large(const KindInfo* kinds, bool later);
   void note_fragmentation();
 
   std::vector<Page*> pages_;  // every mapped page, pooled ones included

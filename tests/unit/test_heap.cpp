@@ -328,3 +328,26 @@ TEST_CASE("a region none was ready for takes ordinary pages", "[pages]") {
   // (a kernel without transparent huge pages refuses the advice everywhere)
   if (!advised) WARN("no huge-page advice on this kernel: only half of the test ran");
 }
+
+// gen sweeps its large objects in the pause that ends a concurrent mark
+// (PageSpace::begin_sweep), where munmap (glibc's free of a large block
+// calls it too) cost milliseconds: they are freed off the pause, by the
+// filler, and what it has not freed by the next collection's
+// prepare_regions is freed there, on the program's thread.
+TEST_CASE("a sweep in steps frees large objects by the next prepare_regions", "[pages]") {
+  std::vector<gc::KindInfo> kinds(gc::kMaxKinds);
+  gc::PageSpace space;
+  GcHeader* big = space.allocate(gc::kLargeMapped * 2);  // mapped: its freeing is seen
+  GcHeader* kept = space.allocate(gc::kLargeMapped * 2);
+  kept->gcbits |= gc::PageSpace::kMarkBit;
+  auto page_of = [](const void* p) {
+    return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t(4095));
+  };
+  space.begin_sweep(kinds.data());
+  space.finish_sweep(kinds.data());
+  gc::prepare_regions(0);
+  unsigned char v = 0;
+  CHECK(mincore(page_of(big), 4096, &v) == -1);  // unmapped
+  CHECK(mincore(page_of(kept), 4096, &v) == 0);
+  CHECK(space.figures().large_objects == 1);
+}
