@@ -20,7 +20,7 @@
 (def verify-result (result)
   (is result 5461))
 
-(repeat 150
+(repeat 250
   (unless (verify-result (benchmark))
     (err "storage: wrong result")))
 (prn "storage ok")

@@ -29,7 +29,7 @@ function storage:verify_result(result)
   return result == 5461
 end
 
-for _ = 1, 150 do
+for _ = 1, 250 do
   if not storage:verify_result(storage:benchmark()) then
     error('storage: wrong result')
   end
