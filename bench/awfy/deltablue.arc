@@ -7,7 +7,7 @@
 ; Scale), the function dispatches on the constraint's kind field. Vector
 ; and IdentityDictionary are the suite's som library, written here.
 
-(= db-iterations 3 db-n 2000)
+(= db-iterations 5 db-n 2000)
 
 ; The som library's growable array: an integer-keyed table, 1-based, with
 ; a first and last index.

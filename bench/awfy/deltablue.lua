@@ -4,7 +4,7 @@
 -- for and re-planned as edit constraints come and go. Classes are
 -- metatables; Vector and IdentityDictionary are the suite's som library.
 
-local ITERATIONS = 3
+local ITERATIONS = 5
 local N = 2000
 
 -- Lua 5.4 has the operators, LuaJIT (Lua 5.1) the bit library; the
