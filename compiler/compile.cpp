@@ -1462,6 +1462,8 @@ class Emitter {
         fused = op == Op::NIL ? Op::NIL_SREFLL : Op::TRUE_SREFLL;  // (= (h k) nil), (= (h k) t)
       } else if (op == Op::NIL && op_at(pc + 1) == Op::CONS) {
         fused = Op::NIL_CONS;  // (cons x nil)
+      } else if (op == Op::DIV && op_at(pc + 1) == Op::TRUNC) {
+        fused = Op::DIV_TRUNC;  // (trunc (/ a b))
       } else if (op == Op::CONST && consts_[insn_a(i)].is_flonum_imm()) {
         switch (op_at(pc + 1)) {  // CONST k; op, k a float
           case Op::LT: fused = Op::CONST_LT; break;

@@ -24,6 +24,7 @@
 //     return to C++ (its first frame's) ends that fiber instead of the run,
 //     and an error it does not handle fails it, then goes on in its
 //     resumer. Nothing may leave the run with one still entered.
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 

@@ -170,3 +170,69 @@
 (prod-sum 1.5 2.0 0.5 3.0) ; expect: (4.5 (minus 3.0 1.5))
 (assign - flo-orig-)
 (prod-sum 1.5 2.0 0.5 3.0) ; expect: (4.5 1.5)
+
+; / (DIV): a fixnum quotient only when exact, a rational otherwise; doubles
+; when a flonum is either operand; the fixnum 0 as divisor the general
+; case's error; the most negative fixnum over -1 past the fixnums
+(def fld (a b) (/ a b))
+(list (fld 6 3) (fld -6 3) (fld 7 2) (fld -7 2) (fld 0 5) (fld 6 -3)) ; expect: (2 -2 7/2 -7/2 0 -2)
+(list (fld 7.0 2) (fld 7 2.0) (fld 1.5 0.5) (fld 1 0.0) (fld -1 0.0) (fld 0 2.5)) ; expect: (3.5 3.5 3.0 +inf.0 -inf.0 0.0)
+(let n (fld 0.0 0.0) (is n n)) ; expect: t
+(fld 1 0) ; error: /: division by zero
+(fld 1.5 0) ; error: /: division by zero
+(is (fld (- (expt 2 62)) -1) (expt 2 62)) ; expect: t
+(is (fld (expt 2 70) (expt 2 68)) 4) ; expect: t
+(fld 1e300 1e-300) ; expect: +inf.0
+(fld 'a 2) ; error: /: argument 1 is 'a; expected a number
+; - of more than two (SUBN): left to right, fixnums, past the fixnums,
+; floats from the first float on
+(def fls3 (a b c) (- a b c))
+(list (fls3 10 3 2) (fls3 1.5 0.5 2) (fls3 10 2.5 1) (fls3 1 2 0.25) (fls3 0.3 0.2 0.1)) ; expect: (5 -1.0 6.5 -1.25 -2.7755575615628914e-17)
+(is (fls3 (- (expt 2 62) 1) -1 -1) (+ (expt 2 62) 1)) ; expect: t
+(is (fls3 (- (expt 2 62)) 1 1) (- (- (expt 2 62)) 2)) ; expect: t
+(list (- 10 1 2 3) (- 1/2 1/4 1/4) (- (expt 2 70) 1 (expt 2 70))) ; expect: (4 0 -1)
+(fls3 1 'b 2) ; error: -: argument 2 is 'b; expected a number
+; n-ary comparisons of floats and fixnums beside them, in doubles; a heap
+; flonum (a NaN), a fixnum past 2^53 beside a float, the general case
+(def flc3 (a b c) (list (< a b c) (<= a b c) (> c b a) (>= c b a)))
+(list (flc3 1 1.5 2) (flc3 1.5 1.5 2.5) (flc3 0.5 1 1) (flc3 2.5 1 3)) ; expect: ((t t t t) (nil t nil t) (nil t nil t) (nil nil nil nil))
+(let nan (/ 0.0 0.0) (list (< 1 nan 2) (<= 1 nan 2) (> 2 nan 1) (>= 2 nan 1))) ; expect: (nil t nil t)
+(list (< 1.0 (+ (expt 2 53) 1) 1e300) (< (expt 2 53) (+ (expt 2 53) 1) 9007199254740993.0)) ; expect: (t nil)
+(let x 2.5 (if (< 1 x 3) 'in 'out)) ; expect: in
+; / and - redefined are called by code compiled before
+(assign fl-orig/ /)
+(assign fl-orig- -)
+(assign / (fn args (cons 'div args)))
+(assign - (fn args (cons 'minus args)))
+(list (fld 6 3) (fls3 1 2 3)) ; expect: ((div 6 3) (minus 1 2 3))
+(assign / fl-orig/)
+(assign - fl-orig-)
+(list (fld 6 3) (fls3 1 2 3)) ; expect: (2 -4)
+; trunc (TRUNC): a fixnum itself, a float in the word truncated toward zero
+; when a fixnum holds it; (trunc (/ a b)) of fixnums (DIV_TRUNC) their
+; quotient toward zero, with no rational made; the rest the general case
+(def flt (x) (trunc x))
+(list (flt 5) (flt -5) (flt 3.7) (flt -3.7) (flt -0.5) (flt 7/2) (flt -7/2) (flt 0.0)) ; expect: (5 -5 3 -3 0 3 -3 0)
+(is (flt 1e300) (expt 10 300)) ; expect: nil
+(is (flt 1e18) (expt 10 18)) ; expect: t
+(is (flt 4.611686018427388e18) (expt 2 62)) ; expect: t
+(is (flt (expt 2 70)) (expt 2 70)) ; expect: t
+(flt "a") ; error: trunc
+(def fldt (a b) (trunc (/ a b)))
+(list (fldt 7 2) (fldt -7 2) (fldt 7 -2) (fldt -7 -2) (fldt 6 3) (fldt 0 5) (fldt 1 3)) ; expect: (3 -3 -3 3 2 0 0)
+(list (fldt 7.5 2) (fldt 7 2.5) (fldt -7.5 2.0) (fldt 15/2 2)) ; expect: (3 2 -3 3)
+(is (fldt (- (expt 2 62)) -1) (expt 2 62)) ; expect: t
+(is (fldt (expt 2 70) 3) (trunc (/ (expt 2 70) 3))) ; expect: t
+(fldt 1 0) ; error: /: division by zero
+(fldt 'a 2) ; error: /: argument 1 is 'a; expected a number
+; the value used for a test, and both globals redefined
+(def fldt-even (n) (is n (* 2 (trunc (/ n 2)))))
+(map fldt-even '(0 1 2 7 -4 -5)) ; expect: (t nil t nil t nil)
+(assign fl-orig-trunc trunc)
+(assign trunc (fn (x) (list 'tr x)))
+(list (flt 3.5) (fldt 7 2)) ; expect: ((tr 3.5) (tr 7/2))
+(assign trunc fl-orig-trunc)
+(assign / (fn args (cons 'div args)))
+(fldt 7 2) ; error: trunc
+(assign / fl-orig/)
+(list (flt 3.5) (fldt 7 2)) ; expect: (3 3)
