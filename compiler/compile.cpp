@@ -23,6 +23,7 @@ namespace {
 
 struct Lambda;
 struct Node;
+struct PointInfo;
 
 struct Binding {
   Value name;
@@ -33,6 +34,9 @@ struct Binding {
   bool plain_captured = false;
   bool assigned = false;
   bool internal = false;  // a compiler temporary, invisible to the program
+  // The name of an escape-only point (Builder::build_point): no slot,
+  // every use of it a jump.
+  PointInfo* point = nullptr;
   // Set by the emitter (Emitter::alias_init): a binding never assigned,
   // whose first value is a constant, is that constant wherever it is read.
   Node* constant = nullptr;
@@ -47,10 +51,11 @@ struct Binding {
   // boxes it then, for the frame and the copy to share (a re-entered
   // continuation must see the variable's current value, not the one it had
   // when the stack was copied; VM::box_shared_slots). So does one that
-  // only the thunks of atomic bodies capture (Builder::build_atomic): that
-  // thunk is made only when the body does not run inline (other threads, a
-  // redefined atomic-invoke), and SHARE boxes the slot in place then, just
-  // before the capture. A compiler temporary is never seen by a re-entered
+  // only twins capture (Lambda::twin_thunk: the thunks of atomic bodies,
+  // Builder::build_atomic, and the fns of escape-only points,
+  // build_point): a twin is made only when the body does not run inline
+  // (other threads, a redefined atomic-invoke or ccc), and SHARE boxes the
+  // slot in place then, just before the capture. A compiler temporary is never seen by a re-entered
   // continuation nor a thunk: a plain slot.
   bool shared() const { return assigned && !plain_captured && (!internal || captured); }
 };
@@ -68,6 +73,8 @@ enum class NK {
   Seq,
   Let,
   Catch,
+  Point,
+  Escape,
   Prim,
   OptArg,
   Loop,
@@ -93,16 +100,28 @@ struct LoopInfo {
   std::vector<size_t> to_else;      // jumps from the then branch, to patch
 };
 
+// (point name body...), which catch is, whose name the body only ever calls
+// in its own frame, with at most one argument and outside any %catch of
+// that frame: the body runs inline and each call of name is a jump to its
+// end with the value (Builder::build_point).
+struct PointInfo {
+  bool escape_only = true;      // no use of the name but a call the builder made an Escape
+  int catch_depth = 0;          // the %catch forms around the point (Builder::catch_depth_)
+  int depth = 0;                // the operand depth at the body's start (emitter)
+  std::vector<size_t> escapes;  // the escapes' jumps to the end, to patch (emitter)
+};
+
 struct Node {
   NK kind;
   uint32_t line = 0;
-  Value value;               // Const: the datum; Global/SetGlobal: the symbol;
-                             // Call: a string literal's constant (build_string)
-  Binding* b = nullptr;      // Local, SetLocal, InitLocal, OptArg
-  Lambda* fn = nullptr;      // Fn
-  Op prim = Op::NIL;         // Prim
-  LoopInfo* loop = nullptr;  // Loop, LoopJump; If: the loop it is the test_if of
-  std::vector<Node*> kids;   // operands, in evaluation order
+  Value value;                 // Const: the datum; Global/SetGlobal: the symbol;
+                               // Call: a string literal's constant (build_string)
+  Binding* b = nullptr;        // Local, SetLocal, InitLocal, OptArg
+  Lambda* fn = nullptr;        // Fn
+  Op prim = Op::NIL;           // Prim
+  LoopInfo* loop = nullptr;    // Loop, LoopJump; If: the loop it is the test_if of
+  PointInfo* point = nullptr;  // Point, Escape
+  std::vector<Node*> kids;     // operands, in evaluation order
 };
 
 struct Lambda {
@@ -117,7 +136,10 @@ struct Lambda {
   Node* body = nullptr;
   std::vector<Binding*> captures;
   uint32_t nlocals = 0;
-  bool atomic_thunk = false;  // the thunk of an atomic body's call (Builder::build_atomic)
+  // The closure made only when an inline copy of its body does not run: an
+  // atomic body's thunk (Builder::build_atomic), an escape-only point's fn
+  // (build_point).
+  bool twin_thunk = false;
 
   uint32_t capture_index(Binding* b) {
     auto it = std::find(captures.begin(), captures.end(), b);
@@ -154,6 +176,7 @@ class Builder {
     if constexpr (std::is_same_v<T, Binding>) return &bindings_.emplace_back();
     if constexpr (std::is_same_v<T, Lambda>) return &lambdas_.emplace_back();
     if constexpr (std::is_same_v<T, LoopInfo>) return &loop_infos_.emplace_back();
+    if constexpr (std::is_same_v<T, PointInfo>) return &point_infos_.emplace_back();
   }
 
   Node* node(NK k, uint32_t line) {
@@ -188,12 +211,12 @@ class Builder {
   }
 
   // A reference from lambda `from` to b: every lambda between captures it.
-  // A capture of the frame's own variable by an atomic body's thunk
-  // (build_atomic) leaves it unboxed (Binding::shared).
+  // A capture of the frame's own variable by a twin (Lambda::twin_thunk)
+  // leaves it unboxed (Binding::shared).
   void note_capture(Lambda* from, Binding* b) {
     if (b->owner == from) return;
     b->captured = true;
-    if (!(from->atomic_thunk && from->parent == b->owner)) b->plain_captured = true;
+    if (!(from->twin_thunk && from->parent == b->owner)) b->plain_captured = true;
     for (Lambda* l = from; l && l != b->owner; l = l->parent) l->capture_index(b);
   }
 
@@ -243,6 +266,7 @@ class Builder {
 
   Node* build_ref(Value sym, Scope* s, uint32_t line) {
     if (Binding* b = lookup(s, sym)) {
+      if (b->point) b->point->escape_only = false;
       note_capture(s->fn, b);
       Node* n = node(NK::Local, line);
       n->b = b;
@@ -288,6 +312,7 @@ class Builder {
       if (is_fn_form(expr)) v->fn->name = target;
       Node* n;
       if (Binding* b = lookup(s, target)) {
+        if (b->point) b->point->escape_only = false;
         b->assigned = true;
         note_capture(s->fn, b);
         n = node(NK::SetLocal, line);
@@ -335,7 +360,9 @@ class Builder {
     Value args = cdr(x);
     if (!is_cons(args) || !is_cons(cdr(args))) fail("%catch: bad form", x, line);
     Node* n = node(NK::Catch, line);
+    ++catch_depth_;  // (an error ends the whole Builder, as for loops_)
     n->kids = {build(car(args), s, line), build(car(cdr(args)), s, line)};
+    --catch_depth_;
     return n;
   }
 
@@ -346,7 +373,18 @@ class Builder {
     // ((fn (a b) body) x y) binds a and b in this frame: let, do, with...
     if (is_fn_form(head) && simple_params(car(cdr(head)), nargs)) return build_let(x, s, line);
     if (Value g, fnform; loop_form(x, nargs, &g, &fnform)) return build_loop(x, g, fnform, s, line);
+    if (TYPE(head) == Kind::Symbol) {
+      Binding* b = lookup(s, head);
+      if (b && b->point && b->owner == s->fn && nargs <= 1 &&
+          catch_depth_ == b->point->catch_depth) {
+        Node* n = node(NK::Escape, line);  // (name v): a jump to the point's end with v
+        n->point = b->point;
+        if (nargs == 1) n->kids.push_back(build(car(cdr(x)), s, line));
+        return n;
+      }
+    }
     if (TYPE(head) == Kind::Symbol && !lookup(s, head)) {
+      if (Node* n = build_point(x, head, nargs, s, line)) return n;
       for (auto it = loops_.rbegin(); it != loops_.rend(); ++it)
         if ((*it)->name == head) return build_loop_jump(x, *it, s, line);
       if (Node* n = build_atomic(x, head, nargs, s, line)) return n;
@@ -399,10 +437,93 @@ class Builder {
     --inline_atomic_;
     Node* call = node(NK::Call, line);
     call->kids.push_back(build(head, s, line));
-    atomic_thunk_ = thunk;
+    twin_thunk_ = thunk;
     call->kids.push_back(build(thunk, s, line));
     Node* n = node(NK::If, line);
     n->kids = {test, body, call};
+    return n;
+  }
+
+  // (ccc (fn (k) ((fn (name) body...) (fn ((o v)) (k v))))), what (point
+  // name body...) and so (catch body...) expand to, when body uses name
+  // only as the head of calls in this frame with at most one argument (an
+  // early return from a loop): the body is built inline, each such call an
+  // Escape (a jump to the body's end with its value), with no
+  // continuation captured, no closure made and no local boxed for it. As
+  // for atomic, the test the primitive of vm/opcodes.def's POINT row makes
+  // chooses between the inline body and the call as written (a twin, run
+  // when ccc is redefined), whose fn captures without boxing
+  // (Lambda::twin_thunk). Any other use of name (a value, a call from a
+  // closure, from inside a %catch, with two arguments) and the form is
+  // built as the call alone. A point inside another's inline body in the
+  // same frame is inline with no test and no twin of its own: the outer
+  // test chose for both (a twin of the inner one would call the outer name,
+  // which has no value, from a closure; so a ccc redefined while an outer
+  // body runs is not called by the points nested in it in that frame). Not
+  // more than kMaxPointsTried tried inside each other, since each that
+  // fails is built twice.
+  static constexpr int kMaxPointsTried = 4;
+  Node* build_point(Value x, Value head, int nargs, Scope* s, uint32_t line) {
+    static const CachedSymbol ccc("ccc");
+    static const CachedSymbol o("o");
+    if (head != ccc.get(vm_) || nargs != 1 || no_points_ || points_tried_.size() >= kMaxPointsTried)
+      return nullptr;
+    Value f = car(cdr(x));  // (fn (k) ((fn (name) body...) esc))
+    if (!is_fn_form(f) || !is_cons(cdr(f)) || !is_cons(car(cdr(f)))) return nullptr;
+    Value k = car(car(cdr(f)));
+    Value fbody = cdr(cdr(f));
+    if (TYPE(k) != Kind::Symbol || !cdr(car(cdr(f))).is_nil() || !is_cons(fbody) ||
+        !cdr(fbody).is_nil())
+      return nullptr;
+    Value inner = car(fbody);
+    if (!is_cons(inner) || !is_fn_form(car(inner)) || !is_cons(cdr(inner)) ||
+        !cdr(cdr(inner)).is_nil() || !is_cons(cdr(car(inner))))
+      return nullptr;
+    Value np = car(cdr(car(inner))), body = cdr(cdr(car(inner)));
+    if (!is_cons(np) || !cdr(np).is_nil() || TYPE(car(np)) != Kind::Symbol) return nullptr;
+    Value name = car(np);
+    Value esc = car(cdr(inner));  // (fn ((o v)) (k v))
+    if (!is_fn_form(esc) || !is_cons(cdr(esc)) || !is_cons(cdr(cdr(esc)))) return nullptr;
+    Value ep = car(cdr(esc)), ebody = cdr(cdr(esc));
+    if (!is_cons(ep) || !cdr(ep).is_nil() || !is_cons(car(ep))) return nullptr;
+    Value opt = car(ep);  // (o v), which the expander makes (o v nil)
+    if (car(opt) != o.get(vm_) || !is_cons(cdr(opt))) return nullptr;
+    if (Value d = cdr(cdr(opt)); !d.is_nil() && !(is_cons(d) && car(d).is_nil() && cdr(d).is_nil()))
+      return nullptr;
+    Value v = car(cdr(opt));
+    Value call = car(ebody);  // (k v)
+    if (TYPE(v) != Kind::Symbol || !cdr(ebody).is_nil() || !is_cons(call) || car(call) != k ||
+        !is_cons(cdr(call)) || car(cdr(call)) != v || !cdr(cdr(call)).is_nil() || name == k ||
+        occurs(body, k))
+      return nullptr;
+    PointInfo* p = make<PointInfo>();
+    p->catch_depth = catch_depth_;
+    Binding* nb = make<Binding>();
+    nb->name = name;
+    nb->owner = s->fn;
+    nb->point = p;
+    Scope scope{s, s->fn, {nb}};
+    bool nested = !points_tried_.empty() && points_tried_.back() == s->fn;
+    points_tried_.push_back(s->fn);  // (an error ends the whole Builder, as for loops_)
+    Node* inline_body = build_body(body, &scope, line);
+    points_tried_.pop_back();
+    if (!p->escape_only) return nullptr;
+    Node* pn = node(NK::Point, line);
+    pn->point = p;
+    pn->kids.push_back(inline_body);
+    if (nested) return pn;
+    Node* test = node(NK::Prim, line);
+    test->prim = Op::POINT;
+    test->value = head;
+    bool outer = no_points_;
+    no_points_ = true;
+    Node* twin = node(NK::Call, line);
+    twin->kids.push_back(build(head, s, line));
+    twin_thunk_ = f;
+    twin->kids.push_back(build(f, s, line));
+    no_points_ = outer;
+    Node* n = node(NK::If, line);
+    n->kids = {test, pn, twin};
     return n;
   }
 
@@ -585,8 +706,8 @@ class Builder {
   Node* build_fn(Value x, Scope* s, uint32_t line, Value name) {
     Lambda* l = new_lambda(s->fn, line);
     l->name = name;
-    l->atomic_thunk = x == atomic_thunk_;
-    atomic_thunk_ = NIL;
+    l->twin_thunk = x == twin_thunk_;
+    twin_thunk_ = NIL;
     Scope inner{s, l, {}};
     build_params(car(cdr(x)), &inner, l, x, line);
     l->body = build_body(cdr(cdr(x)), &inner, line);
@@ -761,10 +882,14 @@ class Builder {
   std::deque<Binding> bindings_;
   std::deque<Lambda> lambdas_;
   std::deque<LoopInfo> loop_infos_;
-  std::vector<LoopInfo*> loops_;  // the loops being built, innermost last
-  int inline_atomic_ = 0;         // inside an inline copy of an atomic body (build_atomic)
-  Value atomic_thunk_ = NIL;      // the fn form build_fn builds next as an atomic thunk
-  Value fn_name_ = NIL;           // what a fn built here is named (build_named)
+  std::deque<PointInfo> point_infos_;
+  std::vector<LoopInfo*> loops_;       // the loops being built, innermost last
+  int catch_depth_ = 0;                // the %catch forms being built around
+  std::vector<Lambda*> points_tried_;  // the frames of the points whose inline body is being built
+  bool no_points_ = false;             // inside a point's twin: its points are calls
+  int inline_atomic_ = 0;              // inside an inline copy of an atomic body (build_atomic)
+  Value twin_thunk_ = NIL;  // the fn form build_fn builds next as a twin (Lambda::twin_thunk)
+  Value fn_name_ = NIL;     // what a fn built here is named (build_named)
 };
 
 // ---- code generation ----
@@ -848,6 +973,8 @@ class Emitter {
         for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_statement(n->kids[i]);
         return emit_node(n->kids.back(), tail);
       case NK::Catch: return emit_catch(n);
+      case NK::Point: return emit_point(n);
+      case NK::Escape: return emit_escape(n);
       case NK::Prim:
         if (Op imm_op = immediate_op(n); imm_op != Op::Count) {  // (op a k), k a small fixnum
           Op l = local_form(imm_op);
@@ -1376,6 +1503,34 @@ class Emitter {
   // Unwinding leaves the handler's record in place while it runs the
   // cleanups on the way (an error in one comes to this handler too); the
   // handler code pops it (VM::unwind, vm/continuation.cpp).
+  // An escape-only point's body (Builder::build_point), for its value:
+  // each escape jumps to its end with its value, at the depth the body
+  // began at plus one, as the body's own value is. (Not in tail position:
+  // the escapes' jumps land here, after whatever the body ended with.)
+  void emit_point(Node* n) {
+    PointInfo* p = n->point;
+    p->depth = depth_;
+    emit_node(n->kids[0], false);
+    for (size_t at : p->escapes) patch(at);
+    jump_back_at_ = size_t(-1);  // code after a loop's back jump is reached now
+  }
+
+  // (name v) of an escape-only point: v; SLIDE over what is on the stack
+  // above the point's start; JUMP to its end. It leaves no value, but the
+  // depth counts one, as for any expression (what follows is unreachable).
+  void emit_escape(Node* n) {
+    PointInfo* p = n->point;
+    int d = depth_;
+    if (n->kids.empty()) emit(Op::NIL);
+    else emit_node(n->kids[0], false);
+    if (int over = depth_ - (p->depth + 1); over > 0) {
+      emit(Op::SLIDE, uint32_t(over));
+      depth_ -= over;
+    }
+    p->escapes.push_back(jump(Op::JUMP));
+    depth_ = d + 1;
+  }
+
   void emit_catch(Node* n) {
     size_t to_handler = jump(Op::CATCH);
     int d = depth_;

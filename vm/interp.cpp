@@ -697,6 +697,12 @@ Value VM::run(Value* fslot_arg, int nargs, const RunContinue* cont) {
       sp[-2] = t;
       DISPATCH();
     }
+    op_SLIDE : {
+      Value t = sp[-1];
+      sp -= A;
+      sp[-1] = t;
+      DISPATCH();
+    }
     op_LOADL:
       PUSH(base[A]);
       DISPATCH();
