@@ -238,7 +238,6 @@ std::string port_form(Value p) {
 const char* internal_form(Value v) {
   if (v == UNBOUND) return "#<unbound>";
   if (v == MISSING) return "#<missing>";
-  if (v == TOMBSTONE) return "#<tombstone>";
   if (v == EMPTY) return "#<empty>";
   return "#<internal>";
 }

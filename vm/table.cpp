@@ -10,11 +10,15 @@
 //
 // The hash part: open addressing with linear probing. `slots` is a Vector
 // of 2*capacity Values, key then value; capacity is a power of two. A
-// never-used key slot holds EMPTY, a deleted one TOMBSTONE (so probe chains
-// stay intact). `used` counts live entries plus tombstones: when it would
-// pass 3/4 of capacity the table is rebuilt, at a capacity that puts the
-// live entries at or below 1/2 (so deletions followed by insertions also
-// clean tombstones out).
+// never-used key slot holds EMPTY. A deleted key keeps its entry, its value
+// nil, until the next rebuild (a dead entry, as Lua keeps a dead key): the
+// probe chains stay intact, and a key deleted and stored again, as a field
+// that goes between nil and a value does (Arc has no other way to clear
+// one), is stored where it was, where a field site's cache (table.h,
+// table_cached_slot) still finds it. `used` counts the entries, live and
+// dead: when it would pass 3/4 of capacity the table is rebuilt, at a
+// capacity that puts the live entries at or below 1/2, and the dead ones
+// are left out.
 //
 // The array part's size is chosen only when the hash part is rebuilt
 // (rebuild), as Lua's computesizes chooses it but for the density: the
@@ -154,15 +158,15 @@ int64_t find_word(const Vector* v, Value key, uint64_t hash, int64_t* free) {
   for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
     Value k = v->items[2 * i];
     if (k == key) return int64_t(i);
-    if (kPut && k == TOMBSTONE && *free < 0) *free = int64_t(i);
     if (k == EMPTY) {
-      if (kPut && *free < 0) *free = int64_t(i);
+      if (kPut) *free = int64_t(i);
       return -1;
     }
   }
 }
 
-// The slot index of key, or -1 if absent.
+// The slot index of key's entry (live or dead), or -1 if it has none; with
+// kPut, *free the empty slot that ends its probe path.
 //
 // A string key (the common key compared by content) meets the keys on its
 // probe path as strings at once: no other kind is equal to a string.
@@ -176,21 +180,17 @@ int64_t find(const Vector* v, Value key, uint64_t hash, bool by_word, int64_t* f
     Value k = v->items[2 * i];
     if (k == key) return int64_t(i);
     if (k == EMPTY) {
-      if (kPut && *free < 0) *free = int64_t(i);
+      if (kPut) *free = int64_t(i);
       return -1;
-    }
-    if (k == TOMBSTONE) {
-      if (kPut && *free < 0) *free = int64_t(i);
-      continue;
     }
     if (string_key ? TYPE(k) == Kind::String && string_equal(k, key) : arc_equal(k, key))
       return int64_t(i);
   }
 }
 
-// Stores a new entry at slot i of t's hash part, an empty slot or a tombstone.
+// Stores a new entry at slot i of t's hash part, an empty slot.
 void insert_at(VM& vm, Table* t, Vector* v, uint64_t i, Value key, Value val) {
-  if (v->items[2 * i] == EMPTY) t->used++;
+  t->used++;
   t->count++;
   set(vm, &v->h, &v->items[2 * i], key);
   set(vm, &v->h, &v->items[2 * i + 1], val);
@@ -201,7 +201,7 @@ void insert_new(VM& vm, Table* t, Value key, Value val, uint64_t hash) {
   Vector* v = t->slots.as<Vector>();
   uint64_t mask = capacity_of(v) - 1;
   uint64_t i = hash & mask;
-  while (v->items[2 * i] != EMPTY && v->items[2 * i] != TOMBSTONE) i = (i + 1) & mask;
+  while (v->items[2 * i] != EMPTY) i = (i + 1) & mask;
   insert_at(vm, t, v, i, key, val);
 }
 
@@ -265,7 +265,7 @@ void rebuild(VM& vm, Table* t, Value key) {
   bool candidates = count_candidate(key, nums);
   for (uint64_t i = 0; old && i < old->len; i += 2) {
     Value k = old->items[i];
-    if (k != EMPTY && k != TOMBSTONE && count_candidate(k, nums)) candidates = true;
+    if (k != EMPTY && !old->items[i + 1].is_nil() && count_candidate(k, nums)) candidates = true;
   }
   uint64_t old_asize = t->asize, asize = old_asize, held = t->acount;
   if (candidates || t->acount * 2 <= old_asize) {
@@ -307,14 +307,8 @@ void rebuild(VM& vm, Table* t, Value key) {
   }
   for (uint64_t i = 0; old && i < old->len; i += 2) {
     Value k = old->items[i];
-    if (k != EMPTY && k != TOMBSTONE) place(vm, t, k, old->items[i + 1]);
+    if (k != EMPTY && !old->items[i + 1].is_nil()) place(vm, t, k, old->items[i + 1]);
   }
-}
-
-void remove(VM& vm, Table* t, Vector* v, int64_t i) {
-  set(vm, &v->h, &v->items[2 * i], TOMBSTONE);
-  set(vm, &v->h, &v->items[2 * i + 1], NIL);
-  t->count--;
 }
 
 }  // namespace
@@ -336,7 +330,8 @@ Value table_get_hashed(Value t, Value key, Value dflt) {
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
   int64_t i = find(v, key, hash, by_word);
-  return i < 0 ? dflt : v->items[2 * i + 1];
+  Value val = i < 0 ? NIL : v->items[2 * i + 1];
+  return val.is_nil() ? dflt : val;  // (a dead entry's nil: absent)
 }
 
 void table_put(VM& vm, Value tv, Value key, Value val) {
@@ -347,14 +342,11 @@ void table_put(VM& vm, Value tv, Value key, Value val) {
   Vector* v = slots_of(tv);
   int64_t free = -1;
   int64_t i = find<true>(v, key, hash, by_word, &free);
-  if (val.is_nil()) {
-    if (i >= 0) remove(vm, t, v, i);
+  if (i >= 0) {  // its entry, live or dead: a deletion leaves it dead (nil)
+    table_store_cached(vm, tv, &v->items[2 * i + 1], val);
     return;
   }
-  if (i >= 0) {
-    set(vm, &v->h, &v->items[2 * i + 1], val);
-    return;
-  }
+  if (val.is_nil()) return;
   if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) {
     rebuild(vm, t, key);
     if (!table_put_array(vm, tv, key, val)) insert_new(vm, t, key, val, hash);

@@ -1,7 +1,8 @@
 // vm/table.h — Arc tables: keys compared structurally (Racket's equal?):
 // strings by content, conses element-wise, numbers by value and exactness,
 // everything else by identity. A table never holds nil as a value: storing
-// nil deletes the key.
+// nil deletes the key (vm/table.cpp: its entry stays, dead, to the next
+// rebuild).
 #pragma once
 #include "vm/object.h"
 
@@ -40,10 +41,11 @@ uint64_t table_count(Value t);
 // A site's cache of a field b!x (GETF, SETF: vm/opcodes.def) is the index
 // of the symbol key's entry in the hash part of the table it last found
 // the key in (a symbol key never lives in the array part). It is only a
-// guess, checked by the key in that entry: a table rebuilt since, the key
-// deleted (a tombstone there), or another table with its keys elsewhere
-// misses, and the miss finds the key by hashing (table_hash_index) and
-// remembers its index again. key's value slot if index holds it, else null.
+// guess, checked by the key in that entry: a table rebuilt since, or
+// another table with its keys elsewhere, misses, and the miss finds the
+// key by hashing (table_hash_index) and remembers its index again. A key
+// deleted keeps its entry, dead (its value nil), so a field set to nil
+// and back hits. key's value slot if index holds it, else null.
 inline Value* table_cached_slot(Value t, Value key, uint32_t index) {
   Value s = t.as<Table>()->slots;
   if (s.is_nil()) return nullptr;
@@ -51,15 +53,19 @@ inline Value* table_cached_slot(Value t, Value key, uint32_t index) {
   if (uint64_t(index) * 2 >= v->len || v->items[2 * uint64_t(index)] != key) return nullptr;
   return &v->items[2 * uint64_t(index) + 1];
 }
-// The index of key's entry in t's hash part, or -1 if it has none.
+// The index of key's entry in t's hash part (live or dead), or -1 if it has none.
 int64_t table_hash_index(Value t, Value key);
 // The value of the entry at index in t's hash part (one table_hash_index gave).
 inline Value table_hash_value(Value t, int64_t index) {
   return t.as<Table>()->slots.as<Vector>()->items[2 * index + 1];
 }
-// Stores v, not nil, into the value slot table_cached_slot gave.
-inline void table_set_cached(VM& vm, Value t, Value* slot, Value v) {
-  set(vm, &t.as<Table>()->slots.as<Vector>()->h, slot, v);
+// Stores v into the value slot of an entry of t's hash part (one
+// table_cached_slot gave): nil deletes, leaving the entry dead; a value
+// into a dead entry makes it live again.
+inline void table_store_cached(VM& vm, Value t, Value* slot, Value v) {
+  Table* tb = t.as<Table>();
+  tb->count += uint64_t(int64_t(!v.is_nil()) - int64_t(!slot->is_nil()));
+  set(vm, &tb->slots.as<Vector>()->h, slot, v);
 }
 // Calls f(key, value) for each entry, the array part's first, in key
 // order; f must not modify the table.
@@ -75,7 +81,7 @@ void table_each(Value t, F f) {
   Vector* v = slots.as<Vector>();
   for (uint64_t i = 0; i < v->len; i += 2) {
     Value k = v->items[i];
-    if (k != EMPTY && k != TOMBSTONE) f(k, v->items[i + 1]);
+    if (k != EMPTY && !v->items[i + 1].is_nil()) f(k, v->items[i + 1]);
   }
 }
 // Racket's equal? and a hash consistent with it.

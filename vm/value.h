@@ -104,8 +104,8 @@ class Value {
   constexpr bool operator==(Value o) const { return w_ == o.w_; }
   constexpr bool operator!=(Value o) const { return w_ != o.w_; }
 
-  static constexpr Word kSubChar = 0, kSubT = 1, kSubUnbound = 2, kSubMissing = 3,
-                        kSubTombstone = 4, kSubEmpty = 5,
+  // (4, once a table's deleted slot, is free)
+  static constexpr Word kSubChar = 0, kSubT = 1, kSubUnbound = 2, kSubMissing = 3, kSubEmpty = 5,
                         kSubTailCall = 6;  // VM::tail_call_marker
 
  private:
@@ -123,8 +123,7 @@ constexpr Value T = Value::from_word(Value::imm(Value::kSubT));
 constexpr Value UNBOUND = Value::from_word(Value::imm(Value::kSubUnbound));
 // An optional parameter whose argument was not passed.
 constexpr Value MISSING = Value::from_word(Value::imm(Value::kSubMissing));
-// Table slots: deleted, and never used.
-constexpr Value TOMBSTONE = Value::from_word(Value::imm(Value::kSubTombstone));
+// A table's never-used slot.
 constexpr Value EMPTY = Value::from_word(Value::imm(Value::kSubEmpty));
 
 static_assert(!NIL.is_ref() && !T.is_ref() && !Value::fixnum(0).is_ref());

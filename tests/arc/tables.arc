@@ -133,3 +133,19 @@ total ; expect: 4950
 (let h (table) (= (h (string "xyλ")) 'w) (list (h "xyλ") (h "xy"))) ; expect: (w nil)
 (let h (table) (for i 1 200 (= (h i) i) (= (h (string i)) (* 2 i)) (= (h (list i)) (* 3 i))) (list (h "7") (h 7) (h '(7)) (len h))) ; expect: (14 7 21 600)
 (let h (table) (= (h "") 'e) (list (h "") (h (string "")))) ; expect: (e e)
+
+; a deleted key's entry stays, dead, until the table's next rebuild
+; (vm/table.cpp): nothing shows it, and storing it again takes it back
+(def tb-toggle (n)
+  (let h (obj a 1 b 2 c 3)
+    (for i 1 n
+      (= h!b nil)
+      (= h!b i)
+      (= (h 'c) nil)
+      (= (h 'c) (* i 2)))
+    (= h!a nil)
+    h))
+(let h (tb-toggle 1000) (list (len h) (h 'a) h!b h!c (sort < (vals h)) (len (keys h)) (len (tablist h)))) ; expect: (2 nil 1000 2000 (1000 2000) 2 2)
+(let h (tb-toggle 3) (list (len (copy h)) (sort < (map string (keys (copy h)))))) ; expect: (2 ("b" "c"))
+(let h (tb-toggle 2) (= h!a 5) (list (len h) h!a)) ; expect: (3 5)
+(let h (table) (for i 1 100 (= (h (sym (string "k" i))) i) (= (h (sym (string "k" i))) nil)) (list (len h) (keys h) (h 'k5))) ; expect: (0 nil nil)

@@ -235,11 +235,12 @@ TEST_CASE("tables: put, get, delete, grow; string keys by content", "[data][tabl
     CHECK(table_get(t, str(std::to_string(i).c_str())) == (i % 2 ? fix(i) : NIL));
 }
 
-// A store probes once: a key past a deleted entry's tombstone on its probe
-// path is found and updated, not stored again at the tombstone; a new key
-// takes the first tombstone on its path. Symbol keys (compared by word)
-// and string keys (by content) have probe loops of their own.
-TEST_CASE("tables: a store past tombstones updates, a new key reuses one", "[data][table]") {
+// A store probes once: a key past dead entries (deleted keys) on its
+// probe path is found and updated, and a deleted key stored again takes
+// its own entry back. Symbol keys (compared by word) and string keys (by
+// content) have probe loops of their own.
+TEST_CASE("tables: a store past dead entries updates, a deleted key takes its entry back",
+          "[data][table]") {
   VM& vm = setup();
   for (bool symbols : {true, false}) {
     Value t = make_table(vm);
@@ -260,6 +261,44 @@ TEST_CASE("tables: a store past tombstones updates, a new key reuses one", "[dat
     table_each(t, [&](Value, Value) { ++entries; });
     CHECK(entries == 600);
   }
+}
+
+// A deleted key's entry stays, dead, until the next rebuild (vm/table.cpp):
+// lookups and walks see the key absent, the count leaves it out, storing it
+// again takes the same entry (where a field site's cache still finds it,
+// table_cached_slot), and a rebuild leaves it out.
+TEST_CASE("tables: a deleted key's entry stays dead until a rebuild", "[data][table]") {
+  VM& vm = setup();
+  Value t = make_table(vm);
+  Value k = sym("k"), other = sym("other");
+  table_put(vm, t, k, fix(1));
+  table_put(vm, t, other, fix(2));
+  int64_t at = table_hash_index(t, k);
+  REQUIRE(at >= 0);
+  table_put(vm, t, k, NIL);
+  CHECK(table_count(t) == 1);
+  CHECK(table_get(t, k) == NIL);
+  CHECK(table_get(t, k, sym("dflt")) == sym("dflt"));
+  CHECK(table_hash_index(t, k) == at);  // the entry kept
+  int live = 0;
+  table_each(t, [&](Value key, Value) { live += key == k; });
+  CHECK(live == 0);
+  table_put(vm, t, k, NIL);  // deleting a dead key again changes nothing
+  CHECK(table_count(t) == 1);
+  Value* slot = table_cached_slot(t, k, uint32_t(at));
+  REQUIRE(slot);
+  table_store_cached(vm, t, slot, fix(3));  // a field's store through its cache
+  CHECK(table_count(t) == 2);
+  CHECK(table_get(t, k) == fix(3));
+  table_store_cached(vm, t, slot, NIL);
+  CHECK(table_count(t) == 1);
+  table_put(vm, t, k, fix(4));
+  CHECK(table_hash_index(t, k) == at);
+  CHECK(table_count(t) == 2);
+  table_put(vm, t, k, NIL);
+  for (int i = 0; i < 100; ++i) table_put(vm, t, fix(1000 + i * 7919), fix(i));  // rebuilds
+  CHECK(table_hash_index(t, k) == -1);
+  CHECK(table_count(t) == 101);
 }
 
 TEST_CASE("tables: list keys, 1 vs 1.0, symbols and identity keys", "[data][table]") {
