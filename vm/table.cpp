@@ -196,13 +196,14 @@ void insert_at(VM& vm, Table* t, Vector* v, uint64_t i, Value key, Value val) {
   set(vm, &v->h, &v->items[2 * i + 1], val);
 }
 
-// Stores into a table known to have room and not to hold key.
-void insert_new(VM& vm, Table* t, Value key, Value val, uint64_t hash) {
+// Stores into a table known to have room and not to hold key; the entry's index.
+int64_t insert_new(VM& vm, Table* t, Value key, Value val, uint64_t hash) {
   Vector* v = t->slots.as<Vector>();
   uint64_t mask = capacity_of(v) - 1;
   uint64_t i = hash & mask;
   while (v->items[2 * i] != EMPTY) i = (i + 1) & mask;
   insert_at(vm, t, v, i, key, val);
+  return int64_t(i);
 }
 
 // A table's parts are only ever stored into with set(): a large one allocated
@@ -220,10 +221,14 @@ uint64_t capacity_for(uint64_t entries) {
 // 2^(b-1) <= k < 2^b, so an array part of 2^b slots holds slices 0..b.
 int slice_of(uint64_t k) { return k == 0 ? 0 : 64 - __builtin_clzll(k); }
 
+// Whether key could live in an array part.
+bool array_candidate(Value key) {
+  return key.is_fixnum() && key.as_fixnum() >= 0 && key.as_fixnum() < (int64_t(1) << kMaxArrayBits);
+}
+
 // Counts key in its slice if it could live in an array part; whether it could.
 bool count_candidate(Value key, uint64_t* nums) {
-  if (!key.is_fixnum() || key.as_fixnum() < 0 || key.as_fixnum() >= (int64_t(1) << kMaxArrayBits))
-    return false;
+  if (!array_candidate(key)) return false;
   nums[slice_of(uint64_t(key.as_fixnum()))]++;
   return true;
 }
@@ -268,7 +273,7 @@ void rebuild(VM& vm, Table* t, Value key) {
     if (k != EMPTY && !old->items[i + 1].is_nil() && count_candidate(k, nums)) candidates = true;
   }
   uint64_t old_asize = t->asize, asize = old_asize, held = t->acount;
-  if (candidates || t->acount * 2 <= old_asize) {
+  if (candidates || (old_asize > 0 && t->acount * 2 <= old_asize)) {
     if (t->acount * 2 > old_asize) {  // its keys all counted in its last slice: no walk
       nums[slice_of(old_asize - 1)] += t->acount;
     } else {
@@ -334,25 +339,34 @@ Value table_get_hashed(Value t, Value key, Value dflt) {
   return val.is_nil() ? dflt : val;  // (a dead entry's nil: absent)
 }
 
-void table_put(VM& vm, Value tv, Value key, Value val) {
-  if (table_put_array(vm, tv, key, val)) return;
+int64_t table_put(VM& vm, Value tv, Value key, Value val) {
+  if (table_put_array(vm, tv, key, val)) return -1;
   Table* t = tv.as<Table>();
   bool by_word;
   uint64_t hash = key_hash(key, by_word);
   Vector* v = slots_of(tv);
+  if (!v && t->asize == 0) {  // the first key of a table (an obj's): no sizing to do
+    if (val.is_nil()) return -1;
+    if (!array_candidate(key)) {
+      set(vm, t, &t->slots, new_slots(vm, kMinCapacity));
+      t->used = 0;
+      return insert_new(vm, t, key, val, hash);
+    }
+  }
   int64_t free = -1;
   int64_t i = find<true>(v, key, hash, by_word, &free);
   if (i >= 0) {  // its entry, live or dead: a deletion leaves it dead (nil)
     table_store_cached(vm, tv, &v->items[2 * i + 1], val);
-    return;
+    return i;
   }
-  if (val.is_nil()) return;
+  if (val.is_nil()) return -1;
   if (!v || (t->used + 1) * 4 > capacity_of(v) * 3) {
     rebuild(vm, t, key);
-    if (!table_put_array(vm, tv, key, val)) insert_new(vm, t, key, val, hash);
-    return;
+    if (table_put_array(vm, tv, key, val)) return -1;
+    return insert_new(vm, t, key, val, hash);
   }
   insert_at(vm, t, v, uint64_t(free), key, val);
+  return free;
 }
 
 uint64_t table_count(Value t) { return t.as<Table>()->count; }

@@ -22,7 +22,10 @@ inline Value table_get(Value t, Value key, Value dflt = NIL) {
   }
   return table_get_hashed(t, key, dflt);
 }
-void table_put(VM& vm, Value t, Value key, Value val);  // val nil deletes
+// Stores val under key (nil deletes); the index of key's entry in the hash
+// part after it (a field site's cache: table_cached_slot), or -1 when the
+// key is in the array part or was absent and val nil.
+int64_t table_put(VM& vm, Value t, Value key, Value val);
 // table_put when key is in t's array part, inline for the interpreter's
 // SREF and SREFLL (always: with two callers in the loop GCC made it a
 // call); false, having stored nothing, when it is not. (set is vm/vm.h's.)

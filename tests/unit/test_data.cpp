@@ -301,6 +301,30 @@ TEST_CASE("tables: a deleted key's entry stays dead until a rebuild", "[data][ta
   CHECK(table_count(t) == 101);
 }
 
+// table_put gives the index of the key's entry (a field site caches it,
+// SETF), or -1 when there is none in the hash part; a table's first key
+// takes a hash part of its own with no sizing of an array part.
+TEST_CASE("tables: table_put gives its entry's index", "[data][table]") {
+  VM& vm = setup();
+  Value t = make_table(vm);
+  for (int i = 0; i < 40; ++i) {
+    Value k = sym(("f" + std::to_string(i)).c_str());
+    int64_t at = table_put(vm, t, k, fix(i));
+    CHECK(at == table_hash_index(t, k));
+    CHECK(at >= 0);
+    CHECK(table_put(vm, t, k, fix(i + 1)) == at);  // an update: the same entry
+  }
+  CHECK(table_put(vm, t, sym("absent"), NIL) == -1);
+  Value a = make_table(vm);
+  CHECK(table_put(vm, a, fix(0), fix(1)) == -1);  // the array part's
+  for (int i = 1; i < 10; ++i) CHECK(table_put(vm, a, fix(i), fix(i)) == -1);
+  CHECK(table_count(a) == 10);
+  CHECK(table_get(a, fix(9)) == fix(9));
+  Value s = make_table(vm);
+  CHECK(table_put(vm, s, str("k"), fix(1)) >= 0);  // a first key compared by content
+  CHECK(table_get(s, str("k")) == fix(1));
+}
+
 TEST_CASE("tables: list keys, 1 vs 1.0, symbols and identity keys", "[data][table]") {
   VM& vm = setup();
   Value t = make_table(vm);
