@@ -125,6 +125,36 @@ Value call_data(VM& vm, Value f, Kind k, Value* args, int n) {
   return car(p);
 }
 
+// The n-ary comparisons' float case (LTN and its kin, vm/interp_prims.inc):
+// each pair of the k operands at a compared in turn, as fixnums or, where a
+// flonum is, as doubles (value.h, float_operands); 1 or 0, or -1 when a
+// pair is neither (the general case's). Out of the loop, and its result
+// tested by the one TEST_RESULT of each handler: four inline copies, or a
+// second TEST_RESULT in each, cost the loop's other handlers registers
+// (docs/ARCHITECTURE.md, "Measurements behind the code").
+enum class Cmp { lt, gt, le, ge };
+[[gnu::noinline]] int compare_numbers(const Value* a, int k, Cmp cmp) {
+  bool r = true;
+  for (int j = 0; j + 1 < k; ++j) {
+    int order;  // (a NaN is a heap Flonum, which float_operands refuses)
+    if (double x, y; int(a[j].is_fixnum()) & int(a[j + 1].is_fixnum())) {
+      int64_t p = a[j].as_fixnum(), q = a[j + 1].as_fixnum();
+      order = int(p > q) - int(p < q);
+    } else if (float_operands(a[j], a[j + 1], &x, &y)) {
+      order = int(x > y) - int(x < y);
+    } else {
+      return -1;
+    }
+    switch (cmp) {
+      case Cmp::lt: r &= order < 0; break;
+      case Cmp::gt: r &= order > 0; break;
+      case Cmp::le: r &= order <= 0; break;
+      case Cmp::ge: r &= order >= 0; break;
+    }
+  }
+  return int(r);
+}
+
 // SREF's fast path (vm/opcodes.def): (sref h v k) of a table h, the three
 // at the top of the stack, h's place left holding v; the new top.
 inline Value* sref_table(VM& vm, Value* sp) {
