@@ -969,6 +969,7 @@ class Emitter {
         for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_statement(n->kids[i]);
         return emit_node(n->kids.back(), tail);
       case NK::Let:
+        if (emit_field_store(n)) return;
         alias_copies(n);
         for (size_t i = 0; i + 1 < n->kids.size(); ++i) emit_statement(n->kids[i]);
         return emit_node(n->kids.back(), tail);
@@ -1175,6 +1176,7 @@ class Emitter {
   // assignment to a shared one); else n, then POP.
   void emit_statement(Node* n) {
     if (n->kind == NK::InitLocal && alias_init(n)) return;
+    if (n->kind == NK::Let && emit_field_store(n)) return pop();
     if (n->kind == NK::Seq || n->kind == NK::Let) {  // each part for its effect
       mark_line(n->line);
       if (n->kind == NK::Let) alias_copies(n);
@@ -1191,6 +1193,44 @@ class Emitter {
     }
     emit_node(n, false);
     pop();
+  }
+
+  // (= h!k e) of a plain local h: = expands it to (withs (g1 h g2 'k g3 e)
+  // ((fn (g4) (sref g1 g4 g2)) g3)), the lets of g1 and g2 aliases of h and
+  // the constant (alias_init): e, then SETFL h, which stores the value e
+  // left where it is, with no copy in g3's slot nor g4's and no push of h
+  // and the copy. h is read after e ran, as the lets read it. n is g3's let
+  // (or a let whose body is the sref itself); true if it is emitted so.
+  bool emit_field_store(Node* n) {
+    if (n->kids.size() != 2 || n->kids[0]->kind != NK::InitLocal) return false;
+    // (a let of no bindings, (withs () body)'s, is its body)
+    auto body = [](Node* x) {
+      while (x->kind == NK::Let && x->kids.size() == 1) x = x->kids[0];
+      return x;
+    };
+    Node *init = n->kids[0], *store = body(n->kids[1]);
+    Binding* g = init->b;
+    auto temporary = [this](Binding* b) { return b->owner == l_ && !b->assigned && !b->captured; };
+    if (!temporary(g)) return false;
+    if (store->kind == NK::Let && store->kids.size() == 2 &&
+        store->kids[0]->kind == NK::InitLocal && store->kids[0]->kids[0]->kind == NK::Local &&
+        store->kids[0]->kids[0]->b == g && temporary(store->kids[0]->b)) {
+      g = store->kids[0]->b;  // ((fn (g4) (sref g1 g4 g2)) g3)
+      store = body(store->kids[1]);
+    }
+    if (store->kind != NK::Prim || store->prim != Op::SREF || store->kids.size() != 3) return false;
+    Node *h = store->kids[0], *v = store->kids[1];
+    const Node* k = constant_of(store->kids[2]);
+    if (!k || TYPE(k->value) != Kind::Symbol || v->kind != NK::Local || v->b != g ||
+        !frame_local(h) || h->b == g || h->b == init->b)
+      return false;
+    mark_line(n->line);
+    emit_node(init->kids[0], false);
+    emit(Op::SETFL, konst(store->value));
+    insns_.push_back(konst(k->value));
+    insns_.push_back(0);  // the site's cache
+    insns_.push_back(h->b->slot);
+    return true;
   }
 
   // A let binding that needs no slot of its own: one never assigned whose

@@ -55,6 +55,7 @@ void disasm_code(VM& vm, Code* c, std::string& out, std::vector<Code*>& nested) 
           note += ", " + std::to_string(code[pc + 1]) + " arguments";
         } else if (info.form == PrimForm::Key) {  // (its cache word changes as it runs)
           note += ", key " + write_string(vm, K[code[pc + 1]]);
+          if (insn_extra_words(insn_op(i)) > 2) note += ", local " + std::to_string(code[pc + 3]);
         } else if (kOps[int(as)].form == PrimForm::Slots) {
           note += ", locals " + std::to_string(code[pc + 1]) + " " + std::to_string(code[pc + 2]);
         } else if (local_form_of(as) != Op::Count) {

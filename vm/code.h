@@ -102,7 +102,8 @@ constexpr bool prim_rows_consistent() {
     if (o.form != PrimForm::Count && o.arity != b.arity) return false;
     if (o.form == PrimForm::Local && o.extra != 1 + b.extra) return false;
     if (o.form == PrimForm::Imm && (o.extra != 1 || b.form != PrimForm::Base)) return false;
-    if (o.form == PrimForm::Key && (o.extra != 2 || b.form != PrimForm::Base)) return false;
+    if (o.form == PrimForm::Key && ((o.extra != 2 && o.extra != 3) || b.form != PrimForm::Base))
+      return false;
     if (o.form == PrimForm::Slots &&
         (o.extra != 2 || (o.arity != 2 && o.arity != 3) || b.form != PrimForm::Base))
       return false;

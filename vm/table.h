@@ -67,7 +67,7 @@ inline Value table_hash_value(Value t, int64_t index) {
 // into a dead entry makes it live again.
 inline void table_store_cached(VM& vm, Value t, Value* slot, Value v) {
   Table* tb = t.as<Table>();
-  tb->count += uint64_t(int64_t(!v.is_nil()) - int64_t(!slot->is_nil()));
+  if (__builtin_expect(v.is_nil() != slot->is_nil(), 0)) tb->count += v.is_nil() ? ~uint64_t(0) : 1;
   set(vm, &tb->slots.as<Vector>()->h, slot, v);
 }
 // Calls f(key, value) for each entry, the array part's first, in key

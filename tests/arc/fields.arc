@@ -65,3 +65,28 @@
 ; the object an expression's value (GETF, not a local's GETFL)
 (let mk (fn () (obj x 9)) (list ((mk) 'x) ((mk) 'y))) ; expect: (9 nil)
 (let mk (fn () [list 'made _]) ((mk) 'x)) ; expect: (made x)
+
+; (= h!k e) of a local h is e; SETFL h (compiler/compile.cpp,
+; emit_field_store): e's value stored where it is made, h read after e
+; ran; a value, nil (the key deleted), a statement and a value, a table
+; as e, h's old value when e assigns h
+(def fl-set (b v) (= b!x (+ v 1)) (list (= b!y (* v 2)) (= b!z nil) b!x b!y (len b)))
+(fl-set (obj z 1) 4) ; expect: (8 nil 5 8 2)
+(let b (table) (list (is (= b!t b) b) (is b!t b))) ; expect: (t t)
+(let (b c) (list (table) (table)) (= b!x (do (= b c) 1)) (list (len b) (len c) (is b c))) ; expect: (0 0 t)
+(def fl-old (b c) (let orig b (= b!x (do (= b c) 1)) (list orig!x c!x)))
+(fl-old (table) (table)) ; expect: (1 nil)
+; many rounds: the site's cache across tables of one shape, and a field
+; set to nil and back
+(def fl-rounds (n) (let total 0 (for i 1 n (let b (obj a i) (= b!n (* i 2)) (= b!a nil) (= b!a i) (++ total (+ b!a b!n)))) total))
+(fl-rounds 1000) ; expect: 1501500
+; h not a table: sref's general case, its error or its meaning
+(let s (string "abc") (= s!x #\z)) ; error: sref: expected a non-negative integer, got 'x
+(let l (list 1 2) (= l!x 3)) ; error: sref: expected a non-negative integer, got 'x
+; sref redefined: SETFL calls it
+(= sref-saved2 sref)
+(= sref (fn (h v k) (list 'sref k v)))
+(def fl-redef (b) (= b!q 5))
+(fl-redef (table)) ; expect: (sref q 5)
+(= sref sref-saved2)
+(let b (table) (fl-redef b) b!q) ; expect: 5

@@ -454,9 +454,10 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
 )GOLD");
 }
 
-// Fields: (= b!x v) ends in SETF, b!y of a local is GETFL, of an
-// expression GETF, each with the key's constant and a cache word the
-// disassembly does not show (it changes as the code runs).
+// Fields: (= b!x v) of a local b ends in v; SETFL (SETF when b is not a
+// plain local), b!y of a local is GETFL, of an expression GETF, each with
+// the key's constant and a cache word the disassembly does not show (it
+// changes as the code runs).
 TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
   CHECK(disasm_of(R"ARC((fn (b v) (= b!x v) b!y))ARC") ==
         R"GOLD(fn (test:1): 2 required, 0 optional; 6 locals, 0 upvalues
@@ -467,9 +468,8 @@ TEST_CASE("golden: field reads and writes", "[compiler][golden]") {
   0006        CALL     1
   0007        POP
   0008        JUMP     6	; to 15
-  0009        LOADL    0
-  0010        LOADL    1
-  0011        SETF     2	; sref, key x
+  0009        LOADL    1
+  0010        SETFL    2	; sref, key x, local 0
   0014        POP
   0015        GETFL    4	; y, local 0
   0018        RETURN
@@ -478,11 +478,8 @@ fn (test:1): 0 required, 0 optional; 4 locals, 2 upvalues
   0000     1  LOADU    0
   0001        POPL     0
   0002        LOADU    1
-  0003        POPL     2
-  0004        LOADL    0
-  0005        LOADL    2
-  0006        SETF     0	; sref, key x
-  0009        RETURN
+  0003        SETFL    0	; sref, key x, local 0
+  0007        RETURN
 )GOLD");
 }
 
