@@ -1,6 +1,6 @@
 # bench/timing.sh — what the benchmarks that compare runtimes share, sourced
-# by bench/engine/run.sh and bench/lisp/run.sh: timing a run, the median
-# of runs, and a ratio.
+# by bench/engine/run.sh, bench/lisp/run.sh and bench/awfy/run.sh: timing a
+# run, the median of runs, a ratio, and a peer installed when missing.
 
 # cpu OUT command...: appends the run's user+sys seconds (to the
 # microsecond, from wait4's rusage; GNU time's are in hundredths) to OUT,
@@ -28,4 +28,12 @@ median() {  # file: the median of its lines, or "failed"
 ratio() {  # peer arcana
   case "$1$2" in *failed*|-*) echo -; return;; esac
   awk -v p="$1" -v a="$2" 'BEGIN { if (a > 0) printf "%.2f", p / a; else print "-" }'
+}
+need() {  # command package: install the peer if it is missing (CI runs as root)
+  command -v "$1" >/dev/null && return
+  echo "installing $2 (for $1)" >&2
+  local sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get install -y -qq "$2" >/dev/null 2>&1 ||
+    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "$2" >/dev/null 2>&1; } ||
+    echo "cannot install $2: its column is left out" >&2
 }

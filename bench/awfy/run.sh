@@ -29,22 +29,13 @@ runs=${RUNS:-5}
 # the programs run from $here, so the binary's path must not be relative
 case $arcana in /*) ;; */*) arcana=$(pwd)/$arcana ;; esac
 
-need() {  # command package: install the peer if it is missing (CI runs as root)
-  command -v "$1" >/dev/null && return
-  echo "installing $2 (for $1)" >&2
-  local sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get install -y -qq "$2" >/dev/null 2>&1 ||
-    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "$2" >/dev/null 2>&1; } ||
-    echo "cannot install $2: its column is left out" >&2
-}
+. "$here/../timing.sh"  # cpu, median, ratio, need
 need lua5.4 lua5.4
 need luajit luajit
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# cpu, median, ratio
-. "$here/../timing.sh"
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then

@@ -15,14 +15,7 @@ arcana=${1:-$here/../../build/arcana}
 shift || true
 runs=${RUNS:-5}
 
-need() {  # command package: install the peer if it is missing (CI runs as root)
-  command -v "$1" >/dev/null && return
-  echo "installing $2 (for $1)" >&2
-  local sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get install -y -qq "$2" >/dev/null 2>&1 ||
-    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "$2" >/dev/null 2>&1; } ||
-    echo "cannot install $2: its column is left out" >&2
-}
+. "$here/../timing.sh"  # cpu, median, ratio, need
 need lua5.4 lua5.4
 need luajit luajit
 need ruby ruby
@@ -34,8 +27,6 @@ printf 'print(1)\n' >"$tmp/startup.lua"
 printf 'print(1)\n' >"$tmp/startup.py"
 printf 'puts 1\n' >"$tmp/startup.rb"
 
-# cpu, median, ratio
-. "$here/../timing.sh"
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
