@@ -111,29 +111,32 @@ bool Blocks::sweep_some(const KindInfo* kinds, const Recycle& recycle, size_t ma
   // (An adoption inserts a block by address: those after it shift by one,
   // so the next one to look at may be one already swept, never one
   // skipped.)
-  for (; sweep_next_ < blocks_.size() && max_blocks > 0; ++sweep_next_) {
+  while (sweep_next_ < blocks_.size() && max_blocks > 0) {
     Block& b = blocks_[sweep_next_];
-    if (!b.unswept) continue;
-    b.unswept = false;
-    if (b.marked == 0) b.live = 0;
-    else if (b.marked != b.objects) sweep_block(kinds, b);
+    if (!b.unswept) {
+      ++sweep_next_;
+      continue;
+    }
     max_blocks--;
+    if (b.marked == 0) {
+      // Its chunk goes back now, not at the sweep's end: a sweep in steps
+      // lasts most of a cycle, and the promotions meanwhile would take
+      // fresh memory while the chunks freed waited.
+      live_ -= std::min(live_, b.live);
+      mapped_ -= b.size;
+      recycle(b.start, b.size);
+      blocks_.erase(blocks_.begin() + std::ptrdiff_t(sweep_next_));
+      last_ = nullptr;
+      continue;
+    }
+    b.unswept = false;
+    if (b.marked != b.objects) sweep_block(kinds, b);
+    ++sweep_next_;
   }
   if (sweep_next_ < blocks_.size()) return false;
   sweeping_ = false;
-  live_ = mapped_ = 0;
-  size_t keep = 0;
-  for (Block& b : blocks_) {
-    if (b.live == 0) {
-      recycle(b.start, b.size);
-      continue;
-    }
-    live_ += b.live;
-    mapped_ += b.size;
-    blocks_[keep++] = b;
-  }
-  blocks_.resize(keep);
-  last_ = nullptr;
+  live_ = 0;
+  for (const Block& b : blocks_) live_ += b.live;
   return true;
 }
 

@@ -240,9 +240,10 @@ class Blocks {
   void sweep(const KindInfo* kinds, const Recycle& recycle);
   // The same sweep in steps (gen's concurrent mark, between minor collections): begin_sweep
   // sets every block apart as unswept; sweep_some sweeps at most
-  // max_blocks of them and is true once none is left, when the blocks
-  // found empty go (recycle) and the figures are summed again. Nothing is
-  // allocated in a block, and one adopted meanwhile counts as swept.
+  // max_blocks of them, a block found empty going at once (recycle), and
+  // is true once none is left, when the live bytes are summed again.
+  // Nothing is allocated in a block, and one adopted meanwhile counts as
+  // swept.
   void begin_sweep();
   bool sweep_some(const KindInfo* kinds, const Recycle& recycle, size_t max_blocks);
   bool sweeping() const { return sweeping_; }

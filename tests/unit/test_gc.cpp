@@ -1115,6 +1115,44 @@ TEST_CASE("concurrent mark: pages are swept in steps after a mark, objects promo
   CHECK(list_length(fresh, fix(2)) == made);
 }
 
+// A sweep in steps lasts most of the way to the next mark; a block it finds
+// empty goes back to eden's spare chunks as it is reached, not at the end,
+// or the promotions meanwhile would take fresh memory while it waited.
+TEST_CASE("concurrent mark: a sweep in steps frees each empty block as it reaches it",
+          "[gc][concurrent]") {
+  auto h = heap_with_res("gen");
+  h->set_nursery_size(64 << 10);
+  gc::GenFigures f;
+  {
+    // Twenty chunks' worth of pairs promoted in place, then dropped.
+    gc::Rooted<Word> drop(*h, 0);
+    for (int i = 0; i < 20 * 64 * 1024 / int(sizeof(Pair)); ++i) drop = w(pair(*h, fix(1), drop));
+    h->collect_minor();
+    REQUIRE(gc::gen_figures(*h, f));
+    REQUIRE(f.blocks >= 15);
+  }
+  h->set_stress(true);
+  uint64_t majors = h->stats().major_collections;
+  for (int i = 0; i < 10000 && h->stats().major_collections == majors; ++i) h->collect_minor();
+  REQUIRE(h->stats().major_collections == majors + 1);
+  REQUIRE(gc::gen_figures(*h, f));
+  REQUIRE(f.sweeping);
+  uint64_t blocks = f.blocks;
+  REQUIRE(blocks >= 15);
+  // Under stress each minor collection sweeps one step: a block among them.
+  bool freed_while_sweeping = false;
+  for (int i = 0; i < 100 && gc::gen_figures(*h, f) && f.sweeping; ++i) {
+    if (f.blocks < blocks) freed_while_sweeping = true;
+    h->collect_minor();
+  }
+  h->set_stress(false);
+  CHECK(freed_while_sweeping);
+  REQUIRE(gc::gen_figures(*h, f));
+  CHECK_FALSE(f.sweeping);
+  CHECK(f.blocks < 5);
+  CHECK(h->verify().empty());
+}
+
 TEST_CASE(
     "concurrent mark: before_fork ends the mark and stops the marker, and a child of fork marks "
     "with its own",
