@@ -1199,8 +1199,9 @@ class Emitter {
   // ((fn (g4) (sref g1 g4 g2)) g3)), the lets of g1 and g2 aliases of h and
   // the constant (alias_init): e, then SETFL h, which stores the value e
   // left where it is, with no copy in g3's slot nor g4's and no push of h
-  // and the copy. h is read after e ran, as the lets read it. n is g3's let
-  // (or a let whose body is the sref itself); true if it is emitted so.
+  // and the copy. h is read after e ran, as the lets read it. The same with
+  // a key in a local, (= (h k) e): e; SREFLL h k. n is g3's let (or a let
+  // whose body is the sref itself); true if it is emitted so.
   bool emit_field_store(Node* n) {
     if (n->kids.size() != 2 || n->kids[0]->kind != NK::InitLocal) return false;
     // (a let of no bindings, (withs () body)'s, is its body)
@@ -1219,18 +1220,30 @@ class Emitter {
       store = body(store->kids[1]);
     }
     if (store->kind != NK::Prim || store->prim != Op::SREF || store->kids.size() != 3) return false;
-    Node *h = store->kids[0], *v = store->kids[1];
-    const Node* k = constant_of(store->kids[2]);
-    if (!k || TYPE(k->value) != Kind::Symbol || v->kind != NK::Local || v->b != g ||
-        !frame_local(h) || h->b == g || h->b == init->b)
-      return false;
-    mark_line(n->line);
-    emit_node(init->kids[0], false);
-    emit(Op::SETFL, konst(store->value));
-    insns_.push_back(konst(k->value));
-    insns_.push_back(0);  // the site's cache
-    insns_.push_back(h->b->slot);
-    return true;
+    Node *h = store->kids[0], *v = store->kids[1], *key = store->kids[2];
+    if (v->kind != NK::Local || v->b != g) return false;
+    // h and a local key are read after e, as the let reads them; neither may
+    // be a temporary whose InitLocal is left out.
+    auto other = [&](Node* x) { return x->b != g && x->b != init->b; };
+    const Node* k = constant_of(key);
+    if (k && TYPE(k->value) == Kind::Symbol && frame_local(h) && other(h)) {
+      mark_line(n->line);
+      emit_node(init->kids[0], false);
+      emit(Op::SETFL, konst(store->value));
+      insns_.push_back(konst(k->value));
+      insns_.push_back(0);  // the site's cache
+      insns_.push_back(h->b->slot);
+      return true;
+    }
+    if (!k && slot_local(h) && slot_local(key) && other(h) && other(key)) {
+      mark_line(n->line);  // (= (h k) e): e; SREFLL h k
+      emit_node(init->kids[0], false);
+      emit(Op::SREFLL, konst(store->value));
+      slot_operand(h);
+      slot_operand(key);
+      return true;
+    }
+    return false;
   }
 
   // A let binding that needs no slot of its own: one never assigned whose

@@ -83,6 +83,19 @@
 ; h not a table: sref's general case, its error or its meaning
 (let s (string "abc") (= s!x #\z)) ; error: sref: expected a non-negative integer, got 'x
 (let l (list 1 2) (= l!x 3)) ; error: sref: expected a non-negative integer, got 'x
+;
+; (= (h k) e) of locals h and k is e; SREFLL h k (emit_field_store): no
+; copy of e's value; h and k as they were when the = began, though e
+; assigns them; a value, nil (the key deleted), the value of the =, a key
+; from a call, h a string, and an assigned key across many rounds
+(def ix-set (h k v) (list (= (h k) (+ v 1)) (= (h (+ k 1)) nil) (h k) (len h)))
+(ix-set (obj 2 'two 3 'three) 2 4) ; expect: (5 nil 5 1)
+(def ix-old (h c k) (let orig h (= (h k) (do (= h c k 9) 1)) (list orig.7 (orig 9) c.7 c.9 k)))
+(ix-old (table) (table) 7) ; expect: (1 nil nil nil 9)
+(let h (table) (= (h (len h)) (table)) (len (h 0))) ; expect: 0
+(let s (string "abc") (let i 1 (= (s i) (if (is i 1) #\z #\y)) s)) ; expect: "azc"
+(def ix-rounds (n) (let (h k total) (list (table) 0 0) (while (< k n) (= (h k) (* k 2)) (++ total (h k)) (++ k)) (list total (len h))))
+(ix-rounds 1000) ; expect: (999000 1000)
 ; sref redefined: SETFL calls it
 (= sref-saved2 sref)
 (= sref (fn (h v k) (list 'sref k v)))
