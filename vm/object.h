@@ -180,7 +180,7 @@ struct Ratnum {
 struct Table {
   GcHeader h;
   uint64_t count;   // live entries, both parts
-  uint64_t used;    // hash part: live plus tombstones
+  uint64_t used;    // hash part: entries, live and dead
   Value slots;      // hash part: a Vector, or nil before the first key
   Value array;      // array part: a Vector of asize Values, or nil
   uint64_t asize;   // array's length (0 with none)

@@ -23,12 +23,13 @@
 // The array part's size is chosen only when the hash part is rebuilt
 // (rebuild), as Lua's computesizes chooses it but for the density: the
 // power of two n that holds the most of the keys present (counting the key
-// being inserted) of those n such that more than n/4 of the keys 0..n-1 are
-// present, the smallest if several hold as many. Lua asks for n/2; at n/4
-// the array part is at most the size of the hash part it replaces (an
-// entry there takes two words at a load of at most 1/2 after a rebuild),
-// and keys filled downwards (an array built from its end) reach the array
-// part with half as many passing through the hash part first. Filling 0,
+// being inserted) of those n whose n slots take no more words than the hash
+// part those keys would need (capacity_for: two words an entry, at a load
+// of at most 1/2 after a rebuild, a power of two), the smallest if several
+// hold as many. So the array part never costs more memory than the hash
+// part it replaces. Lua asks for more than n/2 of the keys; here keys
+// filled downwards (an array built from its end) reach the array part
+// with far fewer of them passing through the hash part first. Filling 0,
 // 1, 2, ... in order doubles it as the hash part would double (the
 // smallest size holding them all), while a key far past the others (a
 // sparse table of integers) stays in the hash part. Deleting keys never
@@ -233,16 +234,16 @@ bool count_candidate(Value key, uint64_t* nums) {
   return true;
 }
 
-// The array part for the keys counted in nums: of the powers of two n such
-// that more than n/4 of the keys 0..n-1 are counted, the one that holds the
-// most keys, the smallest of those (0 if none: no array part); and how many
-// keys it holds.
+// The array part for the keys counted in nums: of the powers of two n no
+// larger in words than a hash part for the keys 0..n-1 counted, the one
+// that holds the most keys, the smallest of those (0 if none: no array
+// part); and how many keys it holds.
 uint64_t array_size_for(const uint64_t* nums, uint64_t* held) {
   uint64_t below = 0, size = 0;
   *held = 0;
   for (int b = 0; b <= kMaxArrayBits; ++b) {
     below += nums[b];
-    if (below > (uint64_t(1) << b) / 4 && below > *held) {
+    if ((uint64_t(1) << b) <= 2 * capacity_for(below) && below > *held) {
       size = uint64_t(1) << b;
       *held = below;
     }

@@ -379,11 +379,12 @@ TEST_CASE("tables: dense fixnum keys go to the array part, sparse ones stay hash
   CHECK(sq.as<Table>()->asize < 64);
   for (int i = 1; i < 200; ++i) CHECK(table_get(sq, fix(i * i)) == fix(i));
   CHECK(table_get(sq, fix(2)) == NIL);
-  // every third key is dense enough: more than a quarter of 0..2047
+  // every third key is dense enough: an array part of 4096 slots for all
+  // 1000 takes no more words than a hash part for them (2048 entries)
   Value third = make_table(vm);
   for (int i = 0; i < 1000; ++i) table_put(vm, third, fix(3 * i), fix(i));
-  CHECK(third.as<Table>()->asize == 2048);
-  CHECK(third.as<Table>()->acount == 683);
+  CHECK(third.as<Table>()->asize == 4096);
+  CHECK(third.as<Table>()->acount == 1000);
   for (int i = 0; i < 1000; ++i) CHECK(table_get(third, fix(3 * i)) == fix(i));
   CHECK(table_get(third, fix(4)) == NIL);
   // keys filled downwards reach the array part once they are dense
@@ -425,10 +426,11 @@ TEST_CASE("tables: a nearly full array part keeps its size and grows as keys com
   CHECK(table_count(u) == 84);
   for (int i = 20; i < 64; ++i) CHECK(table_get(u, fix(i)) == fix(i));
   for (int i = 1; i <= 40; ++i) CHECK(table_get(u, fix(1000 * i)) == fix(i));
-  // and keys in order past its end make it grow
+  // and keys in order past its end make it grow, to take in the 1000 too
+  // (181 keys: a hash part for them would have 512 entries, 1024 words)
   for (int i = 64; i < 200; ++i) table_put(vm, u, fix(i), fix(i));
-  CHECK(u.as<Table>()->asize == 256);
-  CHECK(u.as<Table>()->acount == 180);
+  CHECK(u.as<Table>()->asize == 1024);
+  CHECK(u.as<Table>()->acount == 181);
 }
 
 TEST_CASE("arc_equal on a long list does not overflow the stack", "[data][table]") {
