@@ -239,6 +239,7 @@ const char* internal_form(Value v) {
   if (v == UNBOUND) return "#<unbound>";
   if (v == MISSING) return "#<missing>";
   if (v == EMPTY) return "#<empty>";
+  if (v == GONE) return "#<gone>";
   return "#<internal>";
 }
 

@@ -15,8 +15,12 @@
 // probe chains stay intact, and a key deleted and stored again, as a field
 // that goes between nil and a value does (Arc has no other way to clear
 // one), is stored where it was, where a field site's cache (table.h,
-// table_cached_slot) still finds it. `used` counts the entries, live and
-// dead: when it would pass 3/4 of capacity the table is rebuilt, at a
+// table_cached_slot) still finds it. That is for keys that are words
+// (symbols, fixnums, characters): a dead entry whose key is any other
+// object gives it up for GONE, which no key is equal to, so that a table
+// keyed by strings, conses or threads keeps none of those it deleted alive
+// (as Lua's collector clears a dead key). `used` counts the entries, live
+// and dead: when it would pass 3/4 of capacity the table is rebuilt, at a
 // capacity that puts the live entries at or below 1/2, and the dead ones
 // are left out.
 //
@@ -358,6 +362,11 @@ int64_t table_put(VM& vm, Value tv, Value key, Value val) {
   int64_t i = find<true>(v, key, hash, by_word, &free);
   if (i >= 0) {  // its entry, live or dead: a deletion leaves it dead (nil)
     table_store_cached(vm, tv, &v->items[2 * i + 1], val);
+    Value stored = v->items[2 * i];
+    if (val.is_nil() && stored.is_ref() && TYPE(stored) != Kind::Symbol) {
+      set(vm, &v->h, &v->items[2 * i], GONE);
+      return -1;
+    }
     return i;
   }
   if (val.is_nil()) return -1;

@@ -24,7 +24,8 @@ inline Value table_get(Value t, Value key, Value dflt = NIL) {
 }
 // Stores val under key (nil deletes); the index of key's entry in the hash
 // part after it (a field site's cache: table_cached_slot), or -1 when the
-// key is in the array part or was absent and val nil.
+// key is in the array part, was absent and val nil, or was an object other
+// than a symbol and deleted (its entry keeps GONE instead: vm/table.cpp).
 int64_t table_put(VM& vm, Value t, Value key, Value val);
 // table_put when key is in t's array part, inline for the interpreter's
 // SREF and SREFLL (always: with two callers in the loop GCC made it a

@@ -20,7 +20,7 @@
 // same bits.
 //
 // Immediates: nil, t, characters, and VM-internal markers (unbound, missing
-// argument, table tombstone) that never reach Arc code.
+// argument, a table's empty slot and gone key) that never reach Arc code.
 //
 // Every type test goes through TYPE() (vm/object.h), which names one Kind
 // for any value and can count dispatches by kind.
@@ -104,9 +104,8 @@ class Value {
   constexpr bool operator==(Value o) const { return w_ == o.w_; }
   constexpr bool operator!=(Value o) const { return w_ != o.w_; }
 
-  // (4, once a table's deleted slot, is free)
-  static constexpr Word kSubChar = 0, kSubT = 1, kSubUnbound = 2, kSubMissing = 3, kSubEmpty = 5,
-                        kSubTailCall = 6;  // VM::tail_call_marker
+  static constexpr Word kSubChar = 0, kSubT = 1, kSubUnbound = 2, kSubMissing = 3, kSubGone = 4,
+                        kSubEmpty = 5, kSubTailCall = 6;  // VM::tail_call_marker
 
  private:
   // The rotated exponent's rebasing: 896, and the lowest exponent held, 897.
@@ -125,6 +124,9 @@ constexpr Value UNBOUND = Value::from_word(Value::imm(Value::kSubUnbound));
 constexpr Value MISSING = Value::from_word(Value::imm(Value::kSubMissing));
 // A table's never-used slot.
 constexpr Value EMPTY = Value::from_word(Value::imm(Value::kSubEmpty));
+// The key of a table's dead entry whose key was an object other than a
+// symbol (vm/table.cpp): no key is equal to it.
+constexpr Value GONE = Value::from_word(Value::imm(Value::kSubGone));
 
 static_assert(!NIL.is_ref() && !T.is_ref() && !Value::fixnum(0).is_ref());
 static_assert(Value::fixnum(-5).as_fixnum() == -5);

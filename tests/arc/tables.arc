@@ -148,4 +148,8 @@ total ; expect: 4950
 (let h (tb-toggle 1000) (list (len h) (h 'a) h!b h!c (sort < (vals h)) (len (keys h)) (len (tablist h)))) ; expect: (2 nil 1000 2000 (1000 2000) 2 2)
 (let h (tb-toggle 3) (list (len (copy h)) (sort < (map string (keys (copy h)))))) ; expect: (2 ("b" "c"))
 (let h (tb-toggle 2) (= h!a 5) (list (len h) h!a)) ; expect: (3 5)
+; keys that are strings or lists, deleted and stored again, and a
+; table's keys that come and go (a dead entry's object key is given up)
+(let h (table) (= (h "s") 1 (h '(l)) 2) (= (h "s") nil (h '(l)) nil) (= (h (string "s")) 3) (list (h "s") (h '(l)) (len h) (keys h))) ; expect: (3 nil 1 ("s"))
+(let h (table) (for i 1 3000 (= (h (string i)) i) (= (h (string (- i 1))) nil)) (list (len h) (h "3000") (h "2999") (keys h))) ; expect: (1 3000 nil ("3000"))
 (let h (table) (for i 1 100 (= (h (sym (string "k" i))) i) (= (h (sym (string "k" i))) nil)) (list (len h) (keys h) (h 'k5))) ; expect: (0 nil nil)

@@ -301,6 +301,51 @@ TEST_CASE("tables: a deleted key's entry stays dead until a rebuild", "[data][ta
   CHECK(table_count(t) == 101);
 }
 
+// A dead entry whose key is an object other than a symbol gives the key up
+// (GONE), so that the table keeps none of its deleted keys alive.
+TEST_CASE("tables: a deleted string or cons key is not kept by its dead entry", "[data][table]") {
+  VM& vm = setup();
+  Value t = make_table(vm);
+  Value s = str("a key"), c = cons(vm, fix(1), fix(2)), k = sym("kept");
+  table_put(vm, t, s, fix(1));
+  table_put(vm, t, c, fix(2));
+  table_put(vm, t, k, fix(3));
+  int64_t at = table_hash_index(t, k);
+  CHECK(table_put(vm, t, str("a key"), NIL) == -1);  // equal by content: the same key
+  CHECK(table_put(vm, t, c, NIL) == -1);
+  table_put(vm, t, k, NIL);
+  CHECK(table_count(t) == 0);
+  const Vector* v = t.as<Table>()->slots.as<Vector>();
+  int gone = 0;
+  for (uint64_t i = 0; i < v->len; i += 2) {
+    CHECK(v->items[i] != s);
+    CHECK(v->items[i] != c);
+    gone += v->items[i] == GONE;
+  }
+  CHECK(gone == 2);
+  CHECK(table_hash_index(t, k) == at);  // a symbol's entry stays, for field caches
+  CHECK(table_get(t, str("a key")) == NIL);
+  CHECK(table_get(t, c) == NIL);
+  // stored again, each is found; dead entries never show
+  table_put(vm, t, str("a key"), fix(4));
+  table_put(vm, t, cons(vm, fix(1), fix(2)), fix(5));
+  CHECK(table_get(t, s) == fix(4));
+  CHECK(table_get(t, c) == fix(5));
+  CHECK(table_count(t) == 2);
+  int seen = 0;
+  table_each(t, [&](Value key, Value) { seen += key != GONE; });
+  CHECK(seen == 2);
+  // many keys come and go: the table stays small, each found while present
+  for (int i = 0; i < 2000; ++i) {
+    Value key = cons(vm, fix(i), NIL);
+    table_put(vm, t, key, fix(i));
+    CHECK(table_get(t, cons(vm, fix(i), NIL)) == fix(i));
+    table_put(vm, t, key, NIL);
+  }
+  CHECK(table_count(t) == 2);
+  CHECK(t.as<Table>()->slots.as<Vector>()->len <= 64);
+}
+
 // table_put gives the index of the key's entry (a field site caches it,
 // SETF), or -1 when there is none in the hash part; a table's first key
 // takes a hash part of its own with no sizing of an array part.
