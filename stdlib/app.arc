@@ -205,7 +205,7 @@
 ; (session-token), which they carry in place of the cookie.
 ; logout-user ends all of a user's sessions; logout-req the request's.
 (= app-sessions* nil session-life* (* 30 24 3600)
-   sessions* (table) %app-thread-sess* (table))
+   sessions* (table))
 
 ; sid -> (user expires hash token). Expired sessions are dropped from the
 ; file as new ones go in.
@@ -252,23 +252,19 @@
           (when (is (%digest secret) (s 3))
             s))))))
 
-; The session's user; the session's user and token are also noted as the
-; current thread's request's, (user . token), for session-token, which a
-; page asks for each of its links.
+; The session's user; the session's user and token are also noted on the
+; request (srv.arc's note-request), (user . token), for session-token,
+; which a page asks for each of its links.
 (def %app-session-user (req)
   (let s (%app-session req)
-    (atomic
-      (= (%app-thread-sess* (current-thread)) (and s (cons (s 1) (s 4))))
-      (when (len> %app-thread-sess* 1000)
-        (each th (keys %app-thread-sess*)
-          (when (dead th) (wipe (%app-thread-sess* th))))))
+    (note-request 'session (and s (cons (s 1) (s 4))))
     (and s (s 1))))
 
 ; (session-token user): the token for forms and links of the session the
 ; current request came with, if it is user's; else nil. A form or link
 ; that carries it was made for that session, not forged by another site.
 (def session-token (user)
-  (let s (and user (%app-thread-sess* (current-thread)))
+  (let s (and user (request-note 'session))
     (and s (is (car s) user) (cdr s))))
 
 ; --- Accounts and passwords ------------------------------------------------

@@ -697,14 +697,26 @@ Connection: close"))
 ; else's: so no client, however many pages he loads, can expire another
 ; user's forms. The rest (made for no user, or by a program's own code)
 ; share the pool that harvest-fnids keeps to 50,000; %srv-nfnids* counts
-; them. The owner is kept for each thread, since a thread answers one
-; request at a time: app.arc's get-user names it (fnid-owner), and
-; harvest-fnids, which the server calls after each request, forgets it.
+; them. The owner is a note on the request (below): app.arc's get-user
+; names it (fnid-owner).
 (= fnids-per-user* 1000
-   %srv-user-fnids* (table) %srv-fnid-owners* (table) %srv-nfnids* 0)
+   %srv-user-fnids* (table) %srv-nfnids* 0)
 
-(def fnid-owner (user)
-  (atomic (= (%srv-fnid-owners* (current-thread)) user)))
+; Notes on the request a thread is answering, a table of them for each
+; thread (a thread answers one request at a time), forgotten once the
+; request is answered (harvest-fnids, which the server calls after each):
+; whose closures it makes, and app.arc's note of its session. Kept by
+; thread, a note left after its request would keep the finished thread
+; alive with it.
+(= %srv-request-notes* (table))
+
+(def request-note (key)
+  (aand (%srv-request-notes* (current-thread)) (it key)))
+
+(def note-request (key val)
+  (atomic (= ((or= (%srv-request-notes* (current-thread)) (table)) key) val)))
+
+(def fnid-owner (user) (note-request 'fnid-owner user))
 
 ; 22 characters from the kernel's random source: 131 bits, not guessable.
 ; In a worker of arcana --workers, they follow the worker's index and an
@@ -730,7 +742,7 @@ Connection: close"))
 ; Counts key among its owner's closures, dropping his oldest past his
 ; budget, or else in the shared pool: t if it went to an owner.
 (def %srv-keep-fnid (key)
-  (aif (%srv-fnid-owners* (current-thread))
+  (aif (request-note 'fnid-owner)
        (let q (or= (%srv-user-fnids* it) (queue))
          (enq key q)
          (while (> (qlen q) fnids-per-user*)
@@ -770,15 +782,16 @@ Connection: close"))
             (do (%srv-drop-fnid id) nil)
             it)))))
 
-; Called after each request: the request's owner is forgotten, and past n
+; Called after each request: the request's notes are forgotten (those of
+; threads that ended without, past a thousand threads), and past n
 ; closures in the shared pool the expired timed ones go, then the oldest
 ; tenth of the untimed ones. Users' closures are bounded as they are made.
 (def harvest-fnids ((o n 50000))
   (atomic
-    (wipe (%srv-fnid-owners* (current-thread)))
-    (when (len> %srv-fnid-owners* 1000)
-      (each th (keys %srv-fnid-owners*)
-        (when (dead th) (wipe (%srv-fnid-owners* th))))))
+    (wipe (%srv-request-notes* (current-thread)))
+    (when (len> %srv-request-notes* 1000)
+      (each th (keys %srv-request-notes*)
+        (when (dead th) (wipe (%srv-request-notes* th))))))
   (when (> %srv-nfnids* n)
     (pull (fn ((id created lasts))
             (when (> (since created) lasts)

@@ -472,6 +472,18 @@ admins* ; expect: ("alice" "carol")
 (get-user (ss-req ss-c2*))
 (is (session-token "sam") (cadr (cddr (sessions* (car (tokens ss-c2* #\.))))))
 ; expect: t
+; the session is a note on the request: harvest-fnids, after each
+; request, forgets it with the request's other notes
+(list (car (request-note 'session)) (request-note 'fnid-owner)) ; expect: ("sam" "sam")
+(harvest-fnids)
+(list (request-note 'session) (request-note 'fnid-owner) (session-token "sam"))
+; expect: (nil nil nil)
+; a thread's notes go with its request, and the threads are not kept
+(let ths (map [thread (get-user (ss-req ss-c2*)) (len (session-token "sam")) (harvest-fnids)]
+              (range 1 5))
+  (each th ths (until (dead th) (sleep 0)))
+  (list (all dead ths) (some [%srv-request-notes* _] ths)))
+; expect: (t nil)
 ; logout-req ends the request's session only
 (logout-req (ss-req ss-c1*))
 (get-user (ss-req ss-c1*)) ; expect: nil
