@@ -544,6 +544,7 @@ class GenHeap final : public Heap {
       if (sp.start && sp.top == sp.start) drop_memory(sp.start, sp.size);
     old_.trim_pool(0);
     old_.release_tails();
+    old_.release_memory();
     release_ready_regions();
     // The work lists keep the room of their largest collection: a burst of
     // connections (more live at once) grows them.
@@ -580,6 +581,7 @@ class GenHeap final : public Heap {
     f.promoted_in_place_bytes = budget_.total_in_place();
     f.survivor_overflow_bytes = overflow_bytes_;
     f.old = old_.figures();
+    f.old.index_bytes = old_.index_bytes();
     f.compactions = compactions_;
     f.marking = marking_;
     f.sweeping = old_.sweeping() || blocks_.sweeping();

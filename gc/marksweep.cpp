@@ -63,6 +63,7 @@ class MarkSweepHeap final : public Heap {
 
   void release_spare_memory() override {
     space_.trim_pool(0);
+    space_.release_memory();
     release_ready_regions();
   }
   bool set_mark_stack_limit(size_t n) override {

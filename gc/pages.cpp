@@ -558,6 +558,20 @@ void PageSpace::trim_pool(size_t keep_bytes, bool later) {
   note_fragmentation();
 }
 
+void PageSpace::release_memory() {
+  pages_.shrink_to_fit();
+  pool_.shrink_to_fit();
+  large_.shrink_to_fit();
+  page_set_.rehash(0);
+  large_set_.rehash(0);
+}
+
+uint64_t PageSpace::index_bytes() const {
+  return (pages_.capacity() + pool_.capacity() + large_.capacity() + page_set_.bucket_count() +
+          large_set_.bucket_count()) *
+         sizeof(void*);
+}
+
 void PageSpace::release_tails() {
   static const uintptr_t sys_page = uintptr_t(sysconf(_SC_PAGESIZE));
   for (Page* p : bump_page_) {

@@ -186,6 +186,9 @@ struct SpaceFigures {
   uint64_t evacuated_pages = 0;     // pages emptied that way, since start
   // free_partial_bytes / (page bytes in use + large bytes), at the last sweep.
   double fragmentation = 0;
+  // The room of the space's own lists and sets of its pages and large
+  // objects (PageSpace::index_bytes; release_memory gives it back).
+  uint64_t index_bytes = 0;
 };
 
 class PageSpace {
@@ -287,6 +290,13 @@ class PageSpace {
   // Gives back the memory pages of the bump pages' never-used tails (whole
   // system pages only); they read as zeros when next touched.
   void release_tails();
+  // Gives back the room its lists and sets of pages and large objects keep
+  // from their largest (an idle process's: a burst that grew the
+  // generation grew them, and they never shrink by themselves).
+  void release_memory();
+  // That room, in bytes: the lists' capacities and the sets' buckets (their
+  // nodes, one per element, are the elements' own).
+  uint64_t index_bytes() const;
   const SpaceFigures& figures() const { return figures_; }
 
  private:
