@@ -714,7 +714,11 @@ Connection: close"))
   (aand (%srv-request-notes* (current-thread)) (it key)))
 
 (def note-request (key val)
-  (atomic (= ((or= (%srv-request-notes* (current-thread)) (table)) key) val)))
+  (atomic
+    (let notes (%srv-request-notes* (current-thread))
+      (when (and (no notes) val)  ; (an anonymous request's nil makes none)
+        (= notes (table) (%srv-request-notes* (current-thread)) notes))
+      (when notes (= (notes key) val)))))
 
 (def fnid-owner (user) (note-request 'fnid-owner user))
 

@@ -15,8 +15,8 @@
 // probe chains stay intact, and a key deleted and stored again, as a field
 // that goes between nil and a value does (Arc has no other way to clear
 // one), is stored where it was, where a field site's cache (table.h,
-// table_cached_slot) still finds it. That is for keys that are words
-// (symbols, fixnums, characters): a dead entry whose key is any other
+// table_cached_slot) still finds it. That is for symbols and the keys held
+// in the word (fixnums, characters): a dead entry whose key is any other
 // object gives it up for GONE, which no key is equal to, so that a table
 // keyed by strings, conses or threads keeps none of those it deleted alive
 // (as Lua's collector clears a dead key). `used` counts the entries, live

@@ -478,6 +478,8 @@ admins* ; expect: ("alice" "carol")
 (harvest-fnids)
 (list (request-note 'session) (request-note 'fnid-owner) (session-token "sam"))
 ; expect: (nil nil nil)
+; an anonymous request's nil notes make no table
+(do (fnid-owner nil) (note-request 'session nil) (%srv-request-notes* (current-thread))) ; expect: nil
 ; a thread's notes go with its request, and the threads are not kept
 (let ths (map [thread (get-user (ss-req ss-c2*)) (len (session-token "sam")) (harvest-fnids)]
               (range 1 5))
