@@ -34,6 +34,9 @@ struct Binding {
   bool plain_captured = false;
   bool assigned = false;
   bool internal = false;  // a compiler temporary, invisible to the program
+  // Read as an operand of a comparison (<, >, <=, >=, is): a loop's bound
+  // (Emitter::alias_init).
+  bool compared = false;
   // The name of an escape-only point (Builder::build_point): no slot,
   // every use of it a jump.
   PointInfo* point = nullptr;
@@ -403,6 +406,9 @@ class Builder {
           n->prim = Op(i);
           n->value = head;
           for (Value q = cdr(x); is_cons(q); q = cdr(q)) n->kids.push_back(build(car(q), s, line));
+          if (is_comparison(n->prim))
+            for (Node* k : n->kids)
+              if (k->kind == NK::Local) k->b->compared = true;
           return n;
         }
       }
@@ -415,6 +421,12 @@ class Builder {
       if (is_cons(names)) names = cdr(names);
     }
     return n;
+  }
+
+  // A comparison, in any form: < > <= >= is.
+  static bool is_comparison(Op op) {
+    Op b = kOps[int(op)].base;
+    return b == Op::LT || b == Op::GT || b == Op::LE || b == Op::GE || b == Op::IS;
   }
 
   // (atomic-invoke (fn () body...)), what atomic, and so = and ++ on
@@ -987,7 +999,7 @@ class Emitter {
             emit_node(n->kids[0], false);
             emit(imm_op, konst(n->value));
           }
-          insns_.push_back(uint32_t(int32_t(n->kids[1]->value.as_fixnum())));
+          insns_.push_back(uint32_t(int32_t(constant_of(n->kids[1])->value.as_fixnum())));
           return;
         }
         if (n->prim == Op::SREF && slot_local(n->kids[0]) && slot_local(n->kids[2])) {
@@ -1086,9 +1098,9 @@ class Emitter {
   // The immediate opcode for (op a k) with k a fixnum constant that fits
   // 32 bits (vm/opcodes.def, the Imm rows); else Op::Count.
   static Op immediate_op(Node* n) {
-    if (n->kids.size() != 2 || n->kids[1]->kind != NK::Const || !n->kids[1]->value.is_fixnum())
-      return Op::Count;
-    int64_t k = n->kids[1]->value.as_fixnum();
+    const Node* c = n->kids.size() == 2 ? constant_of(n->kids[1]) : nullptr;
+    if (!c || !c->value.is_fixnum()) return Op::Count;
+    int64_t k = c->value.as_fixnum();
     if (k < INT32_MIN || k > INT32_MAX) return Op::Count;
     return immediate_form(n->prim);
   }
@@ -1250,11 +1262,12 @@ class Emitter {
   // first value is another local of this frame never assigned reads that
   // local's slot (both keep their values for as long as the binding is in
   // scope); one whose first value is a constant, and which no closure
-  // captures, is the constant, unless a fixnum: a loop's bound (down's 0)
-  // compared as a local fuses with the loop's step (ADDIL_LTL and its
-  // kin), as an immediate it would not. So (let g x (sref g v k)), what
-  // every = on a place expands to, makes no copy. Settled before anything
-  // reads the binding: its reads come after this, in its scope.
+  // captures, is the constant, unless a fixnum that a comparison reads: a
+  // loop's bound (down's 0) compared as a local fuses with the loop's step
+  // (ADDIL_LTL and its kin), as an immediate it would not. So (let g x
+  // (sref g v k)), what every = on a place expands to, makes no copy, and
+  // (++ place)'s increment is an immediate operand (ADDI). Settled before
+  // anything reads the binding: its reads come after this, in its scope.
   bool alias_init(Node* n) {
     Binding* b = n->b;
     Node* init = n->kids[0];
@@ -1269,7 +1282,7 @@ class Emitter {
       b->slot = init->b->slot;
       return true;
     }
-    if (init->kind == NK::Const && !b->captured && !init->value.is_fixnum()) {
+    if (init->kind == NK::Const && !b->captured && !(init->value.is_fixnum() && b->compared)) {
       b->constant = init;
       return true;
     }

@@ -96,6 +96,17 @@
 (let s (string "abc") (let i 1 (= (s i) (if (is i 1) #\z #\y)) s)) ; expect: "azc"
 (def ix-rounds (n) (let (h k total) (list (table) 0 0) (while (< k n) (= (h k) (* k 2)) (++ total (h k)) (++ k)) (list total (len h))))
 (ix-rounds 1000) ; expect: (999000 1000)
+;
+; a let of a fixnum that no comparison reads is the constant itself
+; (alias_init): (++ place)'s increment an immediate; one a comparison reads
+; (a loop's bound) keeps its slot; past 32 bits, no immediate
+(let h (obj n 1) (++ h!n) (++ h!n 2) (-- h!n) (-- h!n -4) h!n) ; expect: 7
+(let h (table) (= (h 'x) 1.5) (++ (h 'x)) (h 'x)) ; expect: 2.5
+(let h (obj n 5) (list (++ h!n -7) h!n)) ; expect: (-2 -2)
+((fn (k) (list (+ 10 k) k (- 10 k) (* k k))) 3) ; expect: (13 3 7 9)
+((fn (k) (list (+ 1 k) (- k 1))) 10000000000) ; expect: (10000000001 9999999999)
+(let n 0 (accum a (down i 3 n (a i)))) ; expect: (3 2 1 0)
+(let h (obj n 'x) (++ h!n)) ; error: +
 ; sref redefined: SETFL calls it
 (= sref-saved2 sref)
 (= sref (fn (h v k) (list 'sref k v)))

@@ -362,21 +362,57 @@ fn (test:1): 0 required, 0 optional; 0 locals, 2 upvalues
 }
 
 TEST_CASE("golden: let inlined into the frame", "[compiler][golden]") {
-  CHECK(disasm_of(R"ARC((fn () ((fn (a) a) 1)))ARC") ==
-        R"GOLD(fn (test:1): 0 required, 0 optional; 1 locals, 0 upvalues
-  0000     1  FIXNUM   1
-  0001        POPL     0
-  0002        LOADL    0
-  0003        RETURN
+  CHECK(disasm_of(R"ARC((fn (f) ((fn (a) a) (f))))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 2 locals, 0 upvalues
+  0000     1  LOADL    0
+  0001        CALL     0
+  0002        POPL     1
+  0003        LOADL    1
+  0004        RETURN
 )GOLD");
 }
 
 // A let binding never assigned, of a local never assigned or of a constant
-// other than a fixnum, takes no slot of its own (Emitter::alias_init): the
-// copies every = on a place made (withs of gensyms) are gone, so a store
-// into a table is its operands and SREF. One of a call, or of a local
+// (a fixnum only when no comparison reads it: a loop's bound stays a local,
+// for the loop's fused step), takes no slot of its own
+// (Emitter::alias_init): the copies every = on a place made (withs of
+// gensyms) are gone, so a store into a table is its operands and SREF, and
+// (++ h!n)'s increment is an immediate. One of a call, or of a local
 // assigned later, keeps its slot.
 TEST_CASE("golden: a let of a local or a constant makes no copy", "[compiler][golden]") {
+  CHECK(disasm_of(R"ARC((fn (h) (++ h!n)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 5 locals, 0 upvalues
+  0000     1  ATOMIC   0	; atomic-invoke
+  0001        JUMPF    10	; to 12
+  0002        GETFL    1	; n, local 0
+  0005        ADDI     2	; +, 1
+  0007        SETFL    3	; sref, key n, local 0
+  0011        RETURN
+  0012        LOADG    0	; atomic-invoke
+  0013        CLOSURE  4	; <code fn> local0
+  0015        TAILCALL 1
+  0016        RETURN
+
+fn (test:1): 0 required, 0 optional; 4 locals, 1 upvalues
+  0000     1  LOADU    0
+  0001        POPL     0
+  0002        GETFL    0	; n, local 0
+  0005        ADDI     1	; +, 1
+  0007        SETFL    2	; sref, key n, local 0
+  0011        RETURN
+)GOLD");
+  CHECK(disasm_of(R"ARC((fn (x) ((fn (k) (if (< x k) (+ x k) k)) 3)))ARC") ==
+        R"GOLD(fn (test:1): 1 required, 0 optional; 2 locals, 0 upvalues
+  0000     1  FIXNUM   3
+  0001        POPL     1
+  0002        LOADL_LTL 0
+  0003        LTL      0	; <, local 1
+  0005        JUMPF    4	; to 10
+  0006        ADDLL    1	; +, locals 0 1
+  0009        RETURN
+  0010        LOADL    1
+  0011        RETURN
+)GOLD");
   CHECK(disasm_of(R"ARC((fn (x) ((fn (a b) (cons a b)) x 'k)))ARC") ==
         R"GOLD(fn (test:1): 1 required, 0 optional; 3 locals, 0 upvalues
   0000     1  LOADL    0
