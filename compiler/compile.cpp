@@ -1004,10 +1004,7 @@ class Emitter {
         }
         if (n->prim == Op::SREF && slot_local(n->kids[0]) && slot_local(n->kids[2])) {
           emit_node(n->kids[1], false);  // (sref h v k): v; SREFLL h k
-          emit(Op::SREFLL, konst(n->value));
-          slot_operand(n->kids[0]);
-          slot_operand(n->kids[2]);
-          return;
+          return emit_srefll(n);
         }
         if (Op r = slots_form(n->prim); r != Op::Count && slots_operands(n)) {  // (op a b)
           emit(r, konst(n->value));
@@ -1250,12 +1247,17 @@ class Emitter {
     if (!k && slot_local(h) && slot_local(key) && other(h) && other(key)) {
       mark_line(n->line);  // (= (h k) e): e; SREFLL h k
       emit_node(init->kids[0], false);
-      emit(Op::SREFLL, konst(store->value));
-      slot_operand(h);
-      slot_operand(key);
+      emit_srefll(store);
       return true;
     }
     return false;
+  }
+
+  // SREFLL h k for (sref h v k) of slot locals h and k, v on the stack.
+  void emit_srefll(Node* sref) {
+    emit(Op::SREFLL, konst(sref->value));
+    slot_operand(sref->kids[0]);
+    slot_operand(sref->kids[2]);
   }
 
   // A let binding that needs no slot of its own: one never assigned whose
